@@ -1,0 +1,16 @@
+// Entry point of the engine kernels (build/kernels.wasm).
+// Invariants: kernels take raw byte offsets into the imported shared memory plus
+// lengths, allocate nothing, hold no static data (so instantiating the module in
+// every worker never rewrites shared memory) and never trap on inputs that the
+// TypeScript wrappers in src/engine/wasm-kernels.ts accept.
+
+export { dot_i8_rows, dot_i8_gather, dot_f32_rows, gemv_f32 } from './dot';
+export { topk, topk_push, topk_sort } from './topk';
+export { pool_f32, pool_i8 } from './pooling';
+export { l2_normalize, quantize_i8, axpy_f32 } from './vector';
+export { bm25_accumulate, mask_dead } from './sparse';
+
+// First byte past the module's static data: the allocator starts at or above it.
+export function heap_base(): usize {
+  return __heap_base;
+}

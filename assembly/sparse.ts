@@ -1,0 +1,40 @@
+// Sparse scoring kernels: BM25 posting accumulation and dead-row masking.
+// Invariants: a posting packs (row << 8) | tf with tf in 1..255 and postings
+// sorted by row; only rows < rowLimit are touched, so docLen and scores need
+// rowLimit entries. Float results only: nothing traps on any input.
+
+// scores[row] += weight * tf*(k1+1) / (tf + k1*(1 - b + b*docLen[row]/avgLen))
+export function bm25_accumulate(postings: usize, n: i32, rowLimit: u32, docLen: usize, avgLen: f32, k1: f32, b: f32, weight: f32, scores: usize): void {
+  const c0 = k1 * (<f32>1 - b);
+  const c1 = k1 * b / avgLen;
+  const num = weight * (k1 + 1);
+  for (let i = 0; i < n; i++) {
+    const p = load<u32>(postings + (<usize>i << 2));
+    const row = p >>> 8;
+    if (row >= rowLimit) break;
+    const tf = <f32>(p & 0xff);
+    const off = <usize>row << 2;
+    store<f32>(scores + off, load<f32>(scores + off) + num * tf / (tf + c0 + c1 * load<f32>(docLen + off)));
+  }
+}
+
+// scores[i] = -Infinity wherever flags[i] != 0.
+export function mask_dead(scores: usize, n: i32, flags: usize): void {
+  const z = i8x16.splat(0);
+  const ninf = f32x4.splat(-Infinity);
+  const cnt = <usize>n;
+  let i: usize = 0;
+  for (; i + 16 <= cnt; i += 16) {
+    const m8 = i8x16.ne(v128.load(flags + i), z);
+    if (!v128.any_true(m8)) continue;
+    const lo = i16x8.extend_low_i8x16_s(m8), hi = i16x8.extend_high_i8x16_s(m8);
+    const p = scores + (i << 2);
+    v128.store(p, v128.bitselect(ninf, v128.load(p), i32x4.extend_low_i16x8_s(lo)));
+    v128.store(p, v128.bitselect(ninf, v128.load(p, 16), i32x4.extend_high_i16x8_s(lo)), 16);
+    v128.store(p, v128.bitselect(ninf, v128.load(p, 32), i32x4.extend_low_i16x8_s(hi)), 32);
+    v128.store(p, v128.bitselect(ninf, v128.load(p, 48), i32x4.extend_high_i16x8_s(hi)), 48);
+  }
+  for (; i < cnt; i++) {
+    if (load<u8>(flags + i) != 0) store<f32>(scores + (i << 2), -Infinity);
+  }
+}

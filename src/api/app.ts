@@ -1,0 +1,76 @@
+// The Express application: request ids, structured request logs (pino), the /v1 router and the one
+// error handler that turns every failure into `{error: {type, message, fix}}` from the error table.
+// An error that is not an ApiError is logged with its stack and answered as 500 `internal` naming
+// the request id; its details never reach the client.
+import { randomUUID } from 'node:crypto';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import type { Logger } from 'pino';
+import { ApiError } from '../errors.js';
+import type { AuthOptions } from './auth.js';
+import type { Services } from './context.js';
+import { RateLimiter } from './rate-limit.js';
+import { buildRouter } from './router.js';
+
+export interface AppOptions {
+  services: Services;
+  auth: AuthOptions;
+  logger: Logger;
+  /** Requests per second per project (default 100, the spec's limit). */
+  rateLimit?: number;
+}
+
+const REQUEST_ID_RE = /^[A-Za-z0-9._-]{1,128}$/;
+
+/** Maps errors thrown by the engine, Express or Node to the table; undefined when unexpected. */
+function classify(err: unknown): ApiError | undefined {
+  if (err instanceof ApiError) return err;
+  const e = err as { name?: string; status?: number; message?: string };
+  if (e?.name === 'PoolBusyError') {
+    return new ApiError('service_unavailable', 'the search workers are saturated', { headers: { 'Retry-After': '1' } });
+  }
+  if (e instanceof URIError || (e?.status === 400 && typeof e.message === 'string' && /decode/i.test(e.message))) {
+    return new ApiError('invalid_request', 'the request path is not valid percent-encoding', { fix: 'Percent-encode path segments as UTF-8 (encodeURIComponent).' });
+  }
+  return undefined;
+}
+
+export function createApp(opts: AppOptions): express.Express {
+  const { logger } = opts;
+  const app = express();
+  app.disable('x-powered-by');
+  app.disable('etag');
+  app.set('query parser', 'simple');
+
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    const incoming = req.headers['x-request-id'];
+    const id = typeof incoming === 'string' && REQUEST_ID_RE.test(incoming) ? incoming : `req_${randomUUID().replace(/-/g, '')}`;
+    res.locals.requestId = id;
+    res.setHeader('X-Request-Id', id);
+    const started = performance.now();
+    res.on('finish', () => {
+      logger.info({ req_id: id, method: req.method, path: req.path, status: res.statusCode, ms: Math.round((performance.now() - started) * 10) / 10, project: res.locals.project }, 'request');
+    });
+    next();
+  });
+
+  const limiter = new RateLimiter(opts.rateLimit ?? 100);
+  app.use('/v1', buildRouter({ services: opts.services, auth: opts.auth, limiter }));
+  app.use((req: Request, _res: Response, next: NextFunction) => {
+    next(new ApiError('route_not_found', `no endpoint ${req.method} ${req.path}`, { fix: 'The API is under /v1; every endpoint is listed in GET /v1/openapi.json.' }));
+  });
+
+  app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
+    let apiErr = classify(err);
+    if (!apiErr) {
+      logger.error({ req_id: res.locals.requestId, err }, 'unexpected error');
+      apiErr = new ApiError('internal', `unexpected server error (request id ${res.locals.requestId})`);
+    }
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    for (const [k, v] of Object.entries(apiErr.headers)) res.setHeader(k, v);
+    res.status(apiErr.status).json(apiErr.body());
+  });
+  return app;
+}

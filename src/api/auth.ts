@@ -1,0 +1,35 @@
+// Resolves the project of a request. With auth: from the bearer API key (the only way to reach a
+// project), 401 `unauthorized` otherwise. With --no-auth: from the X-Svc-Project header, else the
+// server's default project (SVC_PROJECT).
+import type { IncomingHttpHeaders } from 'node:http';
+import { NAME_RE } from '../config.js';
+import { ApiError } from '../errors.js';
+import type { KeyRing } from '../store/keys.js';
+
+export interface AuthOptions {
+  noAuth: boolean;
+  defaultProject: string;
+  keys: KeyRing;
+}
+
+function unauthorized(message: string): ApiError {
+  return new ApiError('unauthorized', message, { headers: { 'WWW-Authenticate': 'Bearer realm="svc"' } });
+}
+
+export function resolveProject(headers: IncomingHttpHeaders, opts: AuthOptions): string {
+  if (opts.noAuth) {
+    const p = headers['x-svc-project'];
+    if (p === undefined) return opts.defaultProject;
+    if (typeof p !== 'string' || !NAME_RE.test(p)) {
+      throw new ApiError('invalid_request', 'header X-Svc-Project is not a project name', { fix: 'Use 1 to 64 characters of [a-z0-9-_], or omit the header for the default project.' });
+    }
+    return p;
+  }
+  const h = headers.authorization;
+  if (!h) throw unauthorized('no API key was sent');
+  const m = /^Bearer[ ]+(\S+)\s*$/i.exec(h);
+  if (!m) throw unauthorized("the Authorization header is not of the form 'Bearer <API_KEY>'");
+  const project = opts.keys.verify(m[1]);
+  if (!project) throw unauthorized('the API key is not valid: unknown, mistyped or revoked');
+  return project;
+}

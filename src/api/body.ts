@@ -1,0 +1,122 @@
+// Reads a JSON request body with hard limits, before anything else touches it. Invariants: at most
+// `limit` bytes after decompression are accepted (gzip/deflate/br are inflated as a stream and cut
+// off past the cap, so a compression bomb costs at most `cap` bytes of memory); the bytes must be
+// valid UTF-8 and one JSON value; anything else is a 4xx with a fix, never a 500.
+import type { IncomingMessage } from 'node:http';
+import zlib from 'node:zlib';
+import type { Readable } from 'node:stream';
+import { ApiError } from '../errors.js';
+
+export class BodyTooLargeError extends Error {
+  /** Bytes read before giving up (at least `limit + 1`), and the parsed body when it was small enough to parse. */
+  constructor(
+    readonly bytes: number,
+    readonly parsed: unknown,
+    readonly complete: boolean,
+  ) {
+    super('request body too large');
+  }
+}
+
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+function decompressor(req: IncomingMessage): zlib.Gunzip | zlib.Inflate | zlib.BrotliDecompress | undefined {
+  const encoding = (req.headers['content-encoding'] ?? 'identity').toLowerCase().trim();
+  switch (encoding) {
+    case 'identity':
+      return undefined;
+    case 'gzip':
+    case 'x-gzip':
+      return zlib.createGunzip();
+    case 'deflate':
+      return zlib.createInflate();
+    case 'br':
+      return zlib.createBrotliDecompress();
+    default:
+      throw new ApiError('unsupported_media_type', `Content-Encoding '${encoding}' is not supported`, {
+        fix: 'Send the body uncompressed or with Content-Encoding gzip, deflate or br.',
+      });
+  }
+}
+
+/**
+ * Collects the (decompressed) body up to `cap` bytes. Past the cap it stops listening without
+ * destroying the request, so the server can still answer (Node discards the rest of the upload).
+ */
+function collect(req: IncomingMessage, cap: number): Promise<{ buf: Buffer; bytes: number; truncated: boolean }> {
+  const z = decompressor(req);
+  const source: Readable = z ? req.pipe(z) : req;
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let bytes = 0;
+    const cleanup = () => {
+      source.off('data', onData).off('end', onEnd).off('error', onError);
+      req.off('error', onError).off('aborted', onAborted);
+    };
+    const onData = (chunk: Buffer) => {
+      bytes += chunk.length;
+      if (bytes <= cap) {
+        chunks.push(chunk);
+        return;
+      }
+      cleanup();
+      if (z) {
+        req.unpipe(z);
+        z.destroy();
+      }
+      resolve({ buf: Buffer.alloc(0), bytes, truncated: true });
+    };
+    const onEnd = () => {
+      cleanup();
+      resolve({ buf: Buffer.concat(chunks, bytes), bytes, truncated: false });
+    };
+    const onError = (err: Error) => {
+      cleanup();
+      reject(
+        new ApiError('invalid_request', `the request body could not be read: ${err.message}`, {
+          fix: 'Send a complete body; if it is compressed, check that Content-Encoding matches the data.',
+        }),
+      );
+    };
+    const onAborted = () => onError(new Error('the client closed the connection'));
+    source.on('data', onData).on('end', onEnd).on('error', onError);
+    req.on('error', onError).on('aborted', onAborted);
+  });
+}
+
+/**
+ * Reads and parses the body. Past `limit` bytes, keeps reading up to `diagnosticCap` so the caller
+ * can name what was too large, then throws BodyTooLargeError (with the parsed body if complete).
+ */
+export async function readJsonBody(req: IncomingMessage, limit: number, diagnosticCap = limit): Promise<unknown> {
+  const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+  if (type !== 'application/json' && !/^application\/[a-z0-9.+-]*\+json$/.test(type)) {
+    throw new ApiError('unsupported_media_type', type ? `Content-Type '${type}' is not accepted` : 'the request has no Content-Type', {
+      fix: "Send the body as JSON with 'Content-Type: application/json'.",
+    });
+  }
+  const declared = Number(req.headers['content-length'] ?? NaN);
+  if (declared > diagnosticCap) {
+    throw new BodyTooLargeError(declared, undefined, false);
+  }
+  const { buf, bytes, truncated } = await collect(req, diagnosticCap);
+  if (truncated) throw new BodyTooLargeError(bytes, undefined, false);
+  const parsed = parseJson(buf);
+  if (bytes > limit) throw new BodyTooLargeError(bytes, parsed, true);
+  return parsed;
+}
+
+function parseJson(buf: Buffer): unknown {
+  let text: string;
+  try {
+    text = decoder.decode(buf);
+  } catch {
+    throw new ApiError('invalid_request', 'the request body is not valid UTF-8', { fix: 'Encode the JSON body as UTF-8.' });
+  }
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    const reason = err instanceof RangeError ? 'is nested too deeply' : `is not valid JSON (${(err as Error).message})`;
+    throw new ApiError('invalid_request', `the request body ${reason}`, { fix: 'Send one well-formed JSON value as described in /v1/openapi.json.' });
+  }
+}

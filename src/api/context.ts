@@ -1,0 +1,34 @@
+// What a request handler receives and returns. Handlers are plain functions of a validated request
+// (project resolved by auth, defaults applied by validation); the router adapts them to Express.
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Engine } from '../engine/types.js';
+import type { KeyRing } from '../store/keys.js';
+import type { StoreRegistry } from './store-registry.js';
+
+export interface Services {
+  version: string;
+  engine: Engine;
+  registry: StoreRegistry;
+  keys: KeyRing;
+  /** `starting` until the model and stores are loaded, `stopping` once shutdown began. */
+  state: 'starting' | 'ok' | 'stopping';
+  openapi: Record<string, unknown>;
+}
+
+export interface Ctx {
+  project: string;
+  params: Record<string, string>;
+  query: Record<string, any>;
+  body: any;
+  headers: IncomingHttpHeaders;
+  requestId: string;
+  services: Services;
+}
+
+export interface Reply {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export type Handler = (ctx: Ctx) => Promise<Reply> | Reply;

@@ -1,0 +1,157 @@
+// Document endpoints. Ingest is an upsert: the engine encodes the batch in its workers (outside the
+// store's write lock), then, under the lock, the texts, records, encodings and the idempotency
+// record are written in one durable transaction and the index is updated before the reply, so a
+// document is searchable when the call returns. An Idempotency-Key replay returns the stored reply.
+import { createHash } from 'node:crypto';
+import { ApiError } from '../errors.js';
+import type { PreparedDoc } from '../store/store-db.js';
+import type { BodyTooLargeError } from './body.js';
+import type { Ctx, Handler, Reply } from './context.js';
+import { decodeCursor, encodeCursor } from './cursor.js';
+import { LIMITS } from './schemas.js';
+
+interface DocInput {
+  id: string;
+  text: string;
+  metadata?: Record<string, string | number | boolean>;
+}
+
+const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
+const MB = 1024 * 1024;
+const mb = (bytes: number) => `${(bytes / MB).toFixed(1)} MB`;
+
+function checkDocuments(docs: DocInput[]): void {
+  const seen = new Set<string>();
+  docs.forEach((d, i) => {
+    const where = `body.documents[${i}]`;
+    if (seen.has(d.id)) {
+      throw new ApiError('invalid_request', `${where}.id '${d.id}' appears twice in the request`, { fix: 'Send each document id once per request; the later copy would overwrite the earlier.' });
+    }
+    seen.add(d.id);
+    if (d.id === '.' || d.id === '..') {
+      throw new ApiError('invalid_request', `${where}.id '${d.id}' cannot be addressed in a URL path`, { fix: "URL parsers resolve '.' and '..' path segments (even percent-encoded); use another id." });
+    }
+    if (Buffer.byteLength(d.id) > LIMITS.docIdBytes) {
+      throw new ApiError('invalid_request', `${where}.id is ${Buffer.byteLength(d.id)} bytes of UTF-8`, { fix: `Use document ids of 1 to ${LIMITS.docIdBytes} bytes.` });
+    }
+    const strings = [d.id, d.text, ...Object.keys(d.metadata ?? {}), ...Object.values(d.metadata ?? {}).filter((v): v is string => typeof v === 'string')];
+    if (!strings.every((s) => s.isWellFormed())) {
+      throw new ApiError('invalid_request', `${where} contains a lone UTF-16 surrogate (\\ud800-\\udfff escape without its pair)`, { fix: 'Send well-formed Unicode text; escape characters outside the BMP as surrogate pairs.' });
+    }
+  });
+}
+
+/** The 413 for an ingest body over 32 MB, naming the largest documents when the body could be parsed. */
+export function ingestTooLarge(err: BodyTooLargeError): ApiError {
+  const limit = mb(LIMITS.requestBytes);
+  const docs = (err.parsed as { documents?: unknown } | undefined)?.documents;
+  let detail = '';
+  if (Array.isArray(docs)) {
+    const sizes = docs
+      .filter((d): d is { id: unknown } => typeof d === 'object' && d !== null)
+      .map((d) => ({ id: String(d.id), bytes: Buffer.byteLength(JSON.stringify(d)) }))
+      .sort((a, b) => b.bytes - a.bytes);
+    const single = sizes.find((s) => s.bytes > LIMITS.requestBytes);
+    if (single) {
+      return new ApiError('document_too_large', `document '${single.id}' is ${mb(single.bytes)}, over the ${limit} per-request limit`, {
+        fix: `A document must fit in one request of at most ${limit}: split '${single.id}' into several documents.`,
+      });
+    }
+    detail = `; largest documents: ${sizes.slice(0, 3).map((s) => `'${s.id}' (${mb(s.bytes)})`).join(', ')}`;
+  }
+  const size = err.complete ? mb(err.bytes) : `over ${mb(err.bytes - 1)}`;
+  return new ApiError('document_too_large', `the request body is ${size}, over the ${limit} per-request limit${detail}`, {
+    fix: `Split the batch into requests of at most ${limit} and ${LIMITS.docsPerRequest} documents, or use the client library streaming ingest (documents.ingestStream).`,
+  });
+}
+
+export const ingestDocuments: Handler = async (ctx: Ctx): Promise<Reply> => {
+  const { registry, engine } = ctx.services;
+  const store = registry.get(ctx.project, ctx.params.store);
+  const docs: DocInput[] = ctx.body.documents;
+  checkDocuments(docs);
+  const key = ctx.headers['idempotency-key'] as string | undefined;
+  const hash = key ? createHash('sha256').update(JSON.stringify(ctx.body)).digest('hex') : '';
+  const replay = (): Reply | undefined => {
+    const rec = key ? store.db.getIdempotency(key) : undefined;
+    if (!rec || Date.now() - rec.created_at > IDEMPOTENCY_TTL_MS) return undefined;
+    if (rec.hash !== hash) {
+      throw new ApiError('idempotency_key_reused', `Idempotency-Key '${key}' was used for a different request body on this store`, {
+        fix: 'Use a new Idempotency-Key for a new request; resend the original body unchanged to get the original response.',
+      });
+    }
+    return { status: rec.status, body: rec.body, headers: { 'Idempotent-Replayed': 'true' } };
+  };
+  const early = replay();
+  if (early) return early;
+
+  const batch = await engine.encode(docs);
+  const prepared: PreparedDoc[] = docs.map((d, i) => ({
+    id: d.id,
+    text: d.text,
+    metadata: d.metadata ?? {},
+    n_tokens: batch.docs[i].nTokens,
+    encoding: batch.docs[i].encoding,
+  }));
+  const body = { ingested: docs.length, doc_ids: docs.map((d) => d.id) };
+  return store.lock.run(async () => {
+    if (store.closed) registry404(ctx);
+    const late = replay();
+    if (late) return late;
+    const idem = key ? { key, record: { hash, status: 200, body, created_at: Date.now() } } : undefined;
+    await store.db.writeDocs(prepared, idem);
+    store.index.apply(batch);
+    return { status: 200, body };
+  });
+};
+
+type DocPos = number;
+const isDocPos = (p: unknown): p is DocPos => Number.isSafeInteger(p) && (p as number) > 0;
+
+export const listDocuments: Handler = (ctx: Ctx): Reply => {
+  const store = ctx.services.registry.get(ctx.project, ctx.params.store);
+  const before = decodeCursor('docs', ctx.query.cursor, isDocPos);
+  const { docs, more } = store.db.listDocs(ctx.query.limit, before);
+  const next = more ? encodeCursor('docs', docs[docs.length - 1].seq) : null;
+  return {
+    status: 200,
+    body: { documents: docs.map((d) => ({ id: d.id, metadata: d.metadata, n_tokens: d.n_tokens, ingested_at: d.ingested_at })), next_cursor: next },
+  };
+};
+
+function missing(id: string, store: string): ApiError {
+  return new ApiError('document_not_found', `no document with id '${id}' in store '${store}'`, {
+    fix: `List documents with GET /v1/stores/${store}/documents, or ingest it with POST /v1/stores/${store}/documents.`,
+  });
+}
+
+export const getDocument: Handler = (ctx: Ctx): Reply => {
+  const store = ctx.services.registry.get(ctx.project, ctx.params.store);
+  const rec = store.db.getDoc(ctx.params.id);
+  if (!rec) throw missing(ctx.params.id, ctx.params.store);
+  const body: Record<string, unknown> = { id: ctx.params.id, metadata: rec.metadata, n_tokens: rec.n_tokens, ingested_at: rec.ingested_at };
+  if (ctx.query.include_text) body.text = store.db.getText(ctx.params.id) ?? '';
+  return { status: 200, body };
+};
+
+export const deleteDocument: Handler = async (ctx: Ctx): Promise<Reply> => {
+  const store = ctx.services.registry.get(ctx.project, ctx.params.store);
+  const removed = await store.lock.run(async () => {
+    if (store.closed) registry404(ctx);
+    const ok = await store.db.deleteDoc(ctx.params.id);
+    if (ok) store.index.remove(ctx.params.id);
+    return ok;
+  });
+  if (!removed) throw missing(ctx.params.id, ctx.params.store);
+  return { status: 204 };
+};
+
+function registry404(ctx: Ctx): never {
+  ctx.services.registry.get(ctx.project, ctx.params.store);
+  throw new Error('unreachable: a closed store is not in the registry');
+}
+
+/** Drops expired idempotency records of every store (called periodically by the server). */
+export async function pruneIdempotency(stores: Array<{ db: { pruneIdempotency(ms: number): Promise<number> } }>): Promise<void> {
+  for (const s of stores) await s.db.pruneIdempotency(IDEMPOTENCY_TTL_MS);
+}

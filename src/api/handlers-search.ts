@@ -1,0 +1,42 @@
+// Search and health. Search runs the engine's multi-hop loop on the store's index (in the worker
+// pool) and resolves the passage references it returns to text; a passage whose document was
+// deleted meanwhile is dropped rather than returned without text.
+import type { Ctx, Handler, Reply } from './context.js';
+
+export const search: Handler = async (ctx: Ctx): Promise<Reply> => {
+  const { registry, engine } = ctx.services;
+  const store = registry.get(ctx.project, ctx.params.store);
+  const b = ctx.body;
+  const texts = new Map<string, string | undefined>();
+  const text = (docId: string): string | undefined => {
+    if (!texts.has(docId)) texts.set(docId, store.db.getText(docId));
+    return texts.get(docId);
+  };
+  const outcome = await store.index.search(
+    { query: b.query, maxHops: b.max_hops, maxResults: b.max_results, trace: b.return_trace, filter: b.filter },
+    (docId, start, end) => text(docId)?.slice(start, end),
+  );
+  const passages = [];
+  for (const p of outcome.passages) {
+    const t = text(p.docId);
+    if (t === undefined) continue;
+    passages.push({ doc_id: p.docId, text: t.slice(p.start, p.end), score: p.score, hop: p.hop, metadata: p.metadata, start: p.start, end: p.end });
+  }
+  const body: Record<string, unknown> = {
+    passages,
+    confidence: outcome.confidence,
+    hops_used: outcome.hopsUsed,
+    latency_ms: outcome.latencyMs,
+    engine: engine.id,
+  };
+  if (b.return_trace) body.trace = outcome.trace ?? [];
+  return { status: 200, body };
+};
+
+export const health: Handler = (ctx: Ctx): Reply => {
+  const { state, version, engine } = ctx.services;
+  const body = { status: state, version, engine: engine.id };
+  return state === 'ok' ? { status: 200, body } : { status: 503, body, headers: { 'Retry-After': '1' } };
+};
+
+export const openapi: Handler = (ctx: Ctx): Reply => ({ status: 200, body: ctx.services.openapi });

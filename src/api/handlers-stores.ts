@@ -1,0 +1,43 @@
+// Store endpoints: create, list (newest first, cursor = position after the last store returned),
+// get (live stats), delete.
+import type { Ctx, Handler, Reply } from './context.js';
+import { decodeCursor, encodeCursor } from './cursor.js';
+import type { OpenStore } from './store-registry.js';
+
+export function storeBody(s: OpenStore) {
+  const m = s.db.meta;
+  return { id: m.id, name: m.name, n_docs: s.db.nDocs, size_bytes: s.db.sizeBytes(), created_at: m.created_at };
+}
+
+type StorePos = [string, string]; // [created_at, id]
+const isStorePos = (p: unknown): p is StorePos => Array.isArray(p) && p.length === 2 && p.every((x) => typeof x === 'string');
+
+/** Newest first; ties on created_at broken by id, descending. */
+function compare(a: StorePos, b: StorePos): number {
+  return a[0] === b[0] ? (a[1] < b[1] ? 1 : a[1] > b[1] ? -1 : 0) : a[0] < b[0] ? 1 : -1;
+}
+
+export const createStore: Handler = async (ctx: Ctx): Promise<Reply> => {
+  const store = await ctx.services.registry.create(ctx.project, ctx.body.name);
+  return { status: 201, body: storeBody(store) };
+};
+
+export const listStores: Handler = (ctx: Ctx): Reply => {
+  const after = decodeCursor('stores', ctx.query.cursor, isStorePos);
+  const limit: number = ctx.query.limit;
+  const sorted = ctx.services.registry
+    .list(ctx.project)
+    .map((s) => ({ s, pos: [s.db.meta.created_at, s.db.meta.id] as StorePos }))
+    .sort((a, b) => compare(a.pos, b.pos))
+    .filter((x) => !after || compare(x.pos, after) > 0);
+  const page = sorted.slice(0, limit);
+  const next = sorted.length > limit ? encodeCursor('stores', page[page.length - 1].pos) : null;
+  return { status: 200, body: { stores: page.map((x) => storeBody(x.s)), next_cursor: next } };
+};
+
+export const getStore: Handler = (ctx: Ctx): Reply => ({ status: 200, body: storeBody(ctx.services.registry.get(ctx.project, ctx.params.store)) });
+
+export const deleteStore: Handler = async (ctx: Ctx): Promise<Reply> => {
+  await ctx.services.registry.delete(ctx.project, ctx.params.store);
+  return { status: 204 };
+};

@@ -1,0 +1,126 @@
+// The OpenAPI 3.1 document served at /v1/openapi.json. OPERATIONS is the single list of endpoints:
+// the router mounts exactly these (see router.ts), Ajv compiles their parameters and bodies from
+// this document, and their error responses are generated from the error table.
+import { ERRORS, type ErrorType } from '../errors.js';
+import { LIMITS, schemas } from './schemas.js';
+
+export interface Operation {
+  id: string;
+  method: 'get' | 'post' | 'delete';
+  path: string; // OpenAPI form, relative to /v1: /stores/{store}
+  summary: string;
+  auth: boolean;
+  params?: string[]; // names in components.parameters
+  body?: keyof typeof schemas;
+  success: { status: number; description: string; schema?: keyof typeof schemas };
+  errors: ErrorType[];
+  /** A non-error response besides `success` (health answers 503 with its own body while not ready). */
+  also?: { status: number; description: string; schema: keyof typeof schemas };
+}
+
+const COMMON: ErrorType[] = ['unauthorized', 'rate_limited', 'internal', 'service_unavailable'];
+
+export const OPERATIONS: Operation[] = [
+  { id: 'createStore', method: 'post', path: '/stores', summary: 'Create a store', auth: true, body: 'StoreCreate', success: { status: 201, description: 'The new store', schema: 'Store' }, errors: ['invalid_request', 'unsupported_media_type', 'store_already_exists', ...COMMON] },
+  { id: 'listStores', method: 'get', path: '/stores', summary: 'List stores, newest first', auth: true, params: ['limit', 'cursor'], success: { status: 200, description: 'A page of stores', schema: 'StoreList' }, errors: ['invalid_request', ...COMMON] },
+  { id: 'getStore', method: 'get', path: '/stores/{store}', summary: 'Get a store with live stats', auth: true, params: ['store'], success: { status: 200, description: 'The store', schema: 'Store' }, errors: ['store_not_found', ...COMMON] },
+  { id: 'deleteStore', method: 'delete', path: '/stores/{store}', summary: 'Delete a store and all its documents (cannot be undone)', auth: true, params: ['store'], success: { status: 204, description: 'Deleted' }, errors: ['store_not_found', ...COMMON] },
+  { id: 'ingestDocuments', method: 'post', path: '/stores/{store}/documents', summary: 'Ingest (upsert) documents; searchable when the call returns', auth: true, params: ['store', 'idempotencyKey'], body: 'IngestRequest', success: { status: 200, description: 'Documents written durably', schema: 'IngestResponse' }, errors: ['invalid_request', 'unsupported_media_type', 'store_not_found', 'document_too_large', 'idempotency_key_reused', ...COMMON] },
+  { id: 'listDocuments', method: 'get', path: '/stores/{store}/documents', summary: 'List documents, most recently ingested first', auth: true, params: ['store', 'limit', 'cursor'], success: { status: 200, description: 'A page of documents', schema: 'DocumentList' }, errors: ['invalid_request', 'store_not_found', ...COMMON] },
+  { id: 'getDocument', method: 'get', path: '/stores/{store}/documents/{id}', summary: 'Get document info', auth: true, params: ['store', 'id', 'includeText'], success: { status: 200, description: 'The document', schema: 'DocumentInfo' }, errors: ['invalid_request', 'store_not_found', 'document_not_found', ...COMMON] },
+  { id: 'deleteDocument', method: 'delete', path: '/stores/{store}/documents/{id}', summary: 'Delete a document and its encoding', auth: true, params: ['store', 'id'], success: { status: 204, description: 'Deleted' }, errors: ['store_not_found', 'document_not_found', ...COMMON] },
+  { id: 'search', method: 'post', path: '/stores/{store}/search', summary: 'Multi-hop search', auth: true, params: ['store'], body: 'SearchRequest', success: { status: 200, description: 'Supporting passages with a calibrated confidence', schema: 'SearchResult' }, errors: ['invalid_request', 'unsupported_media_type', 'store_not_found', ...COMMON] },
+  { id: 'health', method: 'get', path: '/health', summary: 'Health and readiness (200 once the model and stores are loaded)', auth: false, success: { status: 200, description: 'Ready', schema: 'Health' }, errors: [], also: { status: 503, description: 'Starting (loading the model or stores) or stopping', schema: 'Health' } },
+  { id: 'openapi', method: 'get', path: '/openapi.json', summary: 'This document', auth: false, success: { status: 200, description: 'The OpenAPI 3.1 document' }, errors: [] },
+];
+
+const parameters = {
+  store: { name: 'store', in: 'path', required: true, description: 'Store name or id.', schema: { type: 'string', minLength: 1, maxLength: 64 } },
+  id: { name: 'id', in: 'path', required: true, description: 'Document id, URL-encoded (1 to 512 bytes of UTF-8).', schema: { type: 'string', minLength: 1 } },
+  limit: {
+    name: 'limit',
+    in: 'query',
+    required: false,
+    description: `Page size: an integer from ${LIMITS.pageLimit.min} to ${LIMITS.pageLimit.max} (default ${LIMITS.pageLimit.default}).`,
+    schema: { type: 'integer', minimum: LIMITS.pageLimit.min, maximum: LIMITS.pageLimit.max, default: LIMITS.pageLimit.default },
+  },
+  cursor: { name: 'cursor', in: 'query', required: false, description: 'The `next_cursor` of the previous page.', schema: { type: 'string', minLength: 1, maxLength: 256 } },
+  includeText: { name: 'include_text', in: 'query', required: false, description: 'When true, the response includes the full `text` (default false).', schema: { type: 'boolean', default: false } },
+  idempotencyKey: {
+    name: 'Idempotency-Key',
+    in: 'header',
+    required: false,
+    description: `1 to ${LIMITS.idempotencyKeyChars} printable ASCII characters. A replay of the same key with the same body returns the original response without ingesting again (kept 24 hours, per store); the same key with another body is refused.`,
+    schema: { type: 'string', minLength: 1, maxLength: LIMITS.idempotencyKeyChars, pattern: '^[\\x21-\\x7e]+$' },
+  },
+} as const;
+
+const PROJECT_HEADER = {
+  name: 'X-Svc-Project',
+  in: 'header',
+  required: false,
+  description: 'Project whose stores to use, only when the server runs with --no-auth (default: SVC_PROJECT). With auth, the project is the API key\'s and this header is ignored.',
+  schema: { type: 'string', pattern: LIMITS.storeName.pattern },
+};
+
+const RETRY_AFTER = { 'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 1 } } };
+
+const errorExamples = (type: ErrorType) => ({ error: { type, message: ERRORS[type].description, fix: ERRORS[type].fix } });
+
+function errorResponses(types: ErrorType[]): Record<string, unknown> {
+  const byStatus = new Map<number, ErrorType[]>();
+  for (const t of types) byStatus.set(ERRORS[t].status, [...(byStatus.get(ERRORS[t].status) ?? []), t]);
+  const out: Record<string, unknown> = {};
+  for (const [status, ts] of byStatus) {
+    const retry = ts.some((t) => t === 'rate_limited' || t === 'service_unavailable');
+    out[String(status)] = {
+      description: ts.map((t) => `\`${t}\`: ${ERRORS[t].description}`).join('; '),
+      ...(retry ? { headers: RETRY_AFTER } : {}),
+      content: {
+        'application/json': {
+          schema: { $ref: '#/components/schemas/Error' },
+          examples: Object.fromEntries(ts.map((t) => [t, { value: errorExamples(t) }])),
+        },
+      },
+    };
+  }
+  return out;
+}
+
+export function buildOpenApi(version: string): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const op of OPERATIONS) {
+    const success: Record<string, unknown> = { description: op.success.description };
+    if (op.success.schema) success.content = { 'application/json': { schema: { $ref: `#/components/schemas/${op.success.schema}` } } };
+    if (op.id === 'openapi') success.content = { 'application/json': { schema: { type: 'object' } } };
+    (paths[op.path] ??= {})[op.method] = {
+      operationId: op.id,
+      summary: op.summary,
+      security: op.auth ? [{ bearer: [] }] : [],
+      parameters: [...(op.params ?? []).map((p) => ({ $ref: `#/components/parameters/${p}` })), ...(op.auth ? [{ $ref: '#/components/parameters/project' }] : [])],
+      ...(op.body ? { requestBody: { required: true, content: { 'application/json': { schema: { $ref: `#/components/schemas/${op.body}` } } } } } : {}),
+      responses: {
+        [String(op.success.status)]: success,
+        ...(op.also ? { [String(op.also.status)]: { description: op.also.description, headers: RETRY_AFTER, content: { 'application/json': { schema: { $ref: `#/components/schemas/${op.also.schema}` } } } } } : {}),
+        ...errorResponses(op.errors),
+      },
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
+    info: {
+      title: 'svc: document search with multi-hop retrieval',
+      version,
+      description: 'Stores of whole documents, searched by a multi-hop engine. Every error body is {error: {type, message, fix}}. Rate limit: 100 requests per second per project.',
+    },
+    servers: [{ url: '/v1' }],
+    security: [{ bearer: [] }],
+    paths,
+    components: {
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: "API key from 'svc keys create'." } },
+      parameters: { ...parameters, project: PROJECT_HEADER },
+      schemas,
+    },
+  };
+}

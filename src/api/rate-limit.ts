@@ -1,0 +1,44 @@
+// Token bucket per project: `rate` tokens per second, bursts up to `rate`. A request that finds
+// the bucket empty is refused with 429 `rate_limited` and a Retry-After (whole seconds, at least 1)
+// saying when a token will be there. Buckets of idle projects are dropped.
+import { ApiError } from '../errors.js';
+
+interface Bucket {
+  tokens: number;
+  at: number;
+}
+
+export class RateLimiter {
+  private readonly buckets = new Map<string, Bucket>();
+
+  constructor(
+    readonly rate: number,
+    private readonly now: () => number = () => performance.now(),
+  ) {}
+
+  /** Takes one token for `project` or throws 429. */
+  take(project: string): void {
+    const t = this.now();
+    let b = this.buckets.get(project);
+    if (!b) {
+      if (this.buckets.size > 10_000) this.sweep(t);
+      b = { tokens: this.rate, at: t };
+      this.buckets.set(project, b);
+    }
+    b.tokens = Math.min(this.rate, b.tokens + ((t - b.at) / 1000) * this.rate);
+    b.at = t;
+    if (b.tokens >= 1) {
+      b.tokens -= 1;
+      return;
+    }
+    const wait = Math.max(1, Math.ceil((1 - b.tokens) / this.rate));
+    throw new ApiError('rate_limited', `project '${project}' exceeded ${this.rate} requests per second`, {
+      fix: `Retry after ${wait} s (Retry-After header); the limit is ${this.rate} requests per second per project.`,
+      headers: { 'Retry-After': String(wait) },
+    });
+  }
+
+  private sweep(t: number): void {
+    for (const [k, b] of this.buckets) if (t - b.at > 60_000) this.buckets.delete(k);
+  }
+}

@@ -1,0 +1,102 @@
+// Mounts exactly the operations of the OpenAPI document. Per request, in order: readiness (503
+// until loaded), auth (project), rate limit (per project), declared headers, query (coerced,
+// defaults applied), JSON body (size-capped, validated), then the handler. A known path with
+// another method is 405 with Allow; anything else under /v1 is 404 `route_not_found`.
+import express, { type Request, type Response, type NextFunction } from 'express';
+import { ApiError } from '../errors.js';
+import { resolveProject, type AuthOptions } from './auth.js';
+import { BodyTooLargeError, readJsonBody } from './body.js';
+import type { Ctx, Handler, Services } from './context.js';
+import { OPERATIONS } from './openapi.js';
+import type { RateLimiter } from './rate-limit.js';
+import { LIMITS } from './schemas.js';
+import { compileValidators } from './validate.js';
+import * as stores from './handlers-stores.js';
+import * as documents from './handlers-documents.js';
+import * as searchHandlers from './handlers-search.js';
+
+const HANDLERS: Record<string, Handler> = {
+  createStore: stores.createStore,
+  listStores: stores.listStores,
+  getStore: stores.getStore,
+  deleteStore: stores.deleteStore,
+  ingestDocuments: documents.ingestDocuments,
+  listDocuments: documents.listDocuments,
+  getDocument: documents.getDocument,
+  deleteDocument: documents.deleteDocument,
+  search: searchHandlers.search,
+  health: searchHandlers.health,
+  openapi: searchHandlers.openapi,
+};
+
+/** Body caps: ingest takes 32 MB (read up to 64 MB to name what was too large); the rest 64 KB. */
+const SMALL_BODY = 64 * 1024;
+
+function expressPath(p: string): string {
+  return p.replace(/\{(\w+)\}/g, ':$1');
+}
+
+export interface RouterOptions {
+  services: Services;
+  auth: AuthOptions;
+  limiter: RateLimiter;
+}
+
+export function buildRouter({ services, auth, limiter }: RouterOptions): express.Router {
+  const router = express.Router({ caseSensitive: true, strict: false });
+  const validators = compileValidators(services.openapi as Record<string, any>, OPERATIONS);
+  const methodsByPath = new Map<string, string[]>();
+
+  for (const op of OPERATIONS) {
+    const path = expressPath(op.path);
+    methodsByPath.set(path, [...(methodsByPath.get(path) ?? []), op.method.toUpperCase()]);
+    const v = validators.get(op.id)!;
+    const handler = HANDLERS[op.id];
+    const isIngest = op.id === 'ingestDocuments';
+    router[op.method](path, async (req: Request, res: Response, next: NextFunction) => {
+      try {
+        if (services.state !== 'ok' && op.auth) {
+          throw new ApiError('service_unavailable', services.state === 'starting' ? 'the server is still loading its stores' : 'the server is shutting down', {
+            headers: { 'Retry-After': '1' },
+          });
+        }
+        const project = op.auth ? resolveProject(req.headers, auth) : auth.defaultProject;
+        res.locals.project = project;
+        if (op.auth) limiter.take(project);
+        v.headers(req.headers);
+        const query = v.query(req.query as Record<string, unknown>);
+        let body: unknown;
+        if (op.body) {
+          try {
+            body = await readJsonBody(req, isIngest ? LIMITS.requestBytes : SMALL_BODY, isIngest ? 2 * LIMITS.requestBytes : SMALL_BODY);
+          } catch (err) {
+            if (!(err instanceof BodyTooLargeError)) throw err;
+            res.setHeader('Connection', 'close');
+            throw isIngest
+              ? documents.ingestTooLarge(err)
+              : new ApiError('invalid_request', `the request body is over ${SMALL_BODY / 1024} KB`, { fix: 'Send a smaller body; see the limits in /v1/openapi.json.' });
+          }
+          v.body!(body);
+        }
+        const ctx: Ctx = { project, params: req.params as Record<string, string>, query, body, headers: req.headers, requestId: res.locals.requestId, services };
+        const reply = await handler(ctx);
+        for (const [k, val] of Object.entries(reply.headers ?? {})) res.setHeader(k, val);
+        if (reply.body === undefined) res.status(reply.status).end();
+        else res.status(reply.status).json(reply.body);
+      } catch (err) {
+        next(err);
+      }
+    });
+  }
+
+  for (const [path, methods] of methodsByPath) {
+    router.all(path, (req: Request, _res: Response, next: NextFunction) => {
+      const allow = methods.join(', ');
+      next(new ApiError('method_not_allowed', `${req.method} is not allowed on ${req.baseUrl}${req.path}`, { fix: `Use ${allow}; see GET /v1/openapi.json.`, headers: { Allow: allow } }));
+    });
+  }
+  router.all('/{*rest}', (req: Request, _res: Response, next: NextFunction) => {
+    next(new ApiError('route_not_found', `no endpoint ${req.method} ${req.baseUrl}${req.path}`));
+  });
+  return router;
+}

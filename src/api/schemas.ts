@@ -1,0 +1,224 @@
+// JSON Schemas (2020-12, as OpenAPI 3.1 uses them) of every request and response body. They are
+// published in the OpenAPI document and compiled by Ajv for validation, so the document and the
+// behaviour cannot drift. Every property's `description` states its valid range: validation errors
+// quote it as the `fix`. Limits live here once, as constants.
+
+export const LIMITS = {
+  storeName: { pattern: '^[a-z0-9_-]{1,64}$' },
+  docsPerRequest: 1000,
+  requestBytes: 32 * 1024 * 1024,
+  docIdBytes: 512,
+  metadataKeys: 64,
+  metadataKeyChars: 128,
+  metadataStringChars: 4096,
+  queryChars: 4096,
+  filterKeys: 16,
+  maxHops: { min: 1, max: 8, default: 4 },
+  maxResults: { min: 1, max: 100, default: 10 },
+  pageLimit: { min: 1, max: 100, default: 20 },
+  idempotencyKeyChars: 255,
+} as const;
+
+const metadataValue = {
+  description: 'A string (at most 4096 characters), a finite number or a boolean.',
+  anyOf: [{ type: 'string', maxLength: LIMITS.metadataStringChars }, { type: 'number' }, { type: 'boolean' }],
+};
+
+const metadata = {
+  type: 'object',
+  description: `At most ${LIMITS.metadataKeys} keys of 1 to ${LIMITS.metadataKeyChars} characters (not __proto__, constructor or prototype); values are strings, numbers or booleans.`,
+  maxProperties: LIMITS.metadataKeys,
+  propertyNames: { minLength: 1, maxLength: LIMITS.metadataKeyChars, not: { enum: ['__proto__', 'constructor', 'prototype'] } },
+  additionalProperties: { $ref: '#/components/schemas/MetadataValue' },
+};
+
+const timestamp = { type: 'string', format: 'date-time', description: 'ISO 8601 timestamp in UTC.' };
+const cursor = { type: ['string', 'null'], description: 'Pass as `cursor` to get the next page; null when the list is exhausted.' };
+
+export const schemas = {
+  MetadataValue: metadataValue,
+  Metadata: metadata,
+  Error: {
+    type: 'object',
+    required: ['error'],
+    additionalProperties: false,
+    properties: {
+      error: {
+        type: 'object',
+        required: ['type', 'message', 'fix'],
+        additionalProperties: false,
+        properties: {
+          type: { type: 'string', description: 'Machine-readable error type; see the error table.' },
+          message: { type: 'string', description: 'What happened.' },
+          fix: { type: 'string', description: 'What to do about it.' },
+        },
+      },
+    },
+  },
+  Health: {
+    type: 'object',
+    required: ['status', 'version', 'engine'],
+    additionalProperties: false,
+    properties: {
+      status: { type: 'string', enum: ['ok', 'starting', 'stopping'], description: '`ok` once the model and every store are loaded.' },
+      version: { type: 'string', description: 'Service version.' },
+      engine: { type: 'string', description: 'Engine identifier with the model version.' },
+    },
+  },
+  StoreCreate: {
+    type: 'object',
+    required: ['name'],
+    additionalProperties: false,
+    properties: {
+      name: { type: 'string', pattern: LIMITS.storeName.pattern, description: 'Store name: 1 to 64 characters from [a-z0-9-_], unique in the project.' },
+    },
+  },
+  Store: {
+    type: 'object',
+    required: ['id', 'name', 'n_docs', 'size_bytes', 'created_at'],
+    additionalProperties: false,
+    properties: {
+      id: { type: 'string', pattern: '^st_[a-z2-7]{16}$', description: 'Store id: `st_` followed by an opaque suffix.' },
+      name: { type: 'string', pattern: LIMITS.storeName.pattern, description: 'Store name.' },
+      n_docs: { type: 'integer', minimum: 0, description: 'Number of documents in the store.' },
+      size_bytes: { type: 'integer', minimum: 0, description: 'Bytes of live data the store holds on disk.' },
+      created_at: timestamp,
+    },
+  },
+  StoreList: {
+    type: 'object',
+    required: ['stores', 'next_cursor'],
+    additionalProperties: false,
+    properties: { stores: { type: 'array', items: { $ref: '#/components/schemas/Store' } }, next_cursor: cursor },
+  },
+  DocumentInput: {
+    type: 'object',
+    required: ['id', 'text'],
+    additionalProperties: false,
+    properties: {
+      id: {
+        type: 'string',
+        minLength: 1,
+        maxLength: LIMITS.docIdBytes,
+        description: `Document id, the upsert key: 1 to ${LIMITS.docIdBytes} bytes of UTF-8, any characters except the ids '.' and '..' (URL-encode it in paths).`,
+      },
+      text: { type: 'string', minLength: 1, pattern: '\\S', description: 'Full document text, unchunked; must contain a non-space character.' },
+      metadata: { $ref: '#/components/schemas/Metadata' },
+    },
+  },
+  IngestRequest: {
+    type: 'object',
+    required: ['documents'],
+    additionalProperties: false,
+    properties: {
+      documents: {
+        type: 'array',
+        minItems: 1,
+        maxItems: LIMITS.docsPerRequest,
+        description: `1 to ${LIMITS.docsPerRequest} documents with distinct ids, at most 32 MB per request.`,
+        items: { $ref: '#/components/schemas/DocumentInput' },
+      },
+    },
+  },
+  IngestResponse: {
+    type: 'object',
+    required: ['ingested', 'doc_ids'],
+    additionalProperties: false,
+    properties: {
+      ingested: { type: 'integer', minimum: 0, description: 'Number of documents written.' },
+      doc_ids: { type: 'array', items: { type: 'string' }, description: 'Ids written, in request order.' },
+    },
+  },
+  DocumentSummary: {
+    type: 'object',
+    required: ['id', 'metadata', 'n_tokens', 'ingested_at'],
+    additionalProperties: false,
+    properties: {
+      id: { type: 'string' },
+      metadata: { $ref: '#/components/schemas/Metadata' },
+      n_tokens: { type: 'integer', minimum: 0, description: "Tokens counted with the model's tokenizer." },
+      ingested_at: timestamp,
+    },
+  },
+  DocumentInfo: {
+    type: 'object',
+    required: ['id', 'metadata', 'n_tokens', 'ingested_at'],
+    additionalProperties: false,
+    properties: {
+      id: { type: 'string' },
+      metadata: { $ref: '#/components/schemas/Metadata' },
+      n_tokens: { type: 'integer', minimum: 0, description: "Tokens counted with the model's tokenizer." },
+      ingested_at: timestamp,
+      text: { type: 'string', description: 'Full document text; present only with include_text=true.' },
+    },
+  },
+  DocumentList: {
+    type: 'object',
+    required: ['documents', 'next_cursor'],
+    additionalProperties: false,
+    properties: { documents: { type: 'array', items: { $ref: '#/components/schemas/DocumentSummary' } }, next_cursor: cursor },
+  },
+  SearchRequest: {
+    type: 'object',
+    required: ['query'],
+    additionalProperties: false,
+    properties: {
+      query: { type: 'string', minLength: 1, maxLength: LIMITS.queryChars, pattern: '\\S', description: `Natural-language query: 1 to ${LIMITS.queryChars} characters, not blank.` },
+      max_hops: {
+        type: 'integer',
+        minimum: LIMITS.maxHops.min,
+        maximum: LIMITS.maxHops.max,
+        default: LIMITS.maxHops.default,
+        description: `Ceiling on hops: an integer from ${LIMITS.maxHops.min} to ${LIMITS.maxHops.max} (default ${LIMITS.maxHops.default}); the engine may stop earlier.`,
+      },
+      max_results: {
+        type: 'integer',
+        minimum: LIMITS.maxResults.min,
+        maximum: LIMITS.maxResults.max,
+        default: LIMITS.maxResults.default,
+        description: `Maximum passages returned: an integer from ${LIMITS.maxResults.min} to ${LIMITS.maxResults.max} (default ${LIMITS.maxResults.default}).`,
+      },
+      return_trace: { type: 'boolean', default: false, description: 'When true, the response includes `trace` (default false).' },
+      filter: {
+        type: 'object',
+        maxProperties: LIMITS.filterKeys,
+        description: `Metadata equality: at most ${LIMITS.filterKeys} key/value pairs, all of which must match for a document to be considered.`,
+        propertyNames: { minLength: 1, maxLength: LIMITS.metadataKeyChars },
+        additionalProperties: { $ref: '#/components/schemas/MetadataValue' },
+      },
+    },
+  },
+  Passage: {
+    type: 'object',
+    required: ['doc_id', 'text', 'score', 'hop', 'metadata', 'start', 'end'],
+    additionalProperties: false,
+    properties: {
+      doc_id: { type: 'string' },
+      text: { type: 'string', description: 'The passage: an exact substring of the document text, at most 1200 characters.' },
+      score: { type: 'number', description: 'Relevance score (higher is better; comparable within one response).' },
+      hop: { type: 'integer', minimum: 1, description: '1-based hop at which the passage was found.' },
+      metadata: { $ref: '#/components/schemas/Metadata' },
+      start: { type: 'integer', minimum: 0, description: 'Offset of the passage in the document text (UTF-16 code units).' },
+      end: { type: 'integer', minimum: 0, description: 'End offset (exclusive) of the passage in the document text.' },
+    },
+  },
+  TraceStep: {
+    type: 'object',
+    required: ['hop', 'doc_id', 'why'],
+    additionalProperties: false,
+    properties: { hop: { type: 'integer', minimum: 1 }, doc_id: { type: 'string' }, why: { type: 'string', description: 'A short reason.' } },
+  },
+  SearchResult: {
+    type: 'object',
+    required: ['passages', 'confidence', 'hops_used', 'latency_ms', 'engine'],
+    additionalProperties: false,
+    properties: {
+      passages: { type: 'array', items: { $ref: '#/components/schemas/Passage' }, description: 'Supporting passages, best first.' },
+      confidence: { type: 'number', minimum: 0, maximum: 1, description: 'Calibrated probability that the evidence returned is sufficient.' },
+      hops_used: { type: 'integer', minimum: 0, description: 'Hops actually used; at most max_hops.' },
+      trace: { type: 'array', items: { $ref: '#/components/schemas/TraceStep' }, description: 'One step per hop; present when return_trace was true.' },
+      latency_ms: { type: 'number', minimum: 0, description: 'Engine-only latency measured on the server, in milliseconds.' },
+      engine: { type: 'string', description: 'Engine identifier with the model version.' },
+    },
+  },
+} as const;

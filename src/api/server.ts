@@ -1,0 +1,102 @@
+// Starts and stops a whole server: data-dir lock, key ring, engine (model), stores, HTTP. The HTTP
+// port is open from the start so probes can see `starting`; /v1 endpoints other than health and
+// openapi.json answer 503 until every store is loaded. `close()` stops accepting, waits for
+// requests in flight, closes every store durably and releases the lock.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { pino, type Logger } from 'pino';
+import { VERSION, type Config } from '../config.js';
+import { loadEngine } from '../engine/engine.js';
+import type { Engine } from '../engine/types.js';
+import { ApiError } from '../errors.js';
+import { lockDataDir } from '../store/data-dir-lock.js';
+import { KeyRing } from '../store/keys.js';
+import { createApp } from './app.js';
+import type { Services } from './context.js';
+import { pruneIdempotency } from './handlers-documents.js';
+import { buildOpenApi } from './openapi.js';
+import { StoreRegistry } from './store-registry.js';
+
+export interface ServerOptions {
+  config: Config;
+  port: number;
+  host?: string;
+  noAuth: boolean;
+  logger?: Logger;
+  /** Worker threads of the engine (default: available cores). */
+  threads?: number;
+  rateLimit?: number;
+}
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  services: Services;
+  close(): Promise<void>;
+}
+
+function clientErrorBody(err: NodeJS.ErrnoException): string {
+  const e = err.code === 'HPE_HEADER_OVERFLOW'
+    ? new ApiError('headers_too_large', 'the request headers exceed 16 KB')
+    : new ApiError('invalid_request', `the request is not valid HTTP (${err.code ?? 'parse error'})`, { fix: 'Send a well-formed HTTP/1.1 request.' });
+  const body = JSON.stringify(e.body());
+  return `HTTP/1.1 ${e.status} ${http.STATUS_CODES[e.status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
+}
+
+export async function startServer(opts: ServerOptions): Promise<RunningServer> {
+  const { config } = opts;
+  const logger = opts.logger ?? pino({ level: config.logLevel });
+  const lock = lockDataDir(config.dataDir);
+  let engine: Engine | undefined;
+  let server: http.Server | undefined;
+  try {
+    const keys = new KeyRing(config.dataDir);
+    engine = await loadEngine({ modelUri: config.modelUri, threads: opts.threads });
+    const registry = new StoreRegistry(config.dataDir, engine, (msg, fields) => logger.info(fields ?? {}, msg));
+    const services: Services = { version: VERSION, engine, registry, keys, state: 'starting', openapi: buildOpenApi(VERSION) };
+    const app = createApp({ services, logger, rateLimit: opts.rateLimit, auth: { noAuth: opts.noAuth, defaultProject: config.project, keys } });
+    server = http.createServer({ maxHeaderSize: 16 * 1024, requestTimeout: 300_000 }, app);
+    server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+      if (socket.writable) socket.end(clientErrorBody(err));
+      else socket.destroy();
+    });
+    const listening = server;
+    await new Promise<void>((resolve, reject) => {
+      listening.once('error', reject);
+      listening.listen(opts.port, opts.host ?? '0.0.0.0', () => resolve());
+    });
+    await registry.loadAll();
+    services.state = 'ok';
+    const prune = setInterval(() => void pruneIdempotency(registry.allStores()).catch((err) => logger.error({ err }, 'idempotency pruning failed')), 3600_000);
+    prune.unref();
+
+    const port = (listening.address() as AddressInfo).port;
+    const host = opts.host && opts.host !== '0.0.0.0' ? opts.host : '127.0.0.1';
+    let closing: Promise<void> | undefined;
+    const loaded = engine;
+    return {
+      url: `http://${host.includes(':') ? `[${host}]` : host}:${port}/v1`,
+      port,
+      services,
+      close() {
+        closing ??= (async () => {
+          services.state = 'stopping';
+          clearInterval(prune);
+          await new Promise<void>((resolve) => {
+            listening.close(() => resolve());
+            listening.closeIdleConnections();
+          });
+          await registry.closeAll();
+          await loaded.close();
+          lock.release();
+        })();
+        return closing;
+      },
+    };
+  } catch (err) {
+    server?.close();
+    await engine?.close();
+    lock.release();
+    throw err;
+  }
+}

@@ -1,0 +1,57 @@
+// `svc serve`: runs the server on the configured data dir and model until SIGINT/SIGTERM, printing
+// one startup line (version and engine, model and cache, data dir and project, auth, address).
+import type { Command } from 'commander';
+import { startServer, type RunningServer } from '../api/server.js';
+import { DataDirLockedError } from '../store/data-dir-lock.js';
+import { loadConfig, VERSION } from '../config.js';
+import { CliError } from './cli-error.js';
+
+export function registerServe(program: Command): void {
+  program
+    .command('serve')
+    .description('Run the search server (configured by SVC_* environment variables)')
+    .option('--port <port>', 'port to listen on', '8080')
+    .option('--host <host>', 'address to bind (default 0.0.0.0, or 127.0.0.1 with --no-auth)')
+    .option('--no-auth', 'disable API keys: anyone who can reach the port can read and write every store')
+    .action(async (opts: { port: string; host?: string; auth: boolean }) => {
+      const port = Number(opts.port);
+      if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`--port ${opts.port} is not a port number`, 'Use an integer from 0 to 65535.');
+      const config = loadConfig();
+      const noAuth = !opts.auth;
+      const host = opts.host ?? (noAuth ? '127.0.0.1' : '0.0.0.0');
+      let server: RunningServer;
+      try {
+        server = await startServer({ config, port, host, noAuth });
+      } catch (err) {
+        if (err instanceof DataDirLockedError) throw new CliError(err.message, 'Stop the other server, or give this one another SVC_DATA_DIR.');
+        if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new CliError(`port ${port} is in use`, 'Stop whatever listens there, or pass another --port.');
+        throw err;
+      }
+      const { services } = server;
+      const nKeys = services.keys.activeCount();
+      const auth = noAuth ? 'auth: OFF (--no-auth)' : `auth: on (${nKeys} key${nKeys === 1 ? '' : 's'})`;
+      process.stdout.write(
+        `svc ${VERSION} · engine ${services.engine.id} · model ${config.modelUri} (cache ${config.modelCache}) · data ${config.dataDir} (project ${config.project}) · ${auth} · listening on ${host}:${server.port}, API at ${server.url}\n`,
+      );
+      if (noAuth) {
+        process.stderr.write(`WARNING: authentication is OFF (--no-auth): anyone who can reach ${host}:${server.port} can read and write every store. Use it only for local development.\n`);
+      } else if (nKeys === 0) {
+        process.stderr.write("note: no API keys exist yet; every request will get 401. Create one with 'svc keys create --project <project>'.\n");
+      }
+      let stopping = false;
+      const stop = (signal: string) => {
+        if (stopping) return;
+        stopping = true;
+        process.stderr.write(`${signal}: shutting down\n`);
+        server.close().then(
+          () => process.exit(0),
+          (err) => {
+            process.stderr.write(`error during shutdown: ${(err as Error).message}\n`);
+            process.exit(1);
+          },
+        );
+      };
+      process.on('SIGINT', () => stop('SIGINT'));
+      process.on('SIGTERM', () => stop('SIGTERM'));
+    });
+}

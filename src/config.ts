@@ -1,0 +1,62 @@
+// Server configuration, read only from the SVC_* variables of the spec (the port comes from the
+// `--port` flag). Relative paths resolve against the working directory, except the default model,
+// which is the folder shipped in this package's models/ directory.
+import path from 'node:path';
+import { readFileSync } from 'node:fs';
+import { PACKAGE_ROOT } from './version.js';
+
+export { PACKAGE_ROOT, VERSION } from './version.js';
+
+/** The model folder shipped in models/; named by models/DEFAULT (one line: the folder name). */
+export function defaultModelUri(): string {
+  const name = readFileSync(path.join(PACKAGE_ROOT, 'models', 'DEFAULT'), 'utf8').trim();
+  return path.join(PACKAGE_ROOT, 'models', name);
+}
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export interface Config {
+  modelUri: string;
+  modelCache: string;
+  dataDir: string;
+  project: string;
+  logLevel: LogLevel;
+  enrich: { url?: string; model?: string; visionModel?: string; apiKey?: string };
+}
+
+export const NAME_RE = /^[a-z0-9_-]{1,64}$/;
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const logLevel = (env.SVC_LOG ?? 'info').toLowerCase();
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
+    throw new ConfigError(`SVC_LOG=${env.SVC_LOG} is not a log level; use one of ${LOG_LEVELS.join(', ')}`);
+  }
+  const project = env.SVC_PROJECT ?? 'default';
+  if (!NAME_RE.test(project)) {
+    throw new ConfigError(`SVC_PROJECT=${project} is not a valid project name: 1 to 64 characters of [a-z0-9-_]`);
+  }
+  const dataDir = path.resolve(env.SVC_DATA_DIR ?? './svc-data');
+  const modelUri = env.SVC_MODEL_URI || defaultModelUri();
+  const isRemote = /^(s3|gs):\/\//.test(modelUri);
+  return {
+    modelUri: isRemote ? modelUri : path.resolve(modelUri),
+    modelCache: path.resolve(env.SVC_MODEL_CACHE ?? path.join(dataDir, '.model-cache')),
+    dataDir,
+    project,
+    logLevel: logLevel as LogLevel,
+    enrich: {
+      url: env.SVC_ENRICH_URL || undefined,
+      model: env.SVC_ENRICH_MODEL || undefined,
+      visionModel: env.SVC_VISION_MODEL || undefined,
+      apiKey: env.SVC_ENRICH_API_KEY || undefined,
+    },
+  };
+}

@@ -1,0 +1,85 @@
+// The model at run time. `loadModel` reads and verifies a model folder (model-folder.ts), places its
+// weight tables in the shared memory and returns a ModelDescriptor: plain data (parameters and
+// table pointers) that every worker receives once, at start. Invariants: the tables are written
+// before any worker starts and never change afterwards; the fingerprint identifies name@version
+// and is stamped into every document encoding made with this model.
+import type { Manifest } from './model-folder.js';
+import { readModelFolder } from './model-folder.js';
+import { hash32 } from './tokenize.js';
+import type { WasmHeap } from './wasm-memory.js';
+
+/** Parameters of the dense encoder (absent when the model has none). */
+export interface DenseParams {
+  dim: number;
+  /** Hash buckets of the embedding table (rows). */
+  buckets: number;
+  /** Character n-gram lengths hashed into the same table (e.g. [3, 4, 5]); empty for words only. */
+  ngrams: number[];
+  /** Weight of the n-gram rows relative to the word row. */
+  ngramWeight: number;
+}
+
+export interface ModelParams {
+  stop: string[];
+  lexical: { k1: number; b: number; k1Title: number; bTitle: number; titleWeight: number };
+  dense?: DenseParams;
+  /** Search-loop parameters (beams, feature weights, stop classifier, calibration); see search-model.ts. */
+  search: Record<string, unknown>;
+}
+
+export interface DenseTables {
+  /** int8 [buckets x dim] */
+  table: number;
+  /** f32 [buckets]: row scales */
+  scales: number;
+  /** f32 [buckets]: learned term weights */
+  weights: number;
+}
+
+export interface ModelDescriptor {
+  name: string;
+  version: string;
+  fingerprint: number;
+  params: ModelParams;
+  dense?: DenseTables;
+}
+
+export function modelFingerprint(name: string, version: string): number {
+  return hash32(`${name}@${version}`);
+}
+
+export interface LoadedModel {
+  manifest: Manifest;
+  descriptor: ModelDescriptor;
+}
+
+function place(heap: WasmHeap, buf: Uint8Array): number {
+  const ptr = heap.alloc(buf.byteLength);
+  heap.views.write(ptr, buf);
+  return ptr;
+}
+
+export function loadModel(dir: string, heap: WasmHeap): LoadedModel {
+  const { manifest, files } = readModelFolder(dir);
+  const params = manifest.params as unknown as ModelParams;
+  const descriptor: ModelDescriptor = {
+    name: manifest.name,
+    version: manifest.version,
+    fingerprint: modelFingerprint(manifest.name, manifest.version),
+    params,
+  };
+  if (params.dense) {
+    const d = params.dense;
+    const need = (name: string, bytes: number) => {
+      const f = files.get(name);
+      if (!f || f.byteLength !== bytes) throw new Error(`model ${manifest.name}@${manifest.version}: ${name} must be ${bytes} bytes`);
+      return f;
+    };
+    descriptor.dense = {
+      table: place(heap, need('dense-table.i8', d.buckets * d.dim)),
+      scales: place(heap, need('dense-scales.f32', d.buckets * 4)),
+      weights: place(heap, need('dense-weights.f32', d.buckets * 4)),
+    };
+  }
+  return { manifest, descriptor };
+}

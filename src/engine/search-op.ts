@@ -1,0 +1,66 @@
+// The `search` worker op: runs the multi-hop loop of search-loop.ts over a snapshot of a store's
+// segments and returns rows (segment index, local row) with their scores and hops, the hops used,
+// the confidence and raw trace steps. Scratch layout: three f32 score buffers of totalRows, then
+// top-k buffers.
+import type { ModelDescriptor } from './model.js';
+import type { OpContext } from './op-registry.js';
+import { SearchCorpus, type CorpusStats, type SnapshotSegment } from './search-corpus.js';
+import { runLoop, TOPK_MAX, type Why } from './search-loop.js';
+
+export interface SearchTask {
+  query: string;
+  maxHops: number;
+  maxResults: number;
+  trace: boolean;
+  segments: SnapshotSegment[];
+  stats: CorpusStats;
+  /** u8 per global row, 1 = excluded by the filter; 0 = no filter. */
+  blocked: number;
+  scratch: number;
+}
+
+export interface RawStep {
+  hop: number;
+  seg: number;
+  row: number;
+  why: Why;
+}
+
+export interface SearchTaskResult {
+  hits: Array<{ seg: number; row: number; score: number; hop: number }>;
+  hopsUsed: number;
+  confidence: number;
+  steps: RawStep[];
+}
+
+export function searchScratchBytes(totalRows: number, dim: number, maxResults: number): number {
+  const rows = (Math.max(totalRows, 1) * 4 + 15) & ~15;
+  return 3 * rows + 8 * Math.max(TOPK_MAX, maxResults) + 4 * dim + 64;
+}
+
+export function searchOp(ctx: OpContext, t: SearchTask): SearchTaskResult {
+  const model = ctx.shared as ModelDescriptor;
+  const corpus = new SearchCorpus(ctx.kernels, t.segments, t.stats, model.params.lexical, t.blocked);
+  const rows = (Math.max(corpus.totalRows, 1) * 4 + 15) & ~15;
+  const out = runLoop(corpus, model, t, {
+    s1: t.scratch,
+    s2: t.scratch + rows,
+    s3: t.scratch + 2 * rows,
+    topIdx: t.scratch + 3 * rows,
+    topScores: t.scratch + 3 * rows + 4 * Math.max(TOPK_MAX, t.maxResults),
+    query: t.scratch + 3 * rows + 8 * Math.max(TOPK_MAX, t.maxResults),
+  });
+  return {
+    hits: out.hits.map((h) => {
+      const [seg, row] = corpus.locate(h.row);
+      return { seg, row, score: h.score, hop: h.hop };
+    }),
+    hopsUsed: out.hopsUsed,
+    confidence: out.confidence,
+    steps: out.steps.map((s) => {
+      const [seg, row] = corpus.locate(s.row);
+      const why = s.why.kind === 'link' ? { ...s.why, from: corpus.locate(s.why.fromRow) } : s.why;
+      return { hop: s.hop, seg, row, why };
+    }),
+  };
+}

@@ -1,0 +1,31 @@
+// The byte layout of an index segment image (built by segment-build.ts, read by wasm-segment.ts).
+// Header: HEADER_WORDS u32 words: magic, nRows, dim, total bytes, then (offset, byteLength) for each
+// section in SEC order. Sections start on 16-byte boundaries relative to the image start.
+
+export const MAGIC = 0x31474553; // 'SEG1'
+
+export const SEC = {
+  vec: 0, // i8[nRows*dim]
+  vscale: 1, // f32[nRows]
+  blen: 2, // f32[nRows]: body terms of the row
+  tlen: 3, // f32[nRows]: title terms of the row's document
+  seqStart: 4, // u32[nRows+1]
+  seq: 5, // u32[]: term ids of every row, concatenated
+  flags: 6, // u8[]: flags of every term of `seq`
+  titleStart: 7, // u32[nRows+1]
+  titleSeq: 8, // u32[]: title term ids of every row's document
+  termKeys: 9, // u32[nTerms] sorted
+  termStart: 10, // u32[nTerms+1]
+  postings: 11, // u32[]: row << 8 | tf
+  tTermKeys: 12,
+  tTermStart: 13,
+  tPostings: 14,
+  phraseKeys: 15, // u32[nPhrases] sorted: phraseKey of full and base titles
+  phraseStart: 16,
+  phraseRows: 17, // u32[]: row << 8 | kind (1 full title, 2 base title)
+  baseKey: 18, // u32[nRows]: phrase key of the row's base title (0: none or same as the full title)
+  rowDoc: 19, // u32[nRows]: index of the row's document within the segment
+} as const;
+
+export const SECTION_COUNT = 20;
+export const HEADER_WORDS = 4 + 2 * SECTION_COUNT;

@@ -1,0 +1,245 @@
+// The in-memory index of one store (main thread side). It owns a list of immutable segments in the
+// shared memory, each with a mutable block of dead flags, and a document table mapping ids to the
+// rows that hold them. Invariants:
+// - a document's live rows are all in one segment; an upsert marks the old rows dead and installs the
+//   new ones in the same synchronous step, so every search sees exactly one version of a document;
+// - a search task gets a snapshot of the segment list at dispatch; segment blocks leave the list only
+//   through `heap.retire`, so a snapshot stays readable until its task has finished;
+// - live-row statistics (count, summed lengths) always equal those of the rows not flagged dead.
+import type { EngineContext } from './engine-context.js';
+import { FilterIndex } from './filter-index.js';
+import { mergePlan, type MergeSource } from './merge-policy.js';
+import { runSearch } from './search-dispatch.js';
+import type { BuiltSegment } from './segment-build.js';
+import type { EncodedBatch, Metadata, SearchOutcome, SearchParams, StoredDocument, StoreIndex, TextReader } from './types.js';
+
+export interface Segment {
+  id: number;
+  base: number;
+  dead: number;
+  nRows: number;
+  liveRows: number;
+  rowSlot: Uint32Array;
+  rowStart: Uint32Array;
+  rowEnd: Uint32Array;
+  blen: Float32Array;
+  tlen: Float32Array;
+}
+
+interface DocEntry {
+  slot: number;
+  seg: Segment;
+  first: number;
+  count: number;
+  metadata: Metadata;
+}
+
+/** A built segment with the documents its rows belong to (rowDoc indexes `docs`). */
+export interface SegmentBatch {
+  built: BuiltSegment;
+  docs: Array<{ id: string; metadata: Metadata }>;
+}
+
+const LOAD_CHUNK = 4096;
+
+export class MemoryStoreIndex implements StoreIndex {
+  private segments: Segment[] = [];
+  private readonly docs = new Map<string, DocEntry>();
+  private readonly slotIds: Array<string | undefined> = [];
+  private readonly freeSlots: number[] = [];
+  private readonly filters = new FilterIndex();
+  private nextSegmentId = 1;
+  private liveRows = 0;
+  private liveBody = 0;
+  private liveTitle = 0;
+  private closed = false;
+  private merging = false;
+
+  constructor(private readonly ctx: EngineContext) {}
+
+  get passageCount(): number {
+    return this.liveRows;
+  }
+
+  get memoryBytes(): number {
+    let n = 0;
+    for (const s of this.segments) n += (this.ctx.heap.sizeOf(s.base) ?? 0) + (this.ctx.heap.sizeOf(s.dead) ?? 0);
+    return n;
+  }
+
+  async load(stored: Iterable<StoredDocument>): Promise<void> {
+    const chunks: StoredDocument[][] = [];
+    let cur: StoredDocument[] = [];
+    for (const d of stored) {
+      cur.push(d);
+      if (cur.length === LOAD_CHUNK) {
+        chunks.push(cur);
+        cur = [];
+      }
+    }
+    if (cur.length) chunks.push(cur);
+    const built = await Promise.all(chunks.map((c) => this.ctx.buildFromBlobs(c.map((d) => d.encoding))));
+    chunks.forEach((c, i) => this.install({ built: built[i], docs: c }));
+  }
+
+  apply(batch: EncodedBatch): void {
+    for (const seg of batch.segments as SegmentBatch[]) this.install(seg);
+    this.maybeMerge();
+  }
+
+
+  remove(docId: string): void {
+    const d = this.docs.get(docId);
+    if (!d) return;
+    this.kill(d);
+    this.docs.delete(docId);
+    this.filters.remove(d.slot, d.metadata);
+    this.slotIds[d.slot] = undefined;
+    this.freeSlots.push(d.slot);
+  }
+
+  /**
+   * Places a built segment in shared memory and points its documents at it, replacing older
+   * versions. Documents given without an id (merge leftovers) keep their rows dead.
+   */
+  private install({ built, docs }: { built: BuiltSegment; docs: Array<{ id?: string; metadata: Metadata }> }): void {
+    if (this.closed) return;
+    const { heap } = this.ctx;
+    const nRows = built.rowDoc.length;
+    const base = heap.alloc(built.image.byteLength);
+    heap.views.write(base, new Uint8Array(built.image));
+    const dead = heap.alloc(Math.max(nRows, 1));
+    heap.views.fill(dead, Math.max(nRows, 1), 1);
+    const seg: Segment = {
+      id: this.nextSegmentId++,
+      base,
+      dead,
+      nRows,
+      liveRows: 0,
+      rowSlot: new Uint32Array(nRows),
+      rowStart: built.rowStart,
+      rowEnd: built.rowEnd,
+      blen: built.blen,
+      tlen: built.tlen,
+    };
+    this.segments.push(seg);
+    let r = 0;
+    docs.forEach((doc, di) => {
+      const first = r;
+      while (r < nRows && built.rowDoc[r] === di) r++;
+      if (doc.id === undefined) return;
+      this.remove(doc.id);
+      const slot = this.freeSlots.pop() ?? this.slotIds.length;
+      this.slotIds[slot] = doc.id;
+      seg.rowSlot.fill(slot, first, r);
+      const entry: DocEntry = { slot, seg, first, count: r - first, metadata: doc.metadata };
+      this.docs.set(doc.id, entry);
+      this.filters.add(slot, doc.metadata);
+      this.revive(entry);
+    });
+    if (seg.liveRows === 0) this.dropSegment(seg);
+  }
+
+  private revive(d: DocEntry): void {
+    const flags = this.ctx.heap.views.u8At(d.seg.dead, d.seg.nRows);
+    for (let r = d.first; r < d.first + d.count; r++) {
+      flags[r] = 0;
+      this.account(d.seg, r, 1);
+    }
+  }
+
+  private kill(d: DocEntry): void {
+    const flags = this.ctx.heap.views.u8At(d.seg.dead, d.seg.nRows);
+    for (let r = d.first; r < d.first + d.count; r++) {
+      if (flags[r] === 0) {
+        flags[r] = 1;
+        this.account(d.seg, r, -1);
+      }
+    }
+    if (d.seg.liveRows === 0) this.dropSegment(d.seg);
+  }
+
+  private account(seg: Segment, row: number, sign: 1 | -1): void {
+    seg.liveRows += sign;
+    this.liveRows += sign;
+    this.liveBody += sign * seg.blen[row];
+    this.liveTitle += sign * seg.tlen[row];
+  }
+
+  private dropSegment(seg: Segment): void {
+    this.segments = this.segments.filter((s) => s !== seg);
+    this.ctx.heap.retire(seg.base);
+    this.ctx.heap.retire(seg.dead);
+  }
+
+  /** Merges small segments in the background when there are too many (see merge-policy.ts). */
+  private maybeMerge(): void {
+    if (this.merging || this.closed) return;
+    const plan = mergePlan(this.segments);
+    if (!plan) return;
+    this.merging = true;
+    const sources: MergeSource[] = plan.map((s) => ({ base: s.base, dead: s.dead, nRows: s.nRows, rowStart: s.rowStart, rowEnd: s.rowEnd, rowSlot: s.rowSlot }));
+    this.ctx
+      .mergeSegments(sources)
+      .then(({ built, rowSource }) => this.installMerged(plan, built, rowSource))
+      .catch((err) => this.ctx.log('segment merge failed', { err: String(err) }))
+      .finally(() => {
+        this.merging = false;
+        this.maybeMerge();
+      });
+  }
+
+  /**
+   * Installs a merge of `plan`. A merged document is kept only if it still lives, unchanged, in the
+   * source row it was merged from; installing it kills its source rows, which empties (and so drops)
+   * every source segment. Documents replaced or deleted during the merge stay dead in the result.
+   */
+  private installMerged(plan: Segment[], built: BuiltSegment, rowSource: Uint32Array): void {
+    const docs: Array<{ id?: string; metadata: Metadata }> = [];
+    for (let r = 0; r < built.rowDoc.length; r++) {
+      const di = built.rowDoc[r];
+      if (docs[di]) continue;
+      const seg = plan[rowSource[r] >>> 24];
+      const row = rowSource[r] & 0xffffff;
+      const id = this.slotIds[seg.rowSlot[row]];
+      const entry = id === undefined ? undefined : this.docs.get(id);
+      const alive = entry !== undefined && entry.seg === seg && row >= entry.first && row < entry.first + entry.count;
+      docs[di] = alive ? { id, metadata: entry.metadata } : { metadata: {} };
+    }
+    this.install({ built, docs });
+  }
+
+  async search(params: SearchParams, readText: TextReader): Promise<SearchOutcome> {
+    const snapshot = this.segments.filter((s) => s.liveRows > 0);
+    const stats = { rows: this.liveRows, avgBody: this.liveRows ? this.liveBody / this.liveRows : 1, avgTitle: this.liveRows ? this.liveTitle / this.liveRows : 1 };
+    const slots = this.filters.match(params.filter);
+    let allowed: Array<[number, number, number]> | undefined;
+    if (slots) {
+      const index = new Map(snapshot.map((s, i) => [s, i]));
+      allowed = [];
+      for (const slot of slots) {
+        const d = this.docs.get(this.slotIds[slot]!);
+        const si = d && index.get(d.seg);
+        if (d && si !== undefined) allowed.push([si, d.first, d.count]);
+      }
+    }
+    const pending = await runSearch(this.ctx, snapshot, stats, params, allowed);
+    return pending.resolve((seg, row) => {
+      const id = this.slotIds[seg.rowSlot[row]];
+      const entry = id === undefined ? undefined : this.docs.get(id);
+      if (!entry || entry.seg !== seg) return undefined;
+      return { docId: id!, start: seg.rowStart[row], end: seg.rowEnd[row], metadata: entry.metadata };
+    }, readText);
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const s of this.segments) {
+      this.ctx.heap.retire(s.base);
+      this.ctx.heap.retire(s.dead);
+    }
+    this.segments = [];
+    this.docs.clear();
+  }
+}

@@ -1,0 +1,87 @@
+// The engine's contract with the layers above it. The engine turns documents into opaque encodings
+// (persisted by the store layer byte for byte and handed back when a store opens), keeps one
+// in-memory index per open store, and answers searches with passage references (document id and
+// character offsets) that the caller resolves to text. It never sees HTTP, LMDB or the CLI.
+
+export type MetadataValue = string | number | boolean;
+export type Metadata = Record<string, MetadataValue>;
+
+export interface EncodedDocument {
+  id: string;
+  metadata: Metadata;
+  /** Tokens counted with the model's tokenizer. */
+  nTokens: number;
+  /** Passages as [start, end) offsets in UTF-16 code units of the document text. */
+  passages: Array<[number, number]>;
+  /** Engine-private bytes: everything the index needs to rebuild this document's entries. */
+  encoding: Uint8Array;
+}
+
+export interface SearchParams {
+  query: string;
+  maxHops: number;
+  maxResults: number;
+  trace: boolean;
+  filter?: Metadata;
+}
+
+export interface PassageHit {
+  docId: string;
+  start: number;
+  end: number;
+  score: number;
+  hop: number;
+  metadata: Metadata;
+}
+
+export interface TraceStep {
+  hop: number;
+  doc_id: string;
+  why: string;
+}
+
+export interface SearchOutcome {
+  passages: PassageHit[];
+  confidence: number;
+  hopsUsed: number;
+  trace?: TraceStep[];
+  latencyMs: number;
+}
+
+/** Reads the text of a passage; the engine calls it only to explain a trace step. */
+export type TextReader = (docId: string, start: number, end: number) => string | undefined;
+
+/** Documents encoded by the engine, with the index segments prebuilt from them (engine-private). */
+export interface EncodedBatch {
+  docs: EncodedDocument[];
+  segments: unknown[];
+}
+
+export interface StoredDocument {
+  id: string;
+  metadata: Metadata;
+  encoding: Uint8Array;
+}
+
+export interface StoreIndex {
+  /** Rebuilds the index of an opened store from its persisted documents (in ingest order). */
+  load(docs: Iterable<StoredDocument>): Promise<void>;
+  /** Adds or replaces the batch's documents (all their passages). Synchronous: visible to the next search. */
+  apply(batch: EncodedBatch): void;
+  remove(docId: string): void;
+  search(params: SearchParams, readText: TextReader): Promise<SearchOutcome>;
+  readonly passageCount: number;
+  /** Bytes of shared memory the index holds. */
+  readonly memoryBytes: number;
+  close(): void;
+}
+
+export interface Engine {
+  /** e.g. `svc-engine/0.1.0 model=svc-mh@1.0.0`: names the engine and the model version. */
+  readonly id: string;
+  /** `name@version` of the loaded model; stores record it. */
+  readonly model: string;
+  encode(docs: Array<{ id: string; text: string; metadata?: Metadata }>): Promise<EncodedBatch>;
+  createIndex(): StoreIndex;
+  close(): Promise<void>;
+}

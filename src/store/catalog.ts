@@ -1,0 +1,92 @@
+// Store folders on disk: `<dataDir>/<project>/<store-id>/` each holding one LMDB environment.
+// Invariants: a store folder appears under its final name only once its metadata is durable
+// (created as `.tmp-<id>` then renamed), and disappears from its final name before its files are
+// removed (renamed to `.trash-<id>` first), so a crash at any moment leaves either a whole store or
+// nothing that is mistaken for one. Leftover `.tmp-*`/`.trash-*` folders are removed on scan.
+// Only ids the service generated (`st_` + base32) and validated project names ever reach a path.
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { StoreDb, type StoreMeta } from './store-db.js';
+
+const STORE_ID_RE = /^st_[a-z2-7]{16}$/;
+
+export function newStoreId(): string {
+  const alphabet = 'abcdefghijklmnopqrstuvwxyz234567';
+  const bytes = randomBytes(16);
+  let s = 'st_';
+  for (const b of bytes) s += alphabet[b & 31];
+  return s;
+}
+
+export function isStoreId(s: string): boolean {
+  return STORE_ID_RE.test(s);
+}
+
+export function projectDir(dataDir: string, project: string): string {
+  return path.join(dataDir, project);
+}
+
+/** Projects that have a folder in the data dir. */
+export function listProjects(dataDir: string): string[] {
+  if (!fs.existsSync(dataDir)) return [];
+  return fs
+    .readdirSync(dataDir, { withFileTypes: true })
+    .filter((e) => e.isDirectory() && /^[a-z0-9_-]{1,64}$/.test(e.name))
+    .map((e) => e.name);
+}
+
+/** Opens every store of a project, removing leftovers of interrupted creates and deletes. */
+export function openProjectStores(dataDir: string, project: string): StoreDb[] {
+  const dir = projectDir(dataDir, project);
+  if (!fs.existsSync(dir)) return [];
+  const stores: StoreDb[] = [];
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    if (!e.isDirectory()) continue;
+    const full = path.join(dir, e.name);
+    if (e.name.startsWith('.tmp-') || e.name.startsWith('.trash-')) {
+      fs.rmSync(full, { recursive: true, force: true });
+    } else if (isStoreId(e.name)) {
+      stores.push(StoreDb.open(full));
+    }
+  }
+  return stores;
+}
+
+/** Creates a store folder atomically and opens it. */
+export async function createStore(dataDir: string, meta: StoreMeta): Promise<StoreDb> {
+  if (!isStoreId(meta.id)) throw new Error(`refusing to create a store folder for id ${meta.id}`);
+  const dir = projectDir(dataDir, meta.project);
+  fs.mkdirSync(dir, { recursive: true });
+  const tmp = path.join(dir, `.tmp-${meta.id}`);
+  const final = path.join(dir, meta.id);
+  fs.mkdirSync(tmp);
+  try {
+    await StoreDb.initialise(tmp, meta);
+    fs.renameSync(tmp, final);
+    fsyncDir(dir);
+  } catch (err) {
+    fs.rmSync(tmp, { recursive: true, force: true });
+    throw err;
+  }
+  return StoreDb.open(final);
+}
+
+/** Closes and removes a store: after this returns, a restart no longer sees it. */
+export async function destroyStore(db: StoreDb): Promise<void> {
+  await db.close();
+  const parent = path.dirname(db.dir);
+  const trash = path.join(parent, `.trash-${path.basename(db.dir)}-${randomBytes(4).toString('hex')}`);
+  fs.renameSync(db.dir, trash);
+  fsyncDir(parent);
+  fs.rmSync(trash, { recursive: true, force: true });
+}
+
+function fsyncDir(dir: string): void {
+  const fd = fs.openSync(dir, 'r');
+  try {
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+}

@@ -1,0 +1,200 @@
+// One store = one LMDB environment in its own folder. Invariants:
+// - a document's text, record (metadata, counts, order) and engine encoding are written in ONE
+//   transaction, together with the idempotency record of the request that wrote them, and a write
+//   resolves only after LMDB has flushed it to disk (an acknowledged write is durable);
+// - `order` maps a strictly increasing sequence number to a document id: newest-first listing walks
+//   it backwards, and an upsert moves the document to the front (it is the most recently ingested);
+// - the store's metadata (key `store` of the root database) is written when the folder is created.
+import { open, type Database, type RootDatabase } from 'lmdb';
+
+export type MetadataValue = string | number | boolean;
+export type Metadata = Record<string, MetadataValue>;
+
+export interface StoreMeta {
+  id: string;
+  name: string;
+  project: string;
+  created_at: string;
+  /** The model (name@version) whose encodings the store holds. */
+  model: string;
+}
+
+export interface DocRecord {
+  seq: number;
+  metadata: Metadata;
+  n_tokens: number;
+  ingested_at: string;
+}
+
+export interface DocSummary extends DocRecord {
+  id: string;
+}
+
+/** A document ready to be written: text and record fields plus the engine's opaque encoding. */
+export interface PreparedDoc {
+  id: string;
+  text: string;
+  metadata: Metadata;
+  n_tokens: number;
+  encoding: Uint8Array;
+}
+
+export interface IdempotencyRecord {
+  hash: string;
+  status: number;
+  body: unknown;
+  created_at: number;
+}
+
+const MAP_SIZE = 64 * 1024 ** 3; // address space only; the file grows with the data
+
+export class StoreDb {
+  readonly dir: string;
+  meta: StoreMeta;
+  private readonly root: RootDatabase;
+  private readonly docs: Database<DocRecord, string>;
+  private readonly texts: Database<string, string>;
+  private readonly encodings: Database<Buffer, string>;
+  private readonly order: Database<string, number>;
+  private readonly idem: Database<IdempotencyRecord, string>;
+  private nextSeq: number;
+
+  private constructor(dir: string) {
+    this.dir = dir;
+    this.root = open({ path: dir, maxDbs: 8, mapSize: MAP_SIZE });
+    this.docs = this.root.openDB<DocRecord, string>('docs', {});
+    this.texts = this.root.openDB<string, string>('text', { encoding: 'string' });
+    this.encodings = this.root.openDB<Buffer, string>('enc', { encoding: 'binary' });
+    this.order = this.root.openDB<string, number>('order', { keyEncoding: 'uint32', encoding: 'string' });
+    this.idem = this.root.openDB<IdempotencyRecord, string>('idem', {});
+    const meta = this.root.get('store') as StoreMeta | undefined;
+    if (!meta) throw new Error(`${dir} holds no store metadata`);
+    this.meta = meta;
+    const [last] = [...this.order.getKeys({ reverse: true, limit: 1 })];
+    this.nextSeq = (last ?? 0) + 1;
+  }
+
+  /** Writes the metadata of a new store into `dir` (an empty folder), durably, and closes it. */
+  static async initialise(dir: string, meta: StoreMeta): Promise<void> {
+    const root = open({ path: dir, maxDbs: 8, mapSize: MAP_SIZE });
+    await root.put('store', meta);
+    await root.flushed;
+    await root.close();
+  }
+
+  static open(dir: string): StoreDb {
+    return new StoreDb(dir);
+  }
+
+  get nDocs(): number {
+    return this.docs.getCount();
+  }
+
+  /** Bytes of the pages that hold live data across the store's databases. */
+  sizeBytes(): number {
+    let pages = 0;
+    let pageSize = 4096;
+    for (const db of [this.root, this.docs, this.texts, this.encodings, this.order, this.idem] as Database[]) {
+      const s = db.getStats() as { pageSize: number; treeBranchPageCount: number; treeLeafPageCount: number; overflowPages: number };
+      pageSize = s.pageSize;
+      pages += s.treeBranchPageCount + s.treeLeafPageCount + s.overflowPages;
+    }
+    return pages * pageSize;
+  }
+
+  getDoc(id: string): DocRecord | undefined {
+    return this.docs.get(id);
+  }
+
+  getText(id: string): string | undefined {
+    return this.texts.get(id);
+  }
+
+  /** Newest first; `beforeSeq` is exclusive (the cursor of the previous page). */
+  listDocs(limit: number, beforeSeq?: number): { docs: DocSummary[]; more: boolean } {
+    const docs: DocSummary[] = [];
+    const range = this.order.getRange({ reverse: true, start: beforeSeq === undefined ? undefined : beforeSeq - 1, limit: limit + 1 });
+    let more = false;
+    for (const { key, value: id } of range) {
+      if (docs.length === limit) {
+        more = true;
+        break;
+      }
+      const rec = this.docs.get(id);
+      if (rec && rec.seq === key) docs.push({ id, ...rec });
+    }
+    return { docs, more };
+  }
+
+  /** Every document with its metadata and encoding, in ingest order (for rebuilding the index). */
+  *encodedDocs(): Generator<{ id: string; metadata: Metadata; encoding: Uint8Array }> {
+    for (const { value: id } of this.order.getRange({})) {
+      const rec = this.docs.get(id);
+      const enc = this.encodings.getBinary(id);
+      if (rec && enc) yield { id, metadata: rec.metadata, encoding: enc };
+    }
+  }
+
+  /**
+   * Upserts `docs` and (optionally) stores the idempotency record, in one transaction, durably.
+   * Returns the records written, in input order.
+   */
+  async writeDocs(docs: PreparedDoc[], idem?: { key: string; record: IdempotencyRecord }): Promise<DocRecord[]> {
+    const now = new Date().toISOString();
+    const written: DocRecord[] = [];
+    await this.root.transaction(() => {
+      for (const d of docs) {
+        const old = this.docs.get(d.id);
+        if (old) this.order.remove(old.seq);
+        const rec: DocRecord = { seq: this.nextSeq++, metadata: d.metadata, n_tokens: d.n_tokens, ingested_at: now };
+        this.docs.put(d.id, rec);
+        this.texts.put(d.id, d.text);
+        this.encodings.put(d.id, Buffer.from(d.encoding.buffer, d.encoding.byteOffset, d.encoding.byteLength));
+        this.order.put(rec.seq, d.id);
+        written.push(rec);
+      }
+      if (idem) this.idem.put(idem.key, idem.record);
+    });
+    await this.root.flushed;
+    return written;
+  }
+
+  /** Removes a document with its text and encoding, durably. False when it did not exist. */
+  async deleteDoc(id: string): Promise<boolean> {
+    const removed = await this.root.transaction(() => {
+      const old = this.docs.get(id);
+      if (!old) return false;
+      this.order.remove(old.seq);
+      this.docs.remove(id);
+      this.texts.remove(id);
+      this.encodings.remove(id);
+      return true;
+    });
+    await this.root.flushed;
+    return removed;
+  }
+
+  getIdempotency(key: string): IdempotencyRecord | undefined {
+    return this.idem.get(key);
+  }
+
+  /** Drops idempotency records older than `maxAgeMs`. */
+  async pruneIdempotency(maxAgeMs: number): Promise<number> {
+    const cutoff = Date.now() - maxAgeMs;
+    let n = 0;
+    await this.root.transaction(() => {
+      for (const { key, value } of this.idem.getRange({})) {
+        if (value.created_at < cutoff) {
+          this.idem.remove(key);
+          n++;
+        }
+      }
+    });
+    await this.root.flushed;
+    return n;
+  }
+
+  async close(): Promise<void> {
+    await this.root.close();
+  }
+}
