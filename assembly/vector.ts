@@ -66,3 +66,33 @@ export function axpy_f32(n: i32, a: f32, x: usize, y: usize): void {
   for (; j + 16 <= bytes; j += 16) v128.store(y + j, f32x4.add(v128.load(y + j), f32x4.mul(v128.load(x + j), av)));
   for (; j < bytes; j += 4) store<f32>(y + j, load<f32>(y + j) + load<f32>(x + j) * a);
 }
+
+// Number of scores[0..n) strictly greater than v (NaN never counts): the 0-based rank of a score
+// equal to v among them.
+export function count_above(scores: usize, n: i32, v: f32): i32 {
+  const bytes = <usize>n << 2;
+  const vv = f32x4.splat(v);
+  let acc = i32x4.splat(0);
+  let j: usize = 0;
+  for (; j + 16 <= bytes; j += 16) acc = i32x4.sub(acc, f32x4.gt(v128.load(scores + j), vv));
+  let c = i32x4.extract_lane(acc, 0) + i32x4.extract_lane(acc, 1) + i32x4.extract_lane(acc, 2) + i32x4.extract_lane(acc, 3);
+  for (; j < bytes; j += 4) if (load<f32>(scores + j) > v) c++;
+  return c;
+}
+
+// Largest of scores[0..n) (-Infinity for n == 0; NaN entries are ignored).
+export function max_f32(scores: usize, n: i32): f32 {
+  const bytes = <usize>n << 2;
+  let m = f32x4.splat(-Infinity);
+  let j: usize = 0;
+  for (; j + 16 <= bytes; j += 16) {
+    const x = v128.load(scores + j);
+    m = v128.bitselect(x, m, f32x4.gt(x, m));
+  }
+  let r = Mathf.max(Mathf.max(f32x4.extract_lane(m, 0), f32x4.extract_lane(m, 1)), Mathf.max(f32x4.extract_lane(m, 2), f32x4.extract_lane(m, 3)));
+  for (; j < bytes; j += 4) {
+    const x = load<f32>(scores + j);
+    if (x > r) r = x;
+  }
+  return r;
+}

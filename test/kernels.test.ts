@@ -36,6 +36,25 @@ t.test('dot_i8_rows matches reference', async (t) => {
   }
 });
 
+t.test('count_above and max_f32 match reference (with -Infinity and NaN)', async (t) => {
+  const r = rng(9);
+  for (const n of [0, 1, 3, 4, 5, 15, 16, 17, 33, 1000]) {
+    const A = new Arena(rt);
+    const xs = randF32(r, n, 4);
+    if (n > 3) {
+      xs[1] = -Infinity;
+      xs[2] = NaN;
+    }
+    const p = A.put(xs);
+    for (const v of [-Infinity, -1, 0, 0.5, xs[0] ?? 0, Infinity]) {
+      t.equal(K.countAbove(p, n, v), [...xs].filter((x) => x > v).length, `count n ${n} v ${v}`);
+    }
+    const finite = [...xs].filter((x) => !Number.isNaN(x));
+    t.equal(K.maxF32(p, n), finite.length ? Math.max(...finite) : -Infinity, `max n ${n}`);
+    A.freeAll();
+  }
+});
+
 t.test('dot_i8_gather matches reference (repeated ids, scales by row)', async (t) => {
   const r = rng(2);
   for (const dim of DIMS) for (const nIds of [0, 1, 3, 4, 5, 11]) {

@@ -18,14 +18,14 @@ export interface Operation {
   also?: { status: number; description: string; schema: keyof typeof schemas };
 }
 
-const COMMON: ErrorType[] = ['unauthorized', 'rate_limited', 'internal', 'service_unavailable'];
+const COMMON: ErrorType[] = ['unauthorized', 'headers_too_large', 'rate_limited', 'internal', 'service_unavailable'];
 
 export const OPERATIONS: Operation[] = [
   { id: 'createStore', method: 'post', path: '/stores', summary: 'Create a store', auth: true, body: 'StoreCreate', success: { status: 201, description: 'The new store', schema: 'Store' }, errors: ['invalid_request', 'unsupported_media_type', 'store_already_exists', ...COMMON] },
   { id: 'listStores', method: 'get', path: '/stores', summary: 'List stores, newest first', auth: true, params: ['limit', 'cursor'], success: { status: 200, description: 'A page of stores', schema: 'StoreList' }, errors: ['invalid_request', ...COMMON] },
   { id: 'getStore', method: 'get', path: '/stores/{store}', summary: 'Get a store with live stats', auth: true, params: ['store'], success: { status: 200, description: 'The store', schema: 'Store' }, errors: ['store_not_found', ...COMMON] },
   { id: 'deleteStore', method: 'delete', path: '/stores/{store}', summary: 'Delete a store and all its documents (cannot be undone)', auth: true, params: ['store'], success: { status: 204, description: 'Deleted' }, errors: ['store_not_found', ...COMMON] },
-  { id: 'ingestDocuments', method: 'post', path: '/stores/{store}/documents', summary: 'Ingest (upsert) documents; searchable when the call returns', auth: true, params: ['store', 'idempotencyKey'], body: 'IngestRequest', success: { status: 200, description: 'Documents written durably', schema: 'IngestResponse' }, errors: ['invalid_request', 'unsupported_media_type', 'store_not_found', 'document_too_large', 'idempotency_key_reused', ...COMMON] },
+  { id: 'ingestDocuments', method: 'post', path: '/stores/{store}/documents', summary: 'Ingest (upsert) documents; searchable when the call returns', auth: true, params: ['store', 'idempotencyKey'], body: 'IngestRequest', success: { status: 200, description: 'Documents written durably (or, with header Idempotent-Replayed: true, the stored response of an earlier request with the same Idempotency-Key)', schema: 'IngestResponse' }, errors: ['invalid_request', 'unsupported_media_type', 'store_not_found', 'document_too_large', 'idempotency_key_reused', ...COMMON] },
   { id: 'listDocuments', method: 'get', path: '/stores/{store}/documents', summary: 'List documents, most recently ingested first', auth: true, params: ['store', 'limit', 'cursor'], success: { status: 200, description: 'A page of documents', schema: 'DocumentList' }, errors: ['invalid_request', 'store_not_found', ...COMMON] },
   { id: 'getDocument', method: 'get', path: '/stores/{store}/documents/{id}', summary: 'Get document info', auth: true, params: ['store', 'id', 'includeText'], success: { status: 200, description: 'The document', schema: 'DocumentInfo' }, errors: ['invalid_request', 'store_not_found', 'document_not_found', ...COMMON] },
   { id: 'deleteDocument', method: 'delete', path: '/stores/{store}/documents/{id}', summary: 'Delete a document and its encoding', auth: true, params: ['store', 'id'], success: { status: 204, description: 'Deleted' }, errors: ['store_not_found', 'document_not_found', ...COMMON] },
@@ -91,6 +91,9 @@ export function buildOpenApi(version: string): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const op of OPERATIONS) {
     const success: Record<string, unknown> = { description: op.success.description };
+    if (op.id === 'ingestDocuments') {
+      success.headers = { 'Idempotent-Replayed': { description: '`true` when this is the stored response of an earlier request with the same Idempotency-Key.', schema: { type: 'string', enum: ['true'] } } };
+    }
     if (op.success.schema) success.content = { 'application/json': { schema: { $ref: `#/components/schemas/${op.success.schema}` } } };
     if (op.id === 'openapi') success.content = { 'application/json': { schema: { type: 'object' } } };
     (paths[op.path] ??= {})[op.method] = {
@@ -121,6 +124,9 @@ export function buildOpenApi(version: string): Record<string, unknown> {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: "API key from 'svc keys create'." } },
       parameters: { ...parameters, project: PROJECT_HEADER },
       schemas,
+      // Every error type of the table, reusable; route_not_found and method_not_allowed can answer
+      // any path (an unknown one, or a known one with another method).
+      responses: Object.fromEntries((Object.keys(ERRORS) as ErrorType[]).map((t) => [t, Object.values(errorResponses([t]))[0]])),
     },
   };
 }

@@ -11,6 +11,7 @@ import type { Engine } from '../engine/types.js';
 import { ApiError } from '../errors.js';
 import { lockDataDir } from '../store/data-dir-lock.js';
 import { KeyRing } from '../store/keys.js';
+import { resolveModel } from '../model-source/resolve.js';
 import { createApp } from './app.js';
 import type { Services } from './context.js';
 import { pruneIdempotency } from './handlers-documents.js';
@@ -51,7 +52,10 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   let server: http.Server | undefined;
   try {
     const keys = new KeyRing(config.dataDir);
-    engine = await loadEngine({ modelUri: config.modelUri, threads: opts.threads });
+    // Model distribution: a remote SVC_MODEL_URI is fetched into (or verified in) SVC_MODEL_CACHE first.
+    const modelLog = { info: (msg: string, f?: object) => logger.info(f ?? {}, msg), warn: (msg: string, f?: object) => logger.warn(f ?? {}, msg) };
+    const modelDir = await resolveModel(config.modelUri, config.modelCache, modelLog);
+    engine = await loadEngine({ modelUri: modelDir, threads: opts.threads });
     const registry = new StoreRegistry(config.dataDir, engine, (msg, fields) => logger.info(fields ?? {}, msg));
     const services: Services = { version: VERSION, engine, registry, keys, state: 'starting', openapi: buildOpenApi(VERSION) };
     const app = createApp({ services, logger, rateLimit: opts.rateLimit, auth: { noAuth: opts.noAuth, defaultProject: config.project, keys } });

@@ -3,12 +3,18 @@
 // run one at a time and update the index only after the write is durable, in the same order as the
 // database; a store name maps to at most one live store per project; a store being deleted is
 // unreachable by name and id before its folder goes away; stores of one project are invisible to
-// another (lookups are always by project).
+// another (lookups are always by project); a store is attached (reachable) only once its encodings
+// were made by the loaded model: a store of another model version is re-encoded from its stored
+// text first (see reencode), while the server still answers 503 `starting`.
 import type { Engine, StoreIndex } from '../engine/types.js';
 import { ApiError } from '../errors.js';
 import { createStore, destroyStore, isStoreId, listProjects, newStoreId, openProjectStores } from '../store/catalog.js';
 import type { StoreDb, StoreMeta } from '../store/store-db.js';
 import { Mutex } from './mutex.js';
+
+/** Re-encoding batch bounds: documents, and characters of text held in memory at once. */
+const REENCODE_DOCS = 500;
+const REENCODE_CHARS = 8_000_000;
 
 export interface OpenStore {
   db: StoreDb;
@@ -41,11 +47,7 @@ export class StoreRegistry {
   }
 
   private async attach(project: string, db: StoreDb): Promise<OpenStore> {
-    if (db.meta.model !== this.engine.model) {
-      throw new Error(
-        `store ${db.meta.project}/${db.meta.name} (${db.dir}) holds encodings of model ${db.meta.model}, but the loaded model is ${this.engine.model}`,
-      );
-    }
+    if (db.meta.model !== this.engine.model) await this.reencode(project, db);
     const started = performance.now();
     const index = this.engine.createIndex();
     await index.load(db.encodedDocs());
@@ -55,6 +57,38 @@ export class StoreRegistry {
     p.byName.set(db.meta.name, store);
     this.log('store opened', { project, store: db.meta.name, id: db.meta.id, passages: index.passageCount, ms: Math.round(performance.now() - started) });
     return store;
+  }
+
+  /**
+   * Encodes every document of `db` again with the loaded model, from its stored text, in batches,
+   * logging progress; the new encodings become live with the new model name in one transaction
+   * (StoreDb.commitStaged), so a crash leaves the old model's encodings or the new one's, whole.
+   */
+  private async reencode(project: string, db: StoreDb): Promise<void> {
+    const from = db.meta.model;
+    const to = this.engine.model;
+    const total = db.nDocs;
+    const fields = { project, store: db.meta.name, id: db.meta.id, from, to };
+    const started = performance.now();
+    this.log('store re-encoding with the new model', { ...fields, docs: total });
+    await db.clearStaged();
+    const changed = new Map<string, number>();
+    let done = 0;
+    let nextReport = 0.1;
+    for (const batch of db.textBatches(REENCODE_DOCS, REENCODE_CHARS)) {
+      const encoded = await this.engine.encode(batch);
+      await db.stageEncodings(encoded.docs);
+      encoded.docs.forEach((d, i) => {
+        if (d.nTokens !== batch[i].n_tokens) changed.set(d.id, d.nTokens);
+      });
+      done += batch.length;
+      if (done < total && done / total >= nextReport) {
+        this.log('store re-encoding progress', { ...fields, docs: done, of: total, pct: Math.floor((100 * done) / total) });
+        while (done / total >= nextReport) nextReport += 0.1;
+      }
+    }
+    await db.commitStaged(to, changed);
+    this.log('store re-encoded', { ...fields, docs: done, ms: Math.round(performance.now() - started) });
   }
 
   private project(project: string): ProjectStores {

@@ -42,7 +42,7 @@ function firstError(errors: ErrorObject[]): ErrorObject {
 
 /** A readable error for the first failure; the failing schema node's description is the fix. */
 function describe(where: string, err: ErrorObject): ApiError {
-  const path = `${where}${err.instancePath.replace(/\//g, '.')}`;
+  const path = where + err.instancePath.replace(/\/(\d+)(?=\/|$)/g, '[$1]').replace(/\//g, '.');
   const parent = (err.parentSchema ?? {}) as Doc;
   if (err.keyword === 'additionalProperties') {
     const extra = (err.params as { additionalProperty: string }).additionalProperty;

@@ -1,9 +1,15 @@
-// The `svc` command. Server-host commands: `serve` and `keys`. Errors print the message and a fix
-// on stderr and exit non-zero.
+// The `svc` command. Server-host commands (`serve`, `keys`) work on the local data dir; client
+// commands (`stores`, `docs`, `ingest`, `search`) talk to a server through SVC_BASE_URL and
+// SVC_API_KEY. Errors print the message and a fix on stderr and exit non-zero.
 import { Command, CommanderError } from 'commander';
 import { VERSION } from '../config.js';
+import { registerDocs } from './docs.js';
+import { registerIngest } from './ingest.js';
 import { registerKeys } from './keys.js';
+import { registerSearch } from './search.js';
 import { registerServe } from './serve.js';
+import { registerStores } from './stores.js';
+import { registerTrain } from './train.js';
 
 const program = new Command('svc')
   .description('Document search with multi-hop retrieval')
@@ -13,6 +19,11 @@ const program = new Command('svc')
 
 registerServe(program);
 registerKeys(program);
+registerStores(program);
+registerDocs(program);
+registerIngest(program);
+registerSearch(program);
+registerTrain(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -1,8 +1,9 @@
 // `svc serve`: runs the server on the configured data dir and model until SIGINT/SIGTERM, printing
 // one startup line (version and engine, model and cache, data dir and project, auth, address).
+// The server (express, lmdb, the engine) is imported only when `serve` runs, so client commands
+// start fast.
 import type { Command } from 'commander';
-import { startServer, type RunningServer } from '../api/server.js';
-import { DataDirLockedError } from '../store/data-dir-lock.js';
+import type { RunningServer } from '../api/server.js';
 import { loadConfig, VERSION } from '../config.js';
 import { CliError } from './cli-error.js';
 
@@ -19,6 +20,8 @@ export function registerServe(program: Command): void {
       const config = loadConfig();
       const noAuth = !opts.auth;
       const host = opts.host ?? (noAuth ? '127.0.0.1' : '0.0.0.0');
+      const { startServer } = await import('../api/server.js');
+      const { DataDirLockedError } = await import('../store/data-dir-lock.js');
       let server: RunningServer;
       try {
         server = await startServer({ config, port, host, noAuth });

@@ -5,6 +5,7 @@
 import { splitPassages } from './passages.js';
 import { hash32, stem, tokenize, type Tokens } from './tokenize.js';
 
+/** Token starts with an uppercase letter or a digit. */
 export const FLAG_CAPITALISED = 1;
 export const FLAG_STOP = 2;
 export const FLAG_SENTENCE_START = 4;
@@ -26,13 +27,41 @@ export interface AnalyzedDoc {
   passages: AnalyzedPassage[];
   /** Title terms (empty when the document has no title). */
   title: Uint32Array;
-  /** Title terms without a trailing parenthetical ("Devotion (1929 film)" -> "Devotion"). */
-  baseTitle: Uint32Array;
+  /** Leading title terms that form the title without a trailing parenthetical ("Devotion (1929 film)" -> 1); 0 when there is none. */
+  baseLen: number;
   nTokens: number;
 }
 
+const termIds = new Map<string, number>();
+
+/** hash32 of the form's stem, cached per form. */
 export function termId(form: string): number {
-  return hash32(stem(form));
+  let id = termIds.get(form);
+  if (id === undefined) {
+    id = hash32(stem(form));
+    if (termIds.size > 1_000_000) termIds.clear();
+    termIds.set(form, id);
+  }
+  return id;
+}
+
+/** A token is capitalised when it starts with an uppercase letter or a digit (names, years). */
+function isCapitalised(text: string, i: number): boolean {
+  const c = text.charCodeAt(i);
+  if (c < 128) return (c >= 65 && c <= 90) || (c >= 48 && c <= 57);
+  const ch = text[i];
+  return ch !== ch.toLowerCase() && ch === ch.toUpperCase();
+}
+
+/** True when only spaces and closing quotes/brackets separate `i` from a sentence end or a newline. */
+function startsSentence(text: string, from: number, i: number): boolean {
+  for (let j = i - 1; j >= from; j--) {
+    const c = text.charCodeAt(j);
+    if (c === 10) return true;
+    if (c === 32 || c === 9 || c === 13 || c === 34 || c === 39 || c === 41 || c === 93 || c === 0x201d || c === 0x2019) continue;
+    return c === 46 || c === 33 || c === 63;
+  }
+  return true;
 }
 
 export function documentTitle(text: string, metadata?: Record<string, unknown>): string {
@@ -44,22 +73,18 @@ export function documentTitle(text: string, metadata?: Record<string, unknown>):
   return first.length <= MAX_TITLE_LINE && !/[.!?:;,]$/.test(first) ? first : '';
 }
 
-export function termSeq(text: string, tokens: Tokens, stop: ReadonlySet<string>, offset = 0): TermSeq {
+export function termSeq(text: string, tokens: Tokens, stop: ReadonlySet<string>): TermSeq {
   const n = tokens.forms.length;
   const terms = new Uint32Array(n);
   const flags = new Uint8Array(n);
-  let prevEnd = 0;
   for (let i = 0; i < n; i++) {
     const form = tokens.forms[i];
     terms[i] = termId(form);
     const s = tokens.start[i];
-    const c = text[s];
-    let f = c !== c.toLowerCase() && c === c.toUpperCase() ? FLAG_CAPITALISED : 0;
+    let f = isCapitalised(text, s) ? FLAG_CAPITALISED : 0;
     if (stop.has(form)) f |= FLAG_STOP;
-    const between = text.slice(i === 0 ? offset : prevEnd, s);
-    if (i === 0 || /[.!?]["')\]]*\s*$|\n/.test(between)) f |= FLAG_SENTENCE_START;
+    if (i === 0 || startsSentence(text, tokens.end[i - 1], s)) f |= FLAG_SENTENCE_START;
     flags[i] = f;
-    prevEnd = tokens.end[i];
   }
   return { terms, flags };
 }
@@ -79,5 +104,7 @@ export function analyzeDocument(text: string, metadata: Record<string, unknown> 
     nTokens += tokens.forms.length;
     passages.push({ start, end, ...termSeq(slice, tokens, stop) });
   }
-  return { passages, title: titleTerms(title), baseTitle: base === title ? titleTerms(title) : titleTerms(base), nTokens };
+  const titleSeq = titleTerms(title);
+  const baseLen = base === title ? 0 : tokenize(base).forms.length;
+  return { passages, title: titleSeq, baseLen: baseLen < titleSeq.length ? baseLen : 0, nTokens };
 }

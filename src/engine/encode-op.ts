@@ -6,7 +6,6 @@ import { DenseEncoder } from './dense-encoder.js';
 import { encodeBlob } from './encoding-format.js';
 import type { ModelDescriptor } from './model.js';
 import type { OpContext } from './op-registry.js';
-import { phraseKey } from './phrase.js';
 import { buildSegment, type BuiltSegment, type SegmentDoc } from './segment-build.js';
 import { tokenize } from './tokenize.js';
 
@@ -59,7 +58,7 @@ export function encodeOp(ctx: OpContext, a: EncodeArgs): EncodeResult {
     });
     segDocs.push({
       title: analyzed.title,
-      baseKey: analyzed.baseTitle.length ? phraseKey(analyzed.baseTitle) : 0,
+      baseLen: analyzed.baseLen,
       passages: analyzed.passages.map((p, i) => ({ ...p, scale: scales[i], vec: vecs.subarray(i * dim, (i + 1) * dim) })),
     });
   }

@@ -1,7 +1,7 @@
 // The persisted encoding of one document: everything the index needs to rebuild the document's
 // rows without re-reading its text. Little-endian, 4-byte aligned:
 //   u32 magic 'SVE1' | u32 model fingerprint | u32 dim | u32 nPassages
-//   u32 nTitle | u32 title[nTitle] | u32 nBase | u32 baseTitle[nBase]
+//   u32 nTitle | u32 title[nTitle] | u32 baseLen (leading title terms of the base title)
 //   per passage: u32 start | u32 end | f32 scale | i8 vec[dim] (padded to 4)
 //                u32 nTerms | u32 terms[nTerms] | u8 flags[nTerms] (padded to 4)
 // A blob of another model (fingerprint) or format is refused, never misread.
@@ -20,7 +20,7 @@ export interface EncodedPassage {
 
 export interface DecodedDoc {
   title: Uint32Array;
-  baseTitle: Uint32Array;
+  baseLen: number;
   passages: EncodedPassage[];
 }
 
@@ -34,7 +34,7 @@ export class EncodingFormatError extends Error {
 const pad4 = (n: number) => (n + 3) & ~3;
 
 export function encodedSize(doc: AnalyzedDoc, dim: number): number {
-  let n = 4 * 4 + 4 + 4 * doc.title.length + 4 + 4 * doc.baseTitle.length;
+  let n = 4 * 4 + 4 + 4 * doc.title.length + 4;
   for (const p of doc.passages) n += 12 + pad4(dim) + 4 + 4 * p.terms.length + pad4(p.terms.length);
   return n;
 }
@@ -58,7 +58,7 @@ export function encodeBlob(doc: AnalyzedDoc, fingerprint: number, dim: number, v
   u32(dim);
   u32(doc.passages.length);
   u32s(doc.title);
-  u32s(doc.baseTitle);
+  u32(doc.baseLen);
   doc.passages.forEach((p, i) => {
     u32(p.start);
     u32(p.end);
@@ -96,7 +96,7 @@ export function decodeBlob(blob: Uint8Array, fingerprint: number): DecodedDoc {
   const dim = u32();
   const n = u32();
   const title = u32s();
-  const baseTitle = u32s();
+  const baseLen = u32();
   const passages: EncodedPassage[] = [];
   for (let i = 0; i < n; i++) {
     const start = u32();
@@ -112,5 +112,5 @@ export function decodeBlob(blob: Uint8Array, fingerprint: number): DecodedDoc {
     o += pad4(terms.length);
     passages.push({ start, end, scale, vec, terms, flags });
   }
-  return { title, baseTitle, passages };
+  return { title, baseLen, passages };
 }

@@ -6,12 +6,12 @@ import { VERSION } from '../version.js';
 import { denseScratchBytes } from './dense-encoder.js';
 import { createContext, type EngineContext } from './engine-context.js';
 import type { EncodeResult } from './encode-op.js';
-import { loadModel } from './model.js';
+import { loadModel, type ModelDescriptor } from './model.js';
 import { EnginePool } from './pool.js';
 import type { SegmentBatch } from './store-index.js';
 import { MemoryStoreIndex } from './store-index.js';
 import type { EncodedBatch, Engine, Metadata, StoreIndex } from './types.js';
-import { createEngineRuntime } from './wasm-runtime.js';
+import { createEngineRuntime, type EngineRuntime } from './wasm-runtime.js';
 
 export interface EngineOptions {
   modelUri: string;
@@ -65,6 +65,11 @@ class SvcEngine implements Engine {
 export async function loadEngine(opts: EngineOptions): Promise<Engine> {
   const runtime = await createEngineRuntime();
   const { descriptor } = loadModel(opts.modelUri, runtime.heap);
+  return startEngine(runtime, descriptor, opts).engine;
+}
+
+/** An engine over a model already placed in `runtime`'s memory; also hands out its internals (for training). */
+export function startEngine(runtime: EngineRuntime, descriptor: ModelDescriptor, opts: Omit<EngineOptions, 'modelUri'> = {}): { engine: Engine; ctx: EngineContext } {
   const log = opts.log ?? (() => {});
   const pool = new EnginePool({
     module: runtime.module,
@@ -74,5 +79,6 @@ export async function loadEngine(opts: EngineOptions): Promise<Engine> {
     shared: descriptor,
     onWorkerError: (err) => log('engine worker failed', { err: String(err) }),
   });
-  return new SvcEngine(createContext(runtime.heap, pool, descriptor, log));
+  const ctx = createContext(runtime.heap, pool, descriptor, log);
+  return { engine: new SvcEngine(ctx), ctx };
 }

@@ -19,7 +19,7 @@ export interface Manifest {
   name: string;
   version: string;
   engine: string;
-  created_at: string;
+  created_at?: string;
   dims: number;
   tokenizer: Record<string, unknown>;
   files: ManifestFile[];

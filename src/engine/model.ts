@@ -61,18 +61,17 @@ function place(heap: WasmHeap, buf: Uint8Array): number {
 
 export function loadModel(dir: string, heap: WasmHeap): LoadedModel {
   const { manifest, files } = readModelFolder(dir);
-  const params = manifest.params as unknown as ModelParams;
-  const descriptor: ModelDescriptor = {
-    name: manifest.name,
-    version: manifest.version,
-    fingerprint: modelFingerprint(manifest.name, manifest.version),
-    params,
-  };
+  return { manifest, descriptor: placeModel(manifest.name, manifest.version, manifest.params as unknown as ModelParams, files, heap) };
+}
+
+/** Places a model's tables (files by name) in the shared memory and describes it. */
+export function placeModel(name: string, version: string, params: ModelParams, files: Map<string, Uint8Array>, heap: WasmHeap): ModelDescriptor {
+  const descriptor: ModelDescriptor = { name, version, fingerprint: modelFingerprint(name, version), params };
   if (params.dense) {
     const d = params.dense;
-    const need = (name: string, bytes: number) => {
-      const f = files.get(name);
-      if (!f || f.byteLength !== bytes) throw new Error(`model ${manifest.name}@${manifest.version}: ${name} must be ${bytes} bytes`);
+    const need = (file: string, bytes: number) => {
+      const f = files.get(file);
+      if (!f || f.byteLength !== bytes) throw new Error(`model ${name}@${version}: ${file} must be ${bytes} bytes`);
       return f;
     };
     descriptor.dense = {
@@ -81,5 +80,5 @@ export function loadModel(dir: string, heap: WasmHeap): LoadedModel {
       weights: place(heap, need('dense-weights.f32', d.buckets * 4)),
     };
   }
-  return { manifest, descriptor };
+  return descriptor;
 }

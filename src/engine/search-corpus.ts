@@ -83,22 +83,30 @@ export class SearchCorpus {
   }
 
   /**
-   * scores += Σ weight_t · idf_t · (bm25_body(t) + titleWeight · bm25_title(t)) over every row.
-   * `scores` points at a f32 buffer of totalRows.
+   * scores += Σ weight_t · (bm25_body(t) + titleWeight · bm25_title(t)) over every row, idf from the
+   * body field; `scores` points at a f32 buffer of totalRows.
    */
   accumulate(terms: ArrayLike<number>, weights: ArrayLike<number>, scores: number): void {
-    const { k1, b, k1Title, bTitle, titleWeight } = this.lexical;
-    const avgB = Math.max(this.stats.avgBody, 1e-3);
-    const avgT = Math.max(this.stats.avgTitle, 1e-3);
+    this.accumulateField('body', terms, weights, scores);
+    if (this.lexical.titleWeight > 0) {
+      const w = Array.from(weights, (v) => v * this.lexical.titleWeight);
+      this.accumulateField('title', terms, w, scores);
+    }
+  }
+
+  /** scores += Σ weight_t · bm25_field(t) over every row, for one field. */
+  accumulateField(field: 'body' | 'title', terms: ArrayLike<number>, weights: ArrayLike<number>, scores: number): void {
+    const { k1, b, k1Title, bTitle } = this.lexical;
+    const body = field === 'body';
+    const avg = Math.max(body ? this.stats.avgBody : this.stats.avgTitle, 1e-3);
     for (let i = 0; i < terms.length; i++) {
       const w = weights[i] * this.idf(terms[i]);
       if (w === 0) continue;
       this.segs.forEach((s, si) => {
-        const out = scores + 4 * this.rowBase[si];
-        const body = s.term(terms[i]);
-        if (body) this.kernels.bm25Accumulate(body.ptr, body.count, s.nRows, s.ptr(SEC.blen), avgB, k1, b, w, out);
-        const title = titleWeight > 0 ? s.titleTerm(terms[i]) : undefined;
-        if (title) this.kernels.bm25Accumulate(title.ptr, title.count, s.nRows, s.ptr(SEC.tlen), avgT, k1Title, bTitle, w * titleWeight, out);
+        const range = body ? s.term(terms[i]) : s.titleTerm(terms[i]);
+        if (!range) return;
+        const lens = s.ptr(body ? SEC.blen : SEC.tlen);
+        this.kernels.bm25Accumulate(range.ptr, range.count, s.nRows, lens, avg, body ? k1 : k1Title, body ? b : bTitle, w, scores + 4 * this.rowBase[si]);
       });
     }
   }
@@ -107,6 +115,88 @@ export class SearchCorpus {
   mask(scores: number): void {
     this.snapshot.forEach((s, si) => this.kernels.maskDead(scores + 4 * this.rowBase[si], s.nRows, s.dead));
     if (this.blocked) this.kernels.maskDead(scores, this.totalRows, this.blocked);
+  }
+
+  /** Term ids and flags of a row's passage (views: use at once). */
+  seq(row: number): { terms: Uint32Array; flags: Uint8Array } {
+    const [si, r] = this.locate(row);
+    return this.segs[si].seq(r);
+  }
+
+  /** Title terms of a row's document (a view). */
+  title(row: number): Uint32Array {
+    const [si, r] = this.locate(row);
+    return this.segs[si].title(r);
+  }
+
+  titleKey(row: number): number {
+    const [si, r] = this.locate(row);
+    return this.segs[si].titleKey(r);
+  }
+
+  baseLenOf(row: number): number {
+    const [si, r] = this.locate(row);
+    return this.segs[si].baseLen(r);
+  }
+
+  /** A key identifying the row's document within the snapshot. */
+  docOf(row: number): number {
+    const [si, r] = this.locate(row);
+    return this.rowBase[si] + this.segs[si].docOf(r);
+  }
+
+  /** Terms at the start of the row's passage that are its title line (0 if it does not start with its title). */
+  titleLineLength(row: number): number {
+    const title = this.title(row);
+    const { terms } = this.seq(row);
+    if (title.length === 0 || terms.length < title.length) return 0;
+    for (let i = 0; i < title.length; i++) if (terms[i] !== title[i]) return 0;
+    return title.length;
+  }
+
+  /** Whether any segment has a title starting with this phrase key. */
+  hasPrefix(key: number): boolean {
+    for (const s of this.segs) if (s.hasPrefix(key)) return true;
+    return false;
+  }
+
+  /** Titles (title keys) a phrase key names, with whether it is their full title. */
+  phraseRows(key: number): Array<{ titleKey: number; full: boolean }> {
+    const out = new Map<number, boolean>();
+    this.segs.forEach((s) => {
+      const rows = s.phrase(key);
+      if (!rows) return;
+      for (const packed of rows) {
+        const tk = s.titleKey(packed >>> 8);
+        const full = (packed & 255) === 1;
+        out.set(tk, (out.get(tk) ?? false) || full);
+      }
+    });
+    return [...out].map(([titleKey, full]) => ({ titleKey, full }));
+  }
+
+  /** Live global rows whose full title has this title key. */
+  titleRows(titleKey: number): number[] {
+    const out: number[] = [];
+    this.segs.forEach((s, si) => {
+      const rows = s.phrase(titleKey);
+      if (!rows) return;
+      for (const packed of rows) {
+        const r = packed >>> 8;
+        if ((packed & 255) === 1 && !this.excluded(this.rowBase[si] + r)) out.push(this.rowBase[si] + r);
+      }
+    });
+    return out;
+  }
+
+  /** Global rows whose body holds a term (dead rows included). */
+  rowsWithTerm(term: number): number[] {
+    const out: number[] = [];
+    this.segs.forEach((s, si) => {
+      const r = s.term(term);
+      if (r) for (const p of s.postings(r)) out.push(this.rowBase[si] + (p >>> 8));
+    });
+    return out;
   }
 
   /** Whether a global row is dead or filtered out (read at call time). */

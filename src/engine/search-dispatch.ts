@@ -61,7 +61,7 @@ export async function runSearch(
         const ref = rowRef(snapshot[h.seg], h.row);
         if (ref) passages.push({ ...ref, score: h.score, hop: h.hop });
       }
-      const trace = params.trace ? explain(result.steps, (seg, row) => rowRef(snapshot[seg], row), readText) : undefined;
+      const trace = params.trace ? explain(params.query, result.steps, (seg, row) => rowRef(snapshot[seg], row), readText) : undefined;
       return { passages, confidence: result.confidence, hopsUsed: result.hopsUsed, trace, latencyMs: Math.round((performance.now() - started) * 1000) / 1000 };
     },
   };

@@ -5,7 +5,8 @@
 import type { ModelDescriptor } from './model.js';
 import type { OpContext } from './op-registry.js';
 import { SearchCorpus, type CorpusStats, type SnapshotSegment } from './search-corpus.js';
-import { runLoop, TOPK_MAX, type Why } from './search-loop.js';
+import { runLoop, TOPK_MAX } from './search-loop.js';
+import type { Why } from './search-stages.js';
 
 export interface SearchTask {
   query: string;
@@ -23,7 +24,8 @@ export interface RawStep {
   hop: number;
   seg: number;
   row: number;
-  why: Why;
+  /** the step's why, with the row it came from as [segment, row] */
+  why: Why & { from?: [number, number] };
 }
 
 export interface SearchTaskResult {
@@ -33,22 +35,26 @@ export interface SearchTaskResult {
   steps: RawStep[];
 }
 
+const BUFFERS = 5;
+
 export function searchScratchBytes(totalRows: number, dim: number, maxResults: number): number {
   const rows = (Math.max(totalRows, 1) * 4 + 15) & ~15;
-  return 3 * rows + 8 * Math.max(TOPK_MAX, maxResults) + 4 * dim + 64;
+  return BUFFERS * rows + 8 * Math.max(TOPK_MAX, maxResults) + 4 * dim + 64;
 }
 
 export function searchOp(ctx: OpContext, t: SearchTask): SearchTaskResult {
   const model = ctx.shared as ModelDescriptor;
   const corpus = new SearchCorpus(ctx.kernels, t.segments, t.stats, model.params.lexical, t.blocked);
   const rows = (Math.max(corpus.totalRows, 1) * 4 + 15) & ~15;
+  const top = t.scratch + BUFFERS * rows;
   const out = runLoop(corpus, model, t, {
-    s1: t.scratch,
-    s2: t.scratch + rows,
-    s3: t.scratch + 2 * rows,
-    topIdx: t.scratch + 3 * rows,
-    topScores: t.scratch + 3 * rows + 4 * Math.max(TOPK_MAX, t.maxResults),
-    query: t.scratch + 3 * rows + 8 * Math.max(TOPK_MAX, t.maxResults),
+    sBody: t.scratch,
+    sTitle: t.scratch + rows,
+    s: t.scratch + 2 * rows,
+    e: t.scratch + 3 * rows,
+    s2: t.scratch + 4 * rows,
+    topIdx: top,
+    topScores: top + 4 * Math.max(TOPK_MAX, t.maxResults),
   });
   return {
     hits: out.hits.map((h) => {
@@ -59,7 +65,7 @@ export function searchOp(ctx: OpContext, t: SearchTask): SearchTaskResult {
     confidence: out.confidence,
     steps: out.steps.map((s) => {
       const [seg, row] = corpus.locate(s.row);
-      const why = s.why.kind === 'link' ? { ...s.why, from: corpus.locate(s.why.fromRow) } : s.why;
+      const why = s.why.kind === 'query' ? s.why : { ...s.why, from: corpus.locate(s.why.fromRow) };
       return { hop: s.hop, seg, row, why };
     }),
   };

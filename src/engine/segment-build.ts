@@ -8,10 +8,13 @@ import type { EncodedPassage } from './encoding-format.js';
 import { phraseKey } from './phrase.js';
 import { HEADER_WORDS, MAGIC, SEC, SECTION_COUNT } from './segment-layout.js';
 
-/** One document's rows: its passages, title terms and the phrase key of its base title (0: none). */
+/**
+ * One document's rows: its passages, its title terms, and how many leading title terms form its base
+ * title (the title without a trailing parenthetical, a prefix of the full title; 0: none).
+ */
 export interface SegmentDoc {
   title: Uint32Array;
-  baseKey: number;
+  baseLen: number;
   passages: EncodedPassage[];
 }
 
@@ -32,22 +35,31 @@ export interface BuiltSegment {
   tlen: Float32Array;
 }
 
-/** Sorted unique keys with CSR-style starts and packed postings, from (key, row, tf) triples. */
-function dictionary(keys: Uint32Array, rows: Uint32Array, tfs: Uint8Array, n: number) {
+/**
+ * Sorted unique keys with CSR-style starts and packed postings from (key, row) occurrences given in
+ * non-decreasing row order; repeated (key, row) pairs become the posting's tf (capped at 255).
+ */
+function dictionary(keys: Uint32Array, rows: Uint32Array, n: number) {
   const order = radixOrder(keys, n);
   const uniq: number[] = [];
   const start: number[] = [];
   const postings = new Uint32Array(n);
+  let np = 0;
   for (let i = 0; i < n; i++) {
     const j = order[i];
-    if (uniq.length === 0 || uniq[uniq.length - 1] !== keys[j]) {
-      uniq.push(keys[j]);
-      start.push(i);
+    const key = keys[j];
+    const row = rows[j];
+    if (uniq.length === 0 || uniq[uniq.length - 1] !== key) {
+      uniq.push(key);
+      start.push(np);
+    } else if (postings[np - 1] >>> 8 === row) {
+      if ((postings[np - 1] & 255) < 255) postings[np - 1]++;
+      continue;
     }
-    postings[i] = ((rows[j] << 8) | tfs[j]) >>> 0;
+    postings[np++] = ((row << 8) | 1) >>> 0;
   }
-  start.push(n);
-  return { keys: Uint32Array.from(uniq), start: Uint32Array.from(start), postings };
+  start.push(np);
+  return { keys: Uint32Array.from(uniq), start: Uint32Array.from(start), postings: postings.slice(0, np) };
 }
 
 /** Stable LSD radix order of 32-bit keys (3 passes of 11 bits). */
@@ -74,46 +86,26 @@ export function radixOrder(keys: Uint32Array, n: number): Uint32Array {
   return order;
 }
 
-/** Term counts of one sequence, as parallel arrays in first-occurrence order. */
-function termCounts(seq: Uint32Array): { terms: number[]; tfs: number[] } {
-  const at = new Map<number, number>();
-  const terms: number[] = [];
-  const tfs: number[] = [];
-  for (const t of seq) {
-    const i = at.get(t);
-    if (i === undefined) {
-      at.set(t, terms.length);
-      terms.push(t);
-      tfs.push(1);
-    } else if (tfs[i] < 255) tfs[i]++;
-  }
-  return { terms, tfs };
-}
-
-class Triples {
+/** A growable list of (key, row) occurrences. */
+class Occurrences {
   keys: Uint32Array;
   rows: Uint32Array;
-  tfs: Uint8Array;
   n = 0;
   constructor(cap: number) {
     this.keys = new Uint32Array(Math.max(cap, 16));
     this.rows = new Uint32Array(this.keys.length);
-    this.tfs = new Uint8Array(this.keys.length);
   }
-  push(key: number, row: number, tf: number): void {
+  push(key: number, row: number): void {
     if (this.n === this.keys.length) {
-      const grow = <T extends Uint32Array | Uint8Array>(a: T): T => {
-        const b = new (a.constructor as new (n: number) => T)(a.length * 2);
-        b.set(a);
-        return b;
-      };
-      this.keys = grow(this.keys);
-      this.rows = grow(this.rows);
-      this.tfs = grow(this.tfs);
+      const k = new Uint32Array(this.n * 2);
+      const r = new Uint32Array(this.n * 2);
+      k.set(this.keys);
+      r.set(this.rows);
+      this.keys = k;
+      this.rows = r;
     }
     this.keys[this.n] = key;
-    this.rows[this.n] = row;
-    this.tfs[this.n++] = tf;
+    this.rows[this.n++] = row;
   }
 }
 
@@ -141,15 +133,19 @@ export function buildSegment({ docs, dim }: SegmentInput): BuiltSegment {
   const flags = new Uint8Array(nTokens);
   const titleStart = new Uint32Array(nRows + 1);
   const titleSeq = new Uint32Array(nTitle);
-  const baseKey = new Uint32Array(nRows);
-  const body = new Triples(nTokens);
-  const title = new Triples(nTitle);
-  const phrases = new Triples(2 * nRows);
+  const baseLen = new Uint32Array(nRows);
+  const baseKeys = new Uint32Array(nRows);
+  const titleKey = new Uint32Array(nRows);
+  const prefixes = new Set<number>();
+  const body = new Occurrences(nTokens);
+  const title = new Occurrences(nTitle);
+  const phrases = new Occurrences(2 * nRows);
   let row = 0;
   for (const d of docs) {
-    const tc = termCounts(d.title);
     const full = d.title.length ? phraseKey(d.title) : 0;
-    const base = d.baseKey === full ? 0 : d.baseKey;
+    const bl = d.baseLen > 0 && d.baseLen < d.title.length ? d.baseLen : 0;
+    const base = bl ? phraseKey(d.title, 0, bl) : 0;
+    for (let n = 1; n <= d.title.length; n++) prefixes.add(phraseKey(d.title, 0, n));
     for (const p of d.passages) {
       rowStart[row] = p.start;
       rowEnd[row] = p.end;
@@ -157,23 +153,31 @@ export function buildSegment({ docs, dim }: SegmentInput): BuiltSegment {
       vscale[row] = p.scale;
       blen[row] = p.terms.length;
       tlen[row] = d.title.length;
-      baseKey[row] = base;
+      baseLen[row] = bl;
+      baseKeys[row] = base;
+      titleKey[row] = full;
       seq.set(p.terms, seqStart[row]);
       flags.set(p.flags, seqStart[row]);
       seqStart[row + 1] = seqStart[row] + p.terms.length;
       titleSeq.set(d.title, titleStart[row]);
       titleStart[row + 1] = titleStart[row] + d.title.length;
-      const bc = termCounts(p.terms);
-      for (let i = 0; i < bc.terms.length; i++) body.push(bc.terms[i], row, bc.tfs[i]);
-      for (let i = 0; i < tc.terms.length; i++) title.push(tc.terms[i], row, tc.tfs[i]);
-      if (full) phrases.push(full, row, 1);
-      if (base) phrases.push(base, row, 2);
+      for (const t of p.terms) body.push(t, row);
+      for (const t of d.title) title.push(t, row);
+      if (full) phrases.push(full, row);
+      if (base) phrases.push(base, row);
       row++;
     }
   }
-  const bodyDict = dictionary(body.keys, body.rows, body.tfs, body.n);
-  const titleDict = dictionary(title.keys, title.rows, title.tfs, title.n);
-  const phraseDict = dictionary(phrases.keys, phrases.rows, phrases.tfs, phrases.n);
+  const bodyDict = dictionary(body.keys, body.rows, body.n);
+  const titleDict = dictionary(title.keys, title.rows, title.n);
+  const phraseDict = dictionary(phrases.keys, phrases.rows, phrases.n);
+  // a phrase posting's low byte says which title it came from: 1 full, 2 base (never both: base != full)
+  for (let i = 0; i < phraseDict.keys.length; i++) {
+    for (let j = phraseDict.start[i]; j < phraseDict.start[i + 1]; j++) {
+      const row = phraseDict.postings[j] >>> 8;
+      phraseDict.postings[j] = ((row << 8) | (phraseDict.keys[i] === baseKeys[row] ? 2 : 1)) >>> 0;
+    }
+  }
 
   const sections: ArrayBufferView[] = [];
   sections[SEC.vec] = vec;
@@ -194,9 +198,11 @@ export function buildSegment({ docs, dim }: SegmentInput): BuiltSegment {
   sections[SEC.phraseKeys] = phraseDict.keys;
   sections[SEC.phraseStart] = phraseDict.start;
   sections[SEC.phraseRows] = phraseDict.postings;
-  sections[SEC.baseKey] = baseKey;
+  sections[SEC.baseLen] = baseLen;
   const rowDocArr = Uint32Array.from(rowDoc);
   sections[SEC.rowDoc] = rowDocArr;
+  sections[SEC.titleKey] = titleKey;
+  sections[SEC.prefixKeys] = Uint32Array.from(prefixes).sort();
 
   const headerBytes = HEADER_WORDS * 4;
   let size = headerBytes;

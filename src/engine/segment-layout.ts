@@ -23,9 +23,11 @@ export const SEC = {
   phraseKeys: 15, // u32[nPhrases] sorted: phraseKey of full and base titles
   phraseStart: 16,
   phraseRows: 17, // u32[]: row << 8 | kind (1 full title, 2 base title)
-  baseKey: 18, // u32[nRows]: phrase key of the row's base title (0: none or same as the full title)
+  baseLen: 18, // u32[nRows]: leading title terms forming the base title (0: none, or the same as the full title)
   rowDoc: 19, // u32[nRows]: index of the row's document within the segment
+  titleKey: 20, // u32[nRows]: phrase key of the row's full title (0: no title); rows sharing it share a title
+  prefixKeys: 21, // u32[] sorted: phrase keys of every prefix of every full and base title (for matching)
 } as const;
 
-export const SECTION_COUNT = 20;
+export const SECTION_COUNT = 22;
 export const HEADER_WORDS = 4 + 2 * SECTION_COUNT;

@@ -4,7 +4,6 @@
 import { decodeBlob } from './encoding-format.js';
 import type { MergeSource } from './merge-policy.js';
 import type { OpContext } from './op-registry.js';
-import { phraseKey } from './phrase.js';
 import { buildSegment, type BuiltSegment, type SegmentDoc } from './segment-build.js';
 import { SegmentView } from './wasm-segment.js';
 
@@ -17,7 +16,7 @@ export interface BuildArgs {
 export function buildOp(_ctx: OpContext, a: BuildArgs): BuiltSegment {
   const docs: SegmentDoc[] = a.blobs.map((blob) => {
     const d = decodeBlob(blob, a.fingerprint);
-    return { title: d.title, baseKey: d.baseTitle.length ? phraseKey(d.baseTitle) : 0, passages: d.passages };
+    return { title: d.title, baseLen: d.baseLen, passages: d.passages };
   });
   return buildSegment({ docs, dim: a.dim });
 }

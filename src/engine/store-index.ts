@@ -61,6 +61,15 @@ export class MemoryStoreIndex implements StoreIndex {
     return this.liveRows;
   }
 
+  /** Segments in the index, and whether a merge is running (for stats and tests). */
+  get segmentCount(): number {
+    return this.segments.length;
+  }
+
+  get mergeRunning(): boolean {
+    return this.merging;
+  }
+
   get memoryBytes(): number {
     let n = 0;
     for (const s of this.segments) n += (this.ctx.heap.sizeOf(s.base) ?? 0) + (this.ctx.heap.sizeOf(s.dead) ?? 0);
@@ -209,9 +218,36 @@ export class MemoryStoreIndex implements StoreIndex {
     this.install({ built, docs });
   }
 
-  async search(params: SearchParams, readText: TextReader): Promise<SearchOutcome> {
-    const snapshot = this.segments.filter((s) => s.liveRows > 0);
+  /** The live segments and statistics a search task reads (training searches in-process with it). */
+  snapshot(): { segments: Segment[]; stats: { rows: number; avgBody: number; avgTitle: number } } {
+    const segments = this.segments.filter((s) => s.liveRows > 0);
     const stats = { rows: this.liveRows, avgBody: this.liveRows ? this.liveBody / this.liveRows : 1, avgTitle: this.liveRows ? this.liveTitle / this.liveRows : 1 };
+    return { segments, stats };
+  }
+
+  /** Global rows (in `segments` order) of a document, or [] when it is not in them. */
+  rowsOf(docId: string, segments: Segment[]): number[] {
+    const d = this.docs.get(docId);
+    if (!d) return [];
+    let base = 0;
+    for (const s of segments) {
+      if (s === d.seg) return Array.from({ length: d.count }, (_, i) => base + d.first + i);
+      base += s.nRows;
+    }
+    return [];
+  }
+
+  /** The document id of a global row of `segments`. */
+  docIdOf(row: number, segments: Segment[]): string | undefined {
+    for (const s of segments) {
+      if (row < s.nRows) return this.slotIds[s.rowSlot[row]];
+      row -= s.nRows;
+    }
+    return undefined;
+  }
+
+  async search(params: SearchParams, readText: TextReader): Promise<SearchOutcome> {
+    const { segments: snapshot, stats } = this.snapshot();
     const slots = this.filters.match(params.filter);
     let allowed: Array<[number, number, number]> | undefined;
     if (slots) {

@@ -23,37 +23,65 @@ export function fold(s: string): string {
   return s.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase();
 }
 
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+
+/** 0: separator, 1: ASCII lowercase/digit, 2: ASCII uppercase, 3: other letter or digit; `w` is its UTF-16 width. */
+function classify(text: string, i: number): [number, number] {
+  const c = text.charCodeAt(i);
+  if (c < 128) {
+    if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57)) return [1, 1];
+    return c >= 65 && c <= 90 ? [2, 1] : [0, 1];
+  }
+  const cp = text.codePointAt(i)!;
+  const w = cp > 0xffff ? 2 : 1;
+  return [LETTER_OR_DIGIT.test(String.fromCodePoint(cp)) ? 3 : 0, w];
+}
+
 export function tokenize(text: string): Tokens {
   const forms: string[] = [];
   const starts: number[] = [];
   const ends: number[] = [];
-  for (const m of text.matchAll(RUN)) {
-    const s = m.index;
-    const e = s + m[0].length;
-    const f = fold(m[0]);
-    if (f.length <= MAX_TOKEN && ASCII_ALNUM_LOWER.test(f)) {
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    let [k, w] = classify(text, i);
+    if (k === 0) {
+      i += w;
+      continue;
+    }
+    const s = i;
+    let kind = k;
+    while (k !== 0) {
+      i += w;
+      if (k > kind) kind = k;
+      if (i >= n) break;
+      [k, w] = classify(text, i);
+    }
+    const raw = text.slice(s, i);
+    if (kind === 1 && raw.length <= MAX_TOKEN) {
+      forms.push(raw);
+      starts.push(s);
+      ends.push(i);
+      continue;
+    }
+    const f = kind === 2 ? raw.toLowerCase() : fold(raw);
+    if (kind === 2 && f.length <= MAX_TOKEN) {
       forms.push(f);
       starts.push(s);
-      ends.push(e);
+      ends.push(i);
       continue;
     }
     for (const part of f.matchAll(RUN)) {
       forms.push(part[0].slice(0, MAX_TOKEN));
       starts.push(s);
-      ends.push(e);
+      ends.push(i);
     }
   }
   return { forms, start: Uint32Array.from(starts), end: Uint32Array.from(ends) };
 }
 
 export function countTokens(text: string): number {
-  let n = 0;
-  for (const m of text.matchAll(RUN)) {
-    const f = fold(m[0]);
-    if (ASCII_ALNUM_LOWER.test(f)) n++;
-    else for (const _ of f.matchAll(RUN)) n++;
-  }
-  return n;
+  return tokenize(text).forms.length;
 }
 
 const stemCache = new Map<string, string>();

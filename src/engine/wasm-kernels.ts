@@ -88,6 +88,18 @@ export class WasmKernels {
     this.k.axpy_f32(n, a, x, y);
   }
 
+  /** How many of scores[0..n) are strictly greater than v (the 0-based rank of v). */
+  countAbove(scores: number, n: number, v: number): number {
+    int('n', n); this.span('scores', scores, n, 4);
+    return this.k.count_above(scores, n, v);
+  }
+
+  /** Largest of scores[0..n) (-Infinity when n is 0). */
+  maxF32(scores: number, n: number): number {
+    int('n', n); this.span('scores', scores, n, 4);
+    return this.k.max_f32(scores, n);
+  }
+
   /** Best k scores (NaN and -Infinity skipped), best first, ties to the lower index; returns the count (<= min(k, n)). */
   topk(scores: number, n: number, k: number, outIdx: number, outScores: number): number {
     int('n', n); int('k', k);

@@ -119,8 +119,19 @@ export class SegmentView {
     return this.u32[(this.ptr(SEC.rowDoc) >>> 2) + row];
   }
 
-  baseKey(row: number): number {
-    return this.u32[(this.ptr(SEC.baseKey) >>> 2) + row];
+  /** Leading title terms forming the row's base title (0: none distinct from the full title). */
+  baseLen(row: number): number {
+    return this.u32[(this.ptr(SEC.baseLen) >>> 2) + row];
+  }
+
+  /** Phrase key of the row's full title (0: no title). */
+  titleKey(row: number): number {
+    return this.u32[(this.ptr(SEC.titleKey) >>> 2) + row];
+  }
+
+  /** Whether some title (full or base) of the segment starts with the phrase of this key. */
+  hasPrefix(key: number): boolean {
+    return this.find(SEC.prefixKeys, key) >= 0;
   }
 
   /** Copies out the rows [first, first + count) of one document, with `starts`/`ends` offsets. */
@@ -131,7 +142,7 @@ export class SegmentView {
       const v = this.vecPtr(r);
       passages.push({ start: starts[r], end: ends[r], scale: this.scale(r), vec: this.i8.slice(v, v + this.dim), terms: terms.slice(), flags: flags.slice() });
     }
-    return { title: this.title(first).slice(), baseKey: this.baseKey(first), passages };
+    return { title: this.title(first).slice(), baseLen: this.baseLen(first), passages };
   }
 
   /** Body length (terms) of every row. */

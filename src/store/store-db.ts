@@ -4,7 +4,11 @@
 //   resolves only after LMDB has flushed it to disk (an acknowledged write is durable);
 // - `order` maps a strictly increasing sequence number to a document id: newest-first listing walks
 //   it backwards, and an upsert moves the document to the front (it is the most recently ingested);
-// - the store's metadata (key `store` of the root database) is written when the folder is created.
+// - the store's metadata (key `store` of the root database) is written when the folder is created;
+// - the live encodings are in ONE of two databases (`enc`, or `enc-b` when meta.encodings says so),
+//   all made by meta.model. Re-encoding with another model stages new encodings in the other one,
+//   then switches meta.model and meta.encodings in one transaction: a crash at any moment leaves
+//   either the old or the new encodings complete, recorded with the model that made them.
 import { open, type Database, type RootDatabase } from 'lmdb';
 
 export type MetadataValue = string | number | boolean;
@@ -17,6 +21,18 @@ export interface StoreMeta {
   created_at: string;
   /** The model (name@version) whose encodings the store holds. */
   model: string;
+  /** The database holding the live encodings (absent: `enc`). */
+  encodings?: EncodingsDb;
+}
+
+export type EncodingsDb = 'enc' | 'enc-b';
+
+/** A document as re-encoding reads it: its text and record fields. */
+export interface StoredText {
+  id: string;
+  text: string;
+  metadata: Metadata;
+  n_tokens: number;
 }
 
 export interface DocRecord {
@@ -54,7 +70,7 @@ export class StoreDb {
   private readonly root: RootDatabase;
   private readonly docs: Database<DocRecord, string>;
   private readonly texts: Database<string, string>;
-  private readonly encodings: Database<Buffer, string>;
+  private readonly encodingDbs: Record<EncodingsDb, Database<Buffer, string>>;
   private readonly order: Database<string, number>;
   private readonly idem: Database<IdempotencyRecord, string>;
   private nextSeq: number;
@@ -64,7 +80,10 @@ export class StoreDb {
     this.root = open({ path: dir, maxDbs: 8, mapSize: MAP_SIZE });
     this.docs = this.root.openDB<DocRecord, string>('docs', {});
     this.texts = this.root.openDB<string, string>('text', { encoding: 'string' });
-    this.encodings = this.root.openDB<Buffer, string>('enc', { encoding: 'binary' });
+    this.encodingDbs = {
+      enc: this.root.openDB<Buffer, string>('enc', { encoding: 'binary' }),
+      'enc-b': this.root.openDB<Buffer, string>('enc-b', { encoding: 'binary' }),
+    };
     this.order = this.root.openDB<string, number>('order', { keyEncoding: 'uint32', encoding: 'string' });
     this.idem = this.root.openDB<IdempotencyRecord, string>('idem', {});
     const meta = this.root.get('store') as StoreMeta | undefined;
@@ -86,6 +105,15 @@ export class StoreDb {
     return new StoreDb(dir);
   }
 
+  private get encodings(): Database<Buffer, string> {
+    return this.encodingDbs[this.meta.encodings ?? 'enc'];
+  }
+
+  /** The database that holds no live encodings: where re-encoding stages new ones. */
+  private get spare(): EncodingsDb {
+    return (this.meta.encodings ?? 'enc') === 'enc' ? 'enc-b' : 'enc';
+  }
+
   get nDocs(): number {
     return this.docs.getCount();
   }
@@ -94,7 +122,7 @@ export class StoreDb {
   sizeBytes(): number {
     let pages = 0;
     let pageSize = 4096;
-    for (const db of [this.root, this.docs, this.texts, this.encodings, this.order, this.idem] as Database[]) {
+    for (const db of [this.root, this.docs, this.texts, this.encodingDbs.enc, this.encodingDbs['enc-b'], this.order, this.idem] as Database[]) {
       const s = db.getStats() as { pageSize: number; treeBranchPageCount: number; treeLeafPageCount: number; overflowPages: number };
       pageSize = s.pageSize;
       pages += s.treeBranchPageCount + s.treeLeafPageCount + s.overflowPages;
@@ -133,6 +161,62 @@ export class StoreDb {
       const enc = this.encodings.getBinary(id);
       if (rec && enc) yield { id, metadata: rec.metadata, encoding: enc };
     }
+  }
+
+  /** Every document's text and record, in ingest order, in batches of at most `maxDocs` documents or about `maxChars` characters. */
+  *textBatches(maxDocs: number, maxChars: number): Generator<StoredText[]> {
+    let after = 0;
+    for (;;) {
+      const batch: StoredText[] = [];
+      let chars = 0;
+      let last = after;
+      for (const { key, value: id } of this.order.getRange({ start: after + 1, limit: maxDocs })) {
+        last = key;
+        const rec = this.docs.get(id);
+        const text = this.texts.get(id);
+        if (rec && text !== undefined) batch.push({ id, text, metadata: rec.metadata, n_tokens: rec.n_tokens });
+        chars += text?.length ?? 0;
+        if (chars >= maxChars) break;
+      }
+      if (last === after) return;
+      if (batch.length) yield batch;
+      after = last;
+    }
+  }
+
+  /** Empties the spare encodings database (what an interrupted re-encode or switch left there). */
+  async clearStaged(): Promise<void> {
+    await this.encodingDbs[this.spare].clearAsync();
+    await this.root.flushed;
+  }
+
+  /** Writes encodings made by another model into the spare database; nothing live changes. */
+  async stageEncodings(docs: Array<{ id: string; encoding: Uint8Array }>): Promise<void> {
+    const spare = this.encodingDbs[this.spare];
+    await this.root.transaction(() => {
+      for (const d of docs) spare.put(d.id, Buffer.from(d.encoding.buffer, d.encoding.byteOffset, d.encoding.byteLength));
+    });
+  }
+
+  /**
+   * Makes the staged encodings live, in one durable transaction: records `model` as the store's
+   * model, switches meta.encodings to the staged database and updates the token counts that changed.
+   * Then empties the database that held the old encodings.
+   */
+  async commitStaged(model: string, nTokens: Map<string, number>): Promise<void> {
+    const old = this.encodingDbs[this.meta.encodings ?? 'enc'];
+    const meta: StoreMeta = { ...this.meta, model, encodings: this.spare };
+    await this.root.transaction(() => {
+      for (const [id, n] of nTokens) {
+        const rec = this.docs.get(id);
+        if (rec) this.docs.put(id, { ...rec, n_tokens: n });
+      }
+      this.root.put('store', meta);
+    });
+    await this.root.flushed;
+    this.meta = meta;
+    await old.clearAsync();
+    await this.root.flushed;
   }
 
   /**

@@ -1,0 +1,29 @@
+# svc in a container: `svc serve` as the unprivileged `node` user, all persisted data (stores, API
+# keys, the model cache) in the volume /data. Build: docker build -t svc .   See README, "Deploying".
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json asconfig.json tsconfig.json ./
+COPY assembly/ assembly/
+COPY bin/ bin/
+COPY src/ src/
+COPY models/ models/
+# npm ci builds the WebAssembly kernels and the TypeScript (the `prepare` script); then drop dev tools.
+RUN npm ci --no-audit --no-fund && npm prune --omit=dev --no-audit --no-fund
+
+FROM node:20-bookworm-slim
+ENV NODE_ENV=production SVC_DATA_DIR=/data SVC_LOG=info
+WORKDIR /app
+COPY --from=build /app/package.json ./
+COPY --from=build /app/node_modules/ node_modules/
+COPY --from=build /app/bin/ bin/
+COPY --from=build /app/dist/ dist/
+COPY --from=build /app/build/ build/
+COPY --from=build /app/models/ models/
+RUN mkdir -p /data && chown node:node /data
+USER node
+VOLUME ["/data"]
+EXPOSE 8080
+HEALTHCHECK --interval=10s --timeout=3s --start-period=120s \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:8080/v1/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+ENTRYPOINT ["node", "bin/svc.js"]
+CMD ["serve", "--port", "8080"]

@@ -1,0 +1,53 @@
+// The metrics of ../shared/bench/README.md over searched queries. Multi-hop suites: all-gold@k (every
+// gold document among the first k passages' documents). Long-document suites (queries carry
+// `gold_paragraph`): answer-passage hit@k (one of the first k passages is from the gold document and
+// contains an answer string). ECE of `confidence` against all-gold@max_results or hit@max_results.
+import { ece } from '../src/train/learners.js';
+
+export interface QueryOutcome {
+  query: { gold_doc_ids: string[]; answers?: string[]; answerable?: boolean; gold_paragraph?: number };
+  result: { passages: Array<{ doc_id: string; text: string }>; confidence: number; hops_used: number; latency_ms: number };
+  roundTripMs: number;
+}
+
+export function allGold(o: QueryOutcome, k: number): boolean {
+  const got = new Set(o.result.passages.slice(0, k).map((p) => p.doc_id));
+  return o.query.gold_doc_ids.every((g) => got.has(g));
+}
+
+export function answerHit(o: QueryOutcome, k: number): boolean {
+  const gold = new Set(o.query.gold_doc_ids);
+  return o.result.passages.slice(0, k).some((p) => gold.has(p.doc_id) && (o.query.answers ?? []).some((a) => p.text.includes(a)));
+}
+
+export function percentile(xs: number[], p: number): number {
+  if (!xs.length) return 0;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+}
+
+export function suiteMetrics(outcomes: QueryOutcome[], run: { ingestDocs: number; ingestSeconds: number; maxResults: number }): Record<string, number> {
+  const longDocs = outcomes.some((o) => o.query.gold_paragraph !== undefined);
+  const scored = outcomes.filter((o) => o.query.answerable !== false);
+  const rate = (f: (o: QueryOutcome) => boolean) => scored.filter(f).length / Math.max(scored.length, 1);
+  const m: Record<string, number> = {};
+  const hit = longDocs ? answerHit : allGold;
+  const name = longDocs ? 'answer_hit' : 'all_gold';
+  for (const k of longDocs ? [1, 5, 10] : [2, 5, 10, 20]) if (k <= run.maxResults) m[`${name}@${k}`] = rate((o) => hit(o, k));
+  const ys = scored.map((o) => (hit(o, run.maxResults) ? 1 : 0));
+  const conf = scored.map((o) => o.result.confidence);
+  m[`ece@${run.maxResults}`] = ece(conf, ys);
+  const found = conf.filter((_, i) => ys[i] === 1);
+  const missed = conf.filter((_, i) => ys[i] === 0);
+  m.conf_found = found.reduce((a, b) => a + b, 0) / Math.max(found.length, 1);
+  m.conf_missed = missed.reduce((a, b) => a + b, 0) / Math.max(missed.length, 1);
+  m.mean_hops = outcomes.reduce((a, o) => a + o.result.hops_used, 0) / Math.max(outcomes.length, 1);
+  const lat = outcomes.map((o) => o.result.latency_ms);
+  const rt = outcomes.map((o) => o.roundTripMs);
+  m.latency_p50_ms = percentile(lat, 50);
+  m.latency_p99_ms = percentile(lat, 99);
+  m.round_trip_p50_ms = percentile(rt, 50);
+  m.round_trip_p99_ms = percentile(rt, 99);
+  m.ingest_docs_per_s = run.ingestDocs / run.ingestSeconds;
+  return m;
+}

@@ -1,0 +1,83 @@
+// `svc search <store> "<query>"`: passages grouped by the hop that found them, with scores, then
+// the confidence, hops used, server latency and (with --trace) the trace; --json prints the
+// response as the server sent it.
+import type { Command } from 'commander';
+import type { Metadata, SearchRequest, SearchResult } from '../client/index.js';
+import { client, formatMetadata, intOption, parseFilter, printJson, withClient } from './client-env.js';
+
+interface SearchOpts {
+  hops?: number;
+  results?: number;
+  trace?: boolean;
+  filter?: Metadata;
+  json?: boolean;
+}
+
+/** Whitespace collapsed, wrapped to `width`, at most `maxLines` lines (the last ending in … when cut). */
+function wrap(text: string, width: number, maxLines: number): string[] {
+  const words = text.replace(/\s+/g, ' ').trim().split(' ');
+  const lines: string[] = [];
+  let line = '';
+  let cut = false;
+  for (const w of words) {
+    if (line && line.length + 1 + w.length > width) {
+      lines.push(line);
+      line = '';
+      if (lines.length === maxLines) {
+        cut = true;
+        break;
+      }
+    }
+    line = line ? `${line} ${w}` : w.slice(0, width);
+  }
+  if (cut) lines[maxLines - 1] = `${lines[maxLines - 1].slice(0, width - 1)}…`;
+  else if (line) lines.push(line);
+  return lines;
+}
+
+export function renderResult(r: SearchResult, maxHops: number | undefined, width: number): string {
+  const out: string[] = [];
+  const hops = [...new Set(r.passages.map((p) => p.hop))].sort((a, b) => a - b);
+  if (r.passages.length === 0) out.push('no passages found');
+  for (const hop of hops) {
+    out.push(`hop ${hop}`);
+    for (const p of r.passages.filter((x) => x.hop === hop)) {
+      const meta = formatMetadata(p.metadata);
+      out.push(`  ${p.score.toFixed(3)}  ${p.doc_id}  [${p.start}-${p.end}]${meta ? `  ${meta}` : ''}`);
+      for (const l of wrap(p.text, Math.max(20, width - 9), 4)) out.push(`         ${l}`);
+    }
+  }
+  const ceiling = maxHops === undefined ? '' : ` of at most ${maxHops}`;
+  out.push('', `confidence ${r.confidence.toFixed(2)} · ${r.hops_used} hop${r.hops_used === 1 ? '' : 's'} used${ceiling} · ${r.latency_ms.toFixed(1)} ms · ${r.engine}`);
+  if (r.trace) {
+    out.push('trace:');
+    if (r.trace.length === 0) out.push('  (empty)');
+    for (const s of r.trace) out.push(`  hop ${s.hop}  ${s.doc_id}  ${s.why}`);
+  }
+  return `${out.join('\n')}\n`;
+}
+
+export function registerSearch(program: Command): void {
+  program
+    .command('search')
+    .description('Multi-hop search of a store')
+    .argument('<store>', 'store name or id')
+    .argument('<query>', 'natural-language query')
+    .option('--hops <n>', 'ceiling on hops, 1 to 8 (server default 4)', intOption(1, 8))
+    .option('--results <n>', 'maximum passages, 1 to 100 (server default 10)', intOption(1, 100))
+    .option('--trace', 'show why each hop went where it did')
+    .option('--filter <key=value>', 'metadata that must match (repeatable; numbers, true and false are typed, "quote" to keep a string)', parseFilter)
+    .option('--json', 'print the response JSON')
+    .action(
+      withClient(async (store: string, query: string, opts: SearchOpts) => {
+        const req: SearchRequest = { query };
+        if (opts.hops !== undefined) req.max_hops = opts.hops;
+        if (opts.results !== undefined) req.max_results = opts.results;
+        if (opts.trace) req.return_trace = true;
+        if (opts.filter) req.filter = opts.filter;
+        const r = await client().search(store, req);
+        if (opts.json) printJson(r);
+        else process.stdout.write(renderResult(r, opts.hops, process.stdout.columns || 100));
+      }),
+    );
+}

@@ -1,0 +1,76 @@
+// Document operations. ingest() sends an Idempotency-Key unless told not to (a fresh random one by
+// default), which makes the call safe to retry: a repeat is answered from the server's record
+// instead of being applied again. Document ids are path-encoded by the transport, so any id works.
+import { randomUUID } from 'node:crypto';
+import type { DocumentInfo, DocumentInput, DocumentList, DocumentSummary, IngestResponse } from './api-types.js';
+import type { CallOptions } from './config.js';
+import { ingestStream, type IngestStreamOptions, type IngestTotals } from './ingest-stream.js';
+import { paginate, type ListOptions } from './paginate.js';
+import type { Transport } from './transport.js';
+
+export interface IngestOptions extends CallOptions {
+  /**
+   * The request's Idempotency-Key (1 to 255 printable ASCII characters). Default: a fresh random
+   * key, so retries never apply the batch twice. `false` sends none; the call is then not retried.
+   */
+  idempotencyKey?: string | false;
+}
+
+export interface IngestResult extends IngestResponse {
+  /** True when the server answered from an earlier request with the same Idempotency-Key. */
+  replayed: boolean;
+}
+
+export interface GetDocumentOptions extends CallOptions {
+  /** Include the full text (default false). */
+  include_text?: boolean;
+}
+
+export class Documents {
+  constructor(private readonly transport: Transport) {}
+
+  /** Upserts 1 to 1000 documents (at most 32 MB in all); they are searchable when this resolves. */
+  async ingest(store: string, documents: DocumentInput[], opts: IngestOptions = {}): Promise<IngestResult> {
+    const { idempotencyKey, ...call } = opts;
+    const key = idempotencyKey === false ? undefined : (idempotencyKey ?? `ingest-${randomUUID()}`);
+    const reply = await this.transport.call(
+      'ingestDocuments',
+      { path: { store }, headers: key === undefined ? {} : { 'Idempotency-Key': key }, body: { documents } },
+      call,
+    );
+    return { ...reply.body, replayed: reply.headers.get('idempotent-replayed') === 'true' };
+  }
+
+  /**
+   * Ingests any number of documents from an (async) iterable in batches of at most 1000 documents
+   * and 32 MB, several at a time, each with its own Idempotency-Key. See ingest-stream.ts.
+   */
+  ingestStream(store: string, documents: AsyncIterable<DocumentInput> | Iterable<DocumentInput>, opts?: IngestStreamOptions): Promise<IngestTotals> {
+    return ingestStream(this.transport, store, documents, opts);
+  }
+
+  /** One page of documents, most recently ingested first. */
+  async list(store: string, opts: ListOptions = {}): Promise<DocumentList> {
+    const { limit, cursor, ...call } = opts;
+    return (await this.transport.call('listDocuments', { path: { store }, query: { limit, cursor } }, call)).body;
+  }
+
+  /** Every document of the store, most recently ingested first, a page of `limit` at a time. */
+  iterate(store: string, opts: Omit<ListOptions, 'cursor'> = {}): AsyncGenerator<DocumentSummary, void, undefined> {
+    return paginate(async (cursor) => {
+      const page = await this.list(store, { ...opts, cursor });
+      return { items: page.documents, next: page.next_cursor };
+    });
+  }
+
+  /** A document's id, metadata, token count and ingestion time; its text with include_text. */
+  async get(store: string, id: string, opts: GetDocumentOptions = {}): Promise<DocumentInfo> {
+    const { include_text, ...call } = opts;
+    return (await this.transport.call('getDocument', { path: { store, id }, query: { include_text } }, call)).body;
+  }
+
+  /** Deletes a document and its encoding. */
+  async delete(store: string, id: string, opts?: CallOptions): Promise<void> {
+    await this.transport.call('deleteDocument', { path: { store, id } }, { ...opts, goneType: 'document_not_found' });
+  }
+}

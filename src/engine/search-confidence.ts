@@ -1,0 +1,93 @@
+// Sufficiency features of a search stage and the calibrated confidence they give. A stage is a list
+// of chains (rows) with scores and the result list assembled from them; the features describe how
+// much of the chains' probability mass the returned list holds, how decisive the top chain is, and
+// how much of the question (its rarest and its capitalised terms) the evidence covers.
+import type { SearchCorpus } from './search-corpus.js';
+import type { Query } from './search-hops.js';
+
+export const CONF_NAMES = ['m_in', 'p_top', 'top_raw', 'gap12', 'nq_terms', 'n_hits', 'qcov_top', 'lk_top', 'is3_top', 'ndocs_top5', 'logk', 'rare_cov_top', 'rare_cov_ret', 'cap_cov_top', 'cap_cov_ret', 'log_smax', 'n_of', 'n_poss', 'n_wh'];
+
+const WH = new Set(['who', 'whom', 'whose', 'which', 'where', 'when', 'what', 'that']);
+
+export interface ConfParams {
+  w: number[];
+  b: number;
+  platt_a: number;
+  platt_b: number;
+}
+
+export interface Stage {
+  chains: number[][];
+  scores: number[];
+  /** returned rows (best first) and the hop of each */
+  ret: number[];
+  hops: number[];
+  /** per chain: question coverage and whether its last step is a title link */
+  qcov: number[];
+  lk: number[];
+}
+
+const logit = (v: number) => {
+  const p = Math.min(Math.max(v, 1e-4), 1 - 1e-4);
+  return Math.log(p / (1 - p));
+};
+
+/** Order of chains by score, best first, ties to the earlier chain. */
+export function chainOrder(scores: number[]): number[] {
+  return scores.map((_, i) => i).sort((a, b) => scores[b] - scores[a] || a - b);
+}
+
+function coverage(c: SearchCorpus, terms: number[], rows: number[]): number {
+  if (terms.length === 0 || rows.length === 0) return 1;
+  const present = new Set<number>();
+  for (const r of rows) for (const t of c.seq(r).terms) present.add(t);
+  return terms.filter((t) => present.has(t)).length / terms.length;
+}
+
+export function confFeatures(c: SearchCorpus, q: Query, st: Stage, k: number): Float64Array {
+  const ret = st.ret.slice(0, k);
+  const mx = Math.max(...st.scores);
+  const ex = st.scores.map((v) => Math.exp(v - mx));
+  const z = ex.reduce((a, b) => a + b, 0);
+  const retDocs = new Set(ret.map((r) => c.docOf(r)));
+  let mIn = 0;
+  st.chains.forEach((ch, i) => {
+    if (ch.every((r) => retDocs.has(c.docOf(r)))) mIn += ex[i] / z;
+  });
+  const order = chainOrder(st.scores);
+  const top = order[0];
+  const gap = order.length > 1 ? st.scores[order[0]] - st.scores[order[1]] : 5;
+  const d5 = new Set<number>();
+  for (const j of order.slice(0, 5)) for (const r of st.chains[j]) d5.add(c.docOf(r));
+  const rare = q.qt.map((t, i) => [t, q.qidf[i]] as const).sort((a, b) => b[1] - a[1]).slice(0, 3).map(([t]) => t);
+  const capt = [...new Set(Array.from(q.ids).filter((_, i) => i >= 1 && q.caps[i] && !q.stops[i]))];
+  const count = (pred: (f: string) => boolean) => q.forms.filter(pred).length;
+  return Float64Array.from([
+    logit(mIn),
+    logit(ex[top] / z),
+    st.scores[top] / 10,
+    Math.min(gap, 5),
+    q.qt.length / 10,
+    Math.min(q.hits.size, 6) / 6,
+    st.qcov[top],
+    st.lk[top],
+    st.chains[top].length === 3 ? 1 : 0,
+    d5.size / 10,
+    Math.log(k) / 3,
+    coverage(c, rare, st.chains[top]),
+    coverage(c, rare, ret),
+    coverage(c, capt, st.chains[top]),
+    coverage(c, capt, ret),
+    Math.log1p(Math.max(q.sMax[0], 0)) / 3,
+    Math.min(count((f) => f === 'of'), 4) / 4,
+    Math.min(count((f) => f === 's'), 3) / 3,
+    Math.min(count((f) => WH.has(f)), 3) / 3,
+  ]);
+}
+
+export function confidence(p: ConfParams, f: Float64Array): number {
+  let z = p.b;
+  for (let i = 0; i < f.length; i++) z += (p.w[i] ?? 0) * f[i];
+  z = p.platt_a * z + p.platt_b;
+  return 1 / (1 + Math.exp(-z));
+}

@@ -1,0 +1,246 @@
+// The hops of the multi-hop search and their features (worker side), shared by serving and training
+// so both see exactly the same candidates and feature values. Hop 1 scores every row with BM25 over
+// the question's terms (body + title fields) and builds a pool: the best rows plus the rows of the
+// titles the question names. A later hop reads a passage p: p's rare terms (title line, capitalised
+// words, other words, weighted) are scanned and added to the question's scores (the query update),
+// and the titles p names become link candidates. Feature definitions: search-features.ts.
+import { FLAG_CAPITALISED, FLAG_STOP, termId } from './analyze.js';
+import type { SearchCorpus } from './search-corpus.js';
+import { h1Features, h2Features, qcovOf, type QueryFeatureContext } from './search-features.js';
+import { titleHits, type TitleHit } from './search-phrases.js';
+import { tokenize } from './tokenize.js';
+
+export interface ExpansionParams {
+  a_title: number;
+  a_cap: number;
+  a_body: number;
+  M: number;
+  dfmax: number;
+}
+
+/** Score buffers (byte pointers of f32[totalRows]) and top-k scratch. */
+export interface HopBuffers {
+  sBody: number;
+  sTitle: number;
+  s: number;
+  e: number;
+  s2: number;
+  topIdx: number;
+  topScores: number;
+}
+
+export const POOL = 40;
+export const RANK_CAP = 1000;
+/** Rows taken from the top of a scan, before excluding the documents already read. */
+const TOP_TAKE = 64;
+const NEXT_CANDIDATES = 30;
+const LINK_PER_TITLE = 2;
+const HIT_PER_TITLE = 3;
+const QUESTION_CANDIDATES = 10;
+
+export interface Query extends QueryFeatureContext {
+  text: string;
+  forms: string[];
+  /** term id of every question token, and whether it is capitalised / a stop word */
+  ids: Uint32Array;
+  caps: boolean[];
+  stops: boolean[];
+}
+
+export interface Candidates {
+  rows: number[];
+  features: Float64Array[];
+}
+
+export class Searcher {
+  constructor(
+    readonly c: SearchCorpus,
+    readonly stop: ReadonlySet<string>,
+    readonly buf: HopBuffers,
+  ) {}
+
+  /** Rows of `scores` with a positive score, best first (at most k). */
+  top(scores: number, k: number): Array<[number, number]> {
+    const kk = this.c.kernels;
+    const n = kk.topk(scores, this.c.totalRows, k, this.buf.topIdx, this.buf.topScores);
+    const idx = kk.views.readU32(this.buf.topIdx, n);
+    const sc = kk.views.readF32(this.buf.topScores, n);
+    const out: Array<[number, number]> = [];
+    for (let i = 0; i < n && sc[i] > 0; i++) out.push([idx[i], sc[i]]);
+    return out;
+  }
+
+  /** A view of a score buffer; shared memory never moves, so it stays valid for the task. */
+  private scoresOf(ptr: number): Float32Array {
+    return this.c.kernels.views.f32At(ptr, this.c.totalRows);
+  }
+
+  /** rank(row) = rows of `scores` strictly above it (capped at RANK_CAP), memoised. */
+  private ranker(ptr: number, scores: Float32Array): (row: number) => number {
+    const memo = new Map<number, number>();
+    return (row) => {
+      let r = memo.get(row);
+      if (r === undefined) memo.set(row, (r = Math.min(this.c.kernels.countAbove(ptr, this.c.totalRows, scores[row]), RANK_CAP)));
+      return r;
+    };
+  }
+
+  private max(ptr: number): number {
+    return Math.max(this.c.kernels.maxF32(ptr, this.c.totalRows), 1e-6);
+  }
+
+  /** Analyses the question and runs hop 1's scan. */
+  query(text: string): Query {
+    const c = this.c;
+    const tk = tokenize(text);
+    const ids = Uint32Array.from(tk.forms, termId);
+    const caps = Array.from(tk.forms, (_, i) => {
+      const ch = text[tk.start[i]];
+      return /[0-9]/.test(ch) || (ch !== ch.toLowerCase() && ch === ch.toUpperCase());
+    });
+    const stops = tk.forms.map((f) => this.stop.has(f));
+    const qt = [...new Set(Array.from(ids).filter((_, i) => !stops[i]))];
+    const qidf = qt.map((t) => c.idf(t));
+    const n = c.totalRows;
+    const kk = c.kernels;
+    kk.views.fill(this.buf.sBody, 4 * n, 0);
+    kk.views.fill(this.buf.sTitle, 4 * n, 0);
+    const ones = qt.map(() => 1);
+    c.accumulateField('body', qt, ones, this.buf.sBody);
+    c.accumulateField('title', qt, ones, this.buf.sTitle);
+    kk.views.write(this.buf.s, this.scoresOf(this.buf.sBody));
+    kk.axpyF32(n, c.lexical.titleWeight, this.buf.sTitle, this.buf.s);
+    c.mask(this.buf.s);
+    c.mask(this.buf.sBody);
+    c.mask(this.buf.sTitle);
+    const order = this.top(this.buf.s, TOP_TAKE);
+    const flags = Uint8Array.from(caps, (v) => (v ? FLAG_CAPITALISED : 0));
+    const hits = titleHits(c, ids, flags, 0);
+    const s = this.scoresOf(this.buf.s);
+    return {
+      text,
+      forms: tk.forms,
+      ids,
+      caps,
+      stops,
+      qt,
+      qidf,
+      qset: new Set(qt),
+      qidfSum: Math.max(qidf.reduce((a, b) => a + b, 0), 1e-6),
+      hits,
+      order: order.map(([row]) => row),
+      rankOf: this.ranker(this.buf.s, s),
+      sMax: [this.max(this.buf.s), this.max(this.buf.sBody), this.max(this.buf.sTitle)],
+      s,
+      sBody: this.scoresOf(this.buf.sBody),
+      sTitle: this.scoresOf(this.buf.sTitle),
+      mentions: new Map(),
+      titleSizes: new Map(),
+      f1: new Map(),
+    };
+  }
+
+  /** Hop-1 pool (best rows by s, plus the best rows of every title the question names) and features. */
+  hop1(q: Query): Candidates {
+    const rows = q.order.slice(0, POOL);
+    const seen = new Set(rows);
+    for (const titleKey of q.hits.keys()) {
+      const own = this.c.titleRows(titleKey).sort((a, b) => q.s[b] - q.s[a] || a - b).slice(0, HIT_PER_TITLE);
+      for (const r of own) if (!seen.has(r) && q.s[r] > 0) (seen.add(r), rows.push(r));
+    }
+    return { rows, features: rows.map((r) => h1Features(this.c, q, r)) };
+  }
+
+  hop1Features(q: Query, row: number): Float64Array {
+    return h1Features(this.c, q, row);
+  }
+
+  /** The expansion of a read passage: its rare terms, weighted by where they occur. */
+  expansion(q: Query, p: number, x: ExpansionParams): { terms: number[]; weights: number[]; positions: number[] } {
+    const c = this.c;
+    const { terms, flags } = c.seq(p);
+    const nt = c.titleLineLength(p);
+    const best = new Map<number, [number, number]>();
+    for (let i = 0; i < terms.length; i++) {
+      const t = terms[i];
+      if (flags[i] & FLAG_STOP || q.qset.has(t)) continue;
+      const a = i < nt ? x.a_title : flags[i] & FLAG_CAPITALISED ? x.a_cap : x.a_body;
+      if (a > (best.get(t)?.[0] ?? 0)) best.set(t, [a, i]);
+    }
+    const limit = x.dfmax * c.stats.rows;
+    const picked = [...best]
+      .filter(([t]) => c.df(t) <= limit)
+      .map(([t, [a, pos]]) => ({ t, a, pos, v: a * c.idf(t) }))
+      .sort((u, v) => v.v - u.v || u.t - v.t)
+      .slice(0, x.M);
+    return { terms: picked.map((e) => e.t), weights: picked.map((e) => e.a), positions: picked.map((e) => e.pos) };
+  }
+
+  /**
+   * Candidates to extend a chain whose passages are `reads` (last = the passage read now), with
+   * their chain features H2 (see search-features.ts). `beam` holds the hop-1 beam rows (hop 2) or
+   * is empty (hop 3); `earlier` are the titles named by passages read before the last one.
+   */
+  hopNext(q: Query, reads: number[], beam: ReadonlySet<number>, x: ExpansionParams): Candidates & { expansion: number[]; links: Map<number, TitleHit> } {
+    const c = this.c;
+    const kk = c.kernels;
+    const n = c.totalRows;
+    const p = reads[reads.length - 1];
+    const exp = this.expansion(q, p, x);
+    kk.views.fill(this.buf.e, 4 * n, 0);
+    if (exp.terms.length) c.accumulate(exp.terms, exp.weights, this.buf.e);
+    kk.views.write(this.buf.s2, this.scoresOf(this.buf.s));
+    kk.axpyF32(n, 1, this.buf.e, this.buf.s2);
+    c.mask(this.buf.e);
+    const s2 = this.scoresOf(this.buf.s2);
+    const e = this.scoresOf(this.buf.e);
+    const readDocs = new Set(reads.map((r) => c.docOf(r)));
+    let take = TOP_TAKE;
+    let order2 = this.top(this.buf.s2, take);
+    while (order2.length === take && order2.filter(([r]) => !readDocs.has(c.docOf(r))).length < NEXT_CANDIDATES && take < RANK_CAP) {
+      take *= 4;
+      order2 = this.top(this.buf.s2, take);
+    }
+    const rows: number[] = [];
+    const have = new Set<number>();
+    /** A candidate needs some evidence: a score from the question or the read passage, or a link from it. */
+    const add = (r: number, linked = false) => {
+      if (!have.has(r) && !readDocs.has(c.docOf(r)) && (s2[r] > 0 || (linked && s2[r] > -Infinity))) (have.add(r), rows.push(r));
+    };
+    for (const [r] of order2) {
+      if (rows.length >= NEXT_CANDIDATES) break;
+      add(r);
+    }
+    const pSeq = c.seq(p);
+    const pSkip = c.titleLineLength(p);
+    const links = titleHits(c, pSeq.terms, pSeq.flags, pSkip, c.titleKey(p));
+    for (const titleKey of links.keys()) {
+      for (const r of c.titleRows(titleKey).sort((a, b) => s2[b] - s2[a] || a - b).slice(0, LINK_PER_TITLE)) add(r, true);
+    }
+    for (const r of q.order.slice(0, QUESTION_CANDIDATES)) add(r);
+    const earlier = new Set<number>();
+    for (const r of reads.slice(0, -1)) for (const k of titleHits(c, c.seq(r).terms, undefined, c.titleLineLength(r), c.titleKey(r)).keys()) earlier.add(k);
+    const readTerms = new Set<number>();
+    for (const r of reads) for (const t of c.seq(r).terms) readTerms.add(t);
+    const ctx = {
+      reads,
+      links,
+      earlier,
+      beam,
+      e,
+      eMax: this.max(this.buf.e),
+      s2,
+      s2Max: this.max(this.buf.s2),
+      rank2Of: this.ranker(this.buf.s2, s2),
+      p,
+      pTerms: new Set(pSeq.terms),
+      pBodyLength: Math.max(pSeq.terms.length - pSkip, 1),
+      pTitle: c.title(p),
+      pBaseLen: c.baseLenOf(p),
+      pTitleKey: c.titleKey(p),
+      readTerms,
+      readQcov: qcovOf(q, (t) => readTerms.has(t)),
+    };
+    return { rows, features: rows.map((r) => h2Features(c, q, ctx, r)), expansion: exp.positions, links };
+  }
+}

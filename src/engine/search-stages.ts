@@ -1,0 +1,176 @@
+// The stages of a search, shared by serving (search-loop.ts) and training: stage 1 ranks the hop-1
+// pool by W1; stage 2 extends the best B1 documents of stage 1 into 2-chains scored by W2; stage 3
+// extends the best B3 2-chains into 3-chains scored, together with the 2-chains, by W3. Building a
+// stage's candidates needs only the weights of earlier stages, so training can fit them in order.
+import type { SearchCorpus } from './search-corpus.js';
+import { H1_NAMES, H2_NAMES } from './search-features.js';
+import type { ExpansionParams, Query, Searcher } from './search-hops.js';
+
+export const B1 = 8;
+export const B3 = 5;
+export const X2_DIM = 2 * H1_NAMES.length + H2_NAMES.length + 2;
+export const X3_DIM = X2_DIM + H1_NAMES.length + H2_NAMES.length + 1;
+const QCOV = H1_NAMES.indexOf('qcov');
+const HIT = H1_NAMES.indexOf('hit');
+const QCOV_UNION = H2_NAMES.indexOf('qcov_union');
+const LK = H2_NAMES.indexOf('lk');
+
+export type Why =
+  | { kind: 'query'; terms: number[] }
+  | { kind: 'expansion'; fromRow: number; positions: number[] }
+  | { kind: 'link'; fromRow: number; positions: number[] };
+
+export const dotw = (w: ArrayLike<number>, x: ArrayLike<number>) => {
+  let s = 0;
+  for (let i = 0; i < x.length; i++) s += (w[i] ?? 0) * x[i];
+  return s;
+};
+
+export interface Hop1 {
+  pool: number[];
+  F1: Float64Array[];
+  h1: number[];
+  /** pool indices of the beam: the best pool row of each of the best B1 documents */
+  beam: number[];
+}
+
+/** Chains with feature vectors, and per chain the coverage/link values and the why of its last step. */
+export interface Chains {
+  chains: number[][];
+  X: Float64Array[];
+  qcov: number[];
+  lk: number[];
+  whys: Why[];
+}
+
+/** Indices of `rows` by descending score (stable), keeping the first row of each document, at most n. */
+export function bestDocs(c: SearchCorpus, rows: number[], score: number[], n: number): number[] {
+  const order = rows.map((_, i) => i).sort((a, b) => score[b] - score[a] || a - b);
+  const out: number[] = [];
+  const seen = new Set<number>();
+  for (const i of order) {
+    const d = c.docOf(rows[i]);
+    if (seen.has(d)) continue;
+    seen.add(d);
+    out.push(i);
+    if (out.length >= n) break;
+  }
+  return out;
+}
+
+export function buildHop1(s: Searcher, q: Query, W1: number[]): Hop1 {
+  const { rows, features } = s.hop1(q);
+  const h1 = features.map((f) => dotw(W1, f));
+  return { pool: rows, F1: features, h1, beam: bestDocs(s.c, rows, h1, B1) };
+}
+
+function queryWhy(s: Searcher, q: Query, row: number): Why {
+  const body = new Set(s.c.seq(row).terms);
+  return { kind: 'query', terms: q.qt.filter((t) => body.has(t)) };
+}
+
+function stepWhy(s: Searcher, p: number, link: { pos: number; len: number } | undefined, expansion: number[]): Why {
+  if (link) {
+    const skip = s.c.titleLineLength(p);
+    return { kind: 'link', fromRow: p, positions: Array.from({ length: link.len }, (_, i) => skip + link.pos + i) };
+  }
+  return { kind: 'expansion', fromRow: p, positions: expansion.slice(0, 4) };
+}
+
+/** 2-chains (p in the beam, c a candidate read from p): X2 = [F1(p), F1(c), H2(c|p), ln(1+r), h1(p) - h1(best)]. */
+export function buildHop2(s: Searcher, q: Query, h: Hop1, exp: ExpansionParams): Chains {
+  const out: Chains = { chains: [], X: [], qcov: [], lk: [], whys: [] };
+  const beamRows = new Set(h.beam.map((j) => h.pool[j]));
+  const top = h.h1[h.beam[0]];
+  h.beam.forEach((j, r) => {
+    const p = h.pool[j];
+    const next = s.hopNext(q, [p], beamRows, exp);
+    next.rows.forEach((cRow, i) => {
+      const F1c = s.hop1Features(q, cRow);
+      const x = new Float64Array(X2_DIM);
+      x.set(h.F1[j], 0);
+      x.set(F1c, H1_NAMES.length);
+      x.set(next.features[i], 2 * H1_NAMES.length);
+      x[X2_DIM - 2] = Math.log1p(r);
+      x[X2_DIM - 1] = h.h1[j] - top;
+      out.chains.push([p, cRow]);
+      out.X.push(x);
+      out.qcov.push(next.features[i][QCOV_UNION]);
+      out.lk.push(next.features[i][LK]);
+      out.whys.push(stepWhy(s, p, next.links.get(s.c.titleKey(cRow)), next.expansion));
+    });
+  });
+  return out;
+}
+
+/** 3-chains extending the best B3 2-chains, plus every 2-chain padded with zeros (X3_DIM each). */
+export function buildHop3(s: Searcher, q: Query, two: Chains, sc2: number[], exp: ExpansionParams): Chains & { extends: number[] } {
+  const out: Chains & { extends: number[] } = { chains: [], X: [], qcov: [], lk: [], whys: [], extends: [] };
+  two.chains.forEach((ch, j) => {
+    const x = new Float64Array(X3_DIM);
+    x.set(two.X[j], 0);
+    out.chains.push(ch);
+    out.X.push(x);
+    out.qcov.push(two.qcov[j]);
+    out.lk.push(two.lk[j]);
+    out.whys.push(two.whys[j]);
+    out.extends.push(-1);
+  });
+  const order = sc2.map((_, i) => i).sort((a, b) => sc2[b] - sc2[a] || a - b).slice(0, B3);
+  for (const j of order) {
+    const [p, cRow] = two.chains[j];
+    const next = s.hopNext(q, [p, cRow], new Set(), exp);
+    next.rows.forEach((d, i) => {
+      const x = new Float64Array(X3_DIM);
+      x.set(two.X[j], 0);
+      x.set(s.hop1Features(q, d), X2_DIM);
+      x.set(next.features[i], X2_DIM + H1_NAMES.length);
+      x[X3_DIM - 1] = 1;
+      out.chains.push([p, cRow, d]);
+      out.X.push(x);
+      out.qcov.push(next.features[i][QCOV_UNION]);
+      out.lk.push(next.features[i][LK]);
+      out.whys.push(stepWhy(s, cRow, next.links.get(s.c.titleKey(d)), next.expansion));
+      out.extends.push(j);
+    });
+  }
+  return out;
+}
+
+/** Stage-1 chains are single pool rows. */
+export function hop1Chains(s: Searcher, q: Query, h: Hop1): Chains {
+  return {
+    chains: h.pool.map((r) => [r]),
+    X: h.F1,
+    qcov: h.F1.map((f) => f[QCOV]),
+    lk: h.F1.map((f) => f[HIT]),
+    whys: h.pool.map((r) => queryWhy(s, q, r)),
+  };
+}
+
+/**
+ * The result list: chains by score, each chain's passages in hop order, a passage skipped when its
+ * document is already listed (single-row chains: when the passage is). `hop` = position in the chain.
+ */
+export function assemble(c: SearchCorpus, chains: number[][], sc: number[], k: number): { ret: number[]; hops: number[]; from: number[] } {
+  const order = sc.map((_, i) => i).sort((a, b) => sc[b] - sc[a] || a - b);
+  const ret: number[] = [];
+  const hops: number[] = [];
+  const from: number[] = [];
+  const seenDocs = new Set<number>();
+  const seenRows = new Set<number>();
+  for (const j of order) {
+    const single = chains[j].length === 1;
+    chains[j].forEach((row, h) => {
+      const d = c.docOf(row);
+      if (seenRows.has(row) || (!single && seenDocs.has(d))) return;
+      seenRows.add(row);
+      seenDocs.add(d);
+      ret.push(row);
+      hops.push(h + 1);
+      from.push(j);
+    });
+    if (ret.length >= k) break;
+  }
+  return { ret: ret.slice(0, k), hops: hops.slice(0, k), from: from.slice(0, k) };
+}

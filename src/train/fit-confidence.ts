@@ -1,0 +1,72 @@
+// The sufficiency model of each stage: logistic regression over the stage's confidence features
+// (search-confidence.ts) predicting "the first k results hold sufficient evidence", with
+// the same questions asked of the store with their supporting documents hidden as extra negatives
+// (weight NO_ANSWER_WEIGHT), then Platt-calibrated on logits it did not see in training (inner
+// cross-fitting by question) over the answerable rows only.
+import { confFeatures, type ConfParams, type Stage } from '../engine/search-confidence.js';
+import type { ExpansionParams } from '../engine/search-hops.js';
+import { assemble, dotw, hop1Chains, type Chains } from '../engine/search-stages.js';
+import { buildStages, type ChainWeights, type Item } from './fit-chains.js';
+import type { TrainingStore } from './harness.js';
+import { fitLogistic, fitPlatt, stratifiedFolds } from './learners.js';
+import { evidenceRows, sufficient } from './train-set.js';
+
+export const CONF_KS = [2, 5, 10, 20];
+export const NO_ANSWER_WEIGHT = 0.3;
+
+interface Row {
+  query: number;
+  stage: number;
+  f: Float64Array;
+  y: number;
+  w: number;
+  answerable: boolean;
+}
+
+function stageOf(store: TrainingStore, ch: Chains, scores: number[]): Stage {
+  const { ret, hops } = assemble(store.corpus(), ch.chains, scores, Math.max(...CONF_KS));
+  return { chains: ch.chains, scores, ret, hops, qcov: ch.qcov, lk: ch.lk };
+}
+
+/** Confidence rows of every stage and every k for one question (with its documents present or hidden). */
+function rowsFor(item: Item, qi: number, w: ChainWeights, exp: ExpansionParams, hidden: boolean): Row[] {
+  const { set, q } = item;
+  const store = set.store;
+  const b = buildStages(item, w, exp, hidden ? q.gold : []);
+  const ev = evidenceRows(set, q);
+  if (!b.hop1 || b.hop1.pool.length === 0) return [];
+  const stages: Stage[] = [stageOf(store, hop1Chains(b.s, b.Q, b.hop1), b.hop1.h1)];
+  if (b.two && b.two.chains.length) stages.push(stageOf(store, b.two, b.sc2!));
+  if (b.three && b.three.chains.length) stages.push(stageOf(store, b.three, b.three.X.map((x) => dotw(w.W3, x))));
+  const out: Row[] = [];
+  stages.forEach((st, h) => {
+    for (const k of CONF_KS) {
+      const y = !hidden && sufficient(set, q, st.ret.slice(0, k), ev) ? 1 : 0;
+      out.push({ query: qi, stage: h, f: confFeatures(b.s.c, b.Q, st, k), y, w: hidden ? NO_ANSWER_WEIGHT : 1, answerable: !hidden });
+    }
+  });
+  return out;
+}
+
+export function fitConfidence(items: Item[], w: ChainWeights, exp: ExpansionParams, l2: number, seed: number): ConfParams[] {
+  const rows = items.flatMap((it, i) => [...rowsFor(it, i, w, exp, false), ...rowsFor(it, i, w, exp, true)]);
+  const folds = stratifiedFolds(items.map((it) => it.q.suite), 5, seed);
+  return [0, 1, 2].map((stage) => {
+    const rs = rows.filter((r) => r.stage === stage);
+    const fit = (sub: Row[]) => fitLogistic(sub.map((r) => r.f), sub.map((r) => r.y), l2, sub.map((r) => r.w));
+    const full = fit(rs);
+    // out-of-fold logits of the answerable rows, for the calibration
+    const logits: number[] = [];
+    const ys: number[] = [];
+    for (let k = 0; k < 5; k++) {
+      const wk = fit(rs.filter((r) => folds[r.query] !== k));
+      for (const r of rs) {
+        if (folds[r.query] !== k || !r.answerable) continue;
+        logits.push(dotw(wk, r.f) + wk[wk.length - 1]);
+        ys.push(r.y);
+      }
+    }
+    const [a, c] = logits.length ? fitPlatt(logits, ys) : [1, 0];
+    return { w: Array.from(full.subarray(0, full.length - 1)), b: full[full.length - 1], platt_a: a, platt_b: c };
+  });
+}

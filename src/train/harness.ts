@@ -1,0 +1,113 @@
+// An in-process store for training: the real engine (encoder, segments, worker pool for encoding)
+// over a corpus, searched on the main thread through the same Searcher and stages the workers run,
+// so features and results at training time are those of serving. A store can hide documents (the
+// "answer not in the store" runs) through the same filter mask searches use.
+import { startEngine } from '../engine/engine.js';
+import type { EngineContext } from '../engine/engine-context.js';
+import { placeModel, type ModelDescriptor, type ModelParams } from '../engine/model.js';
+import { SearchCorpus } from '../engine/search-corpus.js';
+import { Searcher, type HopBuffers, RANK_CAP } from '../engine/search-hops.js';
+import { runLoop, type LoopOutput, type LoopParams } from '../engine/search-loop.js';
+import type { MemoryStoreIndex, Segment } from '../engine/store-index.js';
+import type { Engine } from '../engine/types.js';
+import { createEngineRuntime, type EngineRuntime } from '../engine/wasm-runtime.js';
+import type { CorpusDoc } from './data.js';
+
+export class TrainingStore {
+  private readonly segments: Segment[];
+  private readonly stats: { rows: number; avgBody: number; avgTitle: number };
+  private readonly buf: HopBuffers;
+  private readonly mask: number;
+  readonly totalRows: number;
+  private readonly docRows = new Map<string, number[]>();
+  private readonly rowDoc: string[] = [];
+  private readonly rowSpan: Array<[number, number]> = [];
+  private readonly texts = new Map<string, string>();
+
+  private constructor(
+    private readonly runtime: EngineRuntime,
+    readonly model: ModelDescriptor,
+    private readonly engine: Engine,
+    private readonly ctx: EngineContext,
+    private readonly index: MemoryStoreIndex,
+  ) {
+    ({ segments: this.segments, stats: this.stats } = index.snapshot());
+    this.totalRows = this.segments.reduce((n, s) => n + s.nRows, 0);
+    const rows = (Math.max(this.totalRows, 1) * 4 + 15) & ~15;
+    const heap = runtime.heap;
+    const block = heap.alloc(5 * rows + 8 * RANK_CAP);
+    this.buf = { sBody: block, sTitle: block + rows, s: block + 2 * rows, e: block + 3 * rows, s2: block + 4 * rows, topIdx: block + 5 * rows, topScores: block + 5 * rows + 4 * RANK_CAP };
+    this.mask = heap.alloc(Math.max(this.totalRows, 1));
+    for (let r = 0; r < this.totalRows; r++) {
+      const id = index.docIdOf(r, this.segments) ?? '';
+      this.rowDoc.push(id);
+      const rows = this.docRows.get(id) ?? [];
+      rows.push(r);
+      this.docRows.set(id, rows);
+    }
+    for (const s of this.segments) for (let r = 0; r < s.nRows; r++) this.rowSpan.push([s.rowStart[r], s.rowEnd[r]]);
+  }
+
+  private remember(docs: CorpusDoc[]): this {
+    for (const d of docs) this.texts.set(d.id, d.text);
+    return this;
+  }
+
+  /** The text of a passage. */
+  passageText(row: number): string {
+    const [s, e] = this.rowSpan[row];
+    return (this.texts.get(this.rowDoc[row]) ?? '').slice(s, e);
+  }
+
+  /** Builds the model (name, params, table files) in a fresh memory and ingests `docs` into one store. */
+  static async open(docs: CorpusDoc[], model: { name: string; version: string; params: ModelParams; files?: Map<string, Uint8Array> }, threads?: number): Promise<TrainingStore> {
+    const runtime = await createEngineRuntime();
+    const descriptor = placeModel(model.name, model.version, model.params, model.files ?? new Map(), runtime.heap);
+    const { engine, ctx } = startEngine(runtime, descriptor, { threads });
+    const index = engine.createIndex() as MemoryStoreIndex;
+    for (let i = 0; i < docs.length; i += 1000) index.apply(await engine.encode(docs.slice(i, i + 1000)));
+    while (index.mergeRunning) await new Promise((r) => setTimeout(r, 20));
+    return new TrainingStore(runtime, descriptor, engine, ctx, index).remember(docs);
+  }
+
+  /** Global rows of a document in this store's snapshot. */
+  rowsOf(docId: string): number[] {
+    return this.docRows.get(docId) ?? [];
+  }
+
+  docIdOf(row: number): string {
+    return this.rowDoc[row];
+  }
+
+  /** A search view of the store, hiding the rows of `hidden` documents (none by default). */
+  corpus(hidden: string[] = []): SearchCorpus {
+    const views = this.runtime.heap.views;
+    let blocked = 0;
+    if (hidden.length) {
+      views.fill(this.mask, Math.max(this.totalRows, 1), 0);
+      const flags = views.u8At(this.mask, Math.max(this.totalRows, 1));
+      for (const id of hidden) for (const r of this.rowsOf(id)) flags[r] = 1;
+      blocked = this.mask;
+    }
+    const snap = this.segments.map((s) => ({ base: s.base, dead: s.dead, nRows: s.nRows }));
+    return new SearchCorpus(this.runtime.kernels, snap, this.stats, this.model.params.lexical, blocked);
+  }
+
+  searcher(hidden: string[] = []): Searcher {
+    return new Searcher(this.corpus(hidden), new Set(this.model.params.stop), this.buf);
+  }
+
+  /** A whole search (stop rule included) with the given learned parameters. */
+  search(text: string, search: LoopParams, opts: { maxHops?: number; maxResults?: number; hidden?: string[] } = {}): LoopOutput & { corpus: SearchCorpus } {
+    const corpus = this.corpus(opts.hidden);
+    const model = { ...this.model, params: { ...this.model.params, search: search as unknown as Record<string, unknown> } };
+    const out = runLoop(corpus, model, { query: text, maxHops: opts.maxHops ?? 4, maxResults: opts.maxResults ?? 10 }, this.buf);
+    return { ...out, corpus };
+  }
+
+  async close(): Promise<void> {
+    this.index.close();
+    await this.engine.close();
+    void this.ctx;
+  }
+}

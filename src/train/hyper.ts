@@ -1,0 +1,27 @@
+// Hyper-parameters of training and of the untrained parts of the model (recorded in the manifest).
+// The stop list holds English function words: they stay in the index (titles such as "The Prairie
+// King" need them) and are dropped only from queries and from the terms a hop adds.
+
+export const STOP_WORDS = `
+a about above after again against all also am an and any are as at be been before being below
+between both but by can could did do does doing don down during each few for from further had has
+have having he her here hers herself him himself his how i if in into is it its itself just me more
+most my myself no nor not now of off on once only or other our ours ourselves out over own s same
+she should so some such t than that the their theirs them themselves then there these they this
+those through to too under up very was we were what when where which who whom whose why will with
+would you your yours yourself yourselves
+`.trim().split(/\s+/);
+
+export const HYPER = {
+  /** BM25 over the body and title fields; idf from the body field. */
+  lexical: { k1: 1.2, b: 0.75, k1Title: 1.2, bTitle: 0.5, titleWeight: 1 },
+  /** Query update of a hop: weights of the read passage's title, capitalised and other terms; top M by weight x idf; terms in more than dfmax of the passages dropped. */
+  exp: { a_title: 1, a_cap: 0.6, a_body: 0.2, M: 24, dfmax: 0.02 },
+  /** L2 penalty of the chain scorers (softmax) and of the sufficiency models (logistic). */
+  l2: 1e-3,
+  confL2: 1e-3,
+  /** Stop after hop 1 when its confidence reaches tau[0]; after hop 2 when it reaches tau[1]. */
+  tau: [0.95, 0.8],
+  /** Single-hop questions taken from each held-out SQuAD-train article. */
+  squadPerArticle: 12,
+};

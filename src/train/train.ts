@@ -1,0 +1,114 @@
+// `svc train` / `npm run train`: trains the model from the shared data and writes a model folder.
+// Steps: index the wiki-pool with the engine itself; fit the chain scorers (W1, W2, W3) and the
+// per-stage sufficiency models on the multi-hop dev questions; measure the whole procedure by k-fold
+// cross-validation by question (each fold's model is trained without that fold's questions); refit
+// on every question for the shipped model; write the folder with a manifest naming the data (with
+// hashes), the hyper-parameters and the cross-validated figures. Deterministic for a given seed.
+import path from 'node:path';
+import { ENGINE_FORMAT, writeModelFolder } from '../engine/model-folder.js';
+import type { ModelParams } from '../engine/model.js';
+import type { LoopParams } from '../engine/search-loop.js';
+import { CONF_NAMES } from '../engine/search-confidence.js';
+import { H1_NAMES, H2_NAMES } from '../engine/search-features.js';
+import { DataFolder, isHeldOutArticle, squadArticles, type CorpusDoc, type TrainQuery } from './data.js';
+import { evaluateQueries, summarise, type QueryResult } from './evaluate.js';
+import { fitChains, type Item } from './fit-chains.js';
+import { fitConfidence } from './fit-confidence.js';
+import { TrainingStore } from './harness.js';
+import { mulberry32, stratifiedFolds } from './learners.js';
+import { HYPER, STOP_WORDS } from './hyper.js';
+import type { TrainSet } from './train-set.js';
+
+export interface TrainOptions {
+  dataDir: string;
+  outDir: string;
+  name: string;
+  version: string;
+  seed: number;
+  folds: number;
+  /** Questions per suite (and only their documents plus distractors) for a quick, small model. */
+  sample?: number;
+  threads?: number;
+  log: (msg: string) => void;
+}
+
+/** A deterministic sample: `n` questions per suite, their documents, and 20 distractors per question. */
+function sampleData(corpus: CorpusDoc[], queries: TrainQuery[], n: number, seed: number): { corpus: CorpusDoc[]; queries: TrainQuery[] } {
+  const rand = mulberry32(seed);
+  const picked = [...new Set(queries.map((q) => q.suite))].flatMap((s) => queries.filter((q) => q.suite === s).slice(0, n));
+  const keep = new Set(picked.flatMap((q) => q.gold));
+  const others = corpus.filter((d) => !keep.has(d.id));
+  for (let i = 0; i < 20 * picked.length && others.length; i++) keep.add(others.splice(Math.floor(rand() * others.length), 1)[0].id);
+  return { corpus: corpus.filter((d) => keep.has(d.id)), queries: picked };
+}
+
+function fitAll(items: Item[], seed: number, log: (m: string) => void): LoopParams {
+  const chains = fitChains(items, { l2: HYPER.l2, exp: HYPER.exp, log });
+  const conf = fitConfidence(items, chains, HYPER.exp, HYPER.confL2, seed);
+  return { ...chains, exp: HYPER.exp, conf, tau: HYPER.tau };
+}
+
+/** The training sets: multi-hop questions over the wiki-pool, single-hop questions over whole SQuAD articles. */
+async function openSets(data: DataFolder, o: TrainOptions, base: { name: string; version: string; params: ModelParams }): Promise<TrainSet[]> {
+  let corpus = data.corpus();
+  let queries = data.multihopQueries();
+  if (o.sample) ({ corpus, queries } = sampleData(corpus, queries, o.sample, o.seed));
+  const squad = squadArticles(data.squadTrain(), isHeldOutArticle, HYPER.squadPerArticle);
+  const squadDocs = o.sample ? squad.docs.slice(0, 3) : squad.docs;
+  const squadQueries = squad.queries.filter((q) => squadDocs.some((d) => d.id === q.gold[0])).slice(0, o.sample ?? Infinity);
+  o.log(`data: wiki-pool ${corpus.length} documents, ${queries.length} multi-hop questions; ${squadDocs.length} SQuAD articles, ${squadQueries.length} single-hop questions`);
+  return [
+    { name: 'wiki-pool', store: await TrainingStore.open(corpus, base, o.threads), queries, judge: 'all-gold-docs', chains: true },
+    { name: 'squad-articles', store: await TrainingStore.open(squadDocs, base, o.threads), queries: squadQueries, judge: 'answer-passage', chains: false },
+  ];
+}
+
+export async function train(o: TrainOptions): Promise<{ dir: string; metrics: unknown }> {
+  const started = performance.now();
+  const elapsed = () => `${((performance.now() - started) / 1000).toFixed(0)} s`;
+  const data = new DataFolder(o.dataDir);
+  const base: ModelParams = { stop: STOP_WORDS, lexical: HYPER.lexical, search: {} };
+  const sets = await openSets(data, o, { name: o.name, version: o.version, params: base });
+  o.log(`indexed ${sets.map((s) => `${s.name}: ${s.store.totalRows} passages`).join(', ')} (${elapsed()})`);
+  try {
+    const items: Item[] = sets.flatMap((set) => set.queries.map((q) => ({ set, q })));
+    const folds = stratifiedFolds(items.map((it) => it.q.suite), o.folds, o.seed);
+    const results: QueryResult[] = [];
+    for (let k = 0; k < o.folds; k++) {
+      const params = fitAll(items.filter((_, i) => folds[i] !== k), o.seed, () => {});
+      results.push(...evaluateQueries(items.filter((_, i) => folds[i] === k), params));
+      o.log(`fold ${k + 1}/${o.folds} done (${elapsed()})`);
+    }
+    const cv = summarise(results);
+    for (const [suite, m] of Object.entries(cv)) o.log(`CV ${suite}: found ${JSON.stringify(m.found_at)} ECE@10 ${m.ece10} hops ${m.mean_hops} conf found/missed/hidden ${m.conf_found}/${m.conf_missed}/${m.conf_hidden}`);
+    const search = fitAll(items, o.seed, o.log);
+    const params: ModelParams = { ...base, search: search as unknown as Record<string, unknown> };
+    const dir = path.resolve(o.outDir);
+    writeModelFolder(
+      dir,
+      {
+        format: 'svc-model/1',
+        name: o.name,
+        version: o.version,
+        engine: ENGINE_FORMAT,
+        dims: 0,
+        tokenizer: { name: 'svc-words-porter/1', rules: 'NFKD, marks removed, lowercased runs of letters and digits; Porter (1980) stems; stop words dropped from queries only' },
+        params: params as unknown as Record<string, unknown>,
+        training: {
+          seed: o.seed,
+          sample: o.sample ?? null,
+          data: data.used,
+          sets: sets.map((s) => ({ name: s.name, documents: s.store.totalRows, questions: s.queries.length, judge: s.judge })),
+          hyperparameters: HYPER,
+          features: { h1: H1_NAMES, h2: H2_NAMES, confidence: CONF_NAMES },
+        },
+        metrics: { cross_validation: { folds: o.folds, by: 'question, stratified by suite; each fold model trained without its questions', suites: cv } },
+      },
+      new Map(),
+    );
+    o.log(`wrote ${dir} (${elapsed()} in all)`);
+    return { dir, metrics: cv };
+  } finally {
+    for (const s of sets) await s.store.close();
+  }
+}

@@ -1,0 +1,128 @@
+// The client commands of `svc` as a separate process against a real server: stores create, list,
+// get, delete; docs list, get, delete; search's readable view and --json; every error printed as
+// message and fix with a non-zero exit.
+import t from 'tap';
+import { renderResult } from '../src/cli/search.js';
+import { assertBuilt, runCli, unusedPort } from './helpers/cli.js';
+import { startTestServer } from './helpers/server.js';
+
+assertBuilt();
+const { server, api } = await startTestServer(t, { threads: 1 });
+const env = { SVC_BASE_URL: server.url };
+const svc = (...args: string[]) => runCli(args, env);
+
+t.test('stores create, list, get, delete', async (t) => {
+  const created = await svc('stores', 'create', 'notes');
+  t.equal(created.code, 0, created.stderr);
+  t.match(created.stdout, /^created store 'notes' \(st_[a-z2-7]{16}\)\n$/);
+  const json = JSON.parse((await svc('stores', 'create', 'notes-2', '--json')).stdout);
+  t.match(json, { name: 'notes-2', n_docs: 0 });
+
+  const [list, get, refused] = await Promise.all([svc('stores', 'list'), svc('stores', 'get', json.id), svc('stores', 'delete', 'notes-2')]);
+  t.match(list.stdout, /^NAME\s+ID\s+DOCS\s+SIZE\s+CREATED\nnotes-2\s+st_\w+\s+0\s+\d.*\nnotes\s+st_\w+\s+0\s+/, 'newest first');
+  t.match(get.stdout, /name\s+notes-2\nid\s+st_\w+\ndocuments\s+0\n/);
+  t.equal(refused.code, 1, 'delete without --yes off a terminal is refused');
+  t.match(refused.stderr, /error: not deleting store 'notes-2' and its 0 documents without confirmation\nfix: Pass --yes/);
+
+  const deleted = await svc('stores', 'delete', 'notes-2', '--yes');
+  t.equal(deleted.code, 0);
+  t.equal(deleted.stdout, "deleted store 'notes-2'\n");
+  t.equal((await api.raw('GET', '/stores/notes-2')).status, 404);
+});
+
+t.test('docs list, get, delete', async (t) => {
+  await api.post('/stores/notes/documents', {
+    documents: [
+      { id: 'a/b c', text: 'The river Tagus flows to Lisbon.', metadata: { team: 'geo', n: 1 } },
+      ...Array.from({ length: 25 }, (_, i) => ({ id: `n${i}`, text: `Note ${i} on hills.` })),
+    ],
+  });
+  const [list, all, three, get] = await Promise.all([
+    svc('docs', 'list', 'notes'),
+    svc('docs', 'list', 'notes', '--all', '--json'),
+    svc('docs', 'list', 'notes', '--limit', '3', '--json'),
+    svc('docs', 'get', 'notes', 'a/b c', '--text'),
+  ]);
+  t.match(list.stdout, /^ID\s+TOKENS\s+INGESTED\s+METADATA\n/);
+  t.equal(list.stdout.trim().split('\n').length, 21, 'header and the first 20');
+  t.match(list.stderr, /first 20 shown; --limit <n> or --all/);
+  t.equal(JSON.parse(all.stdout).length, 26);
+  t.equal(JSON.parse(three.stdout).length, 3);
+  t.equal(get.code, 0, get.stderr);
+  t.match(get.stdout, /id\s+a\/b c\ntokens\s+\d+\ningested\s+\S+\nmetadata\s+team=geo n=1\n\nThe river Tagus flows to Lisbon.\n/);
+
+  t.equal((await svc('docs', 'delete', 'notes', 'a/b c')).stdout, "deleted document 'a/b c' from 'notes'\n");
+  const again = await svc('docs', 'get', 'notes', 'a/b c');
+  t.equal(again.code, 1);
+  t.match(again.stderr, /^error: no document with id 'a\/b c' in store 'notes' \(request id req_\w+\)\nfix: List documents/);
+});
+
+t.test('search: passages by hop with scores, confidence, hops, latency and trace', async (t) => {
+  await api.post('/stores', { name: 'films' });
+  await api.post('/stores/films/documents', {
+    documents: [
+      { id: 'devotion', text: 'Devotion (1929 film)\nDevotion is a 1929 Italian silent film directed by Guido Brignone.', metadata: { source: 'wiki' } },
+      { id: 'brignone', text: 'Guido Brignone\nGuido Brignone was an Italian director, father of the actress Lilla Brignone.', metadata: { source: 'wiki' } },
+      { id: 'other', text: 'Lisbon is the capital of Portugal.', metadata: { source: 'atlas' } },
+    ],
+  });
+  const q = 'Who is the child of the director of Devotion (1929 film)?';
+  const [r, asJson, bad] = await Promise.all([
+    svc('search', 'films', q, '--hops', '3', '--results', '5', '--trace', '--filter', 'source=wiki'),
+    svc('search', 'films', q, '--json', '--filter', 'source=wiki'),
+    svc('search', 'films', q, '--hops', '9'),
+  ]);
+  t.equal(r.code, 0, r.stderr);
+  t.match(r.stdout, /^hop 1\n {2}\d+\.\d{3} {2}\S+/);
+  t.match(r.stdout, /\nconfidence \d\.\d\d · \d hops? used of at most 3 · \d+\.\d ms · \S+/);
+  t.match(r.stdout, /\ntrace:\n {2}hop 1 {2}\S+ {2}.+/);
+  t.notMatch(r.stdout, /Lisbon/, 'the filter applies');
+
+  const json = JSON.parse(asJson.stdout);
+  t.type(json.confidence, 'number');
+  t.ok(json.passages.every((p: { metadata: { source: string } }) => p.metadata.source === 'wiki'));
+  t.notOk('trace' in json, 'no trace unless asked');
+
+  t.not(bad.code, 0);
+  t.match(bad.stderr, /--hops <n>.*use an integer from 1 to 8/);
+});
+
+t.test('the readable view groups passages by hop', async (t) => {
+  const text = renderResult(
+    {
+      passages: [
+        { doc_id: 'b', text: 'second '.repeat(200), score: 0.5, hop: 2, metadata: {}, start: 0, end: 1400 },
+        { doc_id: 'a', text: 'first', score: 0.9, hop: 1, metadata: { team: 'x' }, start: 3, end: 8 },
+      ],
+      confidence: 0.875,
+      hops_used: 2,
+      latency_ms: 3.25,
+      engine: 'e1',
+      trace: [{ hop: 1, doc_id: 'a', why: 'matches' }],
+    },
+    4,
+    60,
+  );
+  t.match(text, /^hop 1\n {2}0\.900 {2}a {2}\[3-8\] {2}team=x\n {9}first\nhop 2\n {2}0\.500 {2}b/);
+  t.equal(text.split('\n').filter((l) => l.includes('second')).length, 4, 'long passages wrapped to four lines');
+  t.match(text, /…\n/);
+  t.match(text, /confidence 0\.88 · 2 hops used of at most 4 · 3\.3 ms · e1\ntrace:\n {2}hop 1 {2}a {2}matches\n$/);
+});
+
+t.test('errors print message and fix and exit non-zero', async (t) => {
+  const authed = await startTestServer(t, { noAuth: false, threads: 1 });
+  const port = await unusedPort();
+  const [missing, invalid, down, wrong, denied] = await Promise.all([
+    svc('stores', 'get', 'nope'),
+    svc('stores', 'create', 'Bad Name'),
+    runCli(['stores', 'list'], { SVC_BASE_URL: `http://127.0.0.1:${port}/v1` }),
+    runCli(['stores', 'list'], { SVC_BASE_URL: 'http://127.0.0.1:8080' }),
+    runCli(['stores', 'list'], { SVC_BASE_URL: authed.server.url, SVC_API_KEY: 'svc_not_a_real_key' }),
+  ]);
+  for (const r of [missing, invalid, down, wrong, denied]) t.equal(r.code, 1, r.stderr);
+  t.match(missing.stderr, /^error: no store named or with id 'nope'.*\nfix: .*svc stores create/);
+  t.match(invalid.stderr, /^error: body\.name must match pattern .*\nfix: .*\[a-z0-9-_\]/);
+  t.match(down.stderr, new RegExp(`^error: GET http://127\\.0\\.0\\.1:${port}/v1/stores failed: ECONNREFUSED\\nfix: Check that the server is running`));
+  t.match(wrong.stderr, /^error: base URL 'http:\/\/127\.0\.0\.1:8080' does not end in \/v1\nfix: Set SVC_BASE_URL/);
+  t.match(denied.stderr, /^error: the API key is not valid.*\nfix: .*svc keys create/);
+});

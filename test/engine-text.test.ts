@@ -1,0 +1,88 @@
+// Text analysis: tokens keep their offsets in the original text; folding and Porter stems; passage
+// splitting keeps every passage an exact substring of at most 1200 characters, in order, without
+// overlap, covering every non-space character; the blob format round-trips and refuses another model.
+import t from 'tap';
+import { analyzeDocument, documentTitle, FLAG_CAPITALISED, FLAG_STOP } from '../src/engine/analyze.js';
+import { decodeBlob, encodeBlob, EncodingFormatError } from '../src/engine/encoding-format.js';
+import { MAX_PASSAGE, splitPassages } from '../src/engine/passages.js';
+import { porterStem } from '../src/engine/porter.js';
+import { countTokens, fold, tokenize } from '../src/engine/tokenize.js';
+
+t.test('tokens: folded forms with offsets into the original text', async (t) => {
+  const text = 'Régis Laspalès, «H. P. Lovecraft» — ﬁnal 1990s naïve';
+  const tk = tokenize(text);
+  t.same(tk.forms, ['regis', 'laspales', 'h', 'p', 'lovecraft', 'final', '1990s', 'naive']);
+  t.equal(text.slice(tk.start[0], tk.end[0]), 'Régis');
+  t.equal(text.slice(tk.start[5], tk.end[5]), 'ﬁnal');
+  t.equal(countTokens(text), tk.forms.length);
+  t.equal(fold('ÉCOLE'), 'ecole');
+  t.same(tokenize('').forms, []);
+  t.same(tokenize('—!?').forms, []);
+});
+
+t.test('porter stems', async (t) => {
+  const cases: Record<string, string> = { caresses: 'caress', ponies: 'poni', relational: 'relat', hopping: 'hop', filing: 'file', generalization: 'gener', '1990s': '1990', '1990': '1990', as: 'as' };
+  for (const [w, s] of Object.entries(cases)) t.equal(porterStem(w), s, w);
+});
+
+function checkPassages(t: Tap.Test, text: string, max = MAX_PASSAGE) {
+  const ps = splitPassages(text);
+  let last = 0;
+  let covered = '';
+  for (const [s, e] of ps) {
+    t.ok(s >= last && e > s, 'in order, no overlap');
+    t.ok(e - s <= max, `at most ${max} characters (${e - s})`);
+    const p = text.slice(s, e);
+    t.equal(p, p.trim(), 'no surrounding whitespace');
+    covered += p;
+    last = e;
+  }
+  t.equal(covered.replace(/\s+/g, ''), text.replace(/\s+/g, ''), 'every non-space character is in a passage');
+  return ps;
+}
+
+t.test('passages: sentences packed within paragraphs', async (t) => {
+  const sentence = (i: number) => `Sentence number ${i} says something about topic ${i % 7}.`;
+  const para = Array.from({ length: 40 }, (_, i) => sentence(i)).join(' ');
+  const text = `Title line\n\n${para}\n\n${Array.from({ length: 5 }, (_, i) => sentence(i)).join(' ')}\n\n\nShort tail.`;
+  const ps = checkPassages(t, text);
+  t.ok(ps.length >= 4);
+  t.ok(ps.every(([s, e]) => /[.!?]$/.test(text.slice(s, e)) || text.slice(s, e) === 'Title line'), 'cut at sentence ends');
+  checkPassages(t, 'x'.repeat(5000));
+  checkPassages(t, `${'word '.repeat(1000)}end`);
+  checkPassages(t, 'One sentence only');
+  t.same(splitPassages('   \n\n  '), []);
+  checkPassages(t, 'Mr. Smith went to Washington. He arrived at 3 p.m. on Monday! Did he? "Yes." (Really.) Then he left.\nNew line here.');
+});
+
+t.test('titles and per-token flags', async (t) => {
+  t.equal(documentTitle('Guido Brignone\nGuido Brignone was an Italian director.'), 'Guido Brignone');
+  t.equal(documentTitle('One line only'), '');
+  t.equal(documentTitle('A long first sentence that ends with a period.\nMore'), '');
+  t.equal(documentTitle('whatever\ntext', { title: 'Given' }), 'Given');
+  const d = analyzeDocument('Devotion (1929 film)\nDevotion is a film by Guido Brignone.', undefined, new Set(['is', 'a', 'by']));
+  t.equal(d.passages.length, 1);
+  t.equal(d.title.length, 3);
+  t.equal(d.baseLen, 1, 'parenthetical dropped from the base title');
+  const flags = [...d.passages[0].flags];
+  t.ok(flags[0] & FLAG_CAPITALISED);
+  t.ok(flags[5] & FLAG_STOP, "'is' is a stop word");
+  t.ok(flags[8] & FLAG_CAPITALISED, "'Guido' capitalised");
+  t.equal(d.nTokens, 10);
+});
+
+t.test('document encodings round-trip and are tied to their model', async (t) => {
+  const d = analyzeDocument('Title\nFirst sentence here. Second one there.', undefined, new Set());
+  const dim = 5;
+  const vecs = Int8Array.from({ length: dim * d.passages.length }, (_, i) => i - 3);
+  const scales = Float32Array.from(d.passages, (_, i) => 0.5 + i);
+  const blob = encodeBlob(d, 1234, dim, vecs, scales);
+  const back = decodeBlob(blob, 1234);
+  t.same([...back.title], [...d.title]);
+  t.same([...back.passages[0].terms], [...d.passages[0].terms]);
+  t.same([...back.passages[0].vec], [...vecs.subarray(0, dim)]);
+  t.equal(back.passages[0].scale, 0.5);
+  t.throws(() => decodeBlob(blob, 999), EncodingFormatError);
+  t.throws(() => decodeBlob(blob.subarray(0, blob.length - 3), 1234), EncodingFormatError);
+  t.throws(() => decodeBlob(new Uint8Array(8), 1234), EncodingFormatError);
+});
