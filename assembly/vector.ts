@@ -96,3 +96,44 @@ export function max_f32(scores: usize, n: i32): f32 {
   }
   return r;
 }
+
+// Histogram of scores[0..n) over `bins` equal-width bins spanning [lo, hi): out[b] counts the
+// scores in bin b; scores below lo (and NaN) are not counted, scores >= hi go to the last bin.
+export function histogram_f32(scores: usize, n: i32, lo: f32, hi: f32, bins: i32, out: usize): void {
+  for (let b = 0; b < bins; b++) store<u32>(out + (<usize>b << 2), 0);
+  if (bins <= 0 || !(hi > lo)) return;
+  const scale: f32 = <f32>bins / (hi - lo);
+  const vlo = f32x4.splat(lo), vscale = f32x4.splat(scale);
+  const vmax = i32x4.splat(bins - 1), none = i32x4.splat(-1);
+  const bytes = <usize>n << 2;
+  let j: usize = 0;
+  for (; j + 16 <= bytes; j += 16) {
+    const x = v128.load(scores + j);
+    // bin index, or -1 below lo (NaN compares false, so it is dropped too)
+    const b = v128.bitselect(i32x4.min_s(vmax, i32x4.trunc_sat_f32x4_s(f32x4.mul(f32x4.sub(x, vlo), vscale))), none, f32x4.ge(x, vlo));
+    if (!v128.any_true(i32x4.ne(b, none))) continue;
+    const b0 = i32x4.extract_lane(b, 0), b1 = i32x4.extract_lane(b, 1), b2 = i32x4.extract_lane(b, 2), b3 = i32x4.extract_lane(b, 3);
+    if (b0 >= 0) { const p = out + (<usize>b0 << 2); store<u32>(p, load<u32>(p) + 1); }
+    if (b1 >= 0) { const p = out + (<usize>b1 << 2); store<u32>(p, load<u32>(p) + 1); }
+    if (b2 >= 0) { const p = out + (<usize>b2 << 2); store<u32>(p, load<u32>(p) + 1); }
+    if (b3 >= 0) { const p = out + (<usize>b3 << 2); store<u32>(p, load<u32>(p) + 1); }
+  }
+  for (; j < bytes; j += 4) {
+    const x = load<f32>(scores + j);
+    if (!(x >= lo)) continue;
+    let b = <i32>((x - lo) * scale);
+    if (b >= bins) b = bins - 1;
+    const p = out + (<usize>b << 2);
+    store<u32>(p, load<u32>(p) + 1);
+  }
+}
+
+// Largest of a[i] - b[i] over i in [0, n) (-Infinity for n == 0; NaN differences ignored).
+export function max_diff_f32(a: usize, b: usize, n: i32): f32 {
+  let r: f32 = -Infinity;
+  for (let i = 0; i < n; i++) {
+    const d = load<f32>(a + (<usize>i << 2)) - load<f32>(b + (<usize>i << 2));
+    if (d > r) r = d;
+  }
+  return r;
+}

@@ -1,6 +1,7 @@
-// Server configuration, read only from the SVC_* variables of the spec (the port comes from the
-// `--port` flag). Relative paths resolve against the working directory, except the default model,
-// which is the folder shipped in this package's models/ directory.
+// Server configuration, read only from the SVC_* variables of the spec plus SVC_ENRICH_TIMEOUT (the
+// bound on each call to the enrichment endpoint); the port comes from the `--port` flag. Relative
+// paths resolve against the working directory, except the default model, which is the folder
+// shipped in this package's models/ directory.
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
 import { PACKAGE_ROOT } from './version.js';
@@ -22,7 +23,8 @@ export interface Config {
   dataDir: string;
   project: string;
   logLevel: LogLevel;
-  enrich: { url?: string; model?: string; visionModel?: string; apiKey?: string };
+  /** Optional LLM enrichment; `timeoutMs` bounds every call to the endpoint (SVC_ENRICH_TIMEOUT seconds, default 30). */
+  enrich: { url?: string; model?: string; visionModel?: string; apiKey?: string; timeoutMs: number };
 }
 
 export const NAME_RE = /^[a-z0-9_-]{1,64}$/;
@@ -46,6 +48,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const dataDir = path.resolve(env.SVC_DATA_DIR ?? './svc-data');
   const modelUri = env.SVC_MODEL_URI || defaultModelUri();
   const isRemote = /^(s3|gs):\/\//.test(modelUri);
+  const timeout = Number(env.SVC_ENRICH_TIMEOUT || 30);
+  if (!(timeout > 0 && timeout <= 600)) {
+    throw new ConfigError(`SVC_ENRICH_TIMEOUT=${env.SVC_ENRICH_TIMEOUT} is not a number of seconds from 0 to 600 (default 30)`);
+  }
   return {
     modelUri: isRemote ? modelUri : path.resolve(modelUri),
     modelCache: path.resolve(env.SVC_MODEL_CACHE ?? path.join(dataDir, '.model-cache')),
@@ -57,6 +63,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       model: env.SVC_ENRICH_MODEL || undefined,
       visionModel: env.SVC_VISION_MODEL || undefined,
       apiKey: env.SVC_ENRICH_API_KEY || undefined,
+      timeoutMs: Math.round(timeout * 1000),
     },
   };
 }

@@ -73,6 +73,36 @@ export const ERRORS = {
     description: 'The server is starting, shutting down or its search workers are saturated',
     fix: 'Retry after the number of seconds in the Retry-After header.',
   },
+  // Storage faults of the data dir (a write the file system refused; nothing of the request was
+  // written). The server log names the folder.
+  storage_full: {
+    status: 507,
+    description: 'The file system holding the data dir (SVC_DATA_DIR) is full',
+    fix: "Free space on the volume holding the server's SVC_DATA_DIR, or move SVC_DATA_DIR to a larger one (stop the server, copy the folder, start on the copy), then retry; reads keep working meanwhile.",
+  },
+  storage_unavailable: {
+    status: 503,
+    description: 'The data dir (SVC_DATA_DIR) cannot be written (read-only, permissions or a disk error)',
+    fix: "Make the server's SVC_DATA_DIR writable by the user running svc (a read-only mount, file permissions or a failing disk; see the server log for the folder), then retry.",
+  },
+  // Enrichment (answers, image and scanned-PDF transcription). In a search these never fail the
+  // request: they are the `answer.error` of a 200 response; an ingest that needs a transcription
+  // answers with their status.
+  answer_unavailable: {
+    status: 501,
+    description: 'No answer source: the model has no reader and no answer model is configured',
+    fix: 'Serve a model folder that holds reader.json (written by svc train), or set SVC_ENRICH_MODEL (with SVC_ENRICH_URL and SVC_ENRICH_API_KEY as the endpoint needs) on the server.',
+  },
+  enrichment_failed: {
+    status: 502,
+    description: 'The enrichment endpoint (SVC_ENRICH_URL) failed or answered unusably',
+    fix: 'Retry later; if it persists, check SVC_ENRICH_URL, SVC_ENRICH_MODEL / SVC_VISION_MODEL and SVC_ENRICH_API_KEY on the server.',
+  },
+  enrichment_timeout: {
+    status: 504,
+    description: 'The enrichment endpoint did not answer within SVC_ENRICH_TIMEOUT',
+    fix: "Retry later; if it persists, check the endpoint's load, or raise SVC_ENRICH_TIMEOUT (seconds, default 30) on the server.",
+  },
 } as const satisfies Record<string, { status: number; description: string; fix: string }>;
 
 export type ErrorType = keyof typeof ERRORS;

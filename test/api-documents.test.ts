@@ -55,33 +55,9 @@ t.test('ids with reserved, unicode and control characters round-trip through the
   await t.rejects(api.get('/stores/docs/documents/%E0%A4%A'), { status: 400, type: 'invalid_request' });
 });
 
-t.test('document validation', async (t) => {
-  const bad: Array<[string, unknown]> = [
-    ['no documents', {}],
-    ['empty list', { documents: [] }],
-    ['missing text', { documents: [{ id: 'x' }] }],
-    ['empty text', { documents: [{ id: 'x', text: '' }] }],
-    ['blank text', { documents: [{ id: 'x', text: '  \n ' }] }],
-    ['empty id', { documents: [{ id: '', text: 'x' }] }],
-    ['numeric id', { documents: [{ id: 5, text: 'x' }] }],
-    ['long id', { documents: [{ id: 'é'.repeat(300), text: 'x' }] }],
-    ['lone surrogate', { documents: [{ id: 'x', text: 'bad \ud800 text' }] }],
-    ['nested metadata', { documents: [{ id: 'x', text: 'x', metadata: { a: { b: 1 } } }] }],
-    ['array metadata', { documents: [{ id: 'x', text: 'x', metadata: { a: [1] } }] }],
-    ['null metadata value', { documents: [{ id: 'x', text: 'x', metadata: { a: null } }] }],
-    ['__proto__ key', '{"documents":[{"id":"x","text":"x","metadata":{"__proto__":{"polluted":1}}}]}'],
-    ['unknown field', { documents: [{ id: 'x', text: 'x', title: 'y' }] }],
-    ['duplicate ids', { documents: [doc('dup'), doc('dup')] }],
-    ['dot id', { documents: [doc('.')] }],
-    ['dot-dot id', { documents: [doc('..')] }],
-    ['too many', { documents: Array.from({ length: 1001 }, (_, i) => doc(`m${i}`)) }],
-  ];
-  for (const [name, body] of bad) {
-    const err = await api.post('/stores/docs/documents', body).catch((e) => e);
-    t.match(err, { status: 400, type: 'invalid_request' }, name);
-    t.ok(err.body?.error?.fix?.length > 0, `${name}: has a fix`);
-  }
-  t.equal(({} as any).polluted, undefined, 'no prototype pollution');
+t.test('document validation (every invalid document: hostile-input.test.ts)', async (t) => {
+  const err = await api.post('/stores/docs/documents', { documents: [{ id: 'x' }] }).catch((e) => e);
+  t.match(err, { status: 400, type: 'invalid_request', body: { error: { message: /text/, fix: /text/ } } });
   await t.rejects(api.get('/stores/docs/documents/x'), { status: 404, type: 'document_not_found' }, 'nothing was written');
   await t.rejects(api.post('/stores/nope/documents', { documents: [doc('z')] }), { status: 404, type: 'store_not_found' });
 });

@@ -27,10 +27,8 @@ t.test('409 store_already_exists for a taken name', async (t) => {
   t.match(err.body.error.fix, /taken/);
 });
 
-t.test('400 invalid_request for bad names, with a fix', async (t) => {
-  for (const name of ['', 'A', 'a/b', '..', '%2e%2e', 'x'.repeat(65), 'sp ace', 'é']) {
-    await t.rejects(api.post('/stores', { name }), { status: 400, type: 'invalid_request' }, JSON.stringify(name));
-  }
+t.test('400 invalid_request for bad names, with a fix (hostile names: hostile-input.test.ts)', async (t) => {
+  await t.rejects(api.post('/stores', { name: 'sp ace' }), { status: 400, type: 'invalid_request', body: { error: { fix: /1 to 64 characters from \[a-z0-9-_\]/ } } });
   await t.rejects(api.post('/stores', {}), { status: 400, type: 'invalid_request', body: { error: { message: /name/ } } });
   await t.rejects(api.post('/stores', { name: 'ok', extra: 1 }), { status: 400, type: 'invalid_request', body: { error: { fix: /Allowed fields: name/ } } });
   await t.rejects(api.post('/stores', { name: 5 }), { status: 400, type: 'invalid_request' });

@@ -55,6 +55,25 @@ t.test('count_above and max_f32 match reference (with -Infinity and NaN)', async
   }
 });
 
+t.test('histogram_f32 and max_diff_f32 match reference', async (t) => {
+  const r = rng(10);
+  for (const n of [0, 1, 5, 17, 1000]) {
+    const A = new Arena(rt);
+    const xs = randF32(r, n, 4);
+    const ys = randF32(r, n, 4);
+    if (n > 2) xs[1] = NaN;
+    const px = A.put(xs);
+    const out = A.put(new Uint32Array(7));
+    K.histogramF32(px, n, -1, 2, 7, out);
+    const want = new Array(7).fill(0);
+    for (const x of xs) if (x >= -1) want[Math.min(6, Math.floor(((x + 1) * 7) / 3))]++;
+    t.same([...new Uint32Array(rt.memory.buffer, out, 7)], want, `histogram n ${n}`);
+    const diffs = [...xs].map((x, i) => x - ys[i]).filter((d) => !Number.isNaN(d));
+    t.equal(K.maxDiffF32(px, A.put(ys), n), diffs.length ? Math.fround(Math.max(...diffs)) : -Infinity, `max diff n ${n}`);
+    A.freeAll();
+  }
+});
+
 t.test('dot_i8_gather matches reference (repeated ids, scales by row)', async (t) => {
   const r = rng(2);
   for (const dim of DIMS) for (const nIds of [0, 1, 3, 4, 5, 11]) {

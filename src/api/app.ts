@@ -1,11 +1,14 @@
 // The Express application: request ids, structured request logs (pino), the /v1 router and the one
 // error handler that turns every failure into `{error: {type, message, fix}}` from the error table.
 // An error that is not an ApiError is logged with its stack and answered as 500 `internal` naming
-// the request id; its details never reach the client.
+// the request id; its details never reach the client. A storage fault (StorageError: the data dir
+// is full or cannot be written) is logged with its folder and answered as 507 `storage_full` or 503
+// `storage_unavailable`, whose fix names SVC_DATA_DIR; the request wrote nothing.
 import { randomUUID } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
 import { ApiError } from '../errors.js';
+import { StorageError } from '../store/storage-error.js';
 import type { AuthOptions } from './auth.js';
 import type { Services } from './context.js';
 import { RateLimiter } from './rate-limit.js';
@@ -25,6 +28,10 @@ const REQUEST_ID_RE = /^[A-Za-z0-9._-]{1,128}$/;
 function classify(err: unknown): ApiError | undefined {
   if (err instanceof ApiError) return err;
   const e = err as { name?: string; status?: number; message?: string };
+  if (err instanceof StorageError) {
+    const what = err.fault === 'full' ? `the file system holding the data dir (SVC_DATA_DIR) is full (${err.code})` : `the data dir (SVC_DATA_DIR) cannot be written (${err.code})`;
+    return new ApiError(err.fault === 'full' ? 'storage_full' : 'storage_unavailable', `${what}; nothing of this request was written`);
+  }
   if (e?.name === 'PoolBusyError') {
     return new ApiError('service_unavailable', 'the search workers are saturated', { headers: { 'Retry-After': '1' } });
   }
@@ -61,6 +68,7 @@ export function createApp(opts: AppOptions): express.Express {
 
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
     let apiErr = classify(err);
+    if (err instanceof StorageError) logger.error({ req_id: res.locals.requestId, dir: err.dir, code: err.code, fault: err.fault }, err.message);
     if (!apiErr) {
       logger.error({ req_id: res.locals.requestId, err }, 'unexpected error');
       apiErr = new ApiError('internal', `unexpected server error (request id ${res.locals.requestId})`);

@@ -1,8 +1,10 @@
 // What a request handler receives and returns. Handlers are plain functions of a validated request
 // (project resolved by auth, defaults applied by validation); the router adapts them to Express.
 import type { IncomingHttpHeaders } from 'node:http';
+import type { Enrichment } from '../answer/enrichment.js';
 import type { Engine } from '../engine/types.js';
 import type { KeyRing } from '../store/keys.js';
+import type { FairGate } from './fair-gate.js';
 import type { StoreRegistry } from './store-registry.js';
 
 export interface Services {
@@ -13,6 +15,10 @@ export interface Services {
   /** `starting` until the model and stores are loaded, `stopping` once shutdown began. */
   state: 'starting' | 'ok' | 'stopping';
   openapi: Record<string, unknown>;
+  /** Answers (search answer=true) and content ingest (images, PDFs). */
+  enrichment: Enrichment;
+  /** Fair admission of engine work across projects (fair-gate.ts); absent: none. */
+  gate?: FairGate;
 }
 
 export interface Ctx {

@@ -4,15 +4,19 @@
 // document is searchable when the call returns. An Idempotency-Key replay returns the stored reply.
 import { createHash } from 'node:crypto';
 import { ApiError } from '../errors.js';
+import type { DocumentContent } from '../ingest-content/extract.js';
 import type { PreparedDoc } from '../store/store-db.js';
 import type { BodyTooLargeError } from './body.js';
 import type { Ctx, Handler, Reply } from './context.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
+import { engineTurn } from './fair-gate.js';
 import { LIMITS } from './schemas.js';
 
 interface DocInput {
   id: string;
-  text: string;
+  /** exactly one of text and content (checked below) */
+  text?: string;
+  content?: DocumentContent;
   metadata?: Record<string, string | number | boolean>;
 }
 
@@ -34,7 +38,12 @@ function checkDocuments(docs: DocInput[]): void {
     if (Buffer.byteLength(d.id) > LIMITS.docIdBytes) {
       throw new ApiError('invalid_request', `${where}.id is ${Buffer.byteLength(d.id)} bytes of UTF-8`, { fix: `Use document ids of 1 to ${LIMITS.docIdBytes} bytes.` });
     }
-    const strings = [d.id, d.text, ...Object.keys(d.metadata ?? {}), ...Object.values(d.metadata ?? {}).filter((v): v is string => typeof v === 'string')];
+    if ((d.text === undefined) === (d.content === undefined)) {
+      throw new ApiError('invalid_request', `${where} has ${d.text === undefined ? 'neither text nor content' : 'both text and content'}`, {
+        fix: 'Send the document as text, or as content {media_type, data (base64)} to have its text extracted: exactly one of the two.',
+      });
+    }
+    const strings = [d.id, d.text ?? '', ...Object.keys(d.metadata ?? {}), ...Object.values(d.metadata ?? {}).filter((v): v is string => typeof v === 'string')];
     if (!strings.every((s) => s.isWellFormed())) {
       throw new ApiError('invalid_request', `${where} contains a lone UTF-16 surrogate (\\ud800-\\udfff escape without its pair)`, { fix: 'Send well-formed Unicode text; escape characters outside the BMP as surrogate pairs.' });
     }
@@ -85,10 +94,12 @@ export const ingestDocuments: Handler = async (ctx: Ctx): Promise<Reply> => {
   const early = replay();
   if (early) return early;
 
-  const batch = await engine.encode(docs);
+  // Documents sent as content (issue 7): their text is extracted (PDF) or transcribed (images) first.
+  const texts = docs.some((d) => d.content) ? await ctx.services.enrichment.extractor.texts(docs) : docs.map((d) => d.text!);
+  const batch = await engineTurn(ctx, () => engine.encode(docs.map((d, i) => ({ id: d.id, text: texts[i], metadata: d.metadata }))));
   const prepared: PreparedDoc[] = docs.map((d, i) => ({
     id: d.id,
-    text: d.text,
+    text: texts[i],
     metadata: d.metadata ?? {},
     n_tokens: batch.docs[i].nTokens,
     encoding: batch.docs[i].encoding,

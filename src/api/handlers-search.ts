@@ -2,6 +2,7 @@
 // pool) and resolves the passage references it returns to text; a passage whose document was
 // deleted meanwhile is dropped rather than returned without text.
 import type { Ctx, Handler, Reply } from './context.js';
+import { engineTurn } from './fair-gate.js';
 
 export const search: Handler = async (ctx: Ctx): Promise<Reply> => {
   const { registry, engine } = ctx.services;
@@ -12,9 +13,11 @@ export const search: Handler = async (ctx: Ctx): Promise<Reply> => {
     if (!texts.has(docId)) texts.set(docId, store.db.getText(docId));
     return texts.get(docId);
   };
-  const outcome = await store.index.search(
-    { query: b.query, maxHops: b.max_hops, maxResults: b.max_results, trace: b.return_trace, filter: b.filter },
-    (docId, start, end) => text(docId)?.slice(start, end),
+  const outcome = await engineTurn(ctx, () =>
+    store.index.search(
+      { query: b.query, maxHops: b.max_hops, maxResults: b.max_results, trace: b.return_trace, filter: b.filter },
+      (docId, start, end) => text(docId)?.slice(start, end),
+    ),
   );
   const passages = [];
   for (const p of outcome.passages) {
@@ -30,6 +33,8 @@ export const search: Handler = async (ctx: Ctx): Promise<Reply> => {
     engine: engine.id,
   };
   if (b.return_trace) body.trace = outcome.trace ?? [];
+  // answer=true (issue 7): built from the passages returned; a failure is reported inside `answer`.
+  if (b.answer) body.answer = await ctx.services.enrichment.answerer.answer(b.query, passages);
   return { status: 200, body };
 };
 

@@ -2,6 +2,8 @@
 // published in the OpenAPI document and compiled by Ajv for validation, so the document and the
 // behaviour cannot drift. Every property's `description` states its valid range: validation errors
 // quote it as the `fix`. Limits live here once, as constants.
+import { ERRORS } from '../errors.js';
+import { CONTENT_MEDIA_TYPES } from '../ingest-content/media-types.js';
 
 export const LIMITS = {
   storeName: { pattern: '^[a-z0-9_-]{1,64}$' },
@@ -31,6 +33,9 @@ const metadata = {
   propertyNames: { minLength: 1, maxLength: LIMITS.metadataKeyChars, not: { enum: ['__proto__', 'constructor', 'prototype'] } },
   additionalProperties: { $ref: '#/components/schemas/MetadataValue' },
 };
+
+/** The error types a search's `answer.error` can carry (answers never fail the search). */
+const ANSWER_ERRORS = ['answer_unavailable', 'enrichment_failed', 'enrichment_timeout'] as const;
 
 const timestamp = { type: 'string', format: 'date-time', description: 'ISO 8601 timestamp in UTC.' };
 const cursor = { type: ['string', 'null'], description: 'Pass as `cursor` to get the next page; null when the list is exhausted.' };
@@ -93,8 +98,9 @@ export const schemas = {
   },
   DocumentInput: {
     type: 'object',
-    required: ['id', 'text'],
+    required: ['id'],
     additionalProperties: false,
+    description: 'A document: its id, exactly one of `text` and `content`, and optional metadata.',
     properties: {
       id: {
         type: 'string',
@@ -102,8 +108,20 @@ export const schemas = {
         maxLength: LIMITS.docIdBytes,
         description: `Document id, the upsert key: 1 to ${LIMITS.docIdBytes} bytes of UTF-8, any characters except the ids '.' and '..' (URL-encode it in paths).`,
       },
-      text: { type: 'string', minLength: 1, pattern: '\\S', description: 'Full document text, unchunked; must contain a non-space character.' },
+      text: { type: 'string', minLength: 1, pattern: '\\S', description: 'Full document text, unchunked; must contain a non-space character. Send either text or content.' },
+      content: { $ref: '#/components/schemas/DocumentContent' },
       metadata: { $ref: '#/components/schemas/Metadata' },
+    },
+  },
+  DocumentContent: {
+    type: 'object',
+    required: ['media_type', 'data'],
+    additionalProperties: false,
+    description:
+      'A file whose text becomes the document text (instead of `text`): a PDF has its text layer extracted; an image, or a PDF page without a text layer, is transcribed by the vision model (SVC_VISION_MODEL, else SVC_ENRICH_MODEL; refused with 400 when neither is set). The base64 counts toward the 32 MB request limit.',
+    properties: {
+      media_type: { type: 'string', enum: [...CONTENT_MEDIA_TYPES], description: `The file type: one of ${CONTENT_MEDIA_TYPES.join(', ')}.` },
+      data: { type: 'string', minLength: 1, description: 'The file, base64-encoded (RFC 4648, with padding).' },
     },
   },
   IngestRequest: {
@@ -179,6 +197,7 @@ export const schemas = {
         description: `Maximum passages returned: an integer from ${LIMITS.maxResults.min} to ${LIMITS.maxResults.max} (default ${LIMITS.maxResults.default}).`,
       },
       return_trace: { type: 'boolean', default: false, description: 'When true, the response includes `trace` (default false).' },
+      answer: { type: 'boolean', default: false, description: 'When true, the response includes `answer`, built from the passages found (default false).' },
       filter: {
         type: 'object',
         maxProperties: LIMITS.filterKeys,
@@ -219,6 +238,33 @@ export const schemas = {
       trace: { type: 'array', items: { $ref: '#/components/schemas/TraceStep' }, description: 'One step per hop; present when return_trace was true.' },
       latency_ms: { type: 'number', minimum: 0, description: 'Engine-only latency measured on the server, in milliseconds.' },
       engine: { type: 'string', description: 'Engine identifier with the model version.' },
+      answer: { $ref: '#/components/schemas/Answer' },
+    },
+  },
+  Answer: {
+    type: 'object',
+    required: ['text', 'citations', 'source'],
+    additionalProperties: false,
+    description: 'Present when the search asked for answer=true. A failure of the answer source never fails the search: it is reported in `error`.',
+    properties: {
+      text: {
+        type: ['string', 'null'],
+        description: 'The answer: from the native reader, an exact span of a passage; from an answer model, its reply. Empty when there were no passages to read; null when `error` is set.',
+      },
+      citations: { type: 'array', items: { type: 'string' }, description: 'Ids of the documents that support the answer, each one whose passages were read (cited ids the model was not sent are dropped).' },
+      source: { type: 'string', description: '`native` (the reader of the model folder) or the name of the answer model (SVC_ENRICH_MODEL).' },
+      error: { $ref: '#/components/schemas/AnswerError' },
+    },
+  },
+  AnswerError: {
+    type: 'object',
+    required: ['type', 'message', 'fix'],
+    additionalProperties: false,
+    description: 'Why there is no answer; the search results are complete.',
+    properties: {
+      type: { type: 'string', enum: [...ANSWER_ERRORS], description: ANSWER_ERRORS.map((t) => `\`${t}\`: ${ERRORS[t].description}`).join('; ') },
+      message: { type: 'string', description: 'What happened.' },
+      fix: { type: 'string', description: 'What to do about it.' },
     },
   },
 } as const;

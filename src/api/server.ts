@@ -3,6 +3,7 @@
 // openapi.json answer 503 until every store is loaded. `close()` stops accepting, waits for
 // requests in flight, closes every store durably and releases the lock.
 import http from 'node:http';
+import { availableParallelism } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { pino, type Logger } from 'pino';
 import { VERSION, type Config } from '../config.js';
@@ -12,7 +13,9 @@ import { ApiError } from '../errors.js';
 import { lockDataDir } from '../store/data-dir-lock.js';
 import { KeyRing } from '../store/keys.js';
 import { resolveModel } from '../model-source/resolve.js';
+import { createEnrichment } from '../answer/enrichment.js';
 import { createApp } from './app.js';
+import { FairGate } from './fair-gate.js';
 import type { Services } from './context.js';
 import { pruneIdempotency } from './handlers-documents.js';
 import { buildOpenApi } from './openapi.js';
@@ -26,6 +29,8 @@ export interface ServerOptions {
   logger?: Logger;
   /** Worker threads of the engine (default: available cores). */
   threads?: number;
+  /** Engine tasks that may wait for a worker before requests get 503 (default: the pool's, 16 per thread). */
+  maxQueue?: number;
   rateLimit?: number;
 }
 
@@ -55,11 +60,19 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     // Model distribution: a remote SVC_MODEL_URI is fetched into (or verified in) SVC_MODEL_CACHE first.
     const modelLog = { info: (msg: string, f?: object) => logger.info(f ?? {}, msg), warn: (msg: string, f?: object) => logger.warn(f ?? {}, msg) };
     const modelDir = await resolveModel(config.modelUri, config.modelCache, modelLog);
-    engine = await loadEngine({ modelUri: modelDir, threads: opts.threads });
+    engine = await loadEngine({ modelUri: modelDir, threads: opts.threads, maxQueue: opts.maxQueue });
     const registry = new StoreRegistry(config.dataDir, engine, (msg, fields) => logger.info(fields ?? {}, msg));
-    const services: Services = { version: VERSION, engine, registry, keys, state: 'starting', openapi: buildOpenApi(VERSION) };
+    // Answers and enrichment: the native reader from the model folder, or the SVC_ENRICH_* endpoint.
+    const enrichment = createEnrichment(config.enrich, modelDir);
+    logger.info({}, `${enrichment.answerer.describe()}; ${enrichment.extractor.describe()}`);
+    // Engine work is admitted fairly across projects: two requests per worker thread run at once (one
+    // computes while the other's results are resolved), and each project may queue eight per thread.
+    const threads = opts.threads ?? availableParallelism();
+    const gate = new FairGate(2 * threads, 8 * threads);
+    const services: Services = { version: VERSION, engine, registry, keys, state: 'starting', openapi: buildOpenApi(VERSION), enrichment, gate };
     const app = createApp({ services, logger, rateLimit: opts.rateLimit, auth: { noAuth: opts.noAuth, defaultProject: config.project, keys } });
-    server = http.createServer({ maxHeaderSize: 16 * 1024, requestTimeout: 300_000 }, app);
+    // requireHostHeader off: a request without Host is answered by the API (JSON from the error table), not by Node's bare 400.
+    server = http.createServer({ maxHeaderSize: 16 * 1024, requestTimeout: 300_000, requireHostHeader: false }, app);
     server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
       if (socket.writable) socket.end(clientErrorBody(err));
       else socket.destroy();

@@ -143,8 +143,16 @@ export class StoreRegistry {
         store.closed = true;
         p.byId.delete(store.db.meta.id);
         p.byName.delete(store.db.meta.name);
+        try {
+          await destroyStore(store.db);
+        } catch (err) {
+          // nothing was removed (e.g. a read-only data dir): the store stays as it was
+          store.closed = false;
+          p.byId.set(store.db.meta.id, store);
+          p.byName.set(store.db.meta.name, store);
+          throw err;
+        }
         store.index.close();
-        await destroyStore(store.db);
       }),
     );
   }

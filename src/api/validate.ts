@@ -101,6 +101,9 @@ export function compileValidators(doc: Doc, operations: Operation[]): Map<string
           const name = err.instancePath.replace(/^\//, '');
           throw new ApiError('invalid_request', `query parameter '${name}' ${err.message}`, { fix: paramDescriptions.get(name) ?? allowedQuery });
         }
+        // Ajv coerces 'Infinity' and '1e999' to Infinity and then skips minimum/maximum: refuse them here.
+        const infinite = Object.entries(copy).find(([, v]) => typeof v === 'number' && !Number.isFinite(v));
+        if (infinite) throw new ApiError('invalid_request', `query parameter '${infinite[0]}' must be a finite number`, { fix: paramDescriptions.get(infinite[0]) ?? allowedQuery });
         return copy;
       },
       headers(headers) {

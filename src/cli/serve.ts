@@ -22,11 +22,20 @@ export function registerServe(program: Command): void {
       const host = opts.host ?? (noAuth ? '127.0.0.1' : '0.0.0.0');
       const { startServer } = await import('../api/server.js');
       const { DataDirLockedError } = await import('../store/data-dir-lock.js');
+      const { StorageError } = await import('../store/storage-error.js');
       let server: RunningServer;
       try {
         server = await startServer({ config, port, host, noAuth });
       } catch (err) {
-        if (err instanceof DataDirLockedError) throw new CliError(err.message, 'Stop the other server, or give this one another SVC_DATA_DIR.');
+        if (err instanceof DataDirLockedError) {
+          throw new CliError(err.message, `Stop the other server, or give this one another SVC_DATA_DIR. If no svc server runs there (pid ${err.pid} is another program), remove ${err.lockFile}.`);
+        }
+        if (err instanceof StorageError) {
+          const fix = err.fault === 'full'
+            ? `Free space on the volume holding ${err.dir}, or point SVC_DATA_DIR at a larger one.`
+            : `Make ${err.dir} writable by this user (mount it read-write, fix its owner or mode), or point SVC_DATA_DIR at a writable directory.`;
+          throw new CliError(err.message, fix);
+        }
         if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new CliError(`port ${port} is in use`, 'Stop whatever listens there, or pass another --port.');
         throw err;
       }

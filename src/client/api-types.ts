@@ -52,12 +52,22 @@ export interface StoreList {
   next_cursor: string | null;
 }
 
+/** A document: its id, exactly one of `text` and `content`, and optional metadata. */
 export interface DocumentInput {
   /** Document id, the upsert key: 1 to 512 bytes of UTF-8, any characters except the ids '.' and '..' (URL-encode it in paths). */
   id: string;
-  /** Full document text, unchunked; must contain a non-space character. */
-  text: string;
+  /** Full document text, unchunked; must contain a non-space character. Send either text or content. */
+  text?: string;
+  content?: DocumentContent;
   metadata?: Metadata;
+}
+
+/** A file whose text becomes the document text (instead of `text`): a PDF has its text layer extracted; an image, or a PDF page without a text layer, is transcribed by the vision model (SVC_VISION_MODEL, else SVC_ENRICH_MODEL; refused with 400 when neither is set). The base64 counts toward the 32 MB request limit. */
+export interface DocumentContent {
+  /** The file type: one of image/png, image/jpeg, application/pdf. */
+  media_type: 'image/png' | 'image/jpeg' | 'application/pdf';
+  /** The file, base64-encoded (RFC 4648, with padding). */
+  data: string;
 }
 
 export interface IngestRequest {
@@ -107,6 +117,8 @@ export interface SearchRequest {
   max_results?: number;
   /** When true, the response includes `trace` (default false). */
   return_trace?: boolean;
+  /** When true, the response includes `answer`, built from the passages found (default false). */
+  answer?: boolean;
   /** Metadata equality: at most 16 key/value pairs, all of which must match for a document to be considered. */
   filter?: Record<string, MetadataValue>;
 }
@@ -146,6 +158,28 @@ export interface SearchResult {
   latency_ms: number;
   /** Engine identifier with the model version. */
   engine: string;
+  answer?: Answer;
+}
+
+/** Present when the search asked for answer=true. A failure of the answer source never fails the search: it is reported in `error`. */
+export interface Answer {
+  /** The answer: from the native reader, an exact span of a passage; from an answer model, its reply. Empty when there were no passages to read; null when `error` is set. */
+  text: string | null;
+  /** Ids of the documents that support the answer, each one whose passages were read (cited ids the model was not sent are dropped). */
+  citations: string[];
+  /** `native` (the reader of the model folder) or the name of the answer model (SVC_ENRICH_MODEL). */
+  source: string;
+  error?: AnswerError;
+}
+
+/** Why there is no answer; the search results are complete. */
+export interface AnswerError {
+  /** `answer_unavailable`: No answer source: the model has no reader and no answer model is configured; `enrichment_failed`: The enrichment endpoint (SVC_ENRICH_URL) failed or answered unusably; `enrichment_timeout`: The enrichment endpoint did not answer within SVC_ENRICH_TIMEOUT */
+  type: 'answer_unavailable' | 'enrichment_failed' | 'enrichment_timeout';
+  /** What happened. */
+  message: string;
+  /** What to do about it. */
+  fix: string;
 }
 
 /** Every error type the document declares, with its HTTP status. */
@@ -161,7 +195,11 @@ export const ERROR_STATUS = {
   rate_limited: 429,
   headers_too_large: 431,
   internal: 500,
+  enrichment_failed: 502,
   service_unavailable: 503,
+  storage_unavailable: 503,
+  enrichment_timeout: 504,
+  storage_full: 507,
 } as const;
 
 export type ErrorType = keyof typeof ERROR_STATUS;
@@ -169,21 +207,21 @@ export type ErrorType = keyof typeof ERROR_STATUS;
 /** Every operation: method, path (relative to the base URL), statuses answered with its response type, declared errors. */
 export const OPERATIONS = {
   /** Create a store */
-  createStore: { method: 'POST', path: '/stores', ok: [201], errors: ['invalid_request', 'unauthorized', 'store_already_exists', 'unsupported_media_type', 'rate_limited', 'headers_too_large', 'internal', 'service_unavailable'] },
+  createStore: { method: 'POST', path: '/stores', ok: [201], errors: ['invalid_request', 'unauthorized', 'store_already_exists', 'unsupported_media_type', 'rate_limited', 'headers_too_large', 'internal', 'storage_unavailable', 'service_unavailable', 'storage_full'] },
   /** List stores, newest first */
   listStores: { method: 'GET', path: '/stores', ok: [200], errors: ['invalid_request', 'unauthorized', 'rate_limited', 'headers_too_large', 'internal', 'service_unavailable'] },
   /** Get a store with live stats */
-  getStore: { method: 'GET', path: '/stores/{store}', ok: [200], errors: ['unauthorized', 'store_not_found', 'rate_limited', 'headers_too_large', 'internal', 'service_unavailable'] },
+  getStore: { method: 'GET', path: '/stores/{store}', ok: [200], errors: ['invalid_request', 'unauthorized', 'store_not_found', 'rate_limited', 'headers_too_large', 'internal', 'service_unavailable'] },
   /** Delete a store and all its documents (cannot be undone) */
-  deleteStore: { method: 'DELETE', path: '/stores/{store}', ok: [204], errors: ['unauthorized', 'store_not_found', 'rate_limited', 'headers_too_large', 'internal', 'service_unavailable'] },
+  deleteStore: { method: 'DELETE', path: '/stores/{store}', ok: [204], errors: ['invalid_request', 'unauthorized', 'store_not_found', 'rate_limited', 'headers_too_large', 'internal', 'storage_unavailable', 'service_unavailable', 'storage_full'] },
   /** Ingest (upsert) documents; searchable when the call returns */
-  ingestDocuments: { method: 'POST', path: '/stores/{store}/documents', ok: [200], errors: ['invalid_request', 'unauthorized', 'store_not_found', 'document_too_large', 'unsupported_media_type', 'idempotency_key_reused', 'rate_limited', 'headers_too_large', 'internal', 'service_unavailable'] },
+  ingestDocuments: { method: 'POST', path: '/stores/{store}/documents', ok: [200], errors: ['invalid_request', 'unauthorized', 'store_not_found', 'document_too_large', 'unsupported_media_type', 'idempotency_key_reused', 'rate_limited', 'headers_too_large', 'internal', 'enrichment_failed', 'storage_unavailable', 'service_unavailable', 'enrichment_timeout', 'storage_full'] },
   /** List documents, most recently ingested first */
   listDocuments: { method: 'GET', path: '/stores/{store}/documents', ok: [200], errors: ['invalid_request', 'unauthorized', 'store_not_found', 'rate_limited', 'headers_too_large', 'internal', 'service_unavailable'] },
   /** Get document info */
   getDocument: { method: 'GET', path: '/stores/{store}/documents/{id}', ok: [200], errors: ['invalid_request', 'unauthorized', 'store_not_found', 'document_not_found', 'rate_limited', 'headers_too_large', 'internal', 'service_unavailable'] },
   /** Delete a document and its encoding */
-  deleteDocument: { method: 'DELETE', path: '/stores/{store}/documents/{id}', ok: [204], errors: ['unauthorized', 'store_not_found', 'document_not_found', 'rate_limited', 'headers_too_large', 'internal', 'service_unavailable'] },
+  deleteDocument: { method: 'DELETE', path: '/stores/{store}/documents/{id}', ok: [204], errors: ['invalid_request', 'unauthorized', 'store_not_found', 'document_not_found', 'rate_limited', 'headers_too_large', 'internal', 'storage_unavailable', 'service_unavailable', 'storage_full'] },
   /** Multi-hop search */
   search: { method: 'POST', path: '/stores/{store}/search', ok: [200], errors: ['invalid_request', 'unauthorized', 'store_not_found', 'unsupported_media_type', 'rate_limited', 'headers_too_large', 'internal', 'service_unavailable'] },
   /** Health and readiness (200 once the model and stores are loaded) */

@@ -59,6 +59,13 @@ export class RateLimitedError extends errorClass('rate_limited', 429) {}
 export class HeadersTooLargeError extends errorClass('headers_too_large', 431) {}
 export class InternalServerError extends errorClass('internal', 500) {}
 export class ServiceUnavailableError extends errorClass('service_unavailable', 503) {}
+/** The server's data dir is full (507) or cannot be written (503); nothing of the request was written. */
+export class StorageFullError extends errorClass('storage_full', 507) {}
+export class StorageUnavailableError extends errorClass('storage_unavailable', 503) {}
+/** Enrichment: an ingest whose image or scanned page could not be transcribed (in a search, `answer.error` carries these types). */
+export class AnswerUnavailableError extends errorClass('answer_unavailable', 501) {}
+export class EnrichmentFailedError extends errorClass('enrichment_failed', 502) {}
+export class EnrichmentTimeoutError extends errorClass('enrichment_timeout', 504) {}
 
 /** No response: the connection failed or was dropped (after the retries the operation allows). */
 export class ConnectionError extends errorClass('connection_failed', 0) {}
@@ -71,7 +78,8 @@ export class UnexpectedResponseError extends errorClass('unexpected_response', 0
 
 /**
  * One class per error type the server can send: every type the OpenAPI document declares (checked
- * at compile time through ErrorType) plus the three it answers outside any operation.
+ * at compile time through ErrorType) plus the three it answers outside any operation, and
+ * answer_unavailable (only ever the type of a search's `answer.error`).
  */
 export const ERROR_CLASSES = {
   invalid_request: InvalidRequestError,
@@ -88,12 +96,18 @@ export const ERROR_CLASSES = {
   headers_too_large: HeadersTooLargeError,
   internal: InternalServerError,
   service_unavailable: ServiceUnavailableError,
-} as const satisfies Record<ErrorType | 'route_not_found' | 'method_not_allowed' | 'headers_too_large', ReturnType<typeof errorClass>>;
+  storage_full: StorageFullError,
+  storage_unavailable: StorageUnavailableError,
+  answer_unavailable: AnswerUnavailableError,
+  enrichment_failed: EnrichmentFailedError,
+  enrichment_timeout: EnrichmentTimeoutError,
+} as const satisfies Record<ErrorType | 'route_not_found' | 'method_not_allowed' | 'headers_too_large' | 'answer_unavailable', ReturnType<typeof errorClass>>;
 
 export type ServerErrorType = keyof typeof ERROR_CLASSES;
 
+// A bare 501/502/504 comes from a proxy in between, not from the enrichment endpoint behind the service.
 const BY_STATUS = new Map<number, ServerErrorType>();
-for (const [type, cls] of Object.entries(ERROR_CLASSES)) if (!BY_STATUS.has(cls.status) && cls.status !== 404) BY_STATUS.set(cls.status, type as ServerErrorType);
+for (const [type, cls] of Object.entries(ERROR_CLASSES)) if (!BY_STATUS.has(cls.status) && ![404, 501, 502, 504].includes(cls.status)) BY_STATUS.set(cls.status, type as ServerErrorType);
 
 /** Milliseconds of a Retry-After header (delta-seconds or an HTTP date), or undefined. */
 export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {

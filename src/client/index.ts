@@ -9,11 +9,14 @@ export { MAX_BATCH_DOCS, MAX_REQUEST_BYTES, type IngestProgress, type IngestStre
 export type { ListOptions } from './paginate.js';
 export {
   ERROR_CLASSES,
+  AnswerUnavailableError,
   ConfigError,
   ConnectionError,
   DeadlineExceededError,
   DocumentNotFoundError,
   DocumentTooLargeError,
+  EnrichmentFailedError,
+  EnrichmentTimeoutError,
   HeadersTooLargeError,
   IdempotencyKeyReusedError,
   InternalServerError,
@@ -22,6 +25,8 @@ export {
   RateLimitedError,
   RouteNotFoundError,
   ServiceUnavailableError,
+  StorageFullError,
+  StorageUnavailableError,
   StoreAlreadyExistsError,
   StoreNotFoundError,
   SvcError,
@@ -32,6 +37,9 @@ export {
   type SvcErrorInit,
 } from './errors.js';
 export type {
+  Answer,
+  AnswerError,
+  DocumentContent,
   DocumentInfo,
   DocumentInput,
   DocumentList,

@@ -9,6 +9,10 @@ import { hash32, stem, tokenize, type Tokens } from './tokenize.js';
 export const FLAG_CAPITALISED = 1;
 export const FLAG_STOP = 2;
 export const FLAG_SENTENCE_START = 4;
+/** Token is all digits. */
+export const FLAG_NUMBER = 8;
+/** Token is a year: four digits from 1000 to 2099. */
+export const FLAG_YEAR = 16;
 
 const MAX_TITLE_LINE = 100;
 
@@ -84,6 +88,7 @@ export function termSeq(text: string, tokens: Tokens, stop: ReadonlySet<string>)
     let f = isCapitalised(text, s) ? FLAG_CAPITALISED : 0;
     if (stop.has(form)) f |= FLAG_STOP;
     if (i === 0 || startsSentence(text, tokens.end[i - 1], s)) f |= FLAG_SENTENCE_START;
+    if (/^[0-9]+$/.test(form)) f |= /^(1[0-9]{3}|20[0-9]{2})$/.test(form) ? FLAG_NUMBER | FLAG_YEAR : FLAG_NUMBER;
     flags[i] = f;
   }
   return { terms, flags };

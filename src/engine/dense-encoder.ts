@@ -1,65 +1,76 @@
-// The dense encoder: a passage or query becomes the weighted sum of the embedding-table rows of its
-// features (each word form, and its character n-grams, hashed into `buckets` rows), L2-normalised
-// and quantised to int8 with a scale. Runs wherever kernels are (workers); needs a scratch block of
-// denseScratchBytes(dim) bytes for the features of one text at a time.
-import type { DenseParams, DenseTables } from './model.js';
-import { hash32 } from './tokenize.js';
+// The dense encoder: a text becomes the weighted sum of the embedding rows of its terms (a learned
+// weight per vocabulary term, times the term's count), L2-normalised and quantised to int8 with a
+// scale, so the dot product of two encodings (times both scales) is their cosine. Terms outside the
+// vocabulary contribute nothing. Runs wherever kernels are; needs a scratch block of
+// denseScratchBytes(dim) bytes for one text at a time.
+import type { DenseTables } from './model.js';
 import type { WasmKernels } from './wasm-kernels.js';
 
-export const MAX_FEATURES = 16384;
+/** Terms of one text taken into account (longer texts keep their first MAX_TERMS). */
+export const MAX_TERMS = 4096;
 
 export function denseScratchBytes(dim: number): number {
-  return MAX_FEATURES * 8 + dim * 4 + ((dim + 15) & ~15);
-}
-
-/** Bucket ids and weights of the features of `forms` (word rows weigh 1, n-gram rows `ngramWeight`). */
-export function denseFeatures(forms: readonly string[], p: DenseParams, ids: Uint32Array, ws: Float32Array): number {
-  let n = 0;
-  for (const f of forms) {
-    if (n >= MAX_FEATURES) break;
-    ids[n] = hash32(f, 0x9e3779b9) % p.buckets;
-    ws[n++] = 1;
-    if (p.ngrams.length === 0) continue;
-    const w = `<${f}>`;
-    for (const g of p.ngrams) {
-      for (let i = 0; i + g <= w.length && n < MAX_FEATURES; i++) {
-        ids[n] = hash32(w.slice(i, i + g), 0x85ebca6b) % p.buckets;
-        ws[n++] = p.ngramWeight;
-      }
-    }
-  }
-  return n;
+  return MAX_TERMS * 8 + dim * 4 + ((dim + 15) & ~15);
 }
 
 export class DenseEncoder {
-  private readonly ids: Uint32Array;
-  private readonly ws: Float32Array;
+  private readonly ids = new Uint32Array(MAX_TERMS);
+  private readonly ws = new Float32Array(MAX_TERMS);
+  readonly dim: number;
 
   constructor(
     private readonly kernels: WasmKernels,
-    private readonly params: DenseParams,
     private readonly tables: DenseTables,
     private readonly scratch: number,
   ) {
-    this.ids = new Uint32Array(MAX_FEATURES);
-    this.ws = new Float32Array(MAX_FEATURES);
+    this.dim = tables.dim;
   }
 
-  /** Encodes one text's word forms into `out` (int8, dim bytes); returns its scale (0 for no features). */
-  encode(forms: readonly string[], out: Int8Array): number {
-    const { dim, buckets } = this.params;
+  /** Row of a term in the vocabulary (sorted term ids), or -1. */
+  private row(vocab: Uint32Array, term: number): number {
+    let lo = 0;
+    let hi = vocab.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const v = vocab[mid];
+      if (v === term) return mid;
+      if (v < term) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -1;
+  }
+
+  /** Encodes a text's term ids into `out` (int8, dim bytes); returns its scale (0: no known term). */
+  encode(terms: ArrayLike<number>, out: Int8Array): number {
+    const { dim, size } = this.tables;
     const k = this.kernels;
-    const n = denseFeatures(forms, this.params, this.ids, this.ws);
+    const weights = k.views.f32At(this.tables.weights, size);
+    const vocab = k.views.u32At(this.tables.vocab, size);
+    const at = new Map<number, number>();
+    let n = 0;
+    for (let i = 0; i < terms.length && i < MAX_TERMS; i++) {
+      const r = this.row(vocab, terms[i]);
+      if (r < 0) continue;
+      const j = at.get(r);
+      if (j !== undefined) {
+        this.ws[j] += weights[r];
+        continue;
+      }
+      at.set(r, n);
+      this.ids[n] = r;
+      this.ws[n++] = weights[r];
+    }
+    if (n === 0) {
+      out.fill(0);
+      return 0;
+    }
     const idsPtr = this.scratch;
-    const wsPtr = idsPtr + MAX_FEATURES * 4;
-    const vecPtr = wsPtr + MAX_FEATURES * 4;
+    const wsPtr = idsPtr + MAX_TERMS * 4;
+    const vecPtr = wsPtr + MAX_TERMS * 4;
     const qPtr = vecPtr + dim * 4;
-    // term weights scale each feature
-    const tw = k.views.f32At(this.tables.weights, buckets);
-    for (let i = 0; i < n; i++) this.ws[i] *= tw[this.ids[i]];
     k.views.write(idsPtr, this.ids.subarray(0, n));
     k.views.write(wsPtr, this.ws.subarray(0, n));
-    k.poolI8(this.tables.table, this.tables.scales, buckets, dim, idsPtr, wsPtr, n, vecPtr);
+    k.poolI8(this.tables.table, this.tables.scales, size, dim, idsPtr, wsPtr, n, vecPtr);
     if (k.l2Normalize(vecPtr, dim) === 0) {
       out.fill(0);
       return 0;
@@ -68,4 +79,11 @@ export class DenseEncoder {
     out.set(k.views.i8At(qPtr, dim));
     return scale;
   }
+}
+
+/** Cosine of two int8 encodings with their scales. */
+export function cosineI8(a: Int8Array, sa: number, b: Int8Array, sb: number): number {
+  let d = 0;
+  for (let i = 0; i < a.length; i++) d += a[i] * b[i];
+  return d * sa * sb;
 }

@@ -7,7 +7,6 @@ import { encodeBlob } from './encoding-format.js';
 import type { ModelDescriptor } from './model.js';
 import type { OpContext } from './op-registry.js';
 import { buildSegment, type BuiltSegment, type SegmentDoc } from './segment-build.js';
-import { tokenize } from './tokenize.js';
 
 export interface EncodeArgs {
   docs: Array<{ text: string; title?: unknown }>;
@@ -37,7 +36,7 @@ export function encodeOp(ctx: OpContext, a: EncodeArgs): EncodeResult {
   const model = ctx.shared as ModelDescriptor;
   const dense = model.params.dense;
   const dim = dense?.dim ?? 0;
-  const encoder = dense && model.dense ? new DenseEncoder(ctx.kernels, dense, model.dense, a.scratch) : undefined;
+  const encoder = dense && model.dense ? new DenseEncoder(ctx.kernels, model.dense, a.scratch) : undefined;
   const stop = stopSet(model);
   const out: EncodedDoc[] = [];
   const segDocs: SegmentDoc[] = [];
@@ -48,7 +47,7 @@ export function encodeOp(ctx: OpContext, a: EncodeArgs): EncodeResult {
     const scales = new Float32Array(n);
     if (encoder) {
       analyzed.passages.forEach((p, i) => {
-        scales[i] = encoder.encode(tokenize(d.text.slice(p.start, p.end)).forms, vecs.subarray(i * dim, (i + 1) * dim));
+        scales[i] = encoder.encode(p.terms, vecs.subarray(i * dim, (i + 1) * dim));
       });
     }
     out.push({

@@ -11,12 +11,8 @@ import type { WasmHeap } from './wasm-memory.js';
 /** Parameters of the dense encoder (absent when the model has none). */
 export interface DenseParams {
   dim: number;
-  /** Hash buckets of the embedding table (rows). */
-  buckets: number;
-  /** Character n-gram lengths hashed into the same table (e.g. [3, 4, 5]); empty for words only. */
-  ngrams: number[];
-  /** Weight of the n-gram rows relative to the word row. */
-  ngramWeight: number;
+  /** Vocabulary size: rows of the embedding table. */
+  size: number;
 }
 
 export interface ModelParams {
@@ -27,14 +23,22 @@ export interface ModelParams {
   search: Record<string, unknown>;
 }
 
+/** The dense encoder's tables in shared memory (byte pointers). */
 export interface DenseTables {
-  /** int8 [buckets x dim] */
+  dim: number;
+  size: number;
+  /** u32 [size]: term ids of the vocabulary, sorted; row i is the term vocab[i] */
+  vocab: number;
+  /** int8 [size x dim] */
   table: number;
-  /** f32 [buckets]: row scales */
+  /** f32 [size]: row scales */
   scales: number;
-  /** f32 [buckets]: learned term weights */
+  /** f32 [size]: learned term weights */
   weights: number;
 }
+
+/** Files of the dense encoder in a model folder. */
+export const DENSE_FILES = { vocab: 'dense-vocab.u32', table: 'dense-table.i8', scales: 'dense-scales.f32', weights: 'dense-weights.f32' } as const;
 
 export interface ModelDescriptor {
   name: string;
@@ -75,9 +79,12 @@ export function placeModel(name: string, version: string, params: ModelParams, f
       return f;
     };
     descriptor.dense = {
-      table: place(heap, need('dense-table.i8', d.buckets * d.dim)),
-      scales: place(heap, need('dense-scales.f32', d.buckets * 4)),
-      weights: place(heap, need('dense-weights.f32', d.buckets * 4)),
+      dim: d.dim,
+      size: d.size,
+      vocab: place(heap, need(DENSE_FILES.vocab, d.size * 4)),
+      table: place(heap, need(DENSE_FILES.table, d.size * d.dim)),
+      scales: place(heap, need(DENSE_FILES.scales, d.size * 4)),
+      weights: place(heap, need(DENSE_FILES.weights, d.size * 4)),
     };
   }
   return descriptor;

@@ -1,71 +1,69 @@
 // Splits a whole document into passages. Invariants: every passage is an exact substring
-// text.slice(start, end) of at most MAX_PASSAGE characters with no leading or trailing
-// whitespace; passages are in text order and do not overlap; every non-space character of the
-// document is in some passage. Paragraphs (separated by blank lines) are split at sentence
-// boundaries and sentences are packed greedily up to the limit; a paragraph shorter than
-// `minChars` is joined to the next one when both fit. A sentence longer than the limit is cut at
-// the last whitespace before it (or hard, when there is none).
+// text.slice(start, end) of at most MAX_PASSAGE characters with no leading or trailing whitespace;
+// passages are in text order (by start) and every non-space character of the document is in some
+// passage. Each paragraph (blank-line separated) is cut at sentence boundaries into the fewest
+// pieces of balanced size, and each piece then takes in the whole sentences that follow it, across
+// paragraph ends, while it stays within the limit: a passage carries the context after it, so
+// consecutive passages may overlap. A sentence longer than the limit is cut at whitespace.
 
 export const MAX_PASSAGE = 1200;
 
-export interface SplitOptions {
-  maxChars?: number;
-  /** Paragraphs shorter than this are packed with their neighbours. */
-  minChars?: number;
-}
-
-const PARAGRAPH_BREAK = /\n[ \t\r\f\v]*\n\s*/g;
-/** End of a sentence: terminal punctuation, optional closing quotes/brackets, then whitespace. */
-const SENTENCE_END = /[.!?…]+["'”’)\]]*\s+(?=["'“‘(\[]?[\p{Lu}\p{N}])|\n+/gu;
-
 type Span = [number, number];
 
-function trimSpan(text: string, s: number, e: number): Span | undefined {
+const ABBREVIATIONS = new Set(
+  'mr mrs ms dr st jr sr vs etc no mt gen col lt sgt capt prof rev inc ltd co corp fig approx est jan feb mar apr jun jul aug sep sept oct nov dec e.g i.e u.s u.k c ca al op vol pp ed eds'.split(' '),
+);
+/** A run of terminal punctuation (and closing quotes) followed by space and a capital, digit or opening quote. */
+const SENTENCE_END = /[.!?]+["')\]\u2019\u201d]*(?=\s+["'(\[\u2018\u201cA-Z0-9])/g;
+
+function trim(text: string, s: number, e: number): Span | undefined {
   while (s < e && /\s/.test(text[s])) s++;
   while (e > s && /\s/.test(text[e - 1])) e--;
   return s < e ? [s, e] : undefined;
 }
 
+/** Blocks separated by one or more blank lines. */
 function paragraphs(text: string): Span[] {
   const out: Span[] = [];
-  let last = 0;
-  for (const m of text.matchAll(PARAGRAPH_BREAK)) {
-    const sp = trimSpan(text, last, m.index);
+  for (const m of text.matchAll(/(?:[^\n]|\n(?![ \t\r\f\v]*\n))+/g)) {
+    const sp = trim(text, m.index, m.index + m[0].length);
     if (sp) out.push(sp);
-    last = m.index + m[0].length;
   }
-  const sp = trimSpan(text, last, text.length);
-  if (sp) out.push(sp);
   return out;
 }
 
+/** Sentences of a paragraph; no cut after an abbreviation or an initial. */
 function sentences(text: string, [ps, pe]: Span): Span[] {
-  const out: Span[] = [];
-  const re = new RegExp(SENTENCE_END.source, SENTENCE_END.flags);
-  re.lastIndex = ps;
-  let last = ps;
-  let m: RegExpExecArray | null;
-  while ((m = re.exec(text)) && m.index < pe) {
-    const cut = Math.min(m.index + m[0].length, pe);
-    const sp = trimSpan(text, last, cut);
-    if (sp) out.push(sp);
-    last = cut;
+  const seg = text.slice(ps, pe);
+  const cuts: number[] = [];
+  for (const m of seg.matchAll(SENTENCE_END)) {
+    const j = m.index;
+    let k = j;
+    while (k > 0 && (/[\p{L}\p{N}]/u.test(seg[k - 1]) || seg[k - 1] === '.')) k--;
+    const prev = seg.slice(k, j);
+    if (seg[j] === '.' && (ABBREVIATIONS.has(prev.toLowerCase()) || (prev.length === 1 && prev !== prev.toLowerCase()))) continue;
+    cuts.push(m.index + m[0].length);
   }
-  const sp = trimSpan(text, last, pe);
-  if (sp) out.push(sp);
+  const out: Span[] = [];
+  let s = 0;
+  for (const c of [...cuts, seg.length]) {
+    const sp = trim(text, ps + s, ps + c);
+    if (sp) out.push(sp);
+    s = c;
+  }
   return out;
 }
 
-/** Cuts one over-long span into pieces of at most `max`, preferring whitespace. */
+/** Cuts an over-long span into pieces of at most `max`, at whitespace when there is some. */
 function hardSplit(text: string, [s, e]: Span, max: number): Span[] {
   const out: Span[] = [];
   while (e - s > max) {
     let cut = s + max;
     while (cut > s + max / 2 && !/\s/.test(text[cut])) cut--;
     if (cut <= s + max / 2) cut = s + max;
-    const a = trimSpan(text, s, cut);
+    const a = trim(text, s, cut);
     if (a) out.push(a);
-    const rest = trimSpan(text, cut, e);
+    const rest = trim(text, cut, e);
     if (!rest) return out;
     [s, e] = rest;
   }
@@ -73,31 +71,40 @@ function hardSplit(text: string, [s, e]: Span, max: number): Span[] {
   return out;
 }
 
-export function splitPassages(text: string, opts: SplitOptions = {}): Span[] {
-  const max = opts.maxChars ?? MAX_PASSAGE;
-  const min = opts.minChars ?? 0;
-  const out: Span[] = [];
-  let cur: Span | undefined;
-  /** Appends a unit (sentence or short paragraph) to the current passage, or starts a new one. */
-  const push = (u: Span, joinable: boolean) => {
-    if (cur && joinable && u[1] - cur[0] <= max) cur = [cur[0], u[1]];
-    else {
-      if (cur) out.push(cur);
-      cur = u;
+/** The fewest consecutive groups of sentences within `max`, of balanced sizes. */
+function balancedPack(sents: Span[], max: number): Span[] {
+  const total = sents[sents.length - 1][1] - sents[0][0];
+  if (total <= max) return [[sents[0][0], sents[sents.length - 1][1]]];
+  for (let n = Math.ceil(total / max); ; n++) {
+    const target = total / n;
+    const groups: Span[] = [];
+    let cur: Span = [sents[0][0], sents[0][1]];
+    for (const s of sents.slice(1)) {
+      const len = s[1] - cur[0];
+      if (len > max || (len - target > (s[1] - s[0]) / 2 && groups.length < n - 1)) {
+        groups.push(cur);
+        cur = [s[0], s[1]];
+      } else cur[1] = s[1];
     }
-  };
-  let prevShort = false;
-  for (const para of paragraphs(text)) {
-    const short = para[1] - para[0] < min;
-    let first = true;
-    for (const sent of sentences(text, para)) {
-      for (const piece of hardSplit(text, sent, max)) {
-        push(piece, !first || prevShort || (short && cur !== undefined && cur[1] - cur[0] < min));
-        first = false;
-      }
-    }
-    prevShort = short;
+    groups.push(cur);
+    if ((groups.every(([a, b]) => b - a <= max) && groups.length <= n + 1) || n > 200) return groups;
   }
-  if (cur) out.push(cur);
+}
+
+export function splitPassages(text: string, max = MAX_PASSAGE): Span[] {
+  const perPara = paragraphs(text).map((p) => sentences(text, p).flatMap((s) => (s[1] - s[0] > max ? hardSplit(text, s, max) : [s])));
+  const all = perPara.flat();
+  const firstOf = new Map(all.map((s, i) => [s[0], i]));
+  const lastOf = new Map(all.map((s, i) => [s[1], i]));
+  const out: Span[] = [];
+  for (const sents of perPara) {
+    if (!sents.length) continue;
+    for (const [a, b] of balancedPack(sents, max)) {
+      const i = firstOf.get(a)!;
+      let j = lastOf.get(b)!;
+      while (j + 1 < all.length && all[j + 1][1] - all[i][0] <= max) j++;
+      out.push([all[i][0], all[j][1]]);
+    }
+  }
   return out;
 }

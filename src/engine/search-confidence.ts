@@ -5,7 +5,11 @@
 import type { SearchCorpus } from './search-corpus.js';
 import type { Query } from './search-hops.js';
 
-export const CONF_NAMES = ['m_in', 'p_top', 'top_raw', 'gap12', 'nq_terms', 'n_hits', 'qcov_top', 'lk_top', 'is3_top', 'ndocs_top5', 'logk', 'rare_cov_top', 'rare_cov_ret', 'cap_cov_top', 'cap_cov_ret', 'log_smax', 'n_of', 'n_poss', 'n_wh'];
+export const CONF_NAMES = [
+  'm_in', 'p_top', 'top_raw', 'gap12', 'nq_terms', 'n_hits', 'qcov_top', 'lk_top', 'is3_top', 'ndocs_top5', 'logk',
+  'rare_cov_top', 'rare_cov_ret', 'cap_cov_top', 'cap_cov_ret', 'log_smax', 'n_of', 'n_poss', 'n_wh', 'top_doc_share', 'ret_docs',
+  'unseen_idf', 'miss_idf_top',
+];
 
 const WH = new Set(['who', 'whom', 'whose', 'which', 'where', 'when', 'what', 'that']);
 
@@ -42,6 +46,26 @@ function coverage(c: SearchCorpus, terms: number[], rows: number[]): number {
   const present = new Set<number>();
   for (const r of rows) for (const t of c.seq(r).terms) present.add(t);
   return terms.filter((t) => present.has(t)).length / terms.length;
+}
+
+/** Share of the question's idf mass carried by terms that no passage of the store holds. */
+function unseenIdf(c: SearchCorpus, q: Query): number {
+  let unseen = 0;
+  q.qt.forEach((t, i) => {
+    if (c.df(t) === 0) unseen += q.qidf[i];
+  });
+  return unseen / q.qidfSum;
+}
+
+/** The largest idf of a question term absent from the chain, over the question's largest idf. */
+function missingIdf(c: SearchCorpus, q: Query, chain: number[]): number {
+  const present = new Uint8Array(q.qt.length);
+  for (const r of chain) q.present(r).forEach((v, i) => (present[i] |= v));
+  let miss = 0;
+  q.qidf.forEach((v, i) => {
+    if (!present[i]) miss = Math.max(miss, v);
+  });
+  return miss / Math.max(...q.qidf, 1e-6);
 }
 
 export function confFeatures(c: SearchCorpus, q: Query, st: Stage, k: number): Float64Array {
@@ -82,6 +106,10 @@ export function confFeatures(c: SearchCorpus, q: Query, st: Stage, k: number): F
     Math.min(count((f) => f === 'of'), 4) / 4,
     Math.min(count((f) => f === 's'), 3) / 3,
     Math.min(count((f) => WH.has(f)), 3) / 3,
+    ret.length ? ret.filter((r) => c.docOf(r) === c.docOf(ret[0])).length / ret.length : 0,
+    retDocs.size / Math.max(k, 1),
+    unseenIdf(c, q),
+    missingIdf(c, q, st.chains[top]),
   ]);
 }
 

@@ -17,6 +17,8 @@ export interface CorpusStats {
   rows: number;
   avgBody: number;
   avgTitle: number;
+  /** average body length of a whole document (sum over its passages) */
+  avgDoc: number;
 }
 
 export class SearchCorpus {
@@ -25,6 +27,7 @@ export class SearchCorpus {
   readonly totalRows: number;
   private readonly dfCache = new Map<number, number>();
   private readonly tdfCache = new Map<number, number>();
+  private readonly idfCache = new Map<number, number>();
 
   constructor(
     readonly kernels: WasmKernels,
@@ -77,9 +80,13 @@ export class SearchCorpus {
 
   /** BM25 idf, ln(1 + (N - df + 0.5) / (df + 0.5)), with the body df. */
   idf(term: number): number {
-    const n = this.stats.rows;
-    const df = Math.min(this.df(term), n);
-    return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+    let v = this.idfCache.get(term);
+    if (v === undefined) {
+      const n = this.stats.rows;
+      const df = Math.min(this.df(term), n);
+      this.idfCache.set(term, (v = Math.log(1 + (n - df + 0.5) / (df + 0.5))));
+    }
+    return v;
   }
 
   /**
@@ -134,9 +141,35 @@ export class SearchCorpus {
     return this.segs[si].titleKey(r);
   }
 
+  /** [start, end) of a row's passage in its document. */
+  span(row: number): [number, number] {
+    const [si, r] = this.locate(row);
+    return this.segs[si].span(r);
+  }
+
+  /** A row's int8 vector (a view; empty without an encoder) and its scale. */
+  vector(row: number): [Int8Array, number] {
+    const [si, r] = this.locate(row);
+    const seg = this.segs[si];
+    const p = seg.vecPtr(r);
+    return [this.kernels.views.i8At(p, seg.dim), seg.scale(r)];
+  }
+
   baseLenOf(row: number): number {
     const [si, r] = this.locate(row);
     return this.segs[si].baseLen(r);
+  }
+
+  /** The global rows [first, first + count) of the row's document (its rows are consecutive). */
+  docRows(row: number): [number, number] {
+    const [si, r] = this.locate(row);
+    const seg = this.segs[si];
+    const d = seg.docOf(r);
+    let a = r;
+    let b = r + 1;
+    while (a > 0 && seg.docOf(a - 1) === d) a--;
+    while (b < seg.nRows && seg.docOf(b) === d) b++;
+    return [this.rowBase[si] + a, b - a];
   }
 
   /** A key identifying the row's document within the snapshot. */

@@ -2,10 +2,17 @@
 // their order is part of the model (weights are fitted against it): changing a feature means
 // retraining. Names: H1_NAMES, H2_NAMES, CONF_NAMES. Definitions follow the research recipe
 // (lexical chains + title links).
+import { FLAG_NUMBER, FLAG_SENTENCE_START, FLAG_STOP, FLAG_YEAR, termId } from './analyze.js';
 import type { SearchCorpus } from './search-corpus.js';
 import { containsPhrase, phraseMentions, type TitleHit } from './search-phrases.js';
 
-export const H1_NAMES = ['s', 's_body', 's_title', 'lrank', 'hit', 'hit_len', 'hit_cap', 'hit_full', 'hit_idf', 'tcov', 'qcov', 'qcov_title', 'lnpass'];
+export const H1_NAMES = [
+  's', 's_body', 's_title', 'lrank', 'hit', 'hit_len', 'hit_cap', 'hit_full', 'hit_idf', 'tcov', 'qcov', 'qcov_title', 'lnpass',
+  'bigram', 'sentmax', 'docbm25', 'first', 'ans_num', 'ans_date', 'cap_cov', 'dense', 'docdense',
+];
+
+/** Average sentence length (terms) assumed by the sentence-level BM25. */
+export const SENTENCE_AVG = 25;
 export const H2_NAMES = ['e', 's2', 'lrank2', 'lk', 'lk_len', 'lk_cap', 'lk_pos', 'lk_full', 'lk_idf', 'lk_npass', 'rlk', 'same_title', 'qcov_union', 'qcov_gain', 'tin_p', 'c_in_beam', 'lk_prev'];
 
 /** What features need from the question (built once per search). */
@@ -13,6 +20,8 @@ export interface QueryFeatureContext {
   qt: number[];
   qidf: number[];
   qset: Set<number>;
+  /** index of each question term in qt */
+  qindex: Map<number, number>;
   qidfSum: number;
   hits: Map<number, TitleHit>;
   /** the best rows by s, best first */
@@ -28,6 +37,23 @@ export interface QueryFeatureContext {
   mentions: Map<number, number>;
   titleSizes: Map<number, number>;
   f1: Map<number, Float64Array>;
+  /** which question terms (by index in qt) a row's passage holds; memoised */
+  present(row: number): Uint8Array;
+  /** learned weight of each question term (1 when the model has none), aligned with qt */
+  qw: number[];
+  /** question bigrams (adjacent non-stop terms) and their weights */
+  bigrams: Map<string, number>;
+  /** capitalised question terms (not the first word) with their weights */
+  capTerms: Map<number, number>;
+  /** what the question asks for */
+  asks: 'number' | 'date' | 'other';
+  /** every question term, stop words included */
+  allTerms: Set<number>;
+  /** doc-level BM25 of a row's document over the best score of the pool's documents; memoised */
+  docScore(row: number): number;
+  /** cosine of the question's dense encoding with a row's, and with the row's document's centroid (0 without an encoder) */
+  dense(row: number): number;
+  docDense(row: number): number;
 }
 
 /** The passage read (p, the last of `reads`) and what features need of it. */
@@ -36,7 +62,8 @@ export interface HopFeatureContext {
   links: Map<number, TitleHit>;
   earlier: Set<number>;
   beam: ReadonlySet<number>;
-  e: Float32Array;
+  /** score the read passage's terms add to a row */
+  e(row: number): number;
   eMax: number;
   s2: Float32Array;
   s2Max: number;
@@ -48,19 +75,26 @@ export interface HopFeatureContext {
   pTitle: Uint32Array;
   pBaseLen: number;
   pTitleKey: number;
-  /** terms of every passage read */
-  readTerms: Set<number>;
-  /** question coverage of the passages read */
+  /** which question terms the passages read hold, and their coverage */
+  readPresent: Uint8Array;
   readQcov: number;
 }
 
-/** Share of the question's idf mass whose terms appear in any of the given term sets. */
-export function qcovOf(q: QueryFeatureContext, present: (t: number) => boolean): number {
+/** Share of the question's idf mass held by the rows whose presence masks are given. */
+export function qcovOf(q: QueryFeatureContext, ...masks: Uint8Array[]): number {
   let v = 0;
-  q.qt.forEach((t, i) => {
-    if (present(t)) v += q.qidf[i];
-  });
+  for (let i = 0; i < q.qt.length; i++) if (masks.some((m) => m[i])) v += q.qidf[i];
   return v / q.qidfSum;
+}
+
+/** Which of `terms` occur in `seq`, as a 0/1 mask in the order of `terms`. */
+export function presence(terms: number[], index: Map<number, number>, seq: Uint32Array): Uint8Array {
+  const m = new Uint8Array(terms.length);
+  for (const t of seq) {
+    const i = index.get(t);
+    if (i !== undefined) m[i] = 1;
+  }
+  return m;
 }
 
 /** Title terms with idf > 2 (all title terms if none). */
@@ -102,19 +136,89 @@ export function h1Features(c: SearchCorpus, q: QueryFeatureContext, row: number)
   }
   const ct = contentTitle(c, row);
   f[9] = ct.length ? ct.filter((t) => q.qset.has(t)).length / ct.length : 0;
-  const body = new Set(c.seq(row).terms);
-  f[10] = qcovOf(q, (t) => body.has(t));
-  const title = new Set(c.title(row));
-  f[11] = qcovOf(q, (t) => title.has(t));
+  f[10] = qcovOf(q, q.present(row));
+  f[11] = qcovOf(q, presence(q.qt, q.qindex, c.title(row)));
   f[12] = nPassages(c, q, titleKey);
+  const { terms, flags } = c.seq(row);
+  f[13] = bigramScore(q, terms, flags) / q.sMax[0];
+  f[14] = sentenceMax(c, q, terms, flags) / q.sMax[0];
+  f[15] = q.docScore(row);
+  f[16] = c.docRows(row)[0] === row ? 1 : 0;
+  f[17] = q.asks === 'number' && hasAnswerType(q, terms, flags, FLAG_NUMBER) ? 1 : 0;
+  f[18] = q.asks === 'date' && (hasAnswerType(q, terms, flags, FLAG_YEAR) || terms.some((t) => MONTHS.has(t) && !q.allTerms.has(t))) ? 1 : 0;
+  f[19] = capCoverage(q, terms);
+  f[20] = q.dense(row);
+  f[21] = q.docDense(row);
   q.f1.set(row, f);
   return f;
+}
+
+/** Term ids of the month names, for date answers. */
+const MONTHS = new Set(['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'].map((m) => termId(m)));
+
+/** Sum of the weights of the question bigrams found as adjacent non-stop terms of the passage. */
+function bigramScore(q: QueryFeatureContext, terms: Uint32Array, flags: Uint8Array): number {
+  if (q.bigrams.size === 0) return 0;
+  let prev = -1;
+  let v = 0;
+  const seen = new Set<string>();
+  for (let i = 0; i < terms.length; i++) {
+    if (flags[i] & FLAG_STOP) continue;
+    if (prev >= 0) {
+      const key = `${prev}:${terms[i]}`;
+      const w = q.bigrams.get(key);
+      if (w !== undefined && !seen.has(key)) {
+        seen.add(key);
+        v += w;
+      }
+    }
+    prev = terms[i];
+  }
+  return v;
+}
+
+/** The best sentence's BM25 (k1 1.2, b 0.75, sentence-length normalised) over the question terms. */
+function sentenceMax(c: SearchCorpus, q: QueryFeatureContext, terms: Uint32Array, flags: Uint8Array): number {
+  let best = 0;
+  let start = 0;
+  for (let i = 1; i <= terms.length; i++) {
+    if (i < terms.length && !(flags[i] & FLAG_SENTENCE_START)) continue;
+    const len = i - start;
+    const tf = new Map<number, number>();
+    for (let j = start; j < i; j++) {
+      const k = q.qindex.get(terms[j]);
+      if (k !== undefined) tf.set(k, (tf.get(k) ?? 0) + 1);
+    }
+    let v = 0;
+    for (const [k, n] of tf) v += q.qw[k] * c.idf(q.qt[k]) * ((n * 2.2) / (n + 1.2 * (0.25 + (0.75 * len) / SENTENCE_AVG)));
+    if (v > best) best = v;
+    start = i;
+  }
+  return best;
+}
+
+function hasAnswerType(q: QueryFeatureContext, terms: Uint32Array, flags: Uint8Array, flag: number): boolean {
+  for (let i = 0; i < terms.length; i++) if (flags[i] & flag && !q.allTerms.has(terms[i])) return true;
+  return false;
+}
+
+/** Weighted share of the question's capitalised terms the passage holds (0 when it has none). */
+function capCoverage(q: QueryFeatureContext, terms: Uint32Array): number {
+  if (q.capTerms.size === 0) return 0;
+  let have = 0;
+  let all = 0;
+  const set = new Set(terms);
+  for (const [t, w] of q.capTerms) {
+    all += w;
+    if (set.has(t)) have += w;
+  }
+  return all > 0 ? have / all : 0;
 }
 
 /** H2: how well a candidate continues the chain `reads` (17 features). */
 export function h2Features(c: SearchCorpus, q: QueryFeatureContext, h: HopFeatureContext, row: number): Float64Array {
   const f = new Float64Array(H2_NAMES.length);
-  f[0] = h.e[row] / h.eMax;
+  f[0] = h.e(row) / h.eMax;
   f[1] = h.s2[row] / h.s2Max;
   f[2] = Math.log1p(h.rank2Of(row));
   const titleKey = c.titleKey(row);
@@ -131,8 +235,7 @@ export function h2Features(c: SearchCorpus, q: QueryFeatureContext, h: HopFeatur
   const cSeq = c.seq(row).terms;
   f[10] = h.pTitle.length && mentions(cSeq, c.titleLineLength(row), h.pTitle, h.pBaseLen) ? 1 : 0;
   f[11] = titleKey !== 0 && titleKey === h.pTitleKey ? 1 : 0;
-  const cTerms = new Set(cSeq);
-  f[12] = qcovOf(q, (t) => h.readTerms.has(t) || cTerms.has(t));
+  f[12] = qcovOf(q, h.readPresent, q.present(row));
   f[13] = f[12] - h.readQcov;
   const ct = contentTitle(c, row);
   f[14] = ct.length ? ct.filter((t) => h.pTerms.has(t)).length / ct.length : 0;

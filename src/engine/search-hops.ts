@@ -5,8 +5,10 @@
 // words, other words, weighted) are scanned and added to the question's scores (the query update),
 // and the titles p names become link candidates. Feature definitions: search-features.ts.
 import { FLAG_CAPITALISED, FLAG_STOP, termId } from './analyze.js';
+import { cosineI8, DenseEncoder } from './dense-encoder.js';
+import type { DenseTables } from './model.js';
 import type { SearchCorpus } from './search-corpus.js';
-import { h1Features, h2Features, qcovOf, type QueryFeatureContext } from './search-features.js';
+import { h1Features, h2Features, presence, qcovOf, type QueryFeatureContext } from './search-features.js';
 import { titleHits, type TitleHit } from './search-phrases.js';
 import { tokenize } from './tokenize.js';
 
@@ -23,11 +25,16 @@ export interface HopBuffers {
   sBody: number;
   sTitle: number;
   s: number;
-  e: number;
   s2: number;
   topIdx: number;
   topScores: number;
+  /** u32[HIST_BINS] for rank estimates */
+  hist: number;
+  /** denseScratchBytes(dim) for encoding the question (unused without an encoder) */
+  dense: number;
 }
+
+export const HIST_BINS = 2048;
 
 export const POOL = 40;
 export const RANK_CAP = 1000;
@@ -52,12 +59,53 @@ export interface Candidates {
   features: Float64Array[];
 }
 
+const ASKS_NUMBER = /\bhow (many|much)\b|\bwhat (number|percentage|percent|amount)\b/i;
+const ASKS_DATE = /\bwhen\b|\bwhat (year|century|decade|date|month|day|time)\b|\bwhich (year|century|decade)\b|\bhow long\b/i;
+
 export class Searcher {
   constructor(
     readonly c: SearchCorpus,
     readonly stop: ReadonlySet<string>,
     readonly buf: HopBuffers,
+    /** learned weights of question terms (term id -> weight; absent terms weigh 1) */
+    readonly theta: ReadonlyMap<number, number> = new Map(),
+    /** the dense encoder's tables, when the model has one */
+    readonly denseTables?: DenseTables,
   ) {}
+
+  /** Dense similarity of the question to rows and to their documents' centroids (memoised). */
+  private denseScorers(ids: Uint32Array): { dense: (row: number) => number; docDense: (row: number) => number } {
+    if (!this.denseTables) return { dense: () => 0, docDense: () => 0 };
+    const c = this.c;
+    const qv = new Int8Array(this.denseTables.dim);
+    const qs = new DenseEncoder(c.kernels, this.denseTables, this.buf.dense).encode(ids, qv);
+    const docs = new Map<number, number>();
+    return {
+      dense: (row) => {
+        const [v, sc] = c.vector(row);
+        return cosineI8(qv, qs, v, sc);
+      },
+      docDense: (row) => {
+        const [first, count] = c.docRows(row);
+        let cos = docs.get(first);
+        if (cos === undefined) {
+          const centroid = new Float64Array(qv.length);
+          for (let r = first; r < first + count; r++) {
+            const [v, sc] = c.vector(r);
+            for (let i = 0; i < v.length; i++) centroid[i] += v[i] * sc;
+          }
+          let dot = 0;
+          let norm = 0;
+          for (let i = 0; i < qv.length; i++) {
+            dot += centroid[i] * qv[i] * qs;
+            norm += centroid[i] * centroid[i];
+          }
+          docs.set(first, (cos = norm > 0 ? dot / Math.sqrt(norm) : 0));
+        }
+        return cos;
+      },
+    };
+  }
 
   /** Rows of `scores` with a positive score, best first (at most k). */
   top(scores: number, k: number): Array<[number, number]> {
@@ -75,13 +123,78 @@ export class Searcher {
     return this.c.kernels.views.f32At(ptr, this.c.totalRows);
   }
 
-  /** rank(row) = rows of `scores` strictly above it (capped at RANK_CAP), memoised. */
-  private ranker(ptr: number, scores: Float32Array): (row: number) => number {
-    const memo = new Map<number, number>();
+  /**
+   * rank(row): how many rows score above it, capped at RANK_CAP: exact for the rows of `exact`
+   * (the top of the scan, best first), estimated beyond them from a histogram of the scores
+   * (HIST_BINS bins over [0, max]; rows are spread evenly within a bin). Valid while `ptr` holds
+   * these scores.
+   */
+  private ranker(ptr: number, scores: Float32Array, exact: Array<[number, number]>, max: number): (row: number) => number {
+    const known = new Map(exact.map(([row], i) => [row, i]));
+    let above: Float64Array | undefined;
+    const kk = this.c.kernels;
     return (row) => {
-      let r = memo.get(row);
-      if (r === undefined) memo.set(row, (r = Math.min(this.c.kernels.countAbove(ptr, this.c.totalRows, scores[row]), RANK_CAP)));
-      return r;
+      const r = known.get(row);
+      if (r !== undefined) return r;
+      if (!above) {
+        kk.histogramF32(ptr, this.c.totalRows, 0, max, HIST_BINS, this.buf.hist);
+        const h = kk.views.u32At(this.buf.hist, HIST_BINS);
+        above = new Float64Array(HIST_BINS + 1);
+        for (let b = HIST_BINS - 1; b >= 0; b--) above[b] = above[b + 1] + h[b];
+      }
+      const v = scores[row];
+      if (!(v > 0)) return Math.min(above[0], RANK_CAP);
+      const pos = Math.min((v / max) * HIST_BINS, HIST_BINS - 1e-9);
+      const b = Math.floor(pos);
+      const est = above[b + 1] + (above[b] - above[b + 1]) * (b + 1 - pos);
+      return Math.min(Math.max(Math.round(est), exact.length), RANK_CAP);
+    };
+  }
+
+  /**
+   * docScore(row): BM25 of the row's whole document (term counts summed over its passages, length
+   * normalised by the average document) over the best such score among the documents of the
+   * question's top rows; memoised.
+   */
+  private docScorer(qt: number[], qw: number[], top: Array<[number, number]>): (row: number) => number {
+    const c = this.c;
+    const memo = new Map<number, number>();
+    const { k1, b } = c.lexical;
+    const raw = (row: number) => {
+      const [first, count] = c.docRows(row);
+      let v = memo.get(first);
+      if (v !== undefined) return v;
+      const index = new Map(qt.map((t, i) => [t, i]));
+      const tf = new Float64Array(qt.length);
+      let len = 0;
+      for (let r = first; r < first + count; r++) {
+        const { terms } = c.seq(r);
+        len += terms.length;
+        for (const t of terms) {
+          const i = index.get(t);
+          if (i !== undefined) tf[i]++;
+        }
+      }
+      v = 0;
+      const norm = k1 * (1 - b + (b * len) / c.stats.avgDoc);
+      for (let i = 0; i < qt.length; i++) if (tf[i]) v += qw[i] * c.idf(qt[i]) * ((tf[i] * (k1 + 1)) / (tf[i] + norm));
+      memo.set(first, v);
+      return v;
+    };
+    let max = 0;
+    return (row) => {
+      if (!max) max = Math.max(1e-6, ...top.slice(0, POOL).map(([r]) => raw(r)));
+      return raw(row) / max;
+    };
+  }
+
+  /** Which question terms a row holds, memoised per query. */
+  private presenceOf(qt: number[], qindex: Map<number, number>): (row: number) => Uint8Array {
+    const memo = new Map<number, Uint8Array>();
+    return (row) => {
+      let m = memo.get(row);
+      if (!m) memo.set(row, (m = presence(qt, qindex, this.c.seq(row).terms)));
+      return m;
     };
   }
 
@@ -105,9 +218,9 @@ export class Searcher {
     const kk = c.kernels;
     kk.views.fill(this.buf.sBody, 4 * n, 0);
     kk.views.fill(this.buf.sTitle, 4 * n, 0);
-    const ones = qt.map(() => 1);
-    c.accumulateField('body', qt, ones, this.buf.sBody);
-    c.accumulateField('title', qt, ones, this.buf.sTitle);
+    const qw = qt.map((t) => this.theta.get(t) ?? 1);
+    c.accumulateField('body', qt, qw, this.buf.sBody);
+    c.accumulateField('title', qt, qw, this.buf.sTitle);
     kk.views.write(this.buf.s, this.scoresOf(this.buf.sBody));
     kk.axpyF32(n, c.lexical.titleWeight, this.buf.sTitle, this.buf.s);
     c.mask(this.buf.s);
@@ -117,6 +230,16 @@ export class Searcher {
     const flags = Uint8Array.from(caps, (v) => (v ? FLAG_CAPITALISED : 0));
     const hits = titleHits(c, ids, flags, 0);
     const s = this.scoresOf(this.buf.s);
+    const sMax = this.max(this.buf.s);
+    const qindex = new Map(qt.map((t, i) => [t, i]));
+    const weightOf = (t: number) => (this.theta.get(t) ?? 1) * c.idf(t);
+    const content = Array.from(ids).filter((_, i) => !stops[i]);
+    const bigrams = new Map<string, number>();
+    for (let i = 1; i < content.length; i++) bigrams.set(`${content[i - 1]}:${content[i]}`, (weightOf(content[i - 1]) + weightOf(content[i])) / 2);
+    const capTerms = new Map<number, number>();
+    ids.forEach((t, i) => {
+      if (i > 0 && caps[i] && !stops[i]) capTerms.set(t, weightOf(t));
+    });
     return {
       text,
       forms: tk.forms,
@@ -126,17 +249,26 @@ export class Searcher {
       qt,
       qidf,
       qset: new Set(qt),
+      qindex,
+      present: this.presenceOf(qt, qindex),
       qidfSum: Math.max(qidf.reduce((a, b) => a + b, 0), 1e-6),
       hits,
       order: order.map(([row]) => row),
-      rankOf: this.ranker(this.buf.s, s),
-      sMax: [this.max(this.buf.s), this.max(this.buf.sBody), this.max(this.buf.sTitle)],
+      rankOf: this.ranker(this.buf.s, s, order, sMax),
+      sMax: [sMax, this.max(this.buf.sBody), this.max(this.buf.sTitle)],
       s,
       sBody: this.scoresOf(this.buf.sBody),
       sTitle: this.scoresOf(this.buf.sTitle),
       mentions: new Map(),
       titleSizes: new Map(),
       f1: new Map(),
+      qw,
+      bigrams,
+      capTerms,
+      asks: ASKS_NUMBER.test(text) ? 'number' : ASKS_DATE.test(text) ? 'date' : 'other',
+      allTerms: new Set(ids),
+      docScore: this.docScorer(qt, qw, order),
+      ...this.denseScorers(ids),
     };
   }
 
@@ -187,13 +319,11 @@ export class Searcher {
     const n = c.totalRows;
     const p = reads[reads.length - 1];
     const exp = this.expansion(q, p, x);
-    kk.views.fill(this.buf.e, 4 * n, 0);
-    if (exp.terms.length) c.accumulate(exp.terms, exp.weights, this.buf.e);
+    // s2 = s + e: the question's scores plus the scan of the read passage's terms (e = s2 - s)
     kk.views.write(this.buf.s2, this.scoresOf(this.buf.s));
-    kk.axpyF32(n, 1, this.buf.e, this.buf.s2);
-    c.mask(this.buf.e);
+    if (exp.terms.length) c.accumulate(exp.terms, exp.weights, this.buf.s2);
     const s2 = this.scoresOf(this.buf.s2);
-    const e = this.scoresOf(this.buf.e);
+    const s = q.s;
     const readDocs = new Set(reads.map((r) => c.docOf(r)));
     let take = TOP_TAKE;
     let order2 = this.top(this.buf.s2, take);
@@ -220,26 +350,27 @@ export class Searcher {
     for (const r of q.order.slice(0, QUESTION_CANDIDATES)) add(r);
     const earlier = new Set<number>();
     for (const r of reads.slice(0, -1)) for (const k of titleHits(c, c.seq(r).terms, undefined, c.titleLineLength(r), c.titleKey(r)).keys()) earlier.add(k);
-    const readTerms = new Set<number>();
-    for (const r of reads) for (const t of c.seq(r).terms) readTerms.add(t);
+    const readPresent = new Uint8Array(q.qt.length);
+    for (const r of reads) q.present(r).forEach((v, i) => (readPresent[i] |= v));
+    const s2Max = this.max(this.buf.s2);
     const ctx = {
       reads,
       links,
       earlier,
       beam,
-      e,
-      eMax: this.max(this.buf.e),
+      e: (row: number) => s2[row] - s[row],
+      eMax: Math.max(kk.maxDiffF32(this.buf.s2, this.buf.s, n), 1e-6),
       s2,
-      s2Max: this.max(this.buf.s2),
-      rank2Of: this.ranker(this.buf.s2, s2),
+      s2Max,
+      rank2Of: this.ranker(this.buf.s2, s2, order2, s2Max),
       p,
       pTerms: new Set(pSeq.terms),
       pBodyLength: Math.max(pSeq.terms.length - pSkip, 1),
       pTitle: c.title(p),
       pBaseLen: c.baseLenOf(p),
       pTitleKey: c.titleKey(p),
-      readTerms,
-      readQcov: qcovOf(q, (t) => readTerms.has(t)),
+      readPresent,
+      readQcov: qcovOf(q, readPresent),
     };
     return { rows, features: rows.map((r) => h2Features(c, q, ctx, r)), expansion: exp.positions, links };
   }

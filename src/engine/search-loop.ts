@@ -10,8 +10,21 @@ import { assemble, buildHop1, buildHop2, buildHop3, dotw, hop1Chains, type Chain
 
 export const TOPK_MAX = RANK_CAP;
 
+/** The learned question-term weights as a map (built once per parameter object). */
+const thetas = new WeakMap<object, Map<number, number>>();
+export function thetaOf(m: LoopParams): Map<number, number> {
+  let t = thetas.get(m);
+  if (!t) {
+    t = new Map((m.theta?.terms ?? []).map((term, i) => [term, m.theta!.weights[i]]));
+    thetas.set(m, t);
+  }
+  return t;
+}
+
 /** The learned part of the model used by the loop (model.params.search). */
 export interface LoopParams {
+  /** learned question-term weights (term ids and weights); absent terms weigh 1 */
+  theta?: { terms: number[]; weights: number[] };
   W1: number[];
   W2: number[];
   W3: number[];
@@ -38,46 +51,60 @@ function stageOf(c: SearchCorpus, ch: Chains, scores: number[], k: number): Stag
   return { chains: ch.chains, scores, ret, hops, from, qcov: ch.qcov, lk: ch.lk };
 }
 
-function output(st: Stage & { from: number[] }, ch: Chains, conf: number): LoopOutput {
-  const order = st.scores.map((_, i) => i).sort((a, b) => st.scores[b] - st.scores[a] || a - b);
-  const top = ch.chains[order[0]];
-  const steps = top.map((row, i) => ({ hop: i + 1, row, why: i === 0 ? firstWhy(ch, order[0]) : stepWhyOf(ch, order[0], i) }));
-  return {
-    hits: st.ret.map((row, i) => ({ row, score: st.scores[st.from[i]], hop: st.hops[i] })),
-    hopsUsed: Math.max(1, top.length, ...st.hops),
-    confidence: conf,
-    steps,
-  };
+/** The trace: the best chain reaching the deepest hop run, one step per hop. */
+function traceOf(ch: Chains, scores: number[], hops: number): LoopOutput['steps'] {
+  const order = scores.map((_, i) => i).sort((a, b) => scores[b] - scores[a] || a - b);
+  const j = order.find((i) => ch.chains[i].length === hops) ?? order[0];
+  if (j === undefined) return [];
+  const chain = ch.chains[j];
+  return chain.map((row, i) => ({ hop: i + 1, row, why: i === chain.length - 1 ? ch.whys[j] : stepWhy(ch, j, i) }));
 }
 
-/** The why of hop 1 is kept on single-row chains; longer chains carry the why of their last step. */
-function firstWhy(ch: Chains, j: number): Why {
-  return ch.chains[j].length === 1 ? ch.whys[j] : { kind: 'query', terms: [] };
+/** A middle step's why: the query for the first passage, otherwise the passage read before it. */
+function stepWhy(ch: Chains, j: number, i: number): Why {
+  return i === 0 ? { kind: 'query', terms: [] } : { kind: 'expansion', fromRow: ch.chains[j][i - 1], positions: [] };
 }
 
-function stepWhyOf(ch: Chains, j: number, i: number): Why {
-  return i === ch.chains[j].length - 1 ? ch.whys[j] : { kind: 'expansion', fromRow: ch.chains[j][i - 1], positions: [] };
+interface Done {
+  st: Stage & { from: number[] };
+  conf: number;
 }
 
+/**
+ * Runs hops while the best evidence so far is not sufficient (its calibrated confidence below the
+ * stage's threshold) and max_hops allows; returns the stage whose evidence is most likely sufficient,
+ * with the hops actually run and the path the deepest hop read.
+ */
 export function runLoop(c: SearchCorpus, model: ModelDescriptor, task: { query: string; maxHops: number; maxResults: number }, buf: HopBuffers): LoopOutput {
   const m = model.params.search as unknown as LoopParams;
   const k = task.maxResults;
-  const s = new Searcher(c, new Set(model.params.stop), buf);
+  const s = new Searcher(c, new Set(model.params.stop), buf, thetaOf(m), model.dense);
   const q = s.query(task.query);
   if (q.order.length === 0) return { hits: [], hopsUsed: 1, confidence: 0, steps: [] };
+  const done: Done[] = [];
+  const finish = (ch: Chains, scores: number[], hops: number): LoopOutput => {
+    const best = done.reduce((a, b) => (b.conf > a.conf ? b : a));
+    return {
+      hits: best.st.ret.map((row, i) => ({ row, score: best.st.scores[best.st.from[i]], hop: best.st.hops[i] })),
+      hopsUsed: hops,
+      confidence: best.conf,
+      steps: traceOf(ch, scores, hops),
+    };
+  };
   const h1 = buildHop1(s, q, m.W1);
   const ch1 = hop1Chains(s, q, h1);
   const st1 = stageOf(c, ch1, h1.h1, k);
-  const conf1 = confidence(m.conf[0], confFeatures(c, q, st1, k));
-  if (task.maxHops === 1 || conf1 >= m.tau[0] || h1.beam.length === 0) return output(st1, ch1, conf1);
+  done.push({ st: st1, conf: confidence(m.conf[0], confFeatures(c, q, st1, k)) });
+  if (task.maxHops === 1 || done[0].conf >= m.tau[0] || h1.beam.length === 0) return finish(ch1, h1.h1, 1);
   const ch2 = buildHop2(s, q, h1, m.exp);
-  if (ch2.chains.length === 0) return output(st1, ch1, conf1);
+  if (ch2.chains.length === 0) return finish(ch1, h1.h1, 1);
   const sc2 = ch2.X.map((x) => dotw(m.W2, x));
   const st2 = stageOf(c, ch2, sc2, k);
-  const conf2 = confidence(m.conf[1], confFeatures(c, q, st2, k));
-  if (task.maxHops === 2 || conf2 >= m.tau[1]) return output(st2, ch2, conf2);
+  done.push({ st: st2, conf: confidence(m.conf[1], confFeatures(c, q, st2, k)) });
+  if (task.maxHops === 2 || Math.max(done[0].conf, done[1].conf) >= m.tau[1]) return finish(ch2, sc2, 2);
   const ch3 = buildHop3(s, q, ch2, sc2, m.exp);
   const sc3 = ch3.X.map((x) => dotw(m.W3, x));
   const st3 = stageOf(c, ch3, sc3, k);
-  return output(st3, ch3, confidence(m.conf[2], confFeatures(c, q, st3, k)));
+  done.push({ st: st3, conf: confidence(m.conf[2], confFeatures(c, q, st3, k)) });
+  return finish(ch3, sc3, ch3.chains.some((ch) => ch.length === 3) ? 3 : 2);
 }

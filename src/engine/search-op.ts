@@ -6,6 +6,8 @@ import type { ModelDescriptor } from './model.js';
 import type { OpContext } from './op-registry.js';
 import { SearchCorpus, type CorpusStats, type SnapshotSegment } from './search-corpus.js';
 import { runLoop, TOPK_MAX } from './search-loop.js';
+import { HIST_BINS } from './search-hops.js';
+import { denseScratchBytes } from './dense-encoder.js';
 import type { Why } from './search-stages.js';
 
 export interface SearchTask {
@@ -35,11 +37,11 @@ export interface SearchTaskResult {
   steps: RawStep[];
 }
 
-const BUFFERS = 5;
+const BUFFERS = 4;
 
 export function searchScratchBytes(totalRows: number, dim: number, maxResults: number): number {
   const rows = (Math.max(totalRows, 1) * 4 + 15) & ~15;
-  return BUFFERS * rows + 8 * Math.max(TOPK_MAX, maxResults) + 4 * dim + 64;
+  return BUFFERS * rows + 8 * Math.max(TOPK_MAX, maxResults) + 4 * HIST_BINS + denseScratchBytes(dim) + 64;
 }
 
 export function searchOp(ctx: OpContext, t: SearchTask): SearchTaskResult {
@@ -51,10 +53,11 @@ export function searchOp(ctx: OpContext, t: SearchTask): SearchTaskResult {
     sBody: t.scratch,
     sTitle: t.scratch + rows,
     s: t.scratch + 2 * rows,
-    e: t.scratch + 3 * rows,
-    s2: t.scratch + 4 * rows,
+    s2: t.scratch + 3 * rows,
     topIdx: top,
     topScores: top + 4 * Math.max(TOPK_MAX, t.maxResults),
+    hist: top + 8 * Math.max(TOPK_MAX, t.maxResults),
+    dense: top + 8 * Math.max(TOPK_MAX, t.maxResults) + 4 * HIST_BINS,
   });
   return {
     hits: out.hits.map((h) => {

@@ -3,7 +3,7 @@
 // identified by its title key (the phrase key of its full title); a mention is the longest window of
 // the sequence equal to that title or to its base title (without a trailing parenthetical).
 import { FLAG_CAPITALISED } from './analyze.js';
-import { phraseKey } from './phrase.js';
+import { phraseExtend, phraseFinal, phraseKey, PHRASE_SEED } from './phrase.js';
 import type { SearchCorpus } from './search-corpus.js';
 
 export const MAX_PHRASE = 12;
@@ -30,8 +30,10 @@ export interface TitleHit {
 export function titleHits(c: SearchCorpus, seq: Uint32Array, flags: Uint8Array | undefined, skip: number, exclude = 0): Map<number, TitleHit> {
   const out = new Map<number, TitleHit>();
   for (let i = skip; i < seq.length; i++) {
+    let h = PHRASE_SEED;
     for (let j = i; j < Math.min(seq.length, i + MAX_PHRASE); j++) {
-      const key = phraseKey(seq, i, j + 1);
+      h = phraseExtend(h, seq[j]);
+      const key = phraseFinal(h);
       if (!c.hasPrefix(key)) break;
       const rows = c.phraseRows(key);
       if (rows.length === 0) continue;
@@ -61,7 +63,7 @@ export function containsPhrase(seq: Uint32Array, skip: number, phrase: Uint32Arr
 }
 
 /** Rows with at most this many postings for the phrase's rarest term are checked exactly. */
-const EXACT_LIMIT = 400;
+const EXACT_LIMIT = 100;
 
 /**
  * How many passages mention a phrase in their body (after their title line): exact when the

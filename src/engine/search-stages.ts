@@ -148,9 +148,13 @@ export function hop1Chains(s: Searcher, q: Query, h: Hop1): Chains {
   };
 }
 
+/** A passage shares more than this share of the shorter of the two with a listed one of its document: not listed. */
+export const MAX_OVERLAP = 0.25;
+
 /**
- * The result list: chains by score, each chain's passages in hop order, a passage skipped when its
- * document is already listed (single-row chains: when the passage is). `hop` = position in the chain.
+ * The result list: chains by score, each chain's passages in hop order, `hop` = position in the
+ * chain. A passage of a chain is skipped when its document is already listed; a single passage
+ * (stage 1) only when it overlaps a listed passage of its document by more than MAX_OVERLAP.
  */
 export function assemble(c: SearchCorpus, chains: number[][], sc: number[], k: number): { ret: number[]; hops: number[]; from: number[] } {
   const order = sc.map((_, i) => i).sort((a, b) => sc[b] - sc[a] || a - b);
@@ -159,11 +163,19 @@ export function assemble(c: SearchCorpus, chains: number[][], sc: number[], k: n
   const from: number[] = [];
   const seenDocs = new Set<number>();
   const seenRows = new Set<number>();
+  const overlaps = (row: number, d: number) => {
+    const [a, b] = c.span(row);
+    return ret.some((r) => {
+      if (c.docOf(r) !== d) return false;
+      const [x, y] = c.span(r);
+      return Math.min(b, y) - Math.max(a, x) > MAX_OVERLAP * Math.min(b - a, y - x);
+    });
+  };
   for (const j of order) {
     const single = chains[j].length === 1;
     chains[j].forEach((row, h) => {
       const d = c.docOf(row);
-      if (seenRows.has(row) || (!single && seenDocs.has(d))) return;
+      if (seenRows.has(row) || (single ? overlaps(row, d) : seenDocs.has(d))) return;
       seenRows.add(row);
       seenDocs.add(d);
       ret.push(row);

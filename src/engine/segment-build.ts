@@ -203,6 +203,8 @@ export function buildSegment({ docs, dim }: SegmentInput): BuiltSegment {
   sections[SEC.rowDoc] = rowDocArr;
   sections[SEC.titleKey] = titleKey;
   sections[SEC.prefixKeys] = Uint32Array.from(prefixes).sort();
+  sections[SEC.rowStart] = rowStart;
+  sections[SEC.rowEnd] = rowEnd;
 
   const headerBytes = HEADER_WORDS * 4;
   let size = headerBytes;

@@ -27,7 +27,9 @@ export const SEC = {
   rowDoc: 19, // u32[nRows]: index of the row's document within the segment
   titleKey: 20, // u32[nRows]: phrase key of the row's full title (0: no title); rows sharing it share a title
   prefixKeys: 21, // u32[] sorted: phrase keys of every prefix of every full and base title (for matching)
+  rowStart: 22, // u32[nRows]: passage offsets in the document text (passages of a document may overlap)
+  rowEnd: 23, // u32[nRows]
 } as const;
 
-export const SECTION_COUNT = 22;
+export const SECTION_COUNT = 24;
 export const HEADER_WORDS = 4 + 2 * SECTION_COUNT;

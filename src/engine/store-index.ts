@@ -8,6 +8,7 @@
 // - live-row statistics (count, summed lengths) always equal those of the rows not flagged dead.
 import type { EngineContext } from './engine-context.js';
 import { FilterIndex } from './filter-index.js';
+import type { CorpusStats } from './search-corpus.js';
 import { mergePlan, type MergeSource } from './merge-policy.js';
 import { runSearch } from './search-dispatch.js';
 import type { BuiltSegment } from './segment-build.js';
@@ -219,9 +220,10 @@ export class MemoryStoreIndex implements StoreIndex {
   }
 
   /** The live segments and statistics a search task reads (training searches in-process with it). */
-  snapshot(): { segments: Segment[]; stats: { rows: number; avgBody: number; avgTitle: number } } {
+  snapshot(): { segments: Segment[]; stats: CorpusStats } {
     const segments = this.segments.filter((s) => s.liveRows > 0);
-    const stats = { rows: this.liveRows, avgBody: this.liveRows ? this.liveBody / this.liveRows : 1, avgTitle: this.liveRows ? this.liveTitle / this.liveRows : 1 };
+    const rows = Math.max(this.liveRows, 1);
+    const stats = { rows: this.liveRows, avgBody: this.liveBody / rows || 1, avgTitle: this.liveTitle / rows || 1, avgDoc: this.liveBody / Math.max(this.docs.size, 1) || 1 };
     return { segments, stats };
   }
 

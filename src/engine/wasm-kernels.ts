@@ -100,6 +100,19 @@ export class WasmKernels {
     return this.k.max_f32(scores, n);
   }
 
+  /** Counts scores[0..n) into `bins` equal-width bins over [lo, hi) (u32 out; below lo not counted, >= hi in the last bin). */
+  histogramF32(scores: number, n: number, lo: number, hi: number, bins: number, out: number): void {
+    int('n', n); int('bins', bins); finite('lo', lo); finite('hi', hi);
+    this.span('scores', scores, n, 4); this.span('out', out, bins, 4);
+    this.k.histogram_f32(scores, n, lo, hi, bins, out);
+  }
+
+  /** Largest a[i] - b[i] over [0, n) (-Infinity when n is 0). */
+  maxDiffF32(a: number, b: number, n: number): number {
+    int('n', n); this.span('a', a, n, 4); this.span('b', b, n, 4);
+    return this.k.max_diff_f32(a, b, n);
+  }
+
   /** Best k scores (NaN and -Infinity skipped), best first, ties to the lower index; returns the count (<= min(k, n)). */
   topk(scores: number, n: number, k: number, outIdx: number, outScores: number): number {
     int('n', n); int('k', k);

@@ -24,13 +24,15 @@ export interface KernelExports {
   axpy_f32(n: number, a: number, x: number, y: number): void;
   count_above(scores: number, n: number, v: number): number;
   max_f32(scores: number, n: number): number;
+  histogram_f32(scores: number, n: number, lo: number, hi: number, bins: number, out: number): void;
+  max_diff_f32(a: number, b: number, n: number): number;
   bm25_accumulate(postings: number, n: number, rowLimit: number, docLen: number, avgLen: number, k1: number, b: number, weight: number, scores: number): void;
   mask_dead(scores: number, n: number, flags: number): void;
 }
 
 const KERNEL_NAMES: readonly (keyof KernelExports)[] = [
   'heap_base', 'dot_i8_rows', 'dot_i8_gather', 'dot_f32_rows', 'gemv_f32', 'topk', 'topk_push', 'topk_sort',
-  'pool_f32', 'pool_i8', 'l2_normalize', 'quantize_i8', 'axpy_f32', 'count_above', 'max_f32', 'bm25_accumulate', 'mask_dead',
+  'pool_f32', 'pool_i8', 'l2_normalize', 'quantize_i8', 'axpy_f32', 'count_above', 'max_f32', 'histogram_f32', 'max_diff_f32', 'bm25_accumulate', 'mask_dead',
 ];
 
 /** build/kernels.wasm, found from both src/engine (tsx, tests) and dist/engine. */

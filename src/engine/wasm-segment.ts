@@ -49,13 +49,19 @@ export class SegmentView {
     return this.u32.subarray(p, end === undefined ? p + (this.off[5 + 2 * section] >>> 2) - start : (this.ptr(section) >>> 2) + end);
   }
 
+  /** Word index and length of a section (a section of sorted keys is searched in place). */
+  private words32(section: number): [number, number] {
+    return [this.ptr(section) >>> 2, this.off[5 + 2 * section] >>> 2];
+  }
+
   private find(keysSec: number, key: number): number {
-    const keys = this.words(keysSec);
+    const [base, n] = this.words32(keysSec);
+    const u = this.u32;
     let lo = 0;
-    let hi = keys.length - 1;
+    let hi = n - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >>> 1;
-      const k = keys[mid];
+      const k = u[base + mid];
       if (k === key) return mid;
       if (k < key) lo = mid + 1;
       else hi = mid - 1;
@@ -66,8 +72,9 @@ export class SegmentView {
   private range(keysSec: number, startSec: number, postSec: number, key: number): PostingRange | undefined {
     const i = this.find(keysSec, key);
     if (i < 0) return undefined;
-    const starts = this.words(startSec, i, i + 2);
-    return { ptr: this.ptr(postSec) + 4 * starts[0], count: starts[1] - starts[0] };
+    const at = (this.ptr(startSec) >>> 2) + i;
+    const a = this.u32[at];
+    return { ptr: this.ptr(postSec) + 4 * a, count: this.u32[at + 1] - a };
   }
 
   /** Postings of a body term. */
@@ -93,16 +100,19 @@ export class SegmentView {
 
   /** Term ids and flags of a row's passage (views: use at once). */
   seq(row: number): { terms: Uint32Array; flags: Uint8Array } {
-    const s = this.words(SEC.seqStart, row, row + 2);
-    const terms = this.words(SEC.seq, s[0], s[1]);
+    const at = (this.ptr(SEC.seqStart) >>> 2) + row;
+    const a = this.u32[at];
+    const b = this.u32[at + 1];
+    const base = this.ptr(SEC.seq) >>> 2;
     const f = this.ptr(SEC.flags);
-    return { terms, flags: this.u8.subarray(f + s[0], f + s[1]) };
+    return { terms: this.u32.subarray(base + a, base + b), flags: this.u8.subarray(f + a, f + b) };
   }
 
   /** Title term ids of a row's document (a view). */
   title(row: number): Uint32Array {
-    const s = this.words(SEC.titleStart, row, row + 2);
-    return this.words(SEC.titleSeq, s[0], s[1]);
+    const at = (this.ptr(SEC.titleStart) >>> 2) + row;
+    const base = this.ptr(SEC.titleSeq) >>> 2;
+    return this.u32.subarray(base + this.u32[at], base + this.u32[at + 1]);
   }
 
   /** Absolute pointer of a row's int8 vector (`dim` bytes). */
@@ -112,6 +122,11 @@ export class SegmentView {
 
   scale(row: number): number {
     return this.f32[(this.ptr(SEC.vscale) >>> 2) + row];
+  }
+
+  /** [start, end) of the row's passage in its document's text. */
+  span(row: number): [number, number] {
+    return [this.u32[(this.ptr(SEC.rowStart) >>> 2) + row], this.u32[(this.ptr(SEC.rowEnd) >>> 2) + row]];
   }
 
   /** Index of the row's document within the segment (rows of one document are consecutive). */

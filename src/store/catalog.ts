@@ -4,9 +4,13 @@
 // removed (renamed to `.trash-<id>` first), so a crash at any moment leaves either a whole store or
 // nothing that is mistaken for one. Leftover `.tmp-*`/`.trash-*` folders are removed on scan.
 // Only ids the service generated (`st_` + base32) and validated project names ever reach a path.
+// A store is created only with MIN_FREE_BYTES free (a new LMDB environment on a full file system
+// can kill the process); a create or delete the file system refuses throws a StorageError and
+// leaves the catalog as it was.
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { ensureFree, faultOf, MIN_FREE_BYTES, storageError } from './storage-error.js';
 import { StoreDb, type StoreMeta } from './store-db.js';
 
 const STORE_ID_RE = /^st_[a-z2-7]{16}$/;
@@ -57,29 +61,54 @@ export function openProjectStores(dataDir: string, project: string): StoreDb[] {
 export async function createStore(dataDir: string, meta: StoreMeta): Promise<StoreDb> {
   if (!isStoreId(meta.id)) throw new Error(`refusing to create a store folder for id ${meta.id}`);
   const dir = projectDir(dataDir, meta.project);
-  fs.mkdirSync(dir, { recursive: true });
+  ensureFree(dataDir, MIN_FREE_BYTES, 'create a store');
   const tmp = path.join(dir, `.tmp-${meta.id}`);
   const final = path.join(dir, meta.id);
-  fs.mkdirSync(tmp);
+  fsStep(dataDir, 'create a store', () => {
+    fs.mkdirSync(dir, { recursive: true });
+    fs.mkdirSync(tmp);
+  });
   try {
     await StoreDb.initialise(tmp, meta);
-    fs.renameSync(tmp, final);
-    fsyncDir(dir);
+    fsStep(dir, 'create a store', () => {
+      fs.renameSync(tmp, final);
+      fsyncDir(dir);
+    });
   } catch (err) {
     fs.rmSync(tmp, { recursive: true, force: true });
-    throw err;
+    throw await storageError(err, dir, 'create a store');
   }
   return StoreDb.open(final);
 }
 
-/** Closes and removes a store: after this returns, a restart no longer sees it. */
+/**
+ * Removes a store: after this returns, a restart no longer sees it. The folder is renamed away
+ * first; if that fails, nothing changed (the store is still open) and the error is thrown.
+ */
 export async function destroyStore(db: StoreDb): Promise<void> {
-  await db.close();
   const parent = path.dirname(db.dir);
   const trash = path.join(parent, `.trash-${path.basename(db.dir)}-${randomBytes(4).toString('hex')}`);
-  fs.renameSync(db.dir, trash);
-  fsyncDir(parent);
-  fs.rmSync(trash, { recursive: true, force: true });
+  fsStep(parent, 'delete the store', () => fs.renameSync(db.dir, trash));
+  try {
+    fsyncDir(parent);
+  } catch {
+    // the rename is done; if it never reaches the disk, a crash brings the whole store back
+  }
+  await db.close();
+  try {
+    fs.rmSync(trash, { recursive: true, force: true });
+  } catch {
+    // gone from its name already; the next start removes what is left of `.trash-*`
+  }
+}
+
+/** Runs a file-system step, turning a storage fault (full, read-only) into a StorageError. */
+function fsStep(dir: string, action: string, fn: () => void): void {
+  try {
+    fn();
+  } catch (err) {
+    throw faultOf((err as NodeJS.ErrnoException).code, dir, action) ?? err;
+  }
 }
 
 function fsyncDir(dir: string): void {

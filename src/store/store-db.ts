@@ -8,8 +8,12 @@
 // - the live encodings are in ONE of two databases (`enc`, or `enc-b` when meta.encodings says so),
 //   all made by meta.model. Re-encoding with another model stages new encodings in the other one,
 //   then switches meta.model and meta.encodings in one transaction: a crash at any moment leaves
-//   either the old or the new encodings complete, recorded with the model that made them.
+//   either the old or the new encodings complete, recorded with the model that made them;
+// - every write goes through `commit`: a write the file system refuses (full, read-only) rejects
+//   with a StorageError and leaves the store as it was (see storage-error.ts); `verify` checks the
+//   invariants above on disk (every record has its text, encoding and order entry, and no more).
 import { open, type Database, type RootDatabase } from 'lmdb';
+import { storageError } from './storage-error.js';
 
 export type MetadataValue = string | number | boolean;
 export type Metadata = Record<string, MetadataValue>;
@@ -63,6 +67,12 @@ export interface IdempotencyRecord {
 }
 
 const MAP_SIZE = 64 * 1024 ** 3; // address space only; the file grows with the data
+// eventTurnBatching off: with it, lmdb-js leaves an internal promise of a failed commit unobserved,
+// and Node stops the process on that unhandled rejection (a full disk would kill the server).
+const ENV_OPTIONS = { maxDbs: 8, mapSize: MAP_SIZE, eventTurnBatching: false };
+/** LMDB's largest key (lmdb-js builds it with 1978 bytes); a longer id cannot be stored, so it is absent. */
+const MAX_KEY_BYTES = 1978;
+const storable = (id: string) => Buffer.byteLength(id) <= MAX_KEY_BYTES;
 
 export class StoreDb {
   readonly dir: string;
@@ -77,7 +87,7 @@ export class StoreDb {
 
   private constructor(dir: string) {
     this.dir = dir;
-    this.root = open({ path: dir, maxDbs: 8, mapSize: MAP_SIZE });
+    this.root = open({ path: dir, ...ENV_OPTIONS });
     this.docs = this.root.openDB<DocRecord, string>('docs', {});
     this.texts = this.root.openDB<string, string>('text', { encoding: 'string' });
     this.encodingDbs = {
@@ -95,10 +105,15 @@ export class StoreDb {
 
   /** Writes the metadata of a new store into `dir` (an empty folder), durably, and closes it. */
   static async initialise(dir: string, meta: StoreMeta): Promise<void> {
-    const root = open({ path: dir, maxDbs: 8, mapSize: MAP_SIZE });
-    await root.put('store', meta);
-    await root.flushed;
-    await root.close();
+    const root = open({ path: dir, ...ENV_OPTIONS });
+    try {
+      await root.put('store', meta);
+      await root.flushed;
+    } catch (err) {
+      throw await storageError(err, dir, 'create the store');
+    } finally {
+      await root.close();
+    }
   }
 
   static open(dir: string): StoreDb {
@@ -131,11 +146,11 @@ export class StoreDb {
   }
 
   getDoc(id: string): DocRecord | undefined {
-    return this.docs.get(id);
+    return storable(id) ? this.docs.get(id) : undefined;
   }
 
   getText(id: string): string | undefined {
-    return this.texts.get(id);
+    return storable(id) ? this.texts.get(id) : undefined;
   }
 
   /** Newest first; `beforeSeq` is exclusive (the cursor of the previous page). */
@@ -186,16 +201,16 @@ export class StoreDb {
 
   /** Empties the spare encodings database (what an interrupted re-encode or switch left there). */
   async clearStaged(): Promise<void> {
-    await this.encodingDbs[this.spare].clearAsync();
-    await this.root.flushed;
+    const spare = this.encodingDbs[this.spare];
+    await this.commit(() => spare.clearAsync(), 're-encode the store');
   }
 
   /** Writes encodings made by another model into the spare database; nothing live changes. */
   async stageEncodings(docs: Array<{ id: string; encoding: Uint8Array }>): Promise<void> {
     const spare = this.encodingDbs[this.spare];
-    await this.root.transaction(() => {
+    await this.transact(() => {
       for (const d of docs) spare.put(d.id, Buffer.from(d.encoding.buffer, d.encoding.byteOffset, d.encoding.byteLength));
-    });
+    }, 're-encode the store');
   }
 
   /**
@@ -206,17 +221,15 @@ export class StoreDb {
   async commitStaged(model: string, nTokens: Map<string, number>): Promise<void> {
     const old = this.encodingDbs[this.meta.encodings ?? 'enc'];
     const meta: StoreMeta = { ...this.meta, model, encodings: this.spare };
-    await this.root.transaction(() => {
+    await this.transact(() => {
       for (const [id, n] of nTokens) {
         const rec = this.docs.get(id);
         if (rec) this.docs.put(id, { ...rec, n_tokens: n });
       }
       this.root.put('store', meta);
-    });
-    await this.root.flushed;
+    }, 're-encode the store');
     this.meta = meta;
-    await old.clearAsync();
-    await this.root.flushed;
+    await this.commit(() => old.clearAsync(), 're-encode the store');
   }
 
   /**
@@ -226,7 +239,7 @@ export class StoreDb {
   async writeDocs(docs: PreparedDoc[], idem?: { key: string; record: IdempotencyRecord }): Promise<DocRecord[]> {
     const now = new Date().toISOString();
     const written: DocRecord[] = [];
-    await this.root.transaction(() => {
+    await this.transact(() => {
       for (const d of docs) {
         const old = this.docs.get(d.id);
         if (old) this.order.remove(old.seq);
@@ -238,14 +251,14 @@ export class StoreDb {
         written.push(rec);
       }
       if (idem) this.idem.put(idem.key, idem.record);
-    });
-    await this.root.flushed;
+    }, 'write documents');
     return written;
   }
 
   /** Removes a document with its text and encoding, durably. False when it did not exist. */
   async deleteDoc(id: string): Promise<boolean> {
-    const removed = await this.root.transaction(() => {
+    if (!storable(id)) return false;
+    return this.transact(() => {
       const old = this.docs.get(id);
       if (!old) return false;
       this.order.remove(old.seq);
@@ -253,9 +266,7 @@ export class StoreDb {
       this.texts.remove(id);
       this.encodings.remove(id);
       return true;
-    });
-    await this.root.flushed;
-    return removed;
+    }, 'delete the document');
   }
 
   getIdempotency(key: string): IdempotencyRecord | undefined {
@@ -266,16 +277,52 @@ export class StoreDb {
   async pruneIdempotency(maxAgeMs: number): Promise<number> {
     const cutoff = Date.now() - maxAgeMs;
     let n = 0;
-    await this.root.transaction(() => {
+    await this.transact(() => {
       for (const { key, value } of this.idem.getRange({})) {
         if (value.created_at < cutoff) {
           this.idem.remove(key);
           n++;
         }
       }
-    });
-    await this.root.flushed;
+    }, 'prune idempotency records');
     return n;
+  }
+
+  /**
+   * Checks the store's invariants on disk: every document record has its text, its live encoding
+   * and the order entry of its seq; every text, encoding and order entry belongs to a record.
+   * Returns the problems found (none for a sound store).
+   */
+  verify(): string[] {
+    const problems: string[] = [];
+    const ids = new Set<string>();
+    for (const { key: id, value: rec } of this.docs.getRange({})) {
+      ids.add(id);
+      if (this.texts.get(id) === undefined) problems.push(`document '${id}' has no text`);
+      if (!this.encodings.getBinary(id)) problems.push(`document '${id}' has no encoding`);
+      if (this.order.get(rec.seq) !== id) problems.push(`document '${id}' is missing from the order at seq ${rec.seq}`);
+    }
+    for (const { key: seq, value: id } of this.order.getRange({})) {
+      if (this.docs.get(id)?.seq !== seq) problems.push(`order entry ${seq} names '${id}', which is not the document at that seq`);
+    }
+    for (const id of this.texts.getKeys({})) if (!ids.has(id)) problems.push(`text of '${id}' has no document record`);
+    for (const id of this.encodings.getKeys({})) if (!ids.has(id)) problems.push(`encoding of '${id}' has no document record`);
+    return problems;
+  }
+
+  /** Runs `fn` as one transaction and waits until it is on disk; storage faults become StorageError. */
+  private transact<T>(fn: () => T, action: string): Promise<T> {
+    return this.commit(() => this.root.transaction(fn), action);
+  }
+
+  private async commit<T>(write: () => Promise<T>, action: string): Promise<T> {
+    try {
+      const result = await write();
+      await this.root.flushed;
+      return result;
+    } catch (err) {
+      throw await storageError(err, this.dir, action);
+    }
   }
 
   async close(): Promise<void> {

@@ -75,6 +75,11 @@ export class DataFolder {
   squadTrain(): SquadParagraph[] {
     return this.jsonl<SquadParagraph>('data/squad-v1.1-train.jsonl');
   }
+
+  /** Titles of the squad-articles-dev articles, read only to keep their paragraphs out of training. */
+  squadDevTitles(): Set<string> {
+    return new Set(this.jsonl<CorpusDoc>('bench/squad-articles-dev/corpus.jsonl').map((d) => String(d.metadata.title ?? '')));
+  }
 }
 
 /** SQuAD-train articles held out from the encoder (crc32 of the title mod 8 = 0), as the sufficiency/ranking set. */

@@ -19,6 +19,8 @@ export interface ChainWeights {
 export interface ChainFitOptions {
   l2: number;
   exp: ExpansionParams;
+  /** learned question-term weights used by every search */
+  theta: ReadonlyMap<number, number>;
   log?: (msg: string) => void;
 }
 
@@ -34,8 +36,8 @@ function evidenceDocs(item: Item, evidence: Set<number>, chain: number[]): numbe
 }
 
 /** Stages built for one question with the given weights (as far as they exist). */
-export function buildStages({ set, q }: Item, w: Partial<ChainWeights>, exp: ExpansionParams, hidden: string[] = []) {
-  const s = set.store.searcher(hidden);
+export function buildStages({ set, q }: Item, w: Partial<ChainWeights>, exp: ExpansionParams, theta: ReadonlyMap<number, number>, hidden: string[] = []) {
+  const s = set.store.searcher(hidden, theta);
   const Q = s.query(q.text);
   const hop1 = w.W1 ? buildHop1(s, Q, w.W1) : undefined;
   const pool = hop1 ? undefined : s.hop1(Q);
@@ -58,7 +60,7 @@ export function fitChains(items: Item[], o: ChainFitOptions): ChainWeights {
   const log = o.log ?? (() => {});
   const g1 = items.map((it) => {
     const ev = evidenceRows(it.set, it.q);
-    const { pool } = buildStages(it, {}, o.exp);
+    const { pool } = buildStages(it, {}, o.exp, o.theta);
     return { x: pool!.features, pos: pool!.rows.map((r) => ev.has(r)) };
   });
   const W1 = Array.from(fitSoftmax(g1, H1_NAMES.length, o.l2));
@@ -67,7 +69,7 @@ export function fitChains(items: Item[], o: ChainFitOptions): ChainWeights {
   const multi = items.filter((it) => it.set.chains);
   const g2 = multi.map((it) => {
     const ev = evidenceRows(it.set, it.q);
-    const { two } = buildStages(it, { W1 }, o.exp);
+    const { two } = buildStages(it, { W1 }, o.exp, o.theta);
     return two ? { x: two.X, pos: two.chains.map((ch) => evidenceDocs(it, ev, ch) === 2) } : empty;
   });
   const W2 = Array.from(fitSoftmax(g2, X2_DIM, o.l2));
@@ -75,7 +77,7 @@ export function fitChains(items: Item[], o: ChainFitOptions): ChainWeights {
 
   const g3 = multi.map((it) => {
     const ev = evidenceRows(it.set, it.q);
-    const { three } = buildStages(it, { W1, W2 }, o.exp);
+    const { three } = buildStages(it, { W1, W2 }, o.exp, o.theta);
     if (!three) return empty;
     const n = three.chains.map((ch) => evidenceDocs(it, ev, ch));
     const best = Math.max(0, ...n);

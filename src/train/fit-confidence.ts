@@ -29,10 +29,10 @@ function stageOf(store: TrainingStore, ch: Chains, scores: number[]): Stage {
 }
 
 /** Confidence rows of every stage and every k for one question (with its documents present or hidden). */
-function rowsFor(item: Item, qi: number, w: ChainWeights, exp: ExpansionParams, hidden: boolean): Row[] {
+function rowsFor(item: Item, qi: number, w: ChainWeights, exp: ExpansionParams, theta: ReadonlyMap<number, number>, hidden: boolean): Row[] {
   const { set, q } = item;
   const store = set.store;
-  const b = buildStages(item, w, exp, hidden ? q.gold : []);
+  const b = buildStages(item, w, exp, theta, hidden ? q.gold : []);
   const ev = evidenceRows(set, q);
   if (!b.hop1 || b.hop1.pool.length === 0) return [];
   const stages: Stage[] = [stageOf(store, hop1Chains(b.s, b.Q, b.hop1), b.hop1.h1)];
@@ -48,8 +48,8 @@ function rowsFor(item: Item, qi: number, w: ChainWeights, exp: ExpansionParams, 
   return out;
 }
 
-export function fitConfidence(items: Item[], w: ChainWeights, exp: ExpansionParams, l2: number, seed: number): ConfParams[] {
-  const rows = items.flatMap((it, i) => [...rowsFor(it, i, w, exp, false), ...rowsFor(it, i, w, exp, true)]);
+export function fitConfidence(items: Item[], w: ChainWeights, exp: ExpansionParams, theta: ReadonlyMap<number, number>, l2: number, seed: number): ConfParams[] {
+  const rows = items.flatMap((it, i) => [...rowsFor(it, i, w, exp, theta, false), ...rowsFor(it, i, w, exp, theta, true)]);
   const folds = stratifiedFolds(items.map((it) => it.q.suite), 5, seed);
   return [0, 1, 2].map((stage) => {
     const rs = rows.filter((r) => r.stage === stage);

@@ -5,8 +5,9 @@
 import { startEngine } from '../engine/engine.js';
 import type { EngineContext } from '../engine/engine-context.js';
 import { placeModel, type ModelDescriptor, type ModelParams } from '../engine/model.js';
-import { SearchCorpus } from '../engine/search-corpus.js';
-import { Searcher, type HopBuffers, RANK_CAP } from '../engine/search-hops.js';
+import { SearchCorpus, type CorpusStats } from '../engine/search-corpus.js';
+import { HIST_BINS, Searcher, type HopBuffers, RANK_CAP } from '../engine/search-hops.js';
+import { denseScratchBytes } from '../engine/dense-encoder.js';
 import { runLoop, type LoopOutput, type LoopParams } from '../engine/search-loop.js';
 import type { MemoryStoreIndex, Segment } from '../engine/store-index.js';
 import type { Engine } from '../engine/types.js';
@@ -15,7 +16,7 @@ import type { CorpusDoc } from './data.js';
 
 export class TrainingStore {
   private readonly segments: Segment[];
-  private readonly stats: { rows: number; avgBody: number; avgTitle: number };
+  private readonly stats: CorpusStats;
   private readonly buf: HopBuffers;
   private readonly mask: number;
   readonly totalRows: number;
@@ -35,8 +36,9 @@ export class TrainingStore {
     this.totalRows = this.segments.reduce((n, s) => n + s.nRows, 0);
     const rows = (Math.max(this.totalRows, 1) * 4 + 15) & ~15;
     const heap = runtime.heap;
-    const block = heap.alloc(5 * rows + 8 * RANK_CAP);
-    this.buf = { sBody: block, sTitle: block + rows, s: block + 2 * rows, e: block + 3 * rows, s2: block + 4 * rows, topIdx: block + 5 * rows, topScores: block + 5 * rows + 4 * RANK_CAP };
+    const block = heap.alloc(4 * rows + 8 * RANK_CAP + 4 * HIST_BINS + denseScratchBytes(model.params.dense?.dim ?? 0));
+    const top = block + 4 * rows;
+    this.buf = { sBody: block, sTitle: block + rows, s: block + 2 * rows, s2: block + 3 * rows, topIdx: top, topScores: top + 4 * RANK_CAP, hist: top + 8 * RANK_CAP, dense: top + 8 * RANK_CAP + 4 * HIST_BINS };
     this.mask = heap.alloc(Math.max(this.totalRows, 1));
     for (let r = 0; r < this.totalRows; r++) {
       const id = index.docIdOf(r, this.segments) ?? '';
@@ -93,8 +95,8 @@ export class TrainingStore {
     return new SearchCorpus(this.runtime.kernels, snap, this.stats, this.model.params.lexical, blocked);
   }
 
-  searcher(hidden: string[] = []): Searcher {
-    return new Searcher(this.corpus(hidden), new Set(this.model.params.stop), this.buf);
+  searcher(hidden: string[] = [], theta?: ReadonlyMap<number, number>): Searcher {
+    return new Searcher(this.corpus(hidden), new Set(this.model.params.stop), this.buf, theta, this.model.dense);
   }
 
   /** A whole search (stop rule included) with the given learned parameters. */

@@ -24,4 +24,25 @@ export const HYPER = {
   tau: [0.95, 0.8],
   /** Single-hop questions taken from each held-out SQuAD-train article. */
   squadPerArticle: 12,
+  /** The dense encoder (fit-encoder.ts): dimensions, vocabulary, schedule, batches (SQuAD pairs grouped by article + self-supervised pool pairs), InfoNCE temperature, Adam learning rates. */
+  encoder: {
+    dim: 256,
+    minCount: 2,
+    maxVocab: 100_000,
+    steps: 1200,
+    batchSquad: 192,
+    batchSelf: 64,
+    group: 16,
+    tau: 0.05,
+    lr: 0.01,
+    lrWeights: 0.01,
+    initScale: 0.1,
+    selfTitle: 0.3,
+    ictKeep: 0.1,
+    warmup: 100,
+  },
+  /** Question-term weights: questions per SQuAD-train article, candidates per question, terms asked at least minCount times, L2 on log-weights. */
+  /** The native reader (fit-reader.ts): training and held-out questions, hashed lexical span features. */
+  reader: { questions: 30000, evalQuestions: 3000, hashBits: 18 },
+  theta: { perArticle: 40, candidates: 50, minCount: 20, l2: 1e-4 },
 };

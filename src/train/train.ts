@@ -14,6 +14,12 @@ import { DataFolder, isHeldOutArticle, squadArticles, type CorpusDoc, type Train
 import { evaluateQueries, summarise, type QueryResult } from './evaluate.js';
 import { fitChains, type Item } from './fit-chains.js';
 import { fitConfidence } from './fit-confidence.js';
+import { fitTermWeights } from './fit-term-weights.js';
+import { fitReader, type ReaderMetrics } from './fit-reader.js';
+import { READER_FILE } from '../answer/reader.js';
+import { encoderCorpus } from './encoder-data.js';
+import { fitEncoder, type TrainedEncoder } from './fit-encoder.js';
+import { createEngineRuntime } from '../engine/wasm-runtime.js';
 import { TrainingStore } from './harness.js';
 import { mulberry32, stratifiedFolds } from './learners.js';
 import { HYPER, STOP_WORDS } from './hyper.js';
@@ -42,14 +48,48 @@ function sampleData(corpus: CorpusDoc[], queries: TrainQuery[], n: number, seed:
   return { corpus: corpus.filter((d) => keep.has(d.id)), queries: picked };
 }
 
-function fitAll(items: Item[], seed: number, log: (m: string) => void): LoopParams {
-  const chains = fitChains(items, { l2: HYPER.l2, exp: HYPER.exp, log });
-  const conf = fitConfidence(items, chains, HYPER.exp, HYPER.confL2, seed);
-  return { ...chains, exp: HYPER.exp, conf, tau: HYPER.tau };
+type Theta = { terms: number[]; weights: number[] };
+
+function fitAll(items: Item[], theta: Theta, seed: number, log: (m: string) => void): LoopParams {
+  const map = new Map(theta.terms.map((t, i) => [t, theta.weights[i]]));
+  const chains = fitChains(items, { l2: HYPER.l2, exp: HYPER.exp, theta: map, log });
+  const conf = fitConfidence(items, chains, HYPER.exp, map, HYPER.confL2, seed);
+  return { theta, ...chains, exp: HYPER.exp, conf, tau: HYPER.tau };
+}
+
+/** The dense encoder, trained contrastively on SQuAD-train pairs and wiki-pool self-supervision. */
+async function trainEncoder(data: DataFolder, o: TrainOptions): Promise<TrainedEncoder> {
+  const squad = data.squadTrain();
+  const pool = data.corpus();
+  const dev = data.squadDevTitles();
+  const corpus = o.sample ? encoderCorpus(squad.slice(0, 200), pool.slice(0, 200), dev) : encoderCorpus(squad, pool, dev);
+  const hyper = o.sample ? { ...HYPER.encoder, steps: 10, warmup: 2, batchSquad: 32, batchSelf: 16 } : HYPER.encoder;
+  return fitEncoder(corpus, hyper, o.seed, await createEngineRuntime(), o.log);
+}
+
+/** θ from SQuAD-train articles that neither the chain scorers nor the sufficiency models see. */
+async function learnTermWeights(data: DataFolder, o: TrainOptions, base: Model): Promise<Theta> {
+  const { docs, queries } = squadArticles(data.squadTrain(), (t) => !isHeldOutArticle(t), HYPER.theta.perArticle);
+  const picked = o.sample ? { docs: docs.slice(0, 3), queries: queries.filter((q) => docs.slice(0, 3).some((d) => d.id === q.gold[0])) } : { docs, queries };
+  const store = await TrainingStore.open(picked.docs, base, o.threads);
+  try {
+    const set: TrainSet = { name: 'squad-fit', store, queries: picked.queries, judge: 'answer-passage', chains: false };
+    return fitTermWeights(set, { ...HYPER.theta, log: o.log });
+  } finally {
+    await store.close();
+  }
+}
+
+/** The native reader of answer=true, on SQuAD-train (squad-articles-dev is SQuAD dev: no article in common). */
+function trainReader(data: DataFolder, o: TrainOptions): { file: Uint8Array; metrics: ReaderMetrics } {
+  const sample = o.sample ? { questions: 300, evalQuestions: 50, hashBits: 14 } : HYPER.reader;
+  return fitReader(data, o.log, sample);
 }
 
 /** The training sets: multi-hop questions over the wiki-pool, single-hop questions over whole SQuAD articles. */
-async function openSets(data: DataFolder, o: TrainOptions, base: { name: string; version: string; params: ModelParams }): Promise<TrainSet[]> {
+type Model = { name: string; version: string; params: ModelParams; files: Map<string, Uint8Array> };
+
+async function openSets(data: DataFolder, o: TrainOptions, base: Model): Promise<TrainSet[]> {
   let corpus = data.corpus();
   let queries = data.multihopQueries();
   if (o.sample) ({ corpus, queries } = sampleData(corpus, queries, o.sample, o.seed));
@@ -67,21 +107,28 @@ export async function train(o: TrainOptions): Promise<{ dir: string; metrics: un
   const started = performance.now();
   const elapsed = () => `${((performance.now() - started) / 1000).toFixed(0)} s`;
   const data = new DataFolder(o.dataDir);
-  const base: ModelParams = { stop: STOP_WORDS, lexical: HYPER.lexical, search: {} };
-  const sets = await openSets(data, o, { name: o.name, version: o.version, params: base });
+  const encoder = await trainEncoder(data, o);
+  o.log(`trained the dense encoder (${elapsed()})`);
+  const base: ModelParams = { stop: STOP_WORDS, lexical: HYPER.lexical, dense: encoder.params, search: {} };
+  const model: Model = { name: o.name, version: o.version, params: base, files: encoder.files };
+  const reader = trainReader(data, o);
+  o.log(`trained the native reader (${elapsed()})`);
+  const theta = await learnTermWeights(data, o, model);
+  o.log(`learned ${theta.terms.length} question-term weights (${elapsed()})`);
+  const sets = await openSets(data, o, model);
   o.log(`indexed ${sets.map((s) => `${s.name}: ${s.store.totalRows} passages`).join(', ')} (${elapsed()})`);
   try {
     const items: Item[] = sets.flatMap((set) => set.queries.map((q) => ({ set, q })));
     const folds = stratifiedFolds(items.map((it) => it.q.suite), o.folds, o.seed);
     const results: QueryResult[] = [];
     for (let k = 0; k < o.folds; k++) {
-      const params = fitAll(items.filter((_, i) => folds[i] !== k), o.seed, () => {});
+      const params = fitAll(items.filter((_, i) => folds[i] !== k), theta, o.seed, () => {});
       results.push(...evaluateQueries(items.filter((_, i) => folds[i] === k), params));
       o.log(`fold ${k + 1}/${o.folds} done (${elapsed()})`);
     }
     const cv = summarise(results);
     for (const [suite, m] of Object.entries(cv)) o.log(`CV ${suite}: found ${JSON.stringify(m.found_at)} ECE@10 ${m.ece10} hops ${m.mean_hops} conf found/missed/hidden ${m.conf_found}/${m.conf_missed}/${m.conf_hidden}`);
-    const search = fitAll(items, o.seed, o.log);
+    const search = fitAll(items, theta, o.seed, o.log);
     const params: ModelParams = { ...base, search: search as unknown as Record<string, unknown> };
     const dir = path.resolve(o.outDir);
     writeModelFolder(
@@ -91,7 +138,7 @@ export async function train(o: TrainOptions): Promise<{ dir: string; metrics: un
         name: o.name,
         version: o.version,
         engine: ENGINE_FORMAT,
-        dims: 0,
+        dims: encoder.params.dim,
         tokenizer: { name: 'svc-words-porter/1', rules: 'NFKD, marks removed, lowercased runs of letters and digits; Porter (1980) stems; stop words dropped from queries only' },
         params: params as unknown as Record<string, unknown>,
         training: {
@@ -102,9 +149,12 @@ export async function train(o: TrainOptions): Promise<{ dir: string; metrics: un
           hyperparameters: HYPER,
           features: { h1: H1_NAMES, h2: H2_NAMES, confidence: CONF_NAMES },
         },
-        metrics: { cross_validation: { folds: o.folds, by: 'question, stratified by suite; each fold model trained without its questions', suites: cv } },
+        metrics: {
+          cross_validation: { folds: o.folds, by: 'question, stratified by suite; each fold model trained without its questions', suites: cv },
+          reader: reader.metrics,
+        },
       },
-      new Map(),
+      new Map([...encoder.files, [READER_FILE, reader.file]]),
     );
     o.log(`wrote ${dir} (${elapsed()} in all)`);
     return { dir, metrics: cv };

@@ -88,6 +88,7 @@ export interface TestServerOptions {
   env?: Record<string, string>;
   threads?: number;
   rateLimit?: number;
+  maxQueue?: number;
 }
 
 /** Starts a real server on port 0; stopped at teardown. */
@@ -101,6 +102,7 @@ export async function startTestServer(t: { teardown(fn: () => unknown): void }, 
     noAuth: opts.noAuth ?? true,
     threads: opts.threads ?? 2,
     rateLimit: opts.rateLimit,
+    maxQueue: opts.maxQueue,
     logger: pino({ level: 'silent' }),
   });
   let closed = false;

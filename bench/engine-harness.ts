@@ -1,0 +1,88 @@
+// The engine in-process, without HTTP or LMDB, for profiling: the shipped (or a given) model in a
+// fresh runtime, documents encoded by the worker pool and applied to one index, then searches run
+// by the same `search` op the workers run, on the main thread, with kernels wrapped by
+// kernel-profile.ts. Invariants: uses only the engine's exported entry points (runtime, model
+// loader, engine, index snapshot, search op), so what it measures is what a worker executes; the
+// index is settled (no merge running) before any search.
+import { defaultModelUri } from '../src/config.js';
+import { startEngine } from '../src/engine/engine.js';
+import { loadModel, type ModelDescriptor } from '../src/engine/model.js';
+import { searchOp, searchScratchBytes, type SearchTask } from '../src/engine/search-op.js';
+import type { MemoryStoreIndex } from '../src/engine/store-index.js';
+import type { Engine } from '../src/engine/types.js';
+import { createEngineRuntime, type EngineRuntime } from '../src/engine/wasm-runtime.js';
+import type { Doc } from './bench-util.js';
+import { KernelProfile } from './kernel-profile.js';
+
+export class EngineHarness {
+  readonly profile: KernelProfile;
+
+  private constructor(
+    readonly runtime: EngineRuntime,
+    readonly model: ModelDescriptor,
+    readonly engine: Engine,
+    readonly index: MemoryStoreIndex,
+  ) {
+    this.profile = new KernelProfile(runtime.kernels);
+  }
+
+  static async open(opts: { model?: string; threads?: number } = {}): Promise<EngineHarness> {
+    const runtime = await createEngineRuntime();
+    const { descriptor } = loadModel(opts.model ?? defaultModelUri(), runtime.heap);
+    const { engine } = startEngine(runtime, descriptor, { threads: opts.threads });
+    return new EngineHarness(runtime, descriptor, engine, engine.createIndex() as MemoryStoreIndex);
+  }
+
+  async add(docs: Doc[]): Promise<void> {
+    this.index.apply(await this.engine.encode(docs));
+  }
+
+  async settle(): Promise<void> {
+    while (this.index.mergeRunning) await new Promise((r) => setTimeout(r, 20));
+  }
+
+  /** One search through the search op on this thread; returns document ids best first and its time. */
+  search(query: string, maxResults = 10, maxHops = 4): { docIds: string[]; ms: number; hops: number } {
+    const { segments, stats } = this.index.snapshot();
+    const totalRows = segments.reduce((n, s) => n + s.nRows, 0);
+    const dim = this.model.params.dense?.dim ?? 0;
+    const heap = this.runtime.heap;
+    const scratch = heap.alloc(searchScratchBytes(totalRows, dim, maxResults));
+    try {
+      const task: SearchTask = {
+        query,
+        maxHops,
+        maxResults,
+        trace: false,
+        segments: segments.map((s) => ({ base: s.base, dead: s.dead, nRows: s.nRows })),
+        stats,
+        blocked: 0,
+        scratch,
+      };
+      const t0 = performance.now();
+      const out = searchOp({ kernels: this.profile.kernels, shared: this.model }, task);
+      const ms = performance.now() - t0;
+      const bases: number[] = [];
+      segments.reduce((b, s) => (bases.push(b), b + s.nRows), 0);
+      const docIds = out.hits.map((h) => this.index.docIdOf(bases[h.seg] + h.row, segments) ?? '');
+      return { docIds, ms, hops: out.hopsUsed };
+    } finally {
+      heap.free(scratch);
+    }
+  }
+
+  get totalRows(): number {
+    return this.index.snapshot().segments.reduce((n, s) => n + s.nRows, 0);
+  }
+
+  heapStats(): Record<string, number> {
+    const h = this.runtime.heap as unknown as { stats?: () => Record<string, number> };
+    const s = h.stats?.() ?? {};
+    return { wasmMemoryBytes: this.runtime.memory.buffer.byteLength, indexBytes: this.index.memoryBytes, bytesInUse: s.bytesInUse ?? 0 };
+  }
+
+  async close(): Promise<void> {
+    this.index.close();
+    await this.engine.close();
+  }
+}

@@ -1,0 +1,33 @@
+// `npm run bench [-- peers | scale | <nothing>] [options]`: the bench entry point. With no argument
+// it runs the engine benches that need no peers: the raw dense scan (scan.ts, 1M x 256 int8) and
+// the suite runner (eval.ts) on hotpotqa-dev and squad-articles-dev (first 200 questions each).
+// `peers` (peers.ts) compares svc with Orama, MiniSearch, SQLite FTS5 and usearch; `scale`
+// (scale.ts) grows a synthetic corpus to 1M passages. Nothing here is part of `npm test`, and no
+// bench asserts on time: they print tables. Each bench runs in a child process of its own.
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { BENCH_DIR, REPO_DIR } from './bench-util.js';
+
+const [what, ...rest] = process.argv.slice(2);
+
+function tsx(script: string, args: string[]): void {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(BENCH_DIR, script), ...args], { cwd: REPO_DIR, stdio: 'inherit' });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+}
+
+switch (what) {
+  case 'peers':
+    tsx('peers.ts', rest);
+    break;
+  case 'scale':
+    tsx('scale.ts', rest);
+    break;
+  case undefined:
+    tsx('scan.ts', []);
+    tsx('eval.ts', ['--suite', '../shared/bench/hotpotqa-dev', '--limit', '200']);
+    tsx('eval.ts', ['--suite', '../shared/bench/squad-articles-dev', '--limit', '200']);
+    break;
+  default:
+    process.stderr.write(`unknown bench '${what}': use npm run bench [-- peers | scale] (see bench/RESULTS.md)\n`);
+    process.exit(2);
+}

@@ -1,0 +1,102 @@
+// One scale point in its own process: a synthetic corpus of `size` documents (synth-corpus.ts; the
+// gold documents of the evaluated queries first), either
+// - mode 'http': ingested into a real svc server over HTTP (1000 per request, as users do) and
+//   searched over HTTP: ingest time, latency percentiles, all-gold@10, index bytes, data dir, RSS;
+// - mode 'engine': encoded and indexed in-process (no HTTP, no LMDB) and searched through the
+//   search op on this thread with profiled kernels: where a search's time and bytes go.
+// Prints one JSON report line. Args: { mode, size, queries (count per suite), threads? }.
+import { type Doc, log, percentile, selfMaxRss, suiteCorpus, suiteQueries } from './bench-util.js';
+import { CpuProfile } from './cpu-profile.js';
+import { EngineHarness } from './engine-harness.js';
+import { SvcSystem } from './peer-svc.js';
+import { allGold } from './peer-text.js';
+import { SynthCorpus } from './synth-corpus.js';
+
+interface Args {
+  mode: 'http' | 'engine';
+  size: number;
+  queries: number;
+  threads?: number;
+}
+
+const args = JSON.parse(process.argv[2]) as Args;
+const queries = ['hotpotqa-dev', '2wiki-dev'].flatMap((s) => suiteQueries(s, args.queries));
+let synth: SynthCorpus | undefined = new SynthCorpus(suiteCorpus('hotpotqa-dev'), queries.flatMap((q) => q.gold_doc_ids));
+const report: Record<string, unknown> = { mode: args.mode, size: args.size, queries: queries.length };
+
+/** Seconds spent inside `add` (generating the synthetic documents is not counted). */
+async function ingest(add: (docs: Doc[]) => Promise<void>): Promise<number> {
+  let spent = 0;
+  let done = 0;
+  let next = 0;
+  for (const batch of synth!.batches(args.size)) {
+    const t0 = performance.now();
+    await add(batch);
+    spent += (performance.now() - t0) / 1000;
+    done += batch.length;
+    if (done >= next) {
+      log(`scale ${args.mode} ${args.size}: ${done} documents, ${spent.toFixed(0)} s`);
+      next += Math.max(args.size / 10, 1000);
+    }
+  }
+  synth = undefined; // the generator's vocabularies are not part of the system's memory after ingest
+  return spent;
+}
+
+if (args.mode === 'http') {
+  const svc = await SvcSystem.start({ threads: args.threads });
+  report.ingestSeconds = await ingest((docs) => svc.ingest(docs));
+  report.settleSeconds = await svc.settle();
+  const engine: number[] = [];
+  const roundTrip: number[] = [];
+  let gold10 = 0;
+  for (const q of queries) {
+    const t = performance.now();
+    const a = await svc.search(q.query, 10);
+    roundTrip.push(performance.now() - t);
+    engine.push(a.engineMs);
+    gold10 += +allGold(q, a.hits, 10);
+  }
+  Object.assign(report, {
+    allGold10: gold10 / queries.length,
+    engineP50: percentile(engine, 50),
+    engineP99: percentile(engine, 99),
+    roundTripP50: percentile(roundTrip, 50),
+    roundTripP99: percentile(roundTrip, 99),
+    ...svc.stats(),
+  });
+  await svc.close();
+} else {
+  const h = await EngineHarness.open({ threads: args.threads });
+  report.encodeSeconds = await ingest((docs) => h.add(docs));
+  await h.settle();
+  report.totalRows = h.totalRows;
+  Object.assign(report, h.heapStats());
+  h.search(queries[0].query); // warm-up (JIT, caches), not counted
+  h.profile.reset();
+  const ms: number[] = [];
+  let gold10 = 0;
+  for (const q of queries) {
+    const r = h.search(q.query);
+    ms.push(r.ms);
+    gold10 += +allGold(q, r.docIds.map((docId) => ({ docId, text: '' })), 10);
+  }
+  const totals = h.profile.totals();
+  const cpu = new CpuProfile();
+  await cpu.start();
+  for (const q of queries.slice(0, 40)) h.search(q.query);
+  const selfTimes = await cpu.stop();
+  Object.assign(report, {
+    allGold10: gold10 / queries.length,
+    searchP50: percentile(ms, 50),
+    searchMean: ms.reduce((a, b) => a + b, 0) / ms.length,
+    kernelMsPerSearch: totals.ms / ms.length,
+    kernelBytesPerSearch: totals.bytes / ms.length,
+    kernels: h.profile.perSearch(ms.length).slice(0, 12),
+    selfTimes: selfTimes.map((t) => ({ ...t, ms: t.ms / Math.min(queries.length, 40) })),
+  });
+  await h.close();
+}
+report.maxRssBytes = selfMaxRss();
+process.stdout.write(`${JSON.stringify(report)}\n`);
+process.exit(0);

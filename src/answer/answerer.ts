@@ -1,0 +1,75 @@
+// The `answer` of a search with answer=true, built from the passages the search returned. With
+// SVC_ENRICH_MODEL set it comes from that LLM (llm-answer.ts), otherwise from the native reader of
+// the model folder (reader.ts). Invariants: answer() never throws and never outlives the
+// enrichment timeout; a failure is an `error` {type, message, fix} from the error table with
+// `text` null; `citations` are ids of passages that were read; `source` is `native` or the model.
+import { ApiError, type ErrorBody } from '../errors.js';
+import { readModelFolder } from '../engine/model-folder.js';
+import type { EnrichClient } from './llm-client.js';
+import { answerMessages, checkCitations, promptPassages, type PassageRef } from './llm-answer.js';
+import { NativeReader, READER_FILE } from './reader.js';
+
+export interface Answer {
+  text: string | null;
+  citations: string[];
+  source: string;
+  error?: ErrorBody['error'];
+}
+
+/** Passages the native reader reads (a search returns at most 100). */
+const NATIVE_PASSAGES = 10;
+
+/** The native reader of a model folder, or why there is none. */
+export function loadReader(modelDir: string): { reader?: NativeReader; problem?: string } {
+  const { manifest, files } = readModelFolder(modelDir);
+  const buf = files.get(READER_FILE);
+  if (!buf) return { problem: `model ${manifest.name}@${manifest.version} has no ${READER_FILE} (no native reader)` };
+  try {
+    return { reader: NativeReader.parse(buf) };
+  } catch (err) {
+    return { problem: `model ${manifest.name}@${manifest.version}: ${READER_FILE} is unusable: ${(err as Error).message}` };
+  }
+}
+
+export class Answerer {
+  constructor(
+    private readonly native: { reader?: NativeReader; problem?: string },
+    private readonly llm?: { client: EnrichClient; model: string },
+  ) {}
+
+  /** One line for the startup log. */
+  describe(): string {
+    if (this.llm) return `answers: model ${this.llm.model} at ${this.llm.client.url}`;
+    return this.native.reader ? 'answers: native reader' : `answers: unavailable (${this.native.problem})`;
+  }
+
+  async answer(question: string, passages: PassageRef[]): Promise<Answer> {
+    if (this.llm) return this.fromLlm(question, passages, this.llm);
+    const { reader, problem } = this.native;
+    if (!reader) return failed('native', new ApiError('answer_unavailable', problem ?? 'no native reader'));
+    const read = passages.slice(0, NATIVE_PASSAGES);
+    try {
+      const got = reader.read(question, read.map((p) => p.text));
+      if (!got) return { text: '', citations: [], source: 'native' };
+      return { text: got.text, citations: [read[got.passage].doc_id], source: 'native' };
+    } catch (err) {
+      return failed('native', new ApiError('answer_unavailable', `the native reader failed: ${(err as Error)?.message ?? String(err)}`, { fix: 'Retry; if it keeps failing, report the query with the request id, or set SVC_ENRICH_MODEL.' }));
+    }
+  }
+
+  private async fromLlm(question: string, passages: PassageRef[], llm: { client: EnrichClient; model: string }): Promise<Answer> {
+    const sent = promptPassages(passages);
+    if (sent.length === 0) return { text: '', citations: [], source: llm.model };
+    try {
+      const reply = await llm.client.chat(llm.model, answerMessages(question, sent), 'answer');
+      return { ...checkCitations(reply, new Set(sent.map((p) => p.doc_id))), source: llm.model };
+    } catch (err) {
+      return failed(llm.model, err);
+    }
+  }
+}
+
+function failed(source: string, err: unknown): Answer {
+  const e = err instanceof ApiError ? err : new ApiError('enrichment_failed', String((err as Error)?.message ?? err));
+  return { text: null, citations: [], source, error: e.body().error };
+}
