@@ -6,15 +6,12 @@
 // articles, best over the gold answers). Also reports how often a returned passage holds an answer
 // (the ceiling of an extractive reader), answer errors, and the native reader's own time per
 // question, re-measured here on the returned passages (with --model, or the shipped model).
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { pino } from 'pino';
 import { loadReader } from '../src/answer/answerer.js';
 import { normalizeAnswer, scoreAnswer } from '../src/answer/text-units.js';
-import { startServer } from '../src/api/server.js';
-import { defaultModelUri, loadConfig } from '../src/config.js';
+import { defaultModelUri } from '../src/config.js';
+import { evalServer, ingestCorpus, readSuite } from './eval-server.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -28,39 +25,14 @@ const { values: args } = parseArgs({
   },
 });
 
-const suiteDir = path.resolve(args.suite!);
-const suite = JSON.parse(fs.readFileSync(path.join(suiteDir, 'SUITE.json'), 'utf8')) as { name: string; corpus: string };
-const readJsonl = (p: string) => fs.readFileSync(p, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
-const corpus = readJsonl(path.resolve(suiteDir, suite.corpus));
-let queries = readJsonl(path.join(suiteDir, 'queries.jsonl')).filter((q: any) => q.answerable !== false);
+const suite = readSuite(args.suite!);
+const corpus = suite.corpus;
+let queries = suite.queries.filter((q: any) => q.answerable !== false);
 if (args.limit) queries = queries.slice(0, Number(args.limit));
 
-let base = args.url;
-let stop = async () => {};
-if (!base) {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-eval-answers-'));
-  const env: NodeJS.ProcessEnv = { SVC_DATA_DIR: dataDir, SVC_LOG: 'silent', ...(args.model ? { SVC_MODEL_URI: args.model } : {}) };
-  const server = await startServer({ config: loadConfig(env), port: 0, host: '127.0.0.1', noAuth: true, rateLimit: 1e9, logger: pino({ level: 'silent' }) });
-  base = server.url;
-  stop = async () => {
-    await server.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  };
-}
-
-async function call(method: string, p: string, body?: unknown): Promise<any> {
-  const res = await fetch(base + p, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-  const json = res.status === 204 ? undefined : await res.json();
-  if (res.status >= 400) throw new Error(`${method} ${p}: ${res.status} ${JSON.stringify(json)}`);
-  return json;
-}
-
+const { call, stop } = await evalServer({ url: args.url, model: args.model });
 const store = `answers-${suite.name}`.replace(/[^a-z0-9_-]/g, '-');
-await call('DELETE', `/stores/${store}`).catch(() => undefined);
-await call('POST', '/stores', { name: store });
-for (let i = 0; i < corpus.length; i += 200) {
-  await call('POST', `/stores/${store}/documents`, { documents: corpus.slice(i, i + 200).map((d: any) => ({ id: d.id, text: d.text, metadata: d.metadata ?? {} })) });
-}
+await ingestCorpus(call, store, corpus, 200);
 
 const { reader } = loadReader(args.model ?? defaultModelUri());
 const rows: Array<{ em: number; f1: number; reachable: boolean; error?: string; source?: string; readMs?: number; roundTripMs: number }> = [];

@@ -51,3 +51,16 @@ export function suiteMetrics(outcomes: QueryOutcome[], run: { ingestDocs: number
   m.ingest_docs_per_s = run.ingestDocs / run.ingestSeconds;
   return m;
 }
+
+/** Queries whose gold documents are all absent: how confident svc still is (it should not be). */
+export function noAnswerMetrics(outcomes: QueryOutcome[]): Record<string, number> {
+  const conf = outcomes.map((o) => o.result.confidence);
+  const share = (f: (c: number) => boolean) => conf.filter(f).length / Math.max(conf.length, 1);
+  return {
+    no_answer_conf_mean: conf.reduce((a, b) => a + b, 0) / Math.max(conf.length, 1),
+    no_answer_conf_p50: percentile(conf, 50),
+    no_answer_conf_p90: percentile(conf, 90),
+    no_answer_conf_under_0_2: share((c) => c < 0.2),
+    mean_hops: outcomes.reduce((a, o) => a + o.result.hops_used, 0) / Math.max(outcomes.length, 1),
+  };
+}

@@ -11,6 +11,9 @@ import { Piscina } from 'piscina';
 import { PoolBrokenError, PoolBusyError, PoolClosedError, type WireError, errorFromWire } from './errors.js';
 import type { WasmHeap } from './wasm-memory.js';
 
+/** Young-generation size of a worker's V8 heap. */
+const WORKER_YOUNG_GEN_MB = 8;
+
 /** What each worker receives in workerData. */
 export interface EngineWorkerData {
   module: WebAssembly.Module;
@@ -74,6 +77,9 @@ export class EnginePool {
       maxQueue: Infinity, // admission is done in run(), which bounds what reaches Piscina
       idleTimeout: Infinity,
       workerData,
+      // A search allocates little that outlives it; a small young generation keeps each worker's
+      // heap from growing for minutes before V8 settles (bench/soak.ts measured the difference).
+      resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GEN_MB },
     });
     this.piscina.on('error', (err: Error) => {
       this.lastWorkerError = err;

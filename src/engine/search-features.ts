@@ -164,7 +164,8 @@ function bigramScore(q: QueryFeatureContext, terms: Uint32Array, flags: Uint8Arr
   const seen = new Set<string>();
   for (let i = 0; i < terms.length; i++) {
     if (flags[i] & FLAG_STOP) continue;
-    if (prev >= 0) {
+    // A bigram of the question joins two question terms: only then is its key worth building.
+    if (prev >= 0 && q.allTerms.has(terms[i]) && q.allTerms.has(prev)) {
       const key = `${prev}:${terms[i]}`;
       const w = q.bigrams.get(key);
       if (w !== undefined && !seen.has(key)) {
@@ -181,16 +182,24 @@ function bigramScore(q: QueryFeatureContext, terms: Uint32Array, flags: Uint8Arr
 function sentenceMax(c: SearchCorpus, q: QueryFeatureContext, terms: Uint32Array, flags: Uint8Array): number {
   let best = 0;
   let start = 0;
+  const tf = new Float64Array(q.qt.length);
+  const touched: number[] = [];
   for (let i = 1; i <= terms.length; i++) {
     if (i < terms.length && !(flags[i] & FLAG_SENTENCE_START)) continue;
     const len = i - start;
-    const tf = new Map<number, number>();
     for (let j = start; j < i; j++) {
       const k = q.qindex.get(terms[j]);
-      if (k !== undefined) tf.set(k, (tf.get(k) ?? 0) + 1);
+      if (k === undefined) continue;
+      if (tf[k] === 0) touched.push(k);
+      tf[k]++;
     }
     let v = 0;
-    for (const [k, n] of tf) v += q.qw[k] * c.idf(q.qt[k]) * ((n * 2.2) / (n + 1.2 * (0.25 + (0.75 * len) / SENTENCE_AVG)));
+    for (const k of touched) {
+      const n = tf[k];
+      v += q.qw[k] * c.idf(q.qt[k]) * ((n * 2.2) / (n + 1.2 * (0.25 + (0.75 * len) / SENTENCE_AVG)));
+      tf[k] = 0;
+    }
+    touched.length = 0;
     if (v > best) best = v;
     start = i;
   }
@@ -207,10 +216,11 @@ function capCoverage(q: QueryFeatureContext, terms: Uint32Array): number {
   if (q.capTerms.size === 0) return 0;
   let have = 0;
   let all = 0;
-  const set = new Set(terms);
+  const held = new Set<number>();
+  for (let i = 0; i < terms.length; i++) if (q.capTerms.has(terms[i])) held.add(terms[i]);
   for (const [t, w] of q.capTerms) {
     all += w;
-    if (set.has(t)) have += w;
+    if (held.has(t)) have += w;
   }
   return all > 0 ? have / all : 0;
 }

@@ -160,11 +160,11 @@ export class Searcher {
     const c = this.c;
     const memo = new Map<number, number>();
     const { k1, b } = c.lexical;
+    const index = new Map(qt.map((t, i) => [t, i]));
     const raw = (row: number) => {
       const [first, count] = c.docRows(row);
       let v = memo.get(first);
       if (v !== undefined) return v;
-      const index = new Map(qt.map((t, i) => [t, i]));
       const tf = new Float64Array(qt.length);
       let len = 0;
       for (let r = first; r < first + count; r++) {

@@ -1,7 +1,9 @@
 // The multi-hop loop (worker side): stage 1 (hop 1), then, unless the calibrated sufficiency of the
 // evidence reaches the model's threshold or max_hops is 1, stage 2 (chains of 2), then likewise
-// stage 3 (chains of 3). The response comes from the stage it stopped at: its result list, the hop
-// that found each passage, its confidence, and a trace step per hop (the top chain's passages).
+// stage 3 (chains of 3). The response comes from the stage run whose evidence is most likely
+// sufficient (a deeper stage must beat a shallower one by STAGE_MARGIN): its result list, the hop
+// that found each passage and its confidence; hops_used counts the hops run, and the trace has a
+// step per hop (the deepest stage's top chain).
 import type { ModelDescriptor } from './model.js';
 import { confFeatures, confidence, type ConfParams, type Stage } from './search-confidence.js';
 import type { SearchCorpus } from './search-corpus.js';
@@ -71,6 +73,14 @@ interface Done {
 }
 
 /**
+ * How much more confident a deeper stage must be to be returned instead of a shallower one: the
+ * calibrated confidences of the stages are estimates, and taking the largest as is favours deeper
+ * stages by chance. Measured over HTTP: 0.05 lifts squad-articles-dev hit@1 by 0.02 and costs
+ * hotpotqa/2wiki all-gold@10 under 0.01.
+ */
+const STAGE_MARGIN = 0.05;
+
+/**
  * Runs hops while the best evidence so far is not sufficient (its calibrated confidence below the
  * stage's threshold) and max_hops allows; returns the stage whose evidence is most likely sufficient,
  * with the hops actually run and the path the deepest hop read.
@@ -83,7 +93,7 @@ export function runLoop(c: SearchCorpus, model: ModelDescriptor, task: { query: 
   if (q.order.length === 0) return { hits: [], hopsUsed: 1, confidence: 0, steps: [] };
   const done: Done[] = [];
   const finish = (ch: Chains, scores: number[], hops: number): LoopOutput => {
-    const best = done.reduce((a, b) => (b.conf > a.conf ? b : a));
+    const best = done.reduce((a, b) => (b.conf > a.conf + STAGE_MARGIN ? b : a));
     return {
       hits: best.st.ret.map((row, i) => ({ row, score: best.st.scores[best.st.from[i]], hop: best.st.hops[i] })),
       hopsUsed: hops,

@@ -1,0 +1,55 @@
+// What the suite runners (eval.ts, eval-answers.ts) share: reading a suite folder, a server to talk
+// to (the one at --url, or a fresh one on port 0 with a temp data dir and the given or shipped
+// model, removed by stop()), a JSON call that throws on any 4xx/5xx, and ingest of a corpus into a
+// new store in batches. Invariants: the temp data dir never outlives stop(); a store of the same
+// name is dropped first, so a run never measures leftovers.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pino } from 'pino';
+import { startServer } from '../src/api/server.js';
+import { loadConfig } from '../src/config.js';
+
+export type Call = (method: string, p: string, body?: unknown) => Promise<any>;
+
+const readJsonl = (p: string) => fs.readFileSync(p, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+
+/** A suite folder of ../shared/bench: its SUITE.json, corpus and queries. */
+export function readSuite(dir: string): { name: string; corpus: any[]; queries: any[] } {
+  const suiteDir = path.resolve(dir);
+  const suite = JSON.parse(fs.readFileSync(path.join(suiteDir, 'SUITE.json'), 'utf8')) as { name: string; corpus: string };
+  return { name: suite.name, corpus: readJsonl(path.resolve(suiteDir, suite.corpus)), queries: readJsonl(path.join(suiteDir, 'queries.jsonl')) };
+}
+
+export async function evalServer(opts: { url?: string; model?: string }): Promise<{ call: Call; stop: () => Promise<void> }> {
+  let base = opts.url;
+  let stop = async () => {};
+  if (!base) {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-eval-'));
+    const env: NodeJS.ProcessEnv = { SVC_DATA_DIR: dataDir, SVC_LOG: 'silent', ...(opts.model ? { SVC_MODEL_URI: opts.model } : {}) };
+    const server = await startServer({ config: loadConfig(env), port: 0, host: '127.0.0.1', noAuth: true, rateLimit: 1e9, logger: pino({ level: 'silent' }) });
+    base = server.url;
+    stop = async () => {
+      await server.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    };
+  }
+  const call: Call = async (method, p, body) => {
+    const res = await fetch(base + p, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const json = res.status === 204 ? undefined : await res.json();
+    if (res.status >= 400) throw new Error(`${method} ${p}: ${res.status} ${JSON.stringify(json)}`);
+    return json;
+  };
+  return { call, stop };
+}
+
+/** Creates `store` afresh and ingests `corpus` in batches; returns the seconds the ingest took. */
+export async function ingestCorpus(call: Call, store: string, corpus: any[], batch: number): Promise<number> {
+  await call('DELETE', `/stores/${store}`).catch(() => undefined);
+  await call('POST', '/stores', { name: store });
+  const t0 = performance.now();
+  for (let i = 0; i < corpus.length; i += batch) {
+    await call('POST', `/stores/${store}/documents`, { documents: corpus.slice(i, i + batch).map((d: any) => ({ id: d.id, text: d.text, metadata: d.metadata ?? {} })) });
+  }
+  return (performance.now() - t0) / 1000;
+}
