@@ -78,7 +78,7 @@ export function floorLines(o: { gbs: number; svc?: SystemRun; profile?: Record<s
   }
   if (rep?.passages) {
     const dim = o.dim ?? 256;
-    out.push(`A dense hop over the same passages as int8 x ${dim} (the model's planned params.dense) would stream ${mib(rep.passages * (dim + 4))} MiB: floor ${floorMs(rep.passages * (dim + 4), o.gbs).toFixed(2)} ms.`);
+    out.push(`An exhaustive dense hop over the same passages as int8 x ${dim} (the model's encodings; svc reads them only for its reranked candidates) would stream ${mib(rep.passages * (dim + 4))} MiB: floor ${floorMs(rep.passages * (dim + 4), o.gbs).toFixed(2)} ms.`);
   }
   return out;
 }

@@ -3,7 +3,8 @@
 // question (top 10, as a search would return them); stage 1 (sentences) learns which sentence holds
 // an answer string, stage 2 (spans in the stage-1 top sentences) which span is one, each a sparse
 // softmax fitted with L-BFGS. Articles with crc32(title) % 10 = 0 are held out and measured (exact
-// match and F1, SQuAD normalisation). Deterministic for given data and options.
+// match and F1, SQuAD normalisation). Deterministic for given data and options: the file holds no
+// timing, so training twice writes the same bytes.
 import zlib from 'node:zlib';
 import { scoreSentences, sentenceFeatures, SENT_NAMES, topSentences } from '../answer/reader-sentences.js';
 import { forEachSpan, HASH_FEATURES, spanFeatures, SPAN_NAMES } from '../answer/reader-spans.js';
@@ -33,7 +34,6 @@ export interface ReaderMetrics {
   heldout_f1: number;
   heldout_sentence_top1: number;
   heldout_candidate_recall: number;
-  seconds: number;
 }
 
 const DEFAULTS: Required<FitReaderOptions> = { questions: 30000, evalQuestions: 3000, hashBits: 18, l2Sentence: 1e-4, l2Span: 1e-5, l2Hashed: 3e-4 };
@@ -132,9 +132,8 @@ export function fitReaderOn(paragraphs: SquadParagraph[], log: (msg: string) => 
     heldout_f1: r4(f1 / n),
     heldout_sentence_top1: r4(top1 / n),
     heldout_candidate_recall: r4(recall / n),
-    seconds: Math.round(secs()),
   };
-  log(`reader: held-out EM ${metrics.heldout_em} F1 ${metrics.heldout_f1} (sentence top-1 ${metrics.heldout_sentence_top1}, candidate recall ${metrics.heldout_candidate_recall}; ${metrics.seconds} s)`);
+  log(`reader: held-out EM ${metrics.heldout_em} F1 ${metrics.heldout_f1} (sentence top-1 ${metrics.heldout_sentence_top1}, candidate recall ${metrics.heldout_candidate_recall}; ${secs().toFixed(0)} s)`);
   file.training = { data: 'SQuAD v1.1 train (data/squad-v1.1-train.jsonl)', heldout: 'articles with crc32(title) % 10 = 0', passages: `top ${PASSAGES} BM25 paragraphs of the article`, ...opts };
   file.metrics = { ...metrics };
   return { file: new TextEncoder().encode(JSON.stringify(file)), metrics };
