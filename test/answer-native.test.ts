@@ -55,7 +55,9 @@ t.test('no passages: an empty answer citing nothing', async (t) => {
 });
 
 t.test('a model without reader.json: search works, the answer reports answer_unavailable', async (t) => {
-  const { api: plain } = await startTestServer(t);
+  const noReader = path.join(tempDir(t), 'no-reader');
+  makeReaderModel(noReader, null);
+  const { api: plain } = await startTestServer(t, { env: { SVC_MODEL_URI: noReader } });
   await plain.post('/stores', { name: 'kb' });
   await plain.post('/stores/kb/documents', { documents: DOCS });
   const r = await plain.post('/stores/kb/search', { query: 'Who directed Devotion?', answer: true });

@@ -5,12 +5,14 @@
 import type { ModelParams } from './model.js';
 import { SEC } from './segment-layout.js';
 import type { WasmKernels } from './wasm-kernels.js';
-import { SegmentView } from './wasm-segment.js';
+import { SegmentView, type PostingRange } from './wasm-segment.js';
 
 export interface SnapshotSegment {
   base: number;
   dead: number;
   nRows: number;
+  /** rows flagged dead when the snapshot was taken (0: none, document frequencies need no check) */
+  deadRows?: number;
 }
 
 export interface CorpusStats {
@@ -57,12 +59,11 @@ export class SearchCorpus {
     return [lo, row - this.rowBase[lo]];
   }
 
-  /** Body document frequency of a term over the snapshot (dead rows included until merged away). */
+  /** Body document frequency of a term over the live rows of the snapshot. */
   df(term: number): number {
     let d = this.dfCache.get(term);
     if (d === undefined) {
-      d = 0;
-      for (const s of this.segs) d += s.term(term)?.count ?? 0;
+      d = this.liveCount((s) => s.term(term));
       this.dfCache.set(term, d);
     }
     return d;
@@ -71,10 +72,30 @@ export class SearchCorpus {
   titleDf(term: number): number {
     let d = this.tdfCache.get(term);
     if (d === undefined) {
-      d = 0;
-      for (const s of this.segs) d += s.titleTerm(term)?.count ?? 0;
+      d = this.liveCount((s) => s.titleTerm(term));
       this.tdfCache.set(term, d);
     }
+    return d;
+  }
+
+  /**
+   * Postings of a term that belong to live rows, summed over the segments: a segment with dead rows
+   * has its postings checked against its dead flags, so statistics never count a replaced or deleted
+   * passage (a store scores the same before and after a restart rebuilds it without them).
+   */
+  private liveCount(range: (s: SegmentView) => PostingRange | undefined): number {
+    let d = 0;
+    this.segs.forEach((s, si) => {
+      const r = range(s);
+      if (!r) return;
+      const seg = this.snapshot[si];
+      if (!seg.deadRows) {
+        d += r.count;
+        return;
+      }
+      const dead = this.kernels.views.u8At(seg.dead, seg.nRows);
+      for (const p of s.postings(r)) if (dead[p >>> 8] === 0) d++;
+    });
     return d;
   }
 

@@ -46,7 +46,7 @@ export async function runSearch(
       maxHops: params.maxHops,
       maxResults: params.maxResults,
       trace: params.trace,
-      segments: snapshot.map((s) => ({ base: s.base, dead: s.dead, nRows: s.nRows })),
+      segments: snapshot.map((s) => ({ base: s.base, dead: s.dead, nRows: s.nRows, deadRows: s.nRows - s.liveRows })),
       stats,
       blocked,
     };

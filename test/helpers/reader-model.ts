@@ -49,11 +49,12 @@ export function testReaderFile(): Uint8Array {
   return trained;
 }
 
-/** Writes the shipped model plus the test reader into `dir`. */
-export function makeReaderModel(dir: string): void {
+/** Writes the shipped model with the test reader (or, with `reader` null, with no reader at all) into `dir`. */
+export function makeReaderModel(dir: string, reader: Uint8Array | null = testReaderFile()): void {
   const { manifest, files } = readModelFolder(defaultModelUri());
   const { files: _files, ...rest } = manifest;
   const out = new Map<string, Uint8Array>(files);
-  out.set(READER_FILE, testReaderFile());
+  if (reader) out.set(READER_FILE, reader);
+  else out.delete(READER_FILE);
   writeModelFolder(dir, rest, out);
 }
