@@ -10,7 +10,7 @@ import { HIST_BINS, Searcher, type HopBuffers, RANK_CAP } from '../engine/search
 import { denseScratchBytes } from '../engine/dense-encoder.js';
 import { runLoop, type LoopOutput, type LoopParams } from '../engine/search-loop.js';
 import type { MemoryStoreIndex, Segment } from '../engine/store-index.js';
-import type { Engine } from '../engine/types.js';
+import type { Engine, StoredDocument } from '../engine/types.js';
 import { createEngineRuntime, type EngineRuntime } from '../engine/wasm-runtime.js';
 import type { CorpusDoc } from './data.js';
 
@@ -67,8 +67,11 @@ export class TrainingStore {
     const descriptor = placeModel(model.name, model.version, model.params, model.files ?? new Map(), runtime.heap);
     const { engine, ctx } = startEngine(runtime, descriptor, { threads });
     const index = engine.createIndex() as MemoryStoreIndex;
-    for (let i = 0; i < docs.length; i += 1000) index.apply(await engine.encode(docs.slice(i, i + 1000)));
-    while (index.mergeRunning) await new Promise((r) => setTimeout(r, 20));
+    // Loaded as a store is opened (fixed chunks, no background merges), so the segments and row
+    // order, and with them every tie between equal scores, never depend on timing.
+    const stored: StoredDocument[] = [];
+    for (let i = 0; i < docs.length; i += 1000) for (const d of (await engine.encode(docs.slice(i, i + 1000))).docs) stored.push({ id: d.id, metadata: d.metadata, encoding: d.encoding });
+    await index.load(stored);
     return new TrainingStore(runtime, descriptor, engine, ctx, index).remember(docs);
   }
 
