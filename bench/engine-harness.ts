@@ -7,6 +7,7 @@
 import { defaultModelUri } from '../src/config.js';
 import { startEngine } from '../src/engine/engine.js';
 import { loadModel, type ModelDescriptor } from '../src/engine/model.js';
+import { readModelFolder } from '../src/engine/model-folder.js';
 import { searchOp, searchScratchBytes, type SearchTask } from '../src/engine/search-op.js';
 import type { MemoryStoreIndex } from '../src/engine/store-index.js';
 import type { Engine } from '../src/engine/types.js';
@@ -28,7 +29,7 @@ export class EngineHarness {
 
   static async open(opts: { model?: string; threads?: number } = {}): Promise<EngineHarness> {
     const runtime = await createEngineRuntime();
-    const { descriptor } = loadModel(opts.model ?? defaultModelUri(), runtime.heap);
+    const { descriptor } = loadModel(readModelFolder(opts.model ?? defaultModelUri()), runtime.heap);
     const { engine } = startEngine(runtime, descriptor, { threads: opts.threads });
     return new EngineHarness(runtime, descriptor, engine, engine.createIndex() as MemoryStoreIndex);
   }

@@ -11,6 +11,7 @@ import { parseArgs } from 'node:util';
 import { loadReader } from '../src/answer/answerer.js';
 import { normalizeAnswer, scoreAnswer } from '../src/answer/text-units.js';
 import { defaultModelUri } from '../src/config.js';
+import { readModelFolder } from '../src/engine/model-folder.js';
 import { evalServer, ingestCorpus, readSuite } from './eval-server.js';
 
 const { values: args } = parseArgs({
@@ -34,7 +35,7 @@ const { call, stop } = await evalServer({ url: args.url, model: args.model });
 const store = `answers-${suite.name}`.replace(/[^a-z0-9_-]/g, '-');
 await ingestCorpus(call, store, corpus, 200);
 
-const { reader } = loadReader(args.model ?? defaultModelUri());
+const { reader } = loadReader(readModelFolder(args.model ?? defaultModelUri()));
 const rows: Array<{ em: number; f1: number; reachable: boolean; error?: string; source?: string; readMs?: number; roundTripMs: number }> = [];
 let next = 0;
 async function worker() {

@@ -4,11 +4,12 @@
 // rebuilt from the persisted encodings answers like the original.
 import t from 'tap';
 import { loadEngine } from '../src/engine/engine.js';
+import { readModelFolder } from '../src/engine/model-folder.js';
 import type { MemoryStoreIndex } from '../src/engine/store-index.js';
 import type { StoredDocument } from '../src/engine/types.js';
 import { defaultModelUri } from '../src/config.js';
 
-const engine = await loadEngine({ modelUri: defaultModelUri(), threads: 2 });
+const engine = await loadEngine({ model: readModelFolder(defaultModelUri()), threads: 2 });
 t.teardown(() => engine.close());
 const noText = () => undefined;
 

@@ -4,7 +4,7 @@
 // enrichment timeout; a failure is an `error` {type, message, fix} from the error table with
 // `text` null; `citations` are ids of passages that were read; `source` is `native` or the model.
 import { ApiError, type ErrorBody } from '../errors.js';
-import { readModelFolder } from '../engine/model-folder.js';
+import type { LoadedModelFolder } from '../engine/model-folder.js';
 import type { EnrichClient } from './llm-client.js';
 import { answerMessages, checkCitations, promptPassages, type PassageRef } from './llm-answer.js';
 import { NativeReader, READER_FILE } from './reader.js';
@@ -19,9 +19,8 @@ export interface Answer {
 /** Passages the native reader reads (a search returns at most 100). */
 const NATIVE_PASSAGES = 10;
 
-/** The native reader of a model folder, or why there is none. */
-export function loadReader(modelDir: string): { reader?: NativeReader; problem?: string } {
-  const { manifest, files } = readModelFolder(modelDir);
+/** The native reader of a (verified) model folder, or why there is none. */
+export function loadReader({ manifest, files }: LoadedModelFolder): { reader?: NativeReader; problem?: string } {
   const buf = files.get(READER_FILE);
   if (!buf) return { problem: `model ${manifest.name}@${manifest.version} has no ${READER_FILE} (no native reader)` };
   try {

@@ -3,6 +3,7 @@
 // transcriptions and exists only when SVC_ENRICH_MODEL or SVC_VISION_MODEL is set; the native
 // reader is loaded (from the verified model folder) only when no answer model is set.
 import type { Config } from '../config.js';
+import type { LoadedModelFolder } from '../engine/model-folder.js';
 import { ContentExtractor } from '../ingest-content/extract.js';
 import { Answerer, loadReader } from './answerer.js';
 import { EnrichClient } from './llm-client.js';
@@ -12,10 +13,10 @@ export interface Enrichment {
   extractor: ContentExtractor;
 }
 
-export function createEnrichment(enrich: Config['enrich'], modelDir: string): Enrichment {
+export function createEnrichment(enrich: Config['enrich'], model: LoadedModelFolder): Enrichment {
   const visionModel = enrich.visionModel ?? enrich.model;
   const client = enrich.model || visionModel ? new EnrichClient({ url: enrich.url, apiKey: enrich.apiKey, timeoutMs: enrich.timeoutMs }) : undefined;
-  const answerer = enrich.model && client ? new Answerer({}, { client, model: enrich.model }) : new Answerer(loadReader(modelDir));
+  const answerer = enrich.model && client ? new Answerer({}, { client, model: enrich.model }) : new Answerer(loadReader(model));
   const extractor = new ContentExtractor(visionModel && client ? { client, model: visionModel } : undefined);
   return { answerer, extractor };
 }

@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { pino, type Logger } from 'pino';
 import { VERSION, type Config } from '../config.js';
 import { loadEngine } from '../engine/engine.js';
+import { readModelFolder } from '../engine/model-folder.js';
 import type { Engine } from '../engine/types.js';
 import { ApiError } from '../errors.js';
 import { lockDataDir } from '../store/data-dir-lock.js';
@@ -60,10 +61,12 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     // Model distribution: a remote SVC_MODEL_URI is fetched into (or verified in) SVC_MODEL_CACHE first.
     const modelLog = { info: (msg: string, f?: object) => logger.info(f ?? {}, msg), warn: (msg: string, f?: object) => logger.warn(f ?? {}, msg) };
     const modelDir = await resolveModel(config.modelUri, config.modelCache, modelLog);
-    engine = await loadEngine({ modelUri: modelDir, threads: opts.threads, maxQueue: opts.maxQueue });
+    // Read and verified once; the engine places its tables and the answerer takes its reader from it.
+    const model = readModelFolder(modelDir);
+    engine = await loadEngine({ model, threads: opts.threads, maxQueue: opts.maxQueue });
     const registry = new StoreRegistry(config.dataDir, engine, (msg, fields) => logger.info(fields ?? {}, msg));
     // Answers and enrichment: the native reader from the model folder, or the SVC_ENRICH_* endpoint.
-    const enrichment = createEnrichment(config.enrich, modelDir);
+    const enrichment = createEnrichment(config.enrich, model);
     logger.info({}, `${enrichment.answerer.describe()}; ${enrichment.extractor.describe()}`);
     // Engine work is admitted fairly across projects: two requests per worker thread run at once (one
     // computes while the other's results are resolved), and each project may queue eight per thread.

@@ -7,6 +7,7 @@ import { denseScratchBytes } from './dense-encoder.js';
 import { createContext, type EngineContext } from './engine-context.js';
 import type { EncodeResult } from './encode-op.js';
 import { loadModel, type ModelDescriptor } from './model.js';
+import type { LoadedModelFolder } from './model-folder.js';
 import { EnginePool } from './pool.js';
 import type { SegmentBatch } from './store-index.js';
 import { MemoryStoreIndex } from './store-index.js';
@@ -14,7 +15,8 @@ import type { EncodedBatch, Engine, Metadata, StoreIndex } from './types.js';
 import { createEngineRuntime, type EngineRuntime } from './wasm-runtime.js';
 
 export interface EngineOptions {
-  modelUri: string;
+  /** The verified model folder (read once by whoever starts the engine). */
+  model: LoadedModelFolder;
   threads?: number;
   /** Tasks that may wait for a worker before the pool answers busy. */
   maxQueue?: number;
@@ -64,12 +66,12 @@ class SvcEngine implements Engine {
 
 export async function loadEngine(opts: EngineOptions): Promise<Engine> {
   const runtime = await createEngineRuntime();
-  const { descriptor } = loadModel(opts.modelUri, runtime.heap);
+  const { descriptor } = loadModel(opts.model, runtime.heap);
   return startEngine(runtime, descriptor, opts).engine;
 }
 
 /** An engine over a model already placed in `runtime`'s memory; also hands out its internals (for training). */
-export function startEngine(runtime: EngineRuntime, descriptor: ModelDescriptor, opts: Omit<EngineOptions, 'modelUri'> = {}): { engine: Engine; ctx: EngineContext } {
+export function startEngine(runtime: EngineRuntime, descriptor: ModelDescriptor, opts: Omit<EngineOptions, 'model'> = {}): { engine: Engine; ctx: EngineContext } {
   const log = opts.log ?? (() => {});
   const pool = new EnginePool({
     module: runtime.module,

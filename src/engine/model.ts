@@ -3,8 +3,7 @@
 // table pointers) that every worker receives once, at start. Invariants: the tables are written
 // before any worker starts and never change afterwards; the fingerprint identifies name@version
 // and is stamped into every document encoding made with this model.
-import type { Manifest } from './model-folder.js';
-import { readModelFolder } from './model-folder.js';
+import type { LoadedModelFolder, Manifest } from './model-folder.js';
 import { hash32 } from './tokenize.js';
 import type { WasmHeap } from './wasm-memory.js';
 
@@ -63,8 +62,7 @@ function place(heap: WasmHeap, buf: Uint8Array): number {
   return ptr;
 }
 
-export function loadModel(dir: string, heap: WasmHeap): LoadedModel {
-  const { manifest, files } = readModelFolder(dir);
+export function loadModel({ manifest, files }: LoadedModelFolder, heap: WasmHeap): LoadedModel {
   return { manifest, descriptor: placeModel(manifest.name, manifest.version, manifest.params as unknown as ModelParams, files, heap) };
 }
 

@@ -12,6 +12,7 @@ import { ModelError, readModelFolder } from '../engine/model-folder.js';
 import type { ModelLog } from './download.js';
 import type { RemoteModel } from './model-uri.js';
 import { ModelSourceError } from './source-error.js';
+import { fsyncDir } from '../fsync.js';
 
 /** True when `dir` holds a model folder that verifies; a corrupt one is logged (and will be fetched again). */
 export function cachedModelVerifies(dir: string, remote: RemoteModel, log: ModelLog): boolean {
@@ -43,15 +44,6 @@ export function removeLeftovers(cacheDir: string): void {
     if ((tmp && !pidAlive(Number(tmp[1]))) || /^\.trash-[0-9a-f]+$/.test(name)) {
       fs.rmSync(path.join(cacheDir, name), { recursive: true, force: true });
     }
-  }
-}
-
-function fsyncDir(dir: string): void {
-  const fd = fs.openSync(dir, 'r');
-  try {
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
   }
 }
 

@@ -12,6 +12,7 @@ import { sha256Hex, type ManifestFile } from '../engine/model-folder.js';
 import type { RemoteModel } from './model-uri.js';
 import type { ObjectSource } from './object-source.js';
 import { failureError, ModelSourceError, type FailureContext } from './source-error.js';
+import { fsyncFile } from '../fsync.js';
 
 export interface ModelLog {
   info(msg: string, fields?: Record<string, unknown>): void;
@@ -68,15 +69,6 @@ async function beforeIdle<T>(p: Promise<T>, idleMs: number): Promise<T> {
     return await Promise.race([p, timeout]);
   } finally {
     clearTimeout(timer);
-  }
-}
-
-function fsyncFile(file: string): void {
-  const fd = fs.openSync(file, 'r+');
-  try {
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
   }
 }
 

@@ -12,6 +12,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { ensureFree, faultOf, MIN_FREE_BYTES, storageError } from './storage-error.js';
 import { StoreDb, type StoreMeta } from './store-db.js';
+import { fsyncDir } from '../fsync.js';
 
 const STORE_ID_RE = /^st_[a-z2-7]{16}$/;
 
@@ -108,14 +109,5 @@ function fsStep(dir: string, action: string, fn: () => void): void {
     fn();
   } catch (err) {
     throw faultOf((err as NodeJS.ErrnoException).code, dir, action) ?? err;
-  }
-}
-
-function fsyncDir(dir: string): void {
-  const fd = fs.openSync(dir, 'r');
-  try {
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
   }
 }

@@ -4,17 +4,8 @@
 import type { Test } from 'tap';
 import type { EngineRuntime } from '../../src/engine/wasm-runtime.js';
 
-/** mulberry32: small deterministic PRNG in [0, 1). */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** mulberry32: small deterministic PRNG in [0, 1) (the one training uses). */
+export { mulberry32 as rng } from '../../src/train/learners.js';
 
 export function randI8(r: () => number, n: number): Int8Array {
   const a = new Int8Array(n);

@@ -5,10 +5,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { pino } from 'pino';
-import { startServer, type RunningServer } from '../../src/api/server.js';
-import { defaultModelUri, loadConfig } from '../../src/config.js';
+import type { RunningServer } from '../../src/api/server.js';
+import { defaultModelUri } from '../../src/config.js';
 import { readModelFolder, writeModelFolder, type Manifest } from '../../src/engine/model-folder.js';
-import { Api } from './server.js';
+import { Api, startTestServer } from './server.js';
 
 /** Deterministic bytes (so two model versions built by the tests differ only by their version). */
 export function bytes(n: number, seed: number): Uint8Array {
@@ -59,18 +59,10 @@ export async function startOn(
 ): Promise<LoggedServer> {
   const logs = opts.logs ?? [];
   const logger = pino({ level: 'info' }, { write: (line: string) => void logs.push(JSON.parse(line)) });
-  const env: Record<string, string> = { SVC_DATA_DIR: opts.dataDir, SVC_MODEL_URI: opts.modelUri, SVC_LOG: 'info' };
+  const env: Record<string, string> = { SVC_MODEL_URI: opts.modelUri, SVC_LOG: 'info' };
   if (opts.cache) env.SVC_MODEL_CACHE = opts.cache;
-  const server = await startServer({ config: loadConfig(env), port: 0, host: '127.0.0.1', noAuth: true, threads: 2, logger });
-  let closed = false;
-  const close = async () => {
-    if (!closed) {
-      closed = true;
-      await server.close();
-    }
-  };
-  t.teardown(close);
-  return { server, api: new Api(server.url), logs, close };
+  const { server, api, close } = await startTestServer(t, { dataDir: opts.dataDir, env, logger });
+  return { server, api, logs, close };
 }
 
 export function messages(logs: Array<Record<string, any>>): string[] {

@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { pino } from 'pino';
+import { pino, type Logger } from 'pino';
 import { startServer, type RunningServer } from '../../src/api/server.js';
 import { loadConfig, PACKAGE_ROOT } from '../../src/config.js';
 
@@ -78,6 +78,8 @@ export class Api {
 export interface TestServer {
   server: RunningServer;
   api: Api;
+  /** Stops the server now (teardown then does nothing). */
+  close(): Promise<void>;
   dataDir: string;
   restart(): Promise<TestServer>;
 }
@@ -89,6 +91,8 @@ export interface TestServerOptions {
   threads?: number;
   rateLimit?: number;
   maxQueue?: number;
+  /** Where the server logs (default: nowhere). */
+  logger?: Logger;
 }
 
 /** Starts a real server on port 0; stopped at teardown. */
@@ -103,7 +107,7 @@ export async function startTestServer(t: { teardown(fn: () => unknown): void }, 
     threads: opts.threads ?? 2,
     rateLimit: opts.rateLimit,
     maxQueue: opts.maxQueue,
-    logger: pino({ level: 'silent' }),
+    logger: opts.logger ?? pino({ level: 'silent' }),
   });
   let closed = false;
   const close = async () => {
@@ -117,6 +121,7 @@ export async function startTestServer(t: { teardown(fn: () => unknown): void }, 
     server,
     api: new Api(server.url),
     dataDir,
+    close,
     async restart() {
       await close();
       return startTestServer(t, { ...opts, dataDir });
