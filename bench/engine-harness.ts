@@ -43,7 +43,7 @@ export class EngineHarness {
   }
 
   /** One search through the search op on this thread; returns document ids best first and its time. */
-  search(query: string, maxResults = 10, maxHops = 4): { docIds: string[]; ms: number; hops: number } {
+  search(query: string, maxResults = 10, maxHops = 4, scan?: 'exact' | 'approximate', scanBudget?: number): { docIds: string[]; ms: number; hops: number } {
     const { segments, stats } = this.index.snapshot();
     const totalRows = segments.reduce((n, s) => n + s.nRows, 0);
     const dim = this.model.params.dense?.dim ?? 0;
@@ -59,6 +59,8 @@ export class EngineHarness {
         stats,
         blocked: 0,
         scratch,
+        scan,
+        scanBudget,
       };
       const t0 = performance.now();
       const out = searchOp({ kernels: this.profile.kernels, shared: this.model }, task);

@@ -11,12 +11,15 @@ import { EngineHarness } from './engine-harness.js';
 import { SvcSystem } from './peer-svc.js';
 import { allGold } from './peer-text.js';
 import { SynthCorpus } from './synth-corpus.js';
+import { SCAN_BUDGET } from '../src/engine/scan-budget.js';
 
 interface Args {
   mode: 'http' | 'engine';
   size: number;
   queries: number;
   threads?: number;
+  /** scan budgets to run the approximate scan with (default: the engine's) */
+  budgets?: number[];
 }
 
 const args = JSON.parse(process.argv[2]) as Args;
@@ -73,6 +76,36 @@ if (args.mode === 'http') {
   report.totalRows = h.totalRows;
   Object.assign(report, h.heapStats());
   h.search(queries[0].query); // warm-up (JIT, caches), not counted
+  // Both scans over the same store: the exact one, and the approximate one (common terms pruned past
+  // a budget of postings, search-hops.ts APPROXIMATE_ROWS) at several budgets, each with how much of
+  // the exact top 10 it keeps.
+  const exactTop: string[][] = [];
+  const runs: Array<[string, 'exact' | 'approximate', number | undefined]> = [['exact', 'exact', undefined], ...(args.budgets ?? [SCAN_BUDGET]).map((b): [string, 'approximate', number] => [`approximate/${b}`, 'approximate', b])];
+  for (const [name, scan, budget] of runs) {
+    h.profile.reset();
+    const ms: number[] = [];
+    let gold10 = 0;
+    let overlap = 0;
+    queries.forEach((q, i) => {
+      const r = h.search(q.query, 10, 4, scan, budget);
+      ms.push(r.ms);
+      gold10 += +allGold(q, r.docIds.map((docId) => ({ docId, text: '' })), 10);
+      if (scan === 'exact') exactTop.push(r.docIds);
+      else overlap += r.docIds.filter((d) => exactTop[i].includes(d)).length / Math.max(exactTop[i].length, 1);
+    });
+    const totals = h.profile.totals();
+    report[name] = {
+      budget,
+      allGold10: gold10 / queries.length,
+      searchP50: percentile(ms, 50),
+      searchMean: ms.reduce((a, b) => a + b, 0) / ms.length,
+      kernelMsPerSearch: totals.ms / ms.length,
+      kernelBytesPerSearch: totals.bytes / ms.length,
+      kernels: h.profile.perSearch(ms.length).slice(0, 12),
+      ...(scan === 'approximate' ? { top10OverlapWithExact: overlap / queries.length } : {}),
+    };
+  }
+  // the default scan (what a server would run at this size), profiled
   h.profile.reset();
   const ms: number[] = [];
   let gold10 = 0;

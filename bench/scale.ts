@@ -1,9 +1,10 @@
-// `npm run bench -- scale [--sizes 10000,100000,1000000] [--queries 100]
+// `npm run bench -- scale [--sizes 10000,100000,1000000] [--queries 100] [--budgets 8192,32768,...]
 // [--ann text:100000,lowrank:1000000,random:100000] [--no-http] [--json FILE]`: how svc grows with the corpus. For each size, in separate
 // child processes: svc over HTTP on the synthetic corpus (ingest time, search latency,
 // all-gold@10 on the first `queries` hotpotqa and 2wiki questions, whose gold paragraphs are in
 // every corpus, index bytes, peak RSS); the same corpus in-process with profiled kernels and a CPU
-// profile (where a search's time goes); and the exact int8 scan against usearch HNSW on vectors of
+// profile (where a search's time goes), with the exact and the approximate scan side by side (what
+// the approximate one costs in recall and saves in time); and the exact int8 scan against usearch HNSW on vectors of
 // that many passages. Prints markdown tables. Invariants: children run one at a time; the corpus
 // of a size is a prefix of the corpus of any larger size.
 import fs from 'node:fs';
@@ -11,6 +12,7 @@ import { parseArgs } from 'node:util';
 import { floorMs, measureBandwidth } from './bandwidth.js';
 import { fmt, log, machineLine, mib, num, runChild, table } from './bench-util.js';
 import { annTable } from './peer-report.js';
+import { APPROXIMATE_ROWS, SCAN_BUDGET } from '../src/engine/scan-budget.js';
 
 const { values: opt } = parseArgs({
   args: process.argv.slice(2).filter((a) => a !== 'scale'),
@@ -21,10 +23,13 @@ const { values: opt } = parseArgs({
     ann: { type: 'string', default: 'text:100000,lowrank:1000000,random:100000' },
     'no-http': { type: 'boolean', default: false },
     json: { type: 'string' },
+    /** scan budgets (postings) to run the approximate scan with, besides the exact scan */
+    budgets: { type: 'string', default: `8192,${SCAN_BUDGET},131072` },
   },
 });
 const sizes = opt.sizes!.split(',').map(Number);
 const queries = Number(opt.queries);
+const budgets = opt.budgets!.split(',').map(Number);
 const started = new Date();
 const load0 = machineLine();
 const bw = measureBandwidth();
@@ -36,7 +41,7 @@ for (const size of sizes) {
     raw[`http/${size}`] = (await runChild('scale-child.ts', { mode: 'http', size, queries })).report;
   }
   log(`scale ${size}: engine in-process, profiled`);
-  raw[`engine/${size}`] = (await runChild('scale-child.ts', { mode: 'engine', size, queries })).report;
+  raw[`engine/${size}`] = (await runChild('scale-child.ts', { mode: 'engine', size, queries, budgets })).report;
   for (const [kind, max] of (opt.ann ? opt.ann.split(',') : []).map((s) => s.split(':'))) {
     if (size > Number(max ?? Infinity)) continue;
     log(`scale ${size}: exact scan vs HNSW, ${kind} vectors`);
@@ -79,6 +84,27 @@ const krows = sizes.map((size) => {
   return [num(size), fmt(e.searchMean, 1), `${fmt(e.kernelMsPerSearch, 1)} (${(e.kernelBytesPerSearch / 2 ** 20).toFixed(0)} MiB, floor ${floorMs(e.kernelBytesPerSearch, bw.bestGBs).toFixed(1)} ms)`, (e.kernelBytesPerSearch / (4 * e.totalRows)).toFixed(0), top, js];
 });
 out.push(table(['documents', 'search ms', 'kernels ms (bytes streamed, floor)', 'passes over rows', 'heaviest kernels', 'top self time (ms, CPU profile)'], krows));
+out.push('', '### Exact vs approximate scan (in-process, the same store and questions)', '');
+const arows = sizes.flatMap((size) => {
+  const e = raw[`engine/${size}`] ?? {};
+  const x = e.exact ?? {};
+  return Object.keys(e)
+    .filter((k) => k.startsWith('approximate/'))
+    .map((k) => {
+      const a = e[k];
+      return [
+        num(size),
+        num(a.budget),
+        `${fmt(x.searchP50, 1)} / ${fmt(a.searchP50, 1)}`,
+        x.searchMean && a.searchMean ? `${(x.searchMean / a.searchMean).toFixed(1)}x` : '–',
+        `${fmt(x.allGold10, 3)} / ${fmt(a.allGold10, 3)}`,
+        fmt(a.top10OverlapWithExact, 3),
+        `${fmt(x.kernelMsPerSearch, 1)} / ${fmt(a.kernelMsPerSearch, 1)}`,
+        (e.totalRows ?? 0) > APPROXIMATE_ROWS && a.budget === SCAN_BUDGET ? 'yes' : '',
+      ];
+    });
+});
+out.push(table(['documents', 'scan budget (postings)', 'p50 ms exact / approximate', 'speed-up (mean)', 'all-gold@10 exact / approximate', 'exact top 10 kept', 'kernel ms exact / approximate', 'server default'], arows));
 const ann = Object.keys(raw).filter((k) => k.startsWith('ann-')).map((k) => raw[k]);
 if (ann.length) out.push('', '### Exact int8 scan (one core) vs usearch HNSW, 256 dims', '', annTable(ann));
 process.stdout.write(`${out.join('\n')}\n`);

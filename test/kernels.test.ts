@@ -248,6 +248,52 @@ t.test('bm25_accumulate matches the formula and stops at rowLimit', async (t) =>
   A.freeAll();
 });
 
+t.test('bm25_accumulate_touch and _marked match bm25_accumulate on their rows; marked_indices and gather_f32', async (t) => {
+  const r = rng(12);
+  const k1 = 1.2, b = 0.75, avg = 40, weight = 1.5;
+  for (const nRows of [0, 1, 15, 16, 17, 33, 1029]) {
+    const A = new Arena(rt);
+    const docLen = Float32Array.from({ length: nRows }, () => 1 + Math.floor(r() * 100));
+    const post = (p: number) => {
+      const rows = [...Array(nRows).keys()].filter(() => r() < p);
+      return Uint32Array.from(rows, (row) => (row << 8) | (1 + Math.floor(r() * 255)));
+    };
+    const rare = post(0.1), common = post(0.6);
+    const pL = A.put(docLen), pRare = A.put(rare), pCommon = A.put(common);
+    const s0 = randF32(r, nRows);
+    const marks0 = Uint8Array.from({ length: nRows }, () => (r() < 0.05 ? 1 : 0));
+    const pFull = A.put(s0), pTouch = A.put(s0), pMark = A.put(marks0);
+    K.bm25Accumulate(pRare, rare.length, nRows, pL, avg, k1, b, weight, pFull);
+    const added = K.bm25AccumulateTouch(pRare, rare.length, nRows, pL, avg, k1, b, weight, pTouch, pMark);
+    t.same([...A.f32(pTouch, nRows)], [...A.f32(pFull, nRows)], `n ${nRows}: touch scores as bm25_accumulate`);
+    const marks = A.u8(pMark, nRows);
+    const rareRows = new Set(Array.from(rare, (p) => p >>> 8));
+    t.same([...marks], [...marks0].map((m, i) => (m || rareRows.has(i) ? 1 : 0)), `n ${nRows}: marks`);
+    t.equal(added, [...rareRows].filter((row) => !marks0[row]).length, `n ${nRows}: newly marked count`);
+    const before = [...A.f32(pTouch, nRows)];
+    K.bm25AccumulateMarked(pCommon, common.length, nRows, pL, avg, k1, b, weight, pTouch, pMark);
+    const want = [...before];
+    for (const p of common) {
+      const row = p >>> 8, tf = p & 255;
+      if (marks[row]) want[row] = Math.fround(want[row] + weight * (k1 + 1) * tf / (tf + k1 * (1 - b) + k1 * b / avg * docLen[row]));
+    }
+    near(t, A.f32(pTouch, nRows), want, 1e-6, 1e-7, `n ${nRows}: marked adds to marked rows only`);
+    const pIdx = A.alloc(4 * nRows);
+    const count = K.markedIndices(pMark, nRows, pIdx);
+    const listed = [...marks.keys()].filter((i) => marks[i]);
+    t.same([...A.u32(pIdx, count)], listed, `n ${nRows}: marked_indices ascending`);
+    const pOut = A.alloc(4 * count);
+    K.gatherF32(pTouch, nRows, pIdx, count, pOut);
+    t.same([...A.f32(pOut, count)], listed.map((i) => A.f32(pTouch, nRows)[i]), `n ${nRows}: gather`);
+    A.freeAll();
+  }
+  const A = new Arena(rt);
+  const pOut = A.alloc(8);
+  K.gatherF32(A.put(Float32Array.from([1, 2, 3])), 3, A.put(Uint32Array.from([2, 7])), 2, pOut);
+  t.same([...A.f32(pOut, 2)].map(String), ['3', 'NaN'], 'gather: an index past the source reads NaN, never past it');
+  A.freeAll();
+});
+
 t.test('mask_dead', async (t) => {
   const r = rng(9);
   for (const n of [0, 1, 15, 16, 17, 31, 32, 100, 1029]) {
@@ -280,6 +326,9 @@ t.test('wrappers reject out-of-bounds and malformed arguments', async (t) => {
     ['bm25 b outside [0, 1]', () => K.bm25Accumulate(f, 0, 0, f, 10, 1.2, 1.5, 1, f)],
     ['bm25 avgLen zero', () => K.bm25Accumulate(f, 0, 0, f, 0, 1.2, 0.75, 1, f)],
     ['mask flags past the end', () => K.maskDead(f, 4, end - 2)],
+    ['touch marks past the end', () => K.bm25AccumulateTouch(f, 0, 4, f, 10, 1.2, 0.75, 1, f, end - 2)],
+    ['marked_indices out past the end', () => K.markedIndices(f, 4, end - 8)],
+    ['gather source past the end', () => K.gatherF32(end - 8, 4, f, 1, f)],
   ];
   for (const [name, fn] of cases) throwsTyped(t, fn, KernelBoundsError, 'ERR_KERNEL_BOUNDS', name);
   t.ok(new KernelBoundsError('x') instanceof RangeError, 'KernelBoundsError is a RangeError');

@@ -23,6 +23,19 @@ export interface CorpusStats {
   avgDoc: number;
 }
 
+/** A field scanned into a score buffer, its BM25 scaled by `scale`. */
+export interface ScanTarget {
+  field: 'body' | 'title';
+  scores: number;
+  scale: number;
+}
+
+/** Touched-row marks of a scan (u8 per global row) and the terms that only add to marked rows. */
+export interface ScanMarks {
+  ptr: number;
+  restrict?: readonly boolean[];
+}
+
 export class SearchCorpus {
   readonly segs: SegmentView[];
   readonly rowBase: number[] = [];
@@ -30,6 +43,10 @@ export class SearchCorpus {
   private readonly dfCache = new Map<number, number>();
   private readonly tdfCache = new Map<number, number>();
   private readonly idfCache = new Map<number, number>();
+  private readonly titleRowsCache = new Map<number, number[]>();
+  private readonly rangeCache = new Map<number, Array<PostingRange | undefined>>();
+  private readonly titleRangeCache = new Map<number, Array<PostingRange | undefined>>();
+  private readonly phraseCache = new Map<number, Array<{ titleKey: number; full: boolean }>>();
 
   constructor(
     readonly kernels: WasmKernels,
@@ -63,7 +80,7 @@ export class SearchCorpus {
   df(term: number): number {
     let d = this.dfCache.get(term);
     if (d === undefined) {
-      d = this.liveCount((s) => s.term(term));
+      d = this.liveCount(this.ranges('body', term));
       this.dfCache.set(term, d);
     }
     return d;
@@ -72,7 +89,7 @@ export class SearchCorpus {
   titleDf(term: number): number {
     let d = this.tdfCache.get(term);
     if (d === undefined) {
-      d = this.liveCount((s) => s.titleTerm(term));
+      d = this.liveCount(this.ranges('title', term));
       this.tdfCache.set(term, d);
     }
     return d;
@@ -83,10 +100,10 @@ export class SearchCorpus {
    * has its postings checked against its dead flags, so statistics never count a replaced or deleted
    * passage (a store scores the same before and after a restart rebuilds it without them).
    */
-  private liveCount(range: (s: SegmentView) => PostingRange | undefined): number {
+  private liveCount(ranges: ReadonlyArray<PostingRange | undefined>): number {
     let d = 0;
     this.segs.forEach((s, si) => {
-      const r = range(s);
+      const r = ranges[si];
       if (!r) return;
       const seg = this.snapshot[si];
       if (!seg.deadRows) {
@@ -97,6 +114,14 @@ export class SearchCorpus {
       for (const p of s.postings(r)) if (dead[p >>> 8] === 0) d++;
     });
     return d;
+  }
+
+  /** A term's postings in each segment, in one field (memoised). */
+  private ranges(field: 'body' | 'title', term: number): ReadonlyArray<PostingRange | undefined> {
+    const cache = field === 'body' ? this.rangeCache : this.titleRangeCache;
+    let r = cache.get(term);
+    if (!r) cache.set(term, (r = this.segs.map((s) => (field === 'body' ? s.term(term) : s.titleTerm(term)))));
+    return r;
   }
 
   /** BM25 idf, ln(1 + (N - df + 0.5) / (df + 0.5)), with the body df. */
@@ -111,32 +136,51 @@ export class SearchCorpus {
   }
 
   /**
-   * scores += Σ weight_t · (bm25_body(t) + titleWeight · bm25_title(t)) over every row, idf from the
-   * body field; `scores` points at a f32 buffer of totalRows.
+   * scores += Σ weight_t · (bm25_body(t) + titleWeight · bm25_title(t)) over every row (or as
+   * `marks` says), idf from the body field; `scores` points at a f32 buffer of totalRows.
    */
-  accumulate(terms: ArrayLike<number>, weights: ArrayLike<number>, scores: number): void {
-    this.accumulateField('body', terms, weights, scores);
-    if (this.lexical.titleWeight > 0) {
-      const w = Array.from(weights, (v) => v * this.lexical.titleWeight);
-      this.accumulateField('title', terms, w, scores);
-    }
+  accumulate(terms: ArrayLike<number>, weights: ArrayLike<number>, scores: number, marks?: ScanMarks): number {
+    const targets: ScanTarget[] = [{ field: 'body', scores, scale: 1 }];
+    if (this.lexical.titleWeight > 0) targets.push({ field: 'title', scores, scale: this.lexical.titleWeight });
+    return this.scan(targets, terms, weights, marks);
   }
 
-  /** scores += Σ weight_t · bm25_field(t) over every row, for one field. */
-  accumulateField(field: 'body' | 'title', terms: ArrayLike<number>, weights: ArrayLike<number>, scores: number): void {
-    const { k1, b, k1Title, bTitle } = this.lexical;
-    const body = field === 'body';
-    const avg = Math.max(body ? this.stats.avgBody : this.stats.avgTitle, 1e-3);
-    for (let i = 0; i < terms.length; i++) {
-      const w = weights[i] * this.idf(terms[i]);
-      if (w === 0) continue;
-      this.segs.forEach((s, si) => {
-        const range = body ? s.term(terms[i]) : s.titleTerm(terms[i]);
-        if (!range) return;
-        const lens = s.ptr(body ? SEC.blen : SEC.tlen);
-        this.kernels.bm25Accumulate(range.ptr, range.count, s.nRows, lens, avg, body ? k1 : k1Title, body ? b : bTitle, w, scores + 4 * this.rowBase[si]);
-      });
+  /**
+   * For each target, scores += Σ weight_t · scale · bm25_field(t). Without marks every row holding a
+   * term is scored. With marks, the terms not restricted are scanned first and mark the rows they
+   * touch (u8 per global row); the restricted terms then add to marked rows only. Returns how many
+   * rows it newly marked.
+   */
+  scan(targets: ScanTarget[], terms: ArrayLike<number>, weights: ArrayLike<number>, marks?: ScanMarks): number {
+    const restricted = (i: number) => marks?.restrict?.[i] ?? false;
+    let marked = 0;
+    for (const phase of [false, true]) {
+      for (const t of targets) {
+        for (let i = 0; i < terms.length; i++) if (restricted(i) === phase) marked += this.scanTerm(t, terms[i], weights[i] * t.scale, phase ? 'marked' : marks ? 'touch' : 'all', marks?.ptr ?? 0);
+      }
     }
+    return marked;
+  }
+
+  private scanTerm(t: ScanTarget, term: number, weight: number, how: 'all' | 'touch' | 'marked', mark: number): number {
+    const { k1, b, k1Title, bTitle } = this.lexical;
+    const body = t.field === 'body';
+    const avg = Math.max(body ? this.stats.avgBody : this.stats.avgTitle, 1e-3);
+    const w = weight * this.idf(term);
+    if (w === 0) return 0;
+    const kk = this.kernels;
+    const ranges = this.ranges(t.field, term);
+    let marked = 0;
+    this.segs.forEach((s, si) => {
+      const range = ranges[si];
+      if (!range) return;
+      const lens = s.ptr(body ? SEC.blen : SEC.tlen);
+      const args = [range.ptr, range.count, s.nRows, lens, avg, body ? k1 : k1Title, body ? b : bTitle, w, t.scores + 4 * this.rowBase[si]] as const;
+      if (how === 'all') kk.bm25Accumulate(...args);
+      else if (how === 'touch') marked += kk.bm25AccumulateTouch(...args, mark + this.rowBase[si]);
+      else kk.bm25AccumulateMarked(...args, mark + this.rowBase[si]);
+    });
+    return marked;
   }
 
   /** Sets dead and filtered-out rows of `scores` to -Infinity. */
@@ -214,8 +258,10 @@ export class SearchCorpus {
     return false;
   }
 
-  /** Titles (title keys) a phrase key names, with whether it is their full title. */
-  phraseRows(key: number): Array<{ titleKey: number; full: boolean }> {
+  /** Titles (title keys) a phrase key names, with whether it is their full title (memoised: do not modify). */
+  phraseRows(key: number): ReadonlyArray<{ titleKey: number; full: boolean }> {
+    const hit = this.phraseCache.get(key);
+    if (hit) return hit;
     const out = new Map<number, boolean>();
     this.segs.forEach((s) => {
       const rows = s.phrase(key);
@@ -226,11 +272,15 @@ export class SearchCorpus {
         out.set(tk, (out.get(tk) ?? false) || full);
       }
     });
-    return [...out].map(([titleKey, full]) => ({ titleKey, full }));
+    const titles = [...out].map(([titleKey, full]) => ({ titleKey, full }));
+    this.phraseCache.set(key, titles);
+    return titles;
   }
 
-  /** Live global rows whose full title has this title key. */
-  titleRows(titleKey: number): number[] {
+  /** Live global rows whose full title has this title key (memoised: do not modify). */
+  titleRows(titleKey: number): readonly number[] {
+    const hit = this.titleRowsCache.get(titleKey);
+    if (hit) return hit;
     const out: number[] = [];
     this.segs.forEach((s, si) => {
       const rows = s.phrase(titleKey);
@@ -240,6 +290,7 @@ export class SearchCorpus {
         if ((packed & 255) === 1 && !this.excluded(this.rowBase[si] + r)) out.push(this.rowBase[si] + r);
       }
     });
+    this.titleRowsCache.set(titleKey, out);
     return out;
   }
 

@@ -49,6 +49,8 @@ export async function runSearch(
       segments: snapshot.map((s) => ({ base: s.base, dead: s.dead, nRows: s.nRows, deadRows: s.nRows - s.liveRows })),
       stats,
       blocked,
+      scan: params.scan,
+      scanBudget: params.scanBudget,
     };
     result = await ctx.withScratch<SearchTaskResult>('search', searchScratchBytes(totalRows, dim, params.maxResults), task as unknown as Record<string, unknown>);
   } finally {

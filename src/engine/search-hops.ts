@@ -4,13 +4,20 @@
 // titles the question names. A later hop reads a passage p: p's rare terms (title line, capitalised
 // words, other words, weighted) are scanned and added to the question's scores (the query update),
 // and the titles p names become link candidates. Feature definitions: search-features.ts.
+// Every scan marks the rows it touches; reductions over a score buffer (top-k, maxima, rank
+// histograms) run over those rows only when they are few (touched-rows.ts), and with a scan budget
+// common terms only add to rows the rare ones touched (scan-budget.ts: the approximate scan).
+// A hop's candidates are bounded whatever the store: at most HIT_TITLES / LINK_TITLES named titles.
 import { FLAG_CAPITALISED, FLAG_STOP, termId } from './analyze.js';
 import { cosineI8, DenseEncoder } from './dense-encoder.js';
 import type { DenseTables } from './model.js';
-import type { SearchCorpus } from './search-corpus.js';
+import type { ScanTarget, SearchCorpus } from './search-corpus.js';
 import { h1Features, h2Features, presence, qcovOf, type QueryFeatureContext } from './search-features.js';
-import { titleHits, type TitleHit } from './search-phrases.js';
+import { bestMentions, titleHits, type TitleHit } from './search-phrases.js';
 import { tokenize } from './tokenize.js';
+import { HIST_BINS, type HopBuffers } from './hop-buffers.js';
+import { restrictedTerms } from './scan-budget.js';
+import { TouchedRows } from './touched-rows.js';
 
 export interface ExpansionParams {
   a_title: number;
@@ -20,30 +27,21 @@ export interface ExpansionParams {
   dfmax: number;
 }
 
-/** Score buffers (byte pointers of f32[totalRows]) and top-k scratch. */
-export interface HopBuffers {
-  sBody: number;
-  sTitle: number;
-  s: number;
-  s2: number;
-  topIdx: number;
-  topScores: number;
-  /** u32[HIST_BINS] for rank estimates */
-  hist: number;
-  /** denseScratchBytes(dim) for encoding the question (unused without an encoder) */
-  dense: number;
-}
-
-export const HIST_BINS = 2048;
-
 export const POOL = 40;
 export const RANK_CAP = 1000;
 /** Rows taken from the top of a scan, before excluding the documents already read. */
 const TOP_TAKE = 64;
-const NEXT_CANDIDATES = 30;
+const NEXT_CANDIDATES = 20;
 const LINK_PER_TITLE = 2;
 const HIT_PER_TITLE = 3;
 const QUESTION_CANDIDATES = 10;
+/**
+ * Titles whose rows a hop adds as candidates, at most (the best mentions first): bounds a hop's work
+ * when a passage names many titles (a corpus of many near-identical titles). On the dev suites a
+ * question names at most 7 titles and a passage at most 21, so the caps never bind there.
+ */
+const HIT_TITLES = 16;
+const LINK_TITLES = 24;
 
 export interface Query extends QueryFeatureContext {
   text: string;
@@ -71,7 +69,29 @@ export class Searcher {
     readonly theta: ReadonlyMap<number, number> = new Map(),
     /** the dense encoder's tables, when the model has one */
     readonly denseTables?: DenseTables,
+    /** postings a scan reads in full before it prunes common terms (see APPROXIMATE_ROWS); 0: exact scans */
+    readonly scanBudget = 0,
   ) {}
+
+  private readonly links = new Map<number, Map<number, TitleHit>>();
+
+  /** Titles a row's passage names after its title line, other than its own (memoised). */
+  private linksOf(row: number): Map<number, TitleHit> {
+    let hits = this.links.get(row);
+    if (!hits) {
+      const { terms, flags } = this.c.seq(row);
+      this.links.set(row, (hits = titleHits(this.c, terms, flags, this.c.titleLineLength(row), this.c.titleKey(row))));
+    }
+    return hits;
+  }
+
+  /** Rows marked by hop 1's scan (set by query()). */
+  private hop1Marked = 0;
+
+  /** The `count` rows marked in `mark` (the marks and the row list must not change while in use). */
+  private touched(mark: number, count: number): TouchedRows {
+    return new TouchedRows(this.c.kernels, this.c.totalRows, { mark, idx: this.buf.idx, g: this.buf.g, g2: this.buf.g2 }, count);
+  }
 
   /** Dense similarity of the question to rows and to their documents' centroids (memoised). */
   private denseScorers(ids: Uint32Array): { dense: (row: number) => number; docDense: (row: number) => number } {
@@ -107,15 +127,14 @@ export class Searcher {
     };
   }
 
-  /** Rows of `scores` with a positive score, best first (at most k). */
-  top(scores: number, k: number): Array<[number, number]> {
-    const kk = this.c.kernels;
-    const n = kk.topk(scores, this.c.totalRows, k, this.buf.topIdx, this.buf.topScores);
-    const idx = kk.views.readU32(this.buf.topIdx, n);
-    const sc = kk.views.readF32(this.buf.topScores, n);
-    const out: Array<[number, number]> = [];
-    for (let i = 0; i < n && sc[i] > 0; i++) out.push([idx[i], sc[i]]);
-    return out;
+  /** Hop 1's best rows (after query()), best first, at most k. */
+  topOfQuery(k: number): Array<[number, number]> {
+    return this.top(this.touched(this.buf.mark, this.hop1Marked), this.buf.s, k);
+  }
+
+  /** Rows of `scores` with a positive score, best first (at most k); `rows` are the rows the scan touched. */
+  top(rows: TouchedRows, scores: number, k: number): Array<[number, number]> {
+    return rows.top(scores, k, this.buf.topIdx, this.buf.topScores).filter(([, v]) => v > 0);
   }
 
   /** A view of a score buffer; shared memory never moves, so it stays valid for the task. */
@@ -126,22 +145,25 @@ export class Searcher {
   /**
    * rank(row): how many rows score above it, capped at RANK_CAP: exact for the rows of `exact`
    * (the top of the scan, best first), estimated beyond them from a histogram of the scores
-   * (HIST_BINS bins over [0, max]; rows are spread evenly within a bin). Valid while `ptr` holds
-   * these scores.
+   * (HIST_BINS bins over [0, max]; rows are spread evenly within a bin). The histogram is taken
+   * now when `eager` (the touched-row list is then free for the next scan), else at the first
+   * estimate, while `ptr` and the list still hold this scan.
    */
-  private ranker(ptr: number, scores: Float32Array, exact: Array<[number, number]>, max: number): (row: number) => number {
+  private ranker(rows: TouchedRows, ptr: number, scores: Float32Array, exact: Array<[number, number]>, max: number, eager = false): (row: number) => number {
     const known = new Map(exact.map(([row], i) => [row, i]));
-    let above: Float64Array | undefined;
     const kk = this.c.kernels;
+    const counts = () => {
+      rows.histogram(ptr, max, HIST_BINS, this.buf.hist);
+      const h = kk.views.u32At(this.buf.hist, HIST_BINS);
+      const a = new Float64Array(HIST_BINS + 1);
+      for (let b = HIST_BINS - 1; b >= 0; b--) a[b] = a[b + 1] + h[b];
+      return a;
+    };
+    let above = eager ? counts() : undefined;
     return (row) => {
       const r = known.get(row);
       if (r !== undefined) return r;
-      if (!above) {
-        kk.histogramF32(ptr, this.c.totalRows, 0, max, HIST_BINS, this.buf.hist);
-        const h = kk.views.u32At(this.buf.hist, HIST_BINS);
-        above = new Float64Array(HIST_BINS + 1);
-        for (let b = HIST_BINS - 1; b >= 0; b--) above[b] = above[b + 1] + h[b];
-      }
+      above ??= counts();
       const v = scores[row];
       if (!(v > 0)) return Math.min(above[0], RANK_CAP);
       const pos = Math.min((v / max) * HIST_BINS, HIST_BINS - 1e-9);
@@ -198,8 +220,8 @@ export class Searcher {
     };
   }
 
-  private max(ptr: number): number {
-    return Math.max(this.c.kernels.maxF32(ptr, this.c.totalRows), 1e-6);
+  private max(rows: TouchedRows, ptr: number): number {
+    return Math.max(rows.max(ptr), 1e-6);
   }
 
   /** Analyses the question and runs hop 1's scan. */
@@ -218,19 +240,25 @@ export class Searcher {
     const kk = c.kernels;
     kk.views.fill(this.buf.sBody, 4 * n, 0);
     kk.views.fill(this.buf.sTitle, 4 * n, 0);
+    kk.views.fill(this.buf.mark, n, 0);
     const qw = qt.map((t) => this.theta.get(t) ?? 1);
-    c.accumulateField('body', qt, qw, this.buf.sBody);
-    c.accumulateField('title', qt, qw, this.buf.sTitle);
+    const restrict = restrictedTerms(c, qt, this.scanBudget);
+    const fields: ScanTarget[] = [
+      { field: 'body', scores: this.buf.sBody, scale: 1 },
+      { field: 'title', scores: this.buf.sTitle, scale: 1 },
+    ];
+    this.hop1Marked = c.scan(fields, qt, qw, { ptr: this.buf.mark, restrict });
     kk.views.write(this.buf.s, this.scoresOf(this.buf.sBody));
     kk.axpyF32(n, c.lexical.titleWeight, this.buf.sTitle, this.buf.s);
     c.mask(this.buf.s);
     c.mask(this.buf.sBody);
     c.mask(this.buf.sTitle);
-    const order = this.top(this.buf.s, TOP_TAKE);
+    const touched = this.touched(this.buf.mark, this.hop1Marked);
+    const order = this.top(touched, this.buf.s, TOP_TAKE);
     const flags = Uint8Array.from(caps, (v) => (v ? FLAG_CAPITALISED : 0));
     const hits = titleHits(c, ids, flags, 0);
     const s = this.scoresOf(this.buf.s);
-    const sMax = this.max(this.buf.s);
+    const sMax = this.max(touched, this.buf.s);
     const qindex = new Map(qt.map((t, i) => [t, i]));
     const weightOf = (t: number) => (this.theta.get(t) ?? 1) * c.idf(t);
     const content = Array.from(ids).filter((_, i) => !stops[i]);
@@ -254,8 +282,8 @@ export class Searcher {
       qidfSum: Math.max(qidf.reduce((a, b) => a + b, 0), 1e-6),
       hits,
       order: order.map(([row]) => row),
-      rankOf: this.ranker(this.buf.s, s, order, sMax),
-      sMax: [sMax, this.max(this.buf.sBody), this.max(this.buf.sTitle)],
+      rankOf: this.ranker(touched, this.buf.s, s, order, sMax, true),
+      sMax: [sMax, this.max(touched, this.buf.sBody), this.max(touched, this.buf.sTitle)],
       s,
       sBody: this.scoresOf(this.buf.sBody),
       sTitle: this.scoresOf(this.buf.sTitle),
@@ -276,9 +304,8 @@ export class Searcher {
   hop1(q: Query): Candidates {
     const rows = q.order.slice(0, POOL);
     const seen = new Set(rows);
-    for (const titleKey of q.hits.keys()) {
-      const own = this.c.titleRows(titleKey).sort((a, b) => q.s[b] - q.s[a] || a - b).slice(0, HIT_PER_TITLE);
-      for (const r of own) if (!seen.has(r) && q.s[r] > 0) (seen.add(r), rows.push(r));
+    for (const titleKey of bestMentions(q.hits, HIT_TITLES)) {
+      for (const r of bestRows(this.c.titleRows(titleKey), q.s, HIT_PER_TITLE)) if (!seen.has(r) && q.s[r] > 0) (seen.add(r), rows.push(r));
     }
     return { rows, features: rows.map((r) => h1Features(this.c, q, r)) };
   }
@@ -321,15 +348,17 @@ export class Searcher {
     const exp = this.expansion(q, p, x);
     // s2 = s + e: the question's scores plus the scan of the read passage's terms (e = s2 - s)
     kk.views.write(this.buf.s2, this.scoresOf(this.buf.s));
-    if (exp.terms.length) c.accumulate(exp.terms, exp.weights, this.buf.s2);
+    kk.views.write(this.buf.mark2, kk.views.u8At(this.buf.mark, n));
+    const marked = exp.terms.length ? c.accumulate(exp.terms, exp.weights, this.buf.s2, { ptr: this.buf.mark2, restrict: restrictedTerms(c, exp.terms, this.scanBudget) }) : 0;
+    const touched = this.touched(this.buf.mark2, this.hop1Marked + marked);
     const s2 = this.scoresOf(this.buf.s2);
     const s = q.s;
     const readDocs = new Set(reads.map((r) => c.docOf(r)));
     let take = TOP_TAKE;
-    let order2 = this.top(this.buf.s2, take);
+    let order2 = this.top(touched, this.buf.s2, take);
     while (order2.length === take && order2.filter(([r]) => !readDocs.has(c.docOf(r))).length < NEXT_CANDIDATES && take < RANK_CAP) {
-      take *= 4;
-      order2 = this.top(this.buf.s2, take);
+      take = Math.min(4 * take, RANK_CAP);
+      order2 = this.top(touched, this.buf.s2, take);
     }
     const rows: number[] = [];
     const have = new Set<number>();
@@ -343,26 +372,24 @@ export class Searcher {
     }
     const pSeq = c.seq(p);
     const pSkip = c.titleLineLength(p);
-    const links = titleHits(c, pSeq.terms, pSeq.flags, pSkip, c.titleKey(p));
-    for (const titleKey of links.keys()) {
-      for (const r of c.titleRows(titleKey).sort((a, b) => s2[b] - s2[a] || a - b).slice(0, LINK_PER_TITLE)) add(r, true);
-    }
+    const links = this.linksOf(p);
+    for (const titleKey of bestMentions(links, LINK_TITLES)) for (const r of bestRows(c.titleRows(titleKey), s2, LINK_PER_TITLE)) add(r, true);
     for (const r of q.order.slice(0, QUESTION_CANDIDATES)) add(r);
     const earlier = new Set<number>();
-    for (const r of reads.slice(0, -1)) for (const k of titleHits(c, c.seq(r).terms, undefined, c.titleLineLength(r), c.titleKey(r)).keys()) earlier.add(k);
+    for (const r of reads.slice(0, -1)) for (const k of this.linksOf(r).keys()) earlier.add(k);
     const readPresent = new Uint8Array(q.qt.length);
     for (const r of reads) q.present(r).forEach((v, i) => (readPresent[i] |= v));
-    const s2Max = this.max(this.buf.s2);
+    const s2Max = this.max(touched, this.buf.s2);
     const ctx = {
       reads,
       links,
       earlier,
       beam,
       e: (row: number) => s2[row] - s[row],
-      eMax: Math.max(kk.maxDiffF32(this.buf.s2, this.buf.s, n), 1e-6),
+      eMax: Math.max(touched.maxDiff(this.buf.s2, this.buf.s), 1e-6),
       s2,
       s2Max,
-      rank2Of: this.ranker(this.buf.s2, s2, order2, s2Max),
+      rank2Of: this.ranker(touched, this.buf.s2, s2, order2, s2Max),
       p,
       pTerms: new Set(pSeq.terms),
       pBodyLength: Math.max(pSeq.terms.length - pSkip, 1),
@@ -374,4 +401,18 @@ export class Searcher {
     };
     return { rows, features: rows.map((r) => h2Features(c, q, ctx, r)), expansion: exp.positions, links };
   }
+}
+
+/** The `k` rows of `rows` with the highest scores, best first (ties: lower row first); O(rows · k). */
+export function bestRows(rows: readonly number[], score: Float32Array, k: number): number[] {
+  const out: number[] = [];
+  for (const r of rows) {
+    let i = out.length;
+    while (i > 0 && (score[out[i - 1]] < score[r] || (score[out[i - 1]] === score[r] && out[i - 1] > r))) i--;
+    if (i < k) {
+      out.splice(i, 0, r);
+      if (out.length > k) out.pop();
+    }
+  }
+  return out;
 }

@@ -7,7 +7,9 @@
 import type { ModelDescriptor } from './model.js';
 import { confFeatures, confidence, type ConfParams, type Stage } from './search-confidence.js';
 import type { SearchCorpus } from './search-corpus.js';
-import { RANK_CAP, Searcher, type ExpansionParams, type HopBuffers } from './search-hops.js';
+import type { HopBuffers } from './hop-buffers.js';
+import { SCAN_BUDGET } from './scan-budget.js';
+import { RANK_CAP, Searcher, type ExpansionParams } from './search-hops.js';
 import { assemble, buildHop1, buildHop2, buildHop3, dotw, hop1Chains, type Chains, type Why } from './search-stages.js';
 
 export const TOPK_MAX = RANK_CAP;
@@ -85,10 +87,10 @@ const STAGE_MARGIN = 0.05;
  * stage's threshold) and max_hops allows; returns the stage whose evidence is most likely sufficient,
  * with the hops actually run and the path the deepest hop read.
  */
-export function runLoop(c: SearchCorpus, model: ModelDescriptor, task: { query: string; maxHops: number; maxResults: number }, buf: HopBuffers): LoopOutput {
+export function runLoop(c: SearchCorpus, model: ModelDescriptor, task: { query: string; maxHops: number; maxResults: number; approximate?: boolean; scanBudget?: number }, buf: HopBuffers): LoopOutput {
   const m = model.params.search as unknown as LoopParams;
   const k = task.maxResults;
-  const s = new Searcher(c, new Set(model.params.stop), buf, thetaOf(m), model.dense);
+  const s = new Searcher(c, new Set(model.params.stop), buf, thetaOf(m), model.dense, task.approximate ? (task.scanBudget ?? SCAN_BUDGET) : 0);
   const q = s.query(task.query);
   if (q.order.length === 0) return { hits: [], hopsUsed: 1, confidence: 0, steps: [] };
   const done: Done[] = [];

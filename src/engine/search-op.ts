@@ -1,12 +1,13 @@
 // The `search` worker op: runs the multi-hop loop of search-loop.ts over a snapshot of a store's
 // segments and returns rows (segment index, local row) with their scores and hops, the hops used,
-// the confidence and raw trace steps. Scratch layout: three f32 score buffers of totalRows, then
-// top-k buffers.
+// the confidence and raw trace steps. Scratch: the hop buffers of search-hops.ts (per-row score,
+// mark and gather buffers, then top-k buffers).
 import type { ModelDescriptor } from './model.js';
 import type { OpContext } from './op-registry.js';
 import { SearchCorpus, type CorpusStats, type SnapshotSegment } from './search-corpus.js';
 import { runLoop, TOPK_MAX } from './search-loop.js';
-import { HIST_BINS } from './search-hops.js';
+import { hopBuffers, hopScratchBytes } from './hop-buffers.js';
+import { APPROXIMATE_ROWS, SCAN_BUDGET } from './scan-budget.js';
 import { denseScratchBytes } from './dense-encoder.js';
 import type { Why } from './search-stages.js';
 
@@ -20,6 +21,10 @@ export interface SearchTask {
   /** u8 per global row, 1 = excluded by the filter; 0 = no filter. */
   blocked: number;
   scratch: number;
+  /** 'exact' scores every row; 'approximate' prunes common terms; absent: approximate above APPROXIMATE_ROWS rows */
+  scan?: 'exact' | 'approximate';
+  /** postings an approximate scan reads in full (default SCAN_BUDGET) */
+  scanBudget?: number;
 }
 
 export interface RawStep {
@@ -37,28 +42,15 @@ export interface SearchTaskResult {
   steps: RawStep[];
 }
 
-const BUFFERS = 4;
-
 export function searchScratchBytes(totalRows: number, dim: number, maxResults: number): number {
-  const rows = (Math.max(totalRows, 1) * 4 + 15) & ~15;
-  return BUFFERS * rows + 8 * Math.max(TOPK_MAX, maxResults) + 4 * HIST_BINS + denseScratchBytes(dim) + 64;
+  return hopScratchBytes(totalRows, Math.max(TOPK_MAX, maxResults), denseScratchBytes(dim)) + 64;
 }
 
 export function searchOp(ctx: OpContext, t: SearchTask): SearchTaskResult {
   const model = ctx.shared as ModelDescriptor;
   const corpus = new SearchCorpus(ctx.kernels, t.segments, t.stats, model.params.lexical, t.blocked);
-  const rows = (Math.max(corpus.totalRows, 1) * 4 + 15) & ~15;
-  const top = t.scratch + BUFFERS * rows;
-  const out = runLoop(corpus, model, t, {
-    sBody: t.scratch,
-    sTitle: t.scratch + rows,
-    s: t.scratch + 2 * rows,
-    s2: t.scratch + 3 * rows,
-    topIdx: top,
-    topScores: top + 4 * Math.max(TOPK_MAX, t.maxResults),
-    hist: top + 8 * Math.max(TOPK_MAX, t.maxResults),
-    dense: top + 8 * Math.max(TOPK_MAX, t.maxResults) + 4 * HIST_BINS,
-  });
+  const approximate = t.scan ? t.scan === 'approximate' : corpus.totalRows > APPROXIMATE_ROWS;
+  const out = runLoop(corpus, model, { ...t, approximate, scanBudget: t.scanBudget ?? SCAN_BUDGET }, hopBuffers(t.scratch, corpus.totalRows, Math.max(TOPK_MAX, t.maxResults)));
   return {
     hits: out.hits.map((h) => {
       const [seg, row] = corpus.locate(h.row);

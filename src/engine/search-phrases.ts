@@ -88,3 +88,12 @@ export function phraseMentions(c: SearchCorpus, terms: Uint32Array, cache: Map<n
   cache.set(key, n);
   return n;
 }
+
+/** Title keys of the `k` best mentions: longest first, then full titles, then earliest, then by key. */
+export function bestMentions(hits: Map<number, TitleHit>, k: number): number[] {
+  if (hits.size <= k) return [...hits.keys()];
+  return [...hits]
+    .sort(([ka, a], [kb, b]) => b.len - a.len || +b.full - +a.full || a.pos - b.pos || ka - kb)
+    .slice(0, k)
+    .map(([key]) => key);
+}

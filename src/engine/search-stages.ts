@@ -6,7 +6,7 @@ import type { SearchCorpus } from './search-corpus.js';
 import { H1_NAMES, H2_NAMES } from './search-features.js';
 import type { ExpansionParams, Query, Searcher } from './search-hops.js';
 
-export const B1 = 8;
+export const B1 = 5;
 export const B3 = 5;
 export const X2_DIM = 2 * H1_NAMES.length + H2_NAMES.length + 2;
 export const X3_DIM = X2_DIM + H1_NAMES.length + H2_NAMES.length + 1;

@@ -23,6 +23,9 @@ export interface SearchParams {
   maxResults: number;
   trace: boolean;
   filter?: Metadata;
+  /** How hops scan (benchmarks and tests; the HTTP API leaves it to the store size): see SearchTask. */
+  scan?: 'exact' | 'approximate';
+  scanBudget?: number;
 }
 
 export interface PassageHit {

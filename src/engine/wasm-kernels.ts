@@ -166,10 +166,43 @@ export class WasmKernels {
   /** Adds BM25 contributions of sorted postings (row << 8 | tf) with row < rowLimit into scores. */
   bm25Accumulate(postings: number, n: number, rowLimit: number, docLen: number, avgLen: number, k1: number, b: number,
     weight: number, scores: number): void {
+    this.bm25Args(postings, n, rowLimit, docLen, avgLen, k1, b, weight, scores);
+    this.k.bm25_accumulate(postings, n, rowLimit, docLen, avgLen, k1, b, weight, scores);
+  }
+
+  /** bm25Accumulate that also sets mark[row] = 1 on every row it touches (u8 marks of rowLimit); returns how many it newly marked. */
+  bm25AccumulateTouch(postings: number, n: number, rowLimit: number, docLen: number, avgLen: number, k1: number, b: number,
+    weight: number, scores: number, mark: number): number {
+    this.bm25Args(postings, n, rowLimit, docLen, avgLen, k1, b, weight, scores);
+    this.span('mark', mark, rowLimit, 1);
+    return this.k.bm25_accumulate_touch(postings, n, rowLimit, docLen, avgLen, k1, b, weight, scores, mark);
+  }
+
+  /** bm25Accumulate into the rows with mark[row] != 0 only. */
+  bm25AccumulateMarked(postings: number, n: number, rowLimit: number, docLen: number, avgLen: number, k1: number, b: number,
+    weight: number, scores: number, mark: number): void {
+    this.bm25Args(postings, n, rowLimit, docLen, avgLen, k1, b, weight, scores);
+    this.span('mark', mark, rowLimit, 1);
+    this.k.bm25_accumulate_marked(postings, n, rowLimit, docLen, avgLen, k1, b, weight, scores, mark);
+  }
+
+  /** Writes the indices i < n with mark[i] != 0 to out (u32, ascending); returns their count. */
+  markedIndices(mark: number, n: number, out: number): number {
+    int('n', n); this.span('mark', mark, n, 1); this.span('out', out, n, 4);
+    return this.k.marked_indices(mark, n, out);
+  }
+
+  /** dst[i] = src[idx[i]] for i < n (NaN where idx[i] >= srcLength: the kernel checks each index). */
+  gatherF32(src: number, srcLength: number, idx: number, n: number, dst: number): void {
+    int('n', n); int('srcLength', srcLength); this.span('src', src, srcLength, 4);
+    this.span('idx', idx, n, 4); this.span('dst', dst, n, 4);
+    this.k.gather_f32(src, srcLength >>> 0, idx, n, dst);
+  }
+
+  private bm25Args(postings: number, n: number, rowLimit: number, docLen: number, avgLen: number, k1: number, b: number, weight: number, scores: number): void {
     int('n', n); int('rowLimit', rowLimit, 0, MAX_POSTING_ROWS);
     finite('avgLen', avgLen, 2 ** -126); finite('k1', k1, 0); finite('b', b, 0, 1); finite('weight', weight);
     this.span('postings', postings, n, 4); this.span('docLen', docLen, rowLimit, 4); this.span('scores', scores, rowLimit, 4);
-    this.k.bm25_accumulate(postings, n, rowLimit, docLen, avgLen, k1, b, weight, scores);
   }
 
   /** scores[i] = -Infinity where flags[i] != 0. */

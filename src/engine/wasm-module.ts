@@ -27,12 +27,18 @@ export interface KernelExports {
   histogram_f32(scores: number, n: number, lo: number, hi: number, bins: number, out: number): void;
   max_diff_f32(a: number, b: number, n: number): number;
   bm25_accumulate(postings: number, n: number, rowLimit: number, docLen: number, avgLen: number, k1: number, b: number, weight: number, scores: number): void;
+  bm25_accumulate_touch(postings: number, n: number, rowLimit: number, docLen: number, avgLen: number, k1: number, b: number, weight: number,
+    scores: number, mark: number): number;
+  bm25_accumulate_marked(postings: number, n: number, rowLimit: number, docLen: number, avgLen: number, k1: number, b: number, weight: number,
+    scores: number, mark: number): void;
+  marked_indices(mark: number, n: number, out: number): number;
+  gather_f32(src: number, srcLength: number, idx: number, n: number, dst: number): void;
   mask_dead(scores: number, n: number, flags: number): void;
 }
 
 const KERNEL_NAMES: readonly (keyof KernelExports)[] = [
   'heap_base', 'dot_i8_rows', 'dot_i8_gather', 'dot_f32_rows', 'gemv_f32', 'topk', 'topk_push', 'topk_sort',
-  'pool_f32', 'pool_i8', 'l2_normalize', 'quantize_i8', 'axpy_f32', 'count_above', 'max_f32', 'histogram_f32', 'max_diff_f32', 'bm25_accumulate', 'mask_dead',
+  'pool_f32', 'pool_i8', 'l2_normalize', 'quantize_i8', 'axpy_f32', 'count_above', 'max_f32', 'histogram_f32', 'max_diff_f32', 'bm25_accumulate', 'bm25_accumulate_touch', 'bm25_accumulate_marked', 'marked_indices', 'gather_f32', 'mask_dead',
 ];
 
 /** build/kernels.wasm, found from both src/engine (tsx, tests) and dist/engine. */

@@ -51,7 +51,7 @@ export function fitTermWeights(set: TrainSet, o: TermWeightOptions): { terms: nu
     const Q = s.query(q.text);
     for (const t of Q.qt) counts.set(t, (counts.get(t) ?? 0) + 1);
     const ev = evidenceRows(set, q);
-    const cand = s.top(s.buf.s, o.candidates).map(([r]) => r);
+    const cand = s.topOfQuery(o.candidates).map(([r]) => r);
     const pos = cand.map((r) => ev.has(r));
     if (!pos.some(Boolean)) continue;
     rows.push({ terms: Q.qt, x: cand.map((r) => contributions(s.c, Q, r)), pos });

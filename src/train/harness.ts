@@ -6,7 +6,8 @@ import { startEngine } from '../engine/engine.js';
 import type { EngineContext } from '../engine/engine-context.js';
 import { placeModel, type ModelDescriptor, type ModelParams } from '../engine/model.js';
 import { SearchCorpus, type CorpusStats } from '../engine/search-corpus.js';
-import { HIST_BINS, Searcher, type HopBuffers, RANK_CAP } from '../engine/search-hops.js';
+import { hopBuffers, hopScratchBytes, type HopBuffers } from '../engine/hop-buffers.js';
+import { Searcher, RANK_CAP } from '../engine/search-hops.js';
 import { denseScratchBytes } from '../engine/dense-encoder.js';
 import { runLoop, type LoopOutput, type LoopParams } from '../engine/search-loop.js';
 import type { MemoryStoreIndex, Segment } from '../engine/store-index.js';
@@ -34,11 +35,9 @@ export class TrainingStore {
   ) {
     ({ segments: this.segments, stats: this.stats } = index.snapshot());
     this.totalRows = this.segments.reduce((n, s) => n + s.nRows, 0);
-    const rows = (Math.max(this.totalRows, 1) * 4 + 15) & ~15;
     const heap = runtime.heap;
-    const block = heap.alloc(4 * rows + 8 * RANK_CAP + 4 * HIST_BINS + denseScratchBytes(model.params.dense?.dim ?? 0));
-    const top = block + 4 * rows;
-    this.buf = { sBody: block, sTitle: block + rows, s: block + 2 * rows, s2: block + 3 * rows, topIdx: top, topScores: top + 4 * RANK_CAP, hist: top + 8 * RANK_CAP, dense: top + 8 * RANK_CAP + 4 * HIST_BINS };
+    const block = heap.alloc(hopScratchBytes(this.totalRows, RANK_CAP, denseScratchBytes(model.params.dense?.dim ?? 0)));
+    this.buf = hopBuffers(block, this.totalRows, RANK_CAP);
     this.mask = heap.alloc(Math.max(this.totalRows, 1));
     for (let r = 0; r < this.totalRows; r++) {
       const id = index.docIdOf(r, this.segments) ?? '';

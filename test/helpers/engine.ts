@@ -38,6 +38,7 @@ export class Arena {
 
   f32(p: number, n: number): Float32Array { return this.rt.heap.views.readF32(p, n); }
   u32(p: number, n: number): Uint32Array { return this.rt.heap.views.readU32(p, n); }
+  u8(p: number, n: number): Uint8Array { return this.rt.heap.views.u8At(p, n).slice(); }
   i8(p: number, n: number): Int8Array { return this.rt.heap.views.i8At(p, n).slice(); }
 
   freeAll(): void {
