@@ -85,3 +85,48 @@ t.test('searches running while merges install see consistent results', async (t)
   t.equal((await top(index, 'steady')).length, 10);
   index.close();
 });
+
+t.test('a search running while a merge installs still sees every document', async (t) => {
+  const index = engine.createIndex({ compactWhenIdle: false }) as MemoryStoreIndex;
+  const n = 36; // under the hop-1 pool (40): every document can be returned
+  let duringMerge = 0;
+  for (let i = 0; i < n; i++) {
+    await ingest(index, [doc(`m${i}`, `Merge ${i}\nA quarry of basalt number ${i}.`)]);
+    for (let k = 0; k < 3; k++) {
+      const merging = index.mergeRunning;
+      const r = await index.search({ query: 'quarry basalt', maxHops: 1, maxResults: 100, trace: false }, noText);
+      const ids = new Set(r.passages.map((p) => p.docId));
+      if (ids.size !== i + 1) t.fail(`after ${i + 1} documents a search saw ${ids.size} (merge running: ${merging})`);
+      if (merging) duringMerge++;
+    }
+  }
+  t.ok(duringMerge > 0, `${duringMerge} of ${3 * n} searches ran while a merge was running; each saw every document`);
+  index.close();
+});
+
+t.test('a store idle for a moment merges its small segments into one, answering the same', async (t) => {
+  const index = engine.createIndex() as MemoryStoreIndex;
+  const keep = new Map<string, StoredDocument>();
+  for (let i = 0; i < 12; i++) await ingest(index, Array.from({ length: 3 }, (_, j) => doc(`i${i}-${j}`, `Idle ${i} ${j}\nA passage about harbour ${i} and lighthouse ${j}.`)), keep);
+  index.remove('i3-1');
+  keep.delete('i3-1');
+  const before = await index.search({ query: 'harbour lighthouse', maxHops: 2, maxResults: 20, trace: false }, noText);
+  t.ok(index.segmentCount > 1, `written in several segments (${index.segmentCount})`);
+  for (let n = 0; n < 150 && (index.segmentCount > 1 || index.mergeRunning); n++) await new Promise((r) => setTimeout(r, 20));
+  t.equal(index.segmentCount, 1, 'one segment after the idle merge');
+  t.equal(index.passageCount, keep.size, 'nothing lost, the deleted document not back');
+  const after = await index.search({ query: 'harbour lighthouse', maxHops: 2, maxResults: 20, trace: false }, noText);
+  t.same(after.passages.map((p) => [p.docId, p.score]), before.passages.map((p) => [p.docId, p.score]), 'same answers, same scores');
+
+  const reopened = engine.createIndex() as MemoryStoreIndex;
+  await reopened.load(keep.values());
+  for (let n = 0; n < 150 && (reopened.segmentCount > 1 || reopened.mergeRunning); n++) await new Promise((r) => setTimeout(r, 20));
+  t.equal(reopened.segmentCount, 1, 'a store loaded at start compacts too');
+  const fixed = engine.createIndex({ compactWhenIdle: false }) as MemoryStoreIndex;
+  for (let i = 0; i < 3; i++) await ingest(fixed, [doc(`f${i}`, `Fixed ${i}\nno idle merge here.`)]);
+  await new Promise((r) => setTimeout(r, 1500));
+  t.equal(fixed.segmentCount, 3, 'compactWhenIdle: false keeps the segments as written');
+  index.close();
+  reopened.close();
+  fixed.close();
+});

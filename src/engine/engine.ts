@@ -55,8 +55,8 @@ class SvcEngine implements Engine {
     return out;
   }
 
-  createIndex(): StoreIndex {
-    return new MemoryStoreIndex(this.ctx);
+  createIndex(opts: { compactWhenIdle?: boolean } = {}): StoreIndex {
+    return new MemoryStoreIndex(this.ctx, opts);
   }
 
   close(): Promise<void> {

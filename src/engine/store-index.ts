@@ -5,7 +5,13 @@
 //   new ones in the same synchronous step, so every search sees exactly one version of a document;
 // - a search task gets a snapshot of the segment list at dispatch; segment blocks leave the list only
 //   through `heap.retire`, so a snapshot stays readable until its task has finished;
-// - live-row statistics (count, summed lengths) always equal those of the rows not flagged dead.
+// - a merge moves documents without flagging their source rows dead: a search that snapshot the
+//   sources still sees every document there, and a row maps back to its document while the document's
+//   version (set by each upsert, kept by a merge) is the row's;
+// - live-row statistics (count, summed lengths) always equal those of the rows not flagged dead;
+// - segments are merged in the background: by the tiered policy after each write, and once a store
+//   has seen no write for IDLE_MS, its segments of up to IDLE_MERGE_ROWS rows into one (a search pays
+//   per segment for every term and title it looks up, and a bulk load or a restart leaves many).
 import type { EngineContext } from './engine-context.js';
 import { FilterIndex } from './filter-index.js';
 import type { CorpusStats } from './search-corpus.js';
@@ -21,6 +27,8 @@ export interface Segment {
   nRows: number;
   liveRows: number;
   rowSlot: Uint32Array;
+  /** version of the document each row was written for */
+  rowVersion: Uint32Array;
   rowStart: Uint32Array;
   rowEnd: Uint32Array;
   blen: Float32Array;
@@ -29,6 +37,7 @@ export interface Segment {
 
 interface DocEntry {
   slot: number;
+  version: number;
   seg: Segment;
   first: number;
   count: number;
@@ -42,6 +51,8 @@ export interface SegmentBatch {
 }
 
 const LOAD_CHUNK = 4096;
+const IDLE_MS = 1000;
+const IDLE_MERGE_ROWS = 1 << 18;
 
 export class MemoryStoreIndex implements StoreIndex {
   private segments: Segment[] = [];
@@ -50,13 +61,19 @@ export class MemoryStoreIndex implements StoreIndex {
   private readonly freeSlots: number[] = [];
   private readonly filters = new FilterIndex();
   private nextSegmentId = 1;
+  private nextVersion = 1;
   private liveRows = 0;
   private liveBody = 0;
   private liveTitle = 0;
   private closed = false;
   private merging = false;
+  private idleTimer?: ReturnType<typeof setTimeout>;
 
-  constructor(private readonly ctx: EngineContext) {}
+  /** `compactWhenIdle: false` keeps the segments as written and loaded (training needs a fixed layout). */
+  constructor(
+    private readonly ctx: EngineContext,
+    private readonly opts: { compactWhenIdle?: boolean } = {},
+  ) {}
 
   get passageCount(): number {
     return this.liveRows;
@@ -90,11 +107,13 @@ export class MemoryStoreIndex implements StoreIndex {
     if (cur.length) chunks.push(cur);
     const built = await Promise.all(chunks.map((c) => this.ctx.buildFromBlobs(c.map((d) => d.encoding))));
     chunks.forEach((c, i) => this.install({ built: built[i], docs: c }));
+    this.wrote();
   }
 
   apply(batch: EncodedBatch): void {
     for (const seg of batch.segments as SegmentBatch[]) this.install(seg);
     this.maybeMerge();
+    this.wrote();
   }
 
 
@@ -106,13 +125,38 @@ export class MemoryStoreIndex implements StoreIndex {
     this.filters.remove(d.slot, d.metadata);
     this.slotIds[d.slot] = undefined;
     this.freeSlots.push(d.slot);
+    this.wrote();
+  }
+
+  /** Restarts the idle clock: the idle merge runs IDLE_MS after the last write. */
+  private wrote(): void {
+    if (this.opts.compactWhenIdle === false || this.closed) return;
+    clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => this.idleMerge(), IDLE_MS);
+    this.idleTimer.unref?.();
+  }
+
+  /**
+   * Merges every segment of up to IDLE_MERGE_ROWS rows into one (after any merge running now), when
+   * the others hold at least 1/8 of the largest's rows: a trickle of small writes is not folded into
+   * a big segment each time (at most 8 rows rewritten per row written, per size step).
+   */
+  private idleMerge(): void {
+    if (this.closed) return;
+    if (this.merging) return this.wrote();
+    const small = this.segments.filter((s) => s.liveRows <= IDLE_MERGE_ROWS);
+    if (small.length < 2) return;
+    const largest = Math.max(...small.map((s) => s.nRows));
+    const rest = small.reduce((n, s) => n + s.nRows, 0) - largest;
+    if (8 * rest >= largest) this.startMerge(small);
   }
 
   /**
    * Places a built segment in shared memory and points its documents at it, replacing older
-   * versions. Documents given without an id (merge leftovers) keep their rows dead.
+   * versions. Documents given without an id (merge leftovers) keep their rows dead. With `moved`
+   * (a merge), a document is the same version moved from its source rows, which stay unflagged.
    */
-  private install({ built, docs }: { built: BuiltSegment; docs: Array<{ id?: string; metadata: Metadata }> }): void {
+  private install({ built, docs }: { built: BuiltSegment; docs: Array<{ id?: string; metadata: Metadata }> }, moved?: Map<string, DocEntry>): void {
     if (this.closed) return;
     const { heap } = this.ctx;
     const nRows = built.rowDoc.length;
@@ -127,6 +171,7 @@ export class MemoryStoreIndex implements StoreIndex {
       nRows,
       liveRows: 0,
       rowSlot: new Uint32Array(nRows),
+      rowVersion: new Uint32Array(nRows),
       rowStart: built.rowStart,
       rowEnd: built.rowEnd,
       blen: built.blen,
@@ -138,13 +183,23 @@ export class MemoryStoreIndex implements StoreIndex {
       const first = r;
       while (r < nRows && built.rowDoc[r] === di) r++;
       if (doc.id === undefined) return;
-      this.remove(doc.id);
-      const slot = this.freeSlots.pop() ?? this.slotIds.length;
-      this.slotIds[slot] = doc.id;
+      const from = moved?.get(doc.id);
+      let slot: number;
+      let version: number;
+      if (from) {
+        for (let row = from.first; row < from.first + from.count; row++) this.account(from.seg, row, -1);
+        ({ slot, version } = from);
+      } else {
+        this.remove(doc.id);
+        slot = this.freeSlots.pop() ?? this.slotIds.length;
+        version = this.nextVersion++;
+        this.slotIds[slot] = doc.id;
+        this.filters.add(slot, doc.metadata);
+      }
       seg.rowSlot.fill(slot, first, r);
-      const entry: DocEntry = { slot, seg, first, count: r - first, metadata: doc.metadata };
+      seg.rowVersion.fill(version, first, r);
+      const entry: DocEntry = { slot, version, seg, first, count: r - first, metadata: doc.metadata };
       this.docs.set(doc.id, entry);
-      this.filters.add(slot, doc.metadata);
       this.revive(entry);
     });
     if (seg.liveRows === 0) this.dropSegment(seg);
@@ -186,7 +241,10 @@ export class MemoryStoreIndex implements StoreIndex {
   private maybeMerge(): void {
     if (this.merging || this.closed) return;
     const plan = mergePlan(this.segments);
-    if (!plan) return;
+    if (plan) this.startMerge(plan);
+  }
+
+  private startMerge(plan: Segment[]): void {
     this.merging = true;
     const sources: MergeSource[] = plan.map((s) => ({ base: s.base, dead: s.dead, nRows: s.nRows, rowStart: s.rowStart, rowEnd: s.rowEnd, rowSlot: s.rowSlot }));
     this.ctx
@@ -201,11 +259,13 @@ export class MemoryStoreIndex implements StoreIndex {
 
   /**
    * Installs a merge of `plan`. A merged document is kept only if it still lives, unchanged, in the
-   * source row it was merged from; installing it kills its source rows, which empties (and so drops)
-   * every source segment. Documents replaced or deleted during the merge stay dead in the result.
+   * source row it was merged from; it moves (same slot and version) and its source rows leave the
+   * live count unflagged, which empties (and so drops) every source segment. Documents replaced or
+   * deleted during the merge stay dead in the result.
    */
   private installMerged(plan: Segment[], built: BuiltSegment, rowSource: Uint32Array): void {
     const docs: Array<{ id?: string; metadata: Metadata }> = [];
+    const moved = new Map<string, DocEntry>();
     for (let r = 0; r < built.rowDoc.length; r++) {
       const di = built.rowDoc[r];
       if (docs[di]) continue;
@@ -215,8 +275,10 @@ export class MemoryStoreIndex implements StoreIndex {
       const entry = id === undefined ? undefined : this.docs.get(id);
       const alive = entry !== undefined && entry.seg === seg && row >= entry.first && row < entry.first + entry.count;
       docs[di] = alive ? { id, metadata: entry.metadata } : { metadata: {} };
+      if (alive) moved.set(id!, entry);
     }
-    this.install({ built, docs });
+    this.install({ built, docs }, moved);
+    for (const s of plan) if (s.liveRows === 0 && this.segments.includes(s)) this.dropSegment(s);
   }
 
   /** The live segments and statistics a search task reads (training searches in-process with it). */
@@ -265,7 +327,7 @@ export class MemoryStoreIndex implements StoreIndex {
     return pending.resolve((seg, row) => {
       const id = this.slotIds[seg.rowSlot[row]];
       const entry = id === undefined ? undefined : this.docs.get(id);
-      if (!entry || entry.seg !== seg) return undefined;
+      if (!entry || entry.version !== seg.rowVersion[row]) return undefined;
       return { docId: id!, start: seg.rowStart[row], end: seg.rowEnd[row], metadata: entry.metadata };
     }, readText);
   }
@@ -273,6 +335,7 @@ export class MemoryStoreIndex implements StoreIndex {
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    clearTimeout(this.idleTimer);
     for (const s of this.segments) {
       this.ctx.heap.retire(s.base);
       this.ctx.heap.retire(s.dead);

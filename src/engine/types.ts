@@ -85,6 +85,7 @@ export interface Engine {
   /** `name@version` of the loaded model; stores record it. */
   readonly model: string;
   encode(docs: Array<{ id: string; text: string; metadata?: Metadata }>): Promise<EncodedBatch>;
-  createIndex(): StoreIndex;
+  /** `compactWhenIdle` (default true): merge small segments once the store sees no writes for a moment. */
+  createIndex(opts?: { compactWhenIdle?: boolean }): StoreIndex;
   close(): Promise<void>;
 }

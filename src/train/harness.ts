@@ -65,7 +65,7 @@ export class TrainingStore {
     const runtime = await createEngineRuntime();
     const descriptor = placeModel(model.name, model.version, model.params, model.files ?? new Map(), runtime.heap);
     const { engine, ctx } = startEngine(runtime, descriptor, { threads });
-    const index = engine.createIndex() as MemoryStoreIndex;
+    const index = engine.createIndex({ compactWhenIdle: false }) as MemoryStoreIndex;
     // Loaded as a store is opened (fixed chunks, no background merges), so the segments and row
     // order, and with them every tie between equal scores, never depend on timing.
     const stored: StoredDocument[] = [];
