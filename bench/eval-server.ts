@@ -21,14 +21,25 @@ export function readSuite(dir: string): { name: string; corpus: any[]; queries: 
   return { name: suite.name, corpus: readJsonl(path.resolve(suiteDir, suite.corpus)), queries: readJsonl(path.join(suiteDir, 'queries.jsonl')) };
 }
 
-export async function evalServer(opts: { url?: string; model?: string }): Promise<{ call: Call; stop: () => Promise<void> }> {
+export async function evalServer(opts: { url?: string; model?: string }): Promise<{ call: Call; stop: () => Promise<void>; settle: (store: string) => Promise<number> }> {
   let base = opts.url;
   let stop = async () => {};
+  // A remote server's merges are not visible: give it the idle delay and a merge's time.
+  let settle = async (_store: string) => {
+    await new Promise((r) => setTimeout(r, 5000));
+    return 5;
+  };
   if (!base) {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-eval-'));
     const env: NodeJS.ProcessEnv = { SVC_DATA_DIR: dataDir, SVC_LOG: 'silent', ...(opts.model ? { SVC_MODEL_URI: opts.model } : {}) };
     const server = await startServer({ config: loadConfig(env), port: 0, host: '127.0.0.1', noAuth: true, rateLimit: 1e9, logger: pino({ level: 'silent' }) });
     base = server.url;
+    settle = async (store) => {
+      const t0 = performance.now();
+      const index = server.services.registry.get('default', store).index as { settled?: boolean };
+      while (index.settled === false) await new Promise((r) => setTimeout(r, 20));
+      return (performance.now() - t0) / 1000;
+    };
     stop = async () => {
       await server.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
@@ -40,7 +51,7 @@ export async function evalServer(opts: { url?: string; model?: string }): Promis
     if (res.status >= 400) throw new Error(`${method} ${p}: ${res.status} ${JSON.stringify(json)}`);
     return json;
   };
-  return { call, stop };
+  return { call, stop, settle };
 }
 
 /** Creates `store` afresh and ingests `corpus` in batches; returns the seconds the ingest took. */

@@ -1,7 +1,7 @@
 // `npm run eval -- --suite ../shared/bench/<suite> [--limit N] [--url BASE] [--model DIR] [--max-results 10]`
 // Runs a benchmark suite against a real server over HTTP: starts one (port 0, temp data dir, the
 // given or shipped model) unless --url names a running one, ingests the suite's corpus in batches
-// of 1000, searches every query and prints the metrics of ../shared/bench/README.md: all-gold@k
+// of 1000, waits until the store has settled (its idle merge done), searches every query and prints the metrics of ../shared/bench/README.md: all-gold@k
 // (multi-hop) or answer-passage hit@k (long documents), ECE of `confidence`, mean hops, latency
 // percentiles (engine `latency_ms` and round trip) and ingest documents/s. --json prints JSON.
 // --hide-gold leaves every gold document of the queries out of the store and reports the
@@ -36,9 +36,12 @@ const hidden = new Set<string>(args['hide-gold'] ? queries.flatMap((q: any) => q
 const corpus = suite.corpus.filter((d: any) => !hidden.has(d.id));
 const maxResults = Number(args['max-results']);
 
-const { call, stop } = await evalServer({ url: args.url, model: args.model });
+const { call, stop, settle } = await evalServer({ url: args.url, model: args.model });
 const store = `eval-${suite.name}`.replace(/[^a-z0-9_-]/g, '-');
 const ingestSeconds = await ingestCorpus(call, store, corpus, 1000);
+// Searches are timed on the settled store: after a bulk load the idle merge compacts it first.
+const settleSeconds = await settle(store);
+process.stderr.write(`store settled ${settleSeconds.toFixed(1)} s after the ingest\n`);
 
 const outcomes: QueryOutcome[] = new Array(queries.length);
 let next = 0;

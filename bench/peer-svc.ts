@@ -61,11 +61,11 @@ export class SvcSystem implements BenchSystem {
     }
   }
 
-  /** Waits until background segment merges (if the index exposes them) have finished. */
+  /** Waits until background segment merges (the idle merge after the last write included) have finished. */
   async settle(): Promise<number> {
     const t0 = performance.now();
-    const index = this.index() as { mergeRunning?: boolean } | undefined;
-    while (index?.mergeRunning) await new Promise((r) => setTimeout(r, 20));
+    const index = this.index() as { settled?: boolean } | undefined;
+    while (index && index.settled === false) await new Promise((r) => setTimeout(r, 20));
     return (performance.now() - t0) / 1000;
   }
 

@@ -107,7 +107,9 @@ t.test('a search running while a merge installs still sees every document', asyn
 t.test('a store idle for a moment merges its small segments into one, answering the same', async (t) => {
   const index = engine.createIndex() as MemoryStoreIndex;
   const keep = new Map<string, StoredDocument>();
-  for (let i = 0; i < 12; i++) await ingest(index, Array.from({ length: 3 }, (_, j) => doc(`i${i}-${j}`, `Idle ${i} ${j}\nA passage about harbour ${i} and lighthouse ${j}.`)), keep);
+  // distinct term counts per document, so no two passages tie (ties go to the lower row, which a merge renumbers)
+  const text = (i: number, j: number) => `Idle ${i} ${j}\nA passage about ${'harbour '.repeat(i + 1)}and ${'lighthouse '.repeat(j + 1)}near cove${i}x${j}.`;
+  for (let i = 0; i < 12; i++) await ingest(index, Array.from({ length: 3 }, (_, j) => doc(`i${i}-${j}`, text(i, j))), keep);
   index.remove('i3-1');
   keep.delete('i3-1');
   const before = await index.search({ query: 'harbour lighthouse', maxHops: 2, maxResults: 20, trace: false }, noText);

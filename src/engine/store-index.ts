@@ -10,8 +10,8 @@
 //   version (set by each upsert, kept by a merge) is the row's;
 // - live-row statistics (count, summed lengths) always equal those of the rows not flagged dead;
 // - segments are merged in the background: by the tiered policy after each write, and once a store
-//   has seen no write for IDLE_MS, its segments of up to IDLE_MERGE_ROWS rows into one (a search pays
-//   per segment for every term and title it looks up, and a bulk load or a restart leaves many).
+//   has seen no write for IDLE_MS, its smallest segments (IDLE_MERGE_ROWS rows in all) into one (a
+//   search pays per segment for every term and title it looks up; a bulk load or a restart leaves many).
 import type { EngineContext } from './engine-context.js';
 import { FilterIndex } from './filter-index.js';
 import type { CorpusStats } from './search-corpus.js';
@@ -68,6 +68,7 @@ export class MemoryStoreIndex implements StoreIndex {
   private closed = false;
   private merging = false;
   private idleTimer?: ReturnType<typeof setTimeout>;
+  private idleDue = false;
 
   /** `compactWhenIdle: false` keeps the segments as written and loaded (training needs a fixed layout). */
   constructor(
@@ -86,6 +87,11 @@ export class MemoryStoreIndex implements StoreIndex {
 
   get mergeRunning(): boolean {
     return this.merging;
+  }
+
+  /** No merge running and none due: the segments stay as they are until the next write. */
+  get settled(): boolean {
+    return !this.merging && !this.idleDue;
   }
 
   get memoryBytes(): number {
@@ -132,23 +138,34 @@ export class MemoryStoreIndex implements StoreIndex {
   private wrote(): void {
     if (this.opts.compactWhenIdle === false || this.closed) return;
     clearTimeout(this.idleTimer);
-    this.idleTimer = setTimeout(() => this.idleMerge(), IDLE_MS);
+    this.idleDue = true;
+    this.idleTimer = setTimeout(() => {
+      this.idleDue = false;
+      this.idleMerge();
+    }, IDLE_MS);
     this.idleTimer.unref?.();
   }
 
   /**
-   * Merges every segment of up to IDLE_MERGE_ROWS rows into one (after any merge running now), when
-   * the others hold at least 1/8 of the largest's rows: a trickle of small writes is not folded into
-   * a big segment each time (at most 8 rows rewritten per row written, per size step).
+   * Merges the smallest segments, up to IDLE_MERGE_ROWS rows in all, into one (after any merge running
+   * now), when the others hold at least 1/8 of the largest's rows: a trickle of small writes is not
+   * folded into a big segment each time (at most 8 rows rewritten per row written, per size step),
+   * and the merge's memory stays bounded however large the store.
    */
   private idleMerge(): void {
     if (this.closed) return;
     if (this.merging) return this.wrote();
-    const small = this.segments.filter((s) => s.liveRows <= IDLE_MERGE_ROWS);
+    const small: Segment[] = [];
+    let rows = 0;
+    for (const seg of [...this.segments].sort((a, b) => a.nRows - b.nRows)) {
+      if (rows + seg.nRows > IDLE_MERGE_ROWS) break;
+      small.push(seg);
+      rows += seg.nRows;
+    }
     if (small.length < 2) return;
-    const largest = Math.max(...small.map((s) => s.nRows));
-    const rest = small.reduce((n, s) => n + s.nRows, 0) - largest;
-    if (8 * rest >= largest) this.startMerge(small);
+    const largest = small[small.length - 1].nRows;
+    // in list order (oldest first), as the tiered merges keep it: ties between equal scores go to the lower row
+    if (8 * (rows - largest) >= largest) this.startMerge(this.segments.filter((seg) => small.includes(seg)));
   }
 
   /**
