@@ -3,18 +3,22 @@
 // sorted by row; only rows < rowLimit are touched, so docLen and scores need
 // rowLimit entries. Float results only: nothing traps on any input.
 
+// scores[row] += num * tf / (tf + c0 + c1 * docLen[row]): one posting's BM25 term, with
+// c0 = k1 * (1 - b), c1 = k1 * b / avgLen and num = weight * (k1 + 1).
+// @ts-ignore: decorator
+@inline function bm25_add(scores: usize, docLen: usize, row: u32, tf: f32, c0: f32, c1: f32, num: f32): void {
+  const off = <usize>row << 2;
+  store<f32>(scores + off, load<f32>(scores + off) + num * tf / (tf + c0 + c1 * load<f32>(docLen + off)));
+}
+
 // scores[row] += weight * tf*(k1+1) / (tf + k1*(1 - b + b*docLen[row]/avgLen))
 export function bm25_accumulate(postings: usize, n: i32, rowLimit: u32, docLen: usize, avgLen: f32, k1: f32, b: f32, weight: f32, scores: usize): void {
-  const c0 = k1 * (<f32>1 - b);
-  const c1 = k1 * b / avgLen;
-  const num = weight * (k1 + 1);
+  const c0 = k1 * (<f32>1 - b), c1 = k1 * b / avgLen, num = weight * (k1 + 1);
   for (let i = 0; i < n; i++) {
     const p = load<u32>(postings + (<usize>i << 2));
     const row = p >>> 8;
     if (row >= rowLimit) break;
-    const tf = <f32>(p & 0xff);
-    const off = <usize>row << 2;
-    store<f32>(scores + off, load<f32>(scores + off) + num * tf / (tf + c0 + c1 * load<f32>(docLen + off)));
+    bm25_add(scores, docLen, row, <f32>(p & 0xff), c0, c1, num);
   }
 }
 
@@ -44,18 +48,14 @@ export function mask_dead(scores: usize, n: i32, flags: usize): void {
 export function bm25_accumulate_touch(postings: usize, n: i32, rowLimit: u32, docLen: usize, avgLen: f32, k1: f32, b: f32, weight: f32,
   scores: usize, mark: usize): i32 {
   let added: i32 = 0;
-  const c0 = k1 * (<f32>1 - b);
-  const c1 = k1 * b / avgLen;
-  const num = weight * (k1 + 1);
+  const c0 = k1 * (<f32>1 - b), c1 = k1 * b / avgLen, num = weight * (k1 + 1);
   for (let i = 0; i < n; i++) {
     const p = load<u32>(postings + (<usize>i << 2));
     const row = p >>> 8;
     if (row >= rowLimit) break;
     added += 1 - <i32>load<u8>(mark + row);
     store<u8>(mark + row, 1);
-    const tf = <f32>(p & 0xff);
-    const off = <usize>row << 2;
-    store<f32>(scores + off, load<f32>(scores + off) + num * tf / (tf + c0 + c1 * load<f32>(docLen + off)));
+    bm25_add(scores, docLen, row, <f32>(p & 0xff), c0, c1, num);
   }
   return added;
 }
@@ -63,17 +63,13 @@ export function bm25_accumulate_touch(postings: usize, n: i32, rowLimit: u32, do
 // bm25_accumulate restricted to rows with mark[row] != 0 (the others are left as they are).
 export function bm25_accumulate_marked(postings: usize, n: i32, rowLimit: u32, docLen: usize, avgLen: f32, k1: f32, b: f32, weight: f32,
   scores: usize, mark: usize): void {
-  const c0 = k1 * (<f32>1 - b);
-  const c1 = k1 * b / avgLen;
-  const num = weight * (k1 + 1);
+  const c0 = k1 * (<f32>1 - b), c1 = k1 * b / avgLen, num = weight * (k1 + 1);
   for (let i = 0; i < n; i++) {
     const p = load<u32>(postings + (<usize>i << 2));
     const row = p >>> 8;
     if (row >= rowLimit) break;
     if (load<u8>(mark + row) == 0) continue;
-    const tf = <f32>(p & 0xff);
-    const off = <usize>row << 2;
-    store<f32>(scores + off, load<f32>(scores + off) + num * tf / (tf + c0 + c1 * load<f32>(docLen + off)));
+    bm25_add(scores, docLen, row, <f32>(p & 0xff), c0, c1, num);
   }
 }
 

@@ -76,58 +76,48 @@ if (args.mode === 'http') {
   report.totalRows = h.totalRows;
   Object.assign(report, h.heapStats());
   h.search(queries[0].query); // warm-up (JIT, caches), not counted
-  // Both scans over the same store: the exact one, and the approximate one (common terms pruned past
-  // a budget of postings, search-hops.ts APPROXIMATE_ROWS) at several budgets, each with how much of
-  // the exact top 10 it keeps.
-  const exactTop: string[][] = [];
-  const runs: Array<[string, 'exact' | 'approximate', number | undefined]> = [['exact', 'exact', undefined], ...(args.budgets ?? [SCAN_BUDGET]).map((b): [string, 'approximate', number] => [`approximate/${b}`, 'approximate', b])];
-  for (const [name, scan, budget] of runs) {
+  /** Searches every question with one scan setting: each top 10, and the time and quality summary. */
+  const runAll = (scan?: 'exact' | 'approximate', budget?: number) => {
     h.profile.reset();
     const ms: number[] = [];
+    const tops: string[][] = [];
     let gold10 = 0;
-    let overlap = 0;
-    queries.forEach((q, i) => {
+    for (const q of queries) {
       const r = h.search(q.query, 10, 4, scan, budget);
       ms.push(r.ms);
+      tops.push(r.docIds);
       gold10 += +allGold(q, r.docIds.map((docId) => ({ docId, text: '' })), 10);
-      if (scan === 'exact') exactTop.push(r.docIds);
-      else overlap += r.docIds.filter((d) => exactTop[i].includes(d)).length / Math.max(exactTop[i].length, 1);
-    });
+    }
     const totals = h.profile.totals();
-    report[name] = {
-      budget,
-      allGold10: gold10 / queries.length,
-      searchP50: percentile(ms, 50),
-      searchMean: ms.reduce((a, b) => a + b, 0) / ms.length,
-      kernelMsPerSearch: totals.ms / ms.length,
-      kernelBytesPerSearch: totals.bytes / ms.length,
-      kernels: h.profile.perSearch(ms.length).slice(0, 12),
-      ...(scan === 'approximate' ? { top10OverlapWithExact: overlap / queries.length } : {}),
+    return {
+      tops,
+      summary: {
+        allGold10: gold10 / queries.length,
+        searchP50: percentile(ms, 50),
+        searchMean: ms.reduce((a, b) => a + b, 0) / ms.length,
+        kernelMsPerSearch: totals.ms / ms.length,
+        kernelBytesPerSearch: totals.bytes / ms.length,
+        kernels: h.profile.perSearch(ms.length).slice(0, 12),
+      },
     };
+  };
+  // Both scans over the same store: the exact one, and the approximate one (common terms pruned past
+  // a budget of postings, scan-budget.ts) at several budgets, each with how much of the exact top 10
+  // it keeps.
+  const exact = runAll('exact');
+  report.exact = exact.summary;
+  for (const budget of args.budgets ?? [SCAN_BUDGET]) {
+    const a = runAll('approximate', budget);
+    const kept = a.tops.reduce((n, top, i) => n + top.filter((d) => exact.tops[i].includes(d)).length / Math.max(exact.tops[i].length, 1), 0);
+    report[`approximate/${budget}`] = { budget, ...a.summary, top10OverlapWithExact: kept / queries.length };
   }
   // the default scan (what a server would run at this size), profiled
-  h.profile.reset();
-  const ms: number[] = [];
-  let gold10 = 0;
-  for (const q of queries) {
-    const r = h.search(q.query);
-    ms.push(r.ms);
-    gold10 += +allGold(q, r.docIds.map((docId) => ({ docId, text: '' })), 10);
-  }
-  const totals = h.profile.totals();
+  Object.assign(report, runAll().summary);
   const cpu = new CpuProfile();
   await cpu.start();
   for (const q of queries.slice(0, 40)) h.search(q.query);
   const selfTimes = await cpu.stop();
-  Object.assign(report, {
-    allGold10: gold10 / queries.length,
-    searchP50: percentile(ms, 50),
-    searchMean: ms.reduce((a, b) => a + b, 0) / ms.length,
-    kernelMsPerSearch: totals.ms / ms.length,
-    kernelBytesPerSearch: totals.bytes / ms.length,
-    kernels: h.profile.perSearch(ms.length).slice(0, 12),
-    selfTimes: selfTimes.map((t) => ({ ...t, ms: t.ms / Math.min(queries.length, 40) })),
-  });
+  report.selfTimes = selfTimes.map((t) => ({ ...t, ms: t.ms / Math.min(queries.length, 40) }));
   await h.close();
 }
 report.maxRssBytes = selfMaxRss();
