@@ -1,13 +1,13 @@
 // The `search` worker op: runs the multi-hop loop of search-loop.ts over a snapshot of a store's
 // segments and returns rows (segment index, local row) with their scores and hops, the hops used,
-// the confidence and raw trace steps. Scratch: the hop buffers of search-hops.ts (per-row score,
+// the confidence and raw trace steps. Scratch: the hop buffers of hop-buffers.ts (per-row score,
 // mark and gather buffers, then top-k buffers).
 import type { ModelDescriptor } from './model.js';
 import type { OpContext } from './op-registry.js';
 import { SearchCorpus, type CorpusStats, type SnapshotSegment } from './search-corpus.js';
 import { runLoop, TOPK_MAX } from './search-loop.js';
 import { hopBuffers, hopScratchBytes } from './hop-buffers.js';
-import { APPROXIMATE_ROWS, SCAN_BUDGET } from './scan-budget.js';
+import { APPROXIMATE_ROWS } from './scan-budget.js';
 import { denseScratchBytes } from './dense-encoder.js';
 import type { Why } from './search-stages.js';
 
@@ -23,7 +23,7 @@ export interface SearchTask {
   scratch: number;
   /** 'exact' scores every row; 'approximate' prunes common terms; absent: approximate above APPROXIMATE_ROWS rows */
   scan?: 'exact' | 'approximate';
-  /** postings an approximate scan reads in full (default SCAN_BUDGET) */
+  /** postings an approximate scan reads in full (default SCAN_BUDGET of scan-budget.ts) */
   scanBudget?: number;
 }
 
@@ -50,7 +50,7 @@ export function searchOp(ctx: OpContext, t: SearchTask): SearchTaskResult {
   const model = ctx.shared as ModelDescriptor;
   const corpus = new SearchCorpus(ctx.kernels, t.segments, t.stats, model.params.lexical, t.blocked);
   const approximate = t.scan ? t.scan === 'approximate' : corpus.totalRows > APPROXIMATE_ROWS;
-  const out = runLoop(corpus, model, { ...t, approximate, scanBudget: t.scanBudget ?? SCAN_BUDGET }, hopBuffers(t.scratch, corpus.totalRows, Math.max(TOPK_MAX, t.maxResults)));
+  const out = runLoop(corpus, model, { ...t, approximate }, hopBuffers(t.scratch, corpus.totalRows, Math.max(TOPK_MAX, t.maxResults)));
   return {
     hits: out.hits.map((h) => {
       const [seg, row] = corpus.locate(h.row);
