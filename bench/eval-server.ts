@@ -1,7 +1,7 @@
 // What the suite runners (eval.ts, eval-answers.ts) share: reading a suite folder, a server to talk
 // to (the one at --url, or a fresh one on port 0 with a temp data dir and the given or shipped
-// model, removed by stop()), a JSON call that throws on any 4xx/5xx, and ingest of a corpus into a
-// new store in batches. Invariants: the temp data dir never outlives stop(); a store of the same
+// model, removed by stop()), a JSON call that throws on any 4xx/5xx, waiting until a store has
+// settled (its merges done), and ingest of a corpus into a new store in batches. Invariants: the temp data dir never outlives stop(); a store of the same
 // name is dropped first, so a run never measures leftovers.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -34,12 +34,7 @@ export async function evalServer(opts: { url?: string; model?: string }): Promis
     const env: NodeJS.ProcessEnv = { SVC_DATA_DIR: dataDir, SVC_LOG: 'silent', ...(opts.model ? { SVC_MODEL_URI: opts.model } : {}) };
     const server = await startServer({ config: loadConfig(env), port: 0, host: '127.0.0.1', noAuth: true, rateLimit: 1e9, logger: pino({ level: 'silent' }) });
     base = server.url;
-    settle = async (store) => {
-      const t0 = performance.now();
-      const index = server.services.registry.get('default', store).index as { settled?: boolean };
-      while (index.settled === false) await new Promise((r) => setTimeout(r, 20));
-      return (performance.now() - t0) / 1000;
-    };
+    settle = (store) => waitSettled(server.services.registry.get('default', store).index);
     stop = async () => {
       await server.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
@@ -52,6 +47,13 @@ export async function evalServer(opts: { url?: string; model?: string }): Promis
     return json;
   };
   return { call, stop, settle };
+}
+
+/** Waits until an in-process store index has no merge running or due; returns the seconds waited. */
+export async function waitSettled(index: unknown): Promise<number> {
+  const t0 = performance.now();
+  while ((index as { settled?: boolean } | undefined)?.settled === false) await new Promise((r) => setTimeout(r, 20));
+  return (performance.now() - t0) / 1000;
 }
 
 /** Creates `store` afresh and ingests `corpus` in batches; returns the seconds the ingest took. */

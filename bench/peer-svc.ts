@@ -10,6 +10,7 @@ import { pino } from 'pino';
 import { startServer, type RunningServer } from '../src/api/server.js';
 import { loadConfig } from '../src/config.js';
 import type { Doc } from './bench-util.js';
+import { waitSettled } from './eval-server.js';
 import type { Hit } from './peer-text.js';
 
 export interface SearchAnswer {
@@ -62,11 +63,8 @@ export class SvcSystem implements BenchSystem {
   }
 
   /** Waits until background segment merges (the idle merge after the last write included) have finished. */
-  async settle(): Promise<number> {
-    const t0 = performance.now();
-    const index = this.index() as { settled?: boolean } | undefined;
-    while (index && index.settled === false) await new Promise((r) => setTimeout(r, 20));
-    return (performance.now() - t0) / 1000;
+  settle(): Promise<number> {
+    return waitSettled(this.index());
   }
 
   private index(): { passageCount: number; memoryBytes: number } | undefined {

@@ -44,8 +44,7 @@ export class SearchCorpus {
   private readonly tdfCache = new Map<number, number>();
   private readonly idfCache = new Map<number, number>();
   private readonly titleRowsCache = new Map<number, number[]>();
-  private readonly rangeCache = new Map<number, Array<PostingRange | undefined>>();
-  private readonly titleRangeCache = new Map<number, Array<PostingRange | undefined>>();
+  private readonly rangeCache = { body: new Map<number, Array<PostingRange | undefined>>(), title: new Map<number, Array<PostingRange | undefined>>() };
   private readonly phraseCache = new Map<number, Array<{ titleKey: number; full: boolean }>>();
 
   constructor(
@@ -118,7 +117,7 @@ export class SearchCorpus {
 
   /** A term's postings in each segment, in one field (memoised). */
   private ranges(field: 'body' | 'title', term: number): ReadonlyArray<PostingRange | undefined> {
-    const cache = field === 'body' ? this.rangeCache : this.titleRangeCache;
+    const cache = this.rangeCache[field];
     let r = cache.get(term);
     if (!r) cache.set(term, (r = this.segs.map((s) => (field === 'body' ? s.term(term) : s.titleTerm(term)))));
     return r;

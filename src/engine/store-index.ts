@@ -113,13 +113,13 @@ export class MemoryStoreIndex implements StoreIndex {
     if (cur.length) chunks.push(cur);
     const built = await Promise.all(chunks.map((c) => this.ctx.buildFromBlobs(c.map((d) => d.encoding))));
     chunks.forEach((c, i) => this.install({ built: built[i], docs: c }));
-    this.wrote();
+    this.armIdleMerge();
   }
 
   apply(batch: EncodedBatch): void {
     for (const seg of batch.segments as SegmentBatch[]) this.install(seg);
     this.maybeMerge();
-    this.wrote();
+    this.armIdleMerge();
   }
 
 
@@ -131,11 +131,11 @@ export class MemoryStoreIndex implements StoreIndex {
     this.filters.remove(d.slot, d.metadata);
     this.slotIds[d.slot] = undefined;
     this.freeSlots.push(d.slot);
-    this.wrote();
+    this.armIdleMerge();
   }
 
-  /** Restarts the idle clock: the idle merge runs IDLE_MS after the last write. */
-  private wrote(): void {
+  /** Restarts the idle clock (after each write): the idle merge runs IDLE_MS after the last one. */
+  private armIdleMerge(): void {
     if (this.opts.compactWhenIdle === false || this.closed) return;
     clearTimeout(this.idleTimer);
     this.idleDue = true;
@@ -154,7 +154,7 @@ export class MemoryStoreIndex implements StoreIndex {
    */
   private idleMerge(): void {
     if (this.closed) return;
-    if (this.merging) return this.wrote();
+    if (this.merging) return this.armIdleMerge();
     const small: Segment[] = [];
     let rows = 0;
     for (const seg of [...this.segments].sort((a, b) => a.nRows - b.nRows)) {
@@ -205,6 +205,7 @@ export class MemoryStoreIndex implements StoreIndex {
       let version: number;
       if (from) {
         for (let row = from.first; row < from.first + from.count; row++) this.account(from.seg, row, -1);
+        if (from.seg.liveRows === 0) this.dropSegment(from.seg);
         ({ slot, version } = from);
       } else {
         this.remove(doc.id);
@@ -295,7 +296,6 @@ export class MemoryStoreIndex implements StoreIndex {
       if (alive) moved.set(id!, entry);
     }
     this.install({ built, docs }, moved);
-    for (const s of plan) if (s.liveRows === 0 && this.segments.includes(s)) this.dropSegment(s);
   }
 
   /** The live segments and statistics a search task reads (training searches in-process with it). */
