@@ -1,8 +1,9 @@
 // What the suite runners (eval.ts, eval-answers.ts) share: reading a suite folder, a server to talk
 // to (the one at --url, or a fresh one on port 0 with a temp data dir and the given or shipped
 // model, removed by stop()), a JSON call that throws on any 4xx/5xx, waiting until a store has
-// settled (its merges done), and ingest of a corpus into a new store in batches. Invariants: the temp data dir never outlives stop(); a store of the same
-// name is dropped first, so a run never measures leftovers.
+// settled (its merges done), and ingest of a corpus into a new store in batches. Invariants: the
+// temp data dir never outlives stop(); a store of the same name is dropped first, so a run never
+// measures leftovers.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
