@@ -48,11 +48,11 @@ function coverage(c: SearchCorpus, terms: number[], rows: number[]): number {
   return terms.filter((t) => present.has(t)).length / terms.length;
 }
 
-/** Share of the question's idf mass carried by terms that no passage of the store holds. */
+/** Share of the question's idf mass carried by terms that no passage the search may return holds. */
 function unseenIdf(c: SearchCorpus, q: Query): number {
   let unseen = 0;
   q.qt.forEach((t, i) => {
-    if (c.df(t) === 0) unseen += q.qidf[i];
+    if (!c.searchable(t)) unseen += q.qidf[i];
   });
   return unseen / q.qidfSum;
 }

@@ -85,6 +85,17 @@ export class SearchCorpus {
     return d;
   }
 
+  /** Whether a row this search may return (live, not filtered out) holds the term in its body. */
+  searchable(term: number): boolean {
+    if (this.df(term) === 0) return false;
+    if (!this.blocked) return true;
+    const ranges = this.ranges('body', term);
+    return this.segs.some((s, si) => {
+      const r = ranges[si];
+      return r !== undefined && s.postings(r).some((p) => !this.excluded(this.rowBase[si] + (p >>> 8)));
+    });
+  }
+
   titleDf(term: number): number {
     let d = this.tdfCache.get(term);
     if (d === undefined) {

@@ -1,7 +1,8 @@
 // The multi-hop loop (worker side): stage 1 (hop 1), then, unless the calibrated sufficiency of the
 // evidence reaches the model's threshold or max_hops is 1, stage 2 (chains of 2), then likewise
 // stage 3 (chains of 3). The response comes from the stage run whose evidence is most likely
-// sufficient (a deeper stage must beat a shallower one by STAGE_MARGIN): its result list, the hop
+// sufficient (a deeper stage must beat a shallower one by STAGE_MARGIN): its result list (assemble,
+// which draws on hop 1's ranking at every stage), the hop
 // that found each passage and its confidence; hops_used counts the hops run, and the trace has a
 // step per hop (the deepest stage's top chain).
 import type { ModelDescriptor } from './model.js';
@@ -50,8 +51,8 @@ export interface LoopOutput {
   steps: Array<{ hop: number; row: number; why: Why }>;
 }
 
-function stageOf(c: SearchCorpus, ch: Chains, scores: number[], k: number): Stage & { from: number[] } {
-  const { ret, hops, from } = assemble(c, ch.chains, scores, k);
+function stageOf(c: SearchCorpus, ch: Chains, scores: number[], k: number, s1: number[]): Stage & { from: number[] } {
+  const { ret, hops, from } = assemble(c, ch.chains, scores, k, s1);
   return { chains: ch.chains, scores, ret, hops, from, qcov: ch.qcov, lk: ch.lk };
 }
 
@@ -105,18 +106,18 @@ export function runLoop(c: SearchCorpus, model: ModelDescriptor, task: { query: 
   };
   const h1 = buildHop1(s, q, m.W1);
   const ch1 = hop1Chains(s, q, h1);
-  const st1 = stageOf(c, ch1, h1.h1, k);
+  const st1 = stageOf(c, ch1, h1.h1, k, h1.ranked);
   done.push({ st: st1, conf: confidence(m.conf[0], confFeatures(c, q, st1, k)) });
   if (task.maxHops === 1 || done[0].conf >= m.tau[0] || h1.beam.length === 0) return finish(ch1, h1.h1, 1);
   const ch2 = buildHop2(s, q, h1, m.exp);
   if (ch2.chains.length === 0) return finish(ch1, h1.h1, 1);
   const sc2 = ch2.X.map((x) => dotw(m.W2, x));
-  const st2 = stageOf(c, ch2, sc2, k);
+  const st2 = stageOf(c, ch2, sc2, k, h1.ranked);
   done.push({ st: st2, conf: confidence(m.conf[1], confFeatures(c, q, st2, k)) });
   if (task.maxHops === 2 || Math.max(done[0].conf, done[1].conf) >= m.tau[1]) return finish(ch2, sc2, 2);
   const ch3 = buildHop3(s, q, ch2, sc2, m.exp);
   const sc3 = ch3.X.map((x) => dotw(m.W3, x));
-  const st3 = stageOf(c, ch3, sc3, k);
+  const st3 = stageOf(c, ch3, sc3, k, h1.ranked);
   done.push({ st: st3, conf: confidence(m.conf[2], confFeatures(c, q, st3, k)) });
   return finish(ch3, sc3, ch3.chains.some((ch) => ch.length === 3) ? 3 : 2);
 }

@@ -24,7 +24,8 @@ export interface TitleHit {
 }
 
 /**
- * Titles mentioned in seq[skip:], longest mention per title; `exclude` (a title key) is skipped.
+ * Titles mentioned in seq[skip:] that a row the search may return bears (live, not filtered out),
+ * longest mention per title; `exclude` (a title key) is skipped.
  * At each start the window grows while some title of the store starts with it.
  */
 export function titleHits(c: SearchCorpus, seq: Uint32Array, flags: Uint8Array | undefined, skip: number, exclude = 0): Map<number, TitleHit> {
@@ -41,7 +42,7 @@ export function titleHits(c: SearchCorpus, seq: Uint32Array, flags: Uint8Array |
       let caps = 0;
       if (flags) for (let k = i; k <= j; k++) caps += flags[k] & FLAG_CAPITALISED ? 1 : 0;
       for (const { titleKey, full } of rows) {
-        if (titleKey === exclude) continue;
+        if (titleKey === exclude || c.titleRows(titleKey).length === 0) continue;
         const old = out.get(titleKey);
         if (old && old.len >= len) continue;
         out.set(titleKey, { len, capfrac: flags ? caps / len : 0, pos: old ? old.pos : i - skip, full, key, terms: seq.slice(i, j + 1) });

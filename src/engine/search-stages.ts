@@ -32,6 +32,8 @@ export interface Hop1 {
   h1: number[];
   /** pool indices of the beam: the best pool row of each of the best B1 documents */
   beam: number[];
+  /** pool rows by h1, best first (ties to the earlier row): the stage-1 ranking every stage's list draws on */
+  ranked: number[];
 }
 
 /** Chains with feature vectors, and per chain the coverage/link values and the why of its last step. */
@@ -61,7 +63,8 @@ export function bestDocs(c: SearchCorpus, rows: number[], score: number[], n: nu
 export function buildHop1(s: Searcher, q: Query, W1: number[]): Hop1 {
   const { rows, features } = s.hop1(q);
   const h1 = features.map((f) => dotw(W1, f));
-  return { pool: rows, F1: features, h1, beam: bestDocs(s.c, rows, h1, B1) };
+  const ranked = rows.map((_, i) => i).sort((a, b) => h1[b] - h1[a] || a - b).map((i) => rows[i]);
+  return { pool: rows, F1: features, h1, beam: bestDocs(s.c, rows, h1, B1), ranked };
 }
 
 function queryWhy(s: Searcher, q: Query, row: number): Why {
@@ -151,38 +154,71 @@ export function hop1Chains(s: Searcher, q: Query, h: Hop1): Chains {
 /** A passage shares more than this share of the shorter of the two with a listed one of its document: not listed. */
 export const MAX_OVERLAP = 0.25;
 
+export interface Assembled {
+  ret: number[];
+  hops: number[];
+  /** per returned row, the chain whose score it carries */
+  from: number[];
+}
+
 /**
- * The result list: chains by score, each chain's passages in hop order, `hop` = position in the
- * chain. A passage of a chain is skipped when its document is already listed; a single passage
- * (stage 1) only when it overlaps a listed passage of its document by more than MAX_OVERLAP.
+ * The result list of a stage. A passage is listed once, and not when it overlaps a listed passage
+ * of its document by more than MAX_OVERLAP. Stage 1 (single rows): rows by score. A chain stage:
+ * the chains by score, each chain's passages led by the one hop 1 ranked higher (the passage that
+ * answers the question most directly first; rows outside `s1` keep their hop order, after), `hop`
+ * = the row's position in its chain; after the top chain, the next chain-list passage alternates
+ * with the best stage-1 passage (`s1`, hop-1 ranking) of a document already listed, so a long
+ * document keeps the passages the question itself matches. Such a passage carries the score of the
+ * passage listed before it.
  */
-export function assemble(c: SearchCorpus, chains: number[][], sc: number[], k: number): { ret: number[]; hops: number[]; from: number[] } {
-  const order = sc.map((_, i) => i).sort((a, b) => sc[b] - sc[a] || a - b);
-  const ret: number[] = [];
-  const hops: number[] = [];
-  const from: number[] = [];
-  const seenDocs = new Set<number>();
-  const seenRows = new Set<number>();
-  const overlaps = (row: number, d: number) => {
+export function assemble(c: SearchCorpus, chains: number[][], sc: number[], k: number, s1: readonly number[] = []): Assembled {
+  const out: Assembled = { ret: [], hops: [], from: [] };
+  const docs = new Set<number>();
+  const fits = (row: number) => {
+    if (out.ret.includes(row)) return false;
+    const d = c.docOf(row);
+    if (!docs.has(d)) return true;
     const [a, b] = c.span(row);
-    return ret.some((r) => {
+    return !out.ret.some((r) => {
       if (c.docOf(r) !== d) return false;
       const [x, y] = c.span(r);
       return Math.min(b, y) - Math.max(a, x) > MAX_OVERLAP * Math.min(b - a, y - x);
     });
   };
-  for (const j of order) {
-    const single = chains[j].length === 1;
-    chains[j].forEach((row, h) => {
-      const d = c.docOf(row);
-      if (seenRows.has(row) || (single ? overlaps(row, d) : seenDocs.has(d))) return;
-      seenRows.add(row);
-      seenDocs.add(d);
-      ret.push(row);
-      hops.push(h + 1);
-      from.push(j);
-    });
-    if (ret.length >= k) break;
+  const add = (row: number, hop: number, from: number) => {
+    out.ret.push(row);
+    out.hops.push(hop);
+    out.from.push(from);
+    docs.add(c.docOf(row));
+    return true;
+  };
+  const rank = new Map(s1.map((r, i) => [r, i]));
+  const lead = (ch: number[]) => ch.map((row, h) => ({ row, hop: h + 1 })).sort((a, b) => (rank.get(a.row) ?? Infinity) - (rank.get(b.row) ?? Infinity) || a.hop - b.hop);
+  const order = sc.map((_, i) => i).sort((a, b) => sc[b] - sc[a] || a - b);
+  if (order.length === 0) return out;
+  for (const { row, hop } of lead(chains[order[0]])) if (fits(row)) add(row, hop, order[0]);
+  const chained = order.slice(1).flatMap((j) => lead(chains[j]).map((p) => ({ ...p, from: j })));
+  // stage 1 lists its own ranking: nothing to add from it
+  const fill = chains[order[0]].length === 1 ? [] : s1;
+  let i = 0;
+  let j = 0;
+  const nextChained = () => {
+    while (i < chained.length) {
+      const { row, hop, from } = chained[i++];
+      if (fits(row)) return add(row, hop, from);
+    }
+    return false;
+  };
+  const nextFill = () => {
+    while (j < fill.length) {
+      const row = fill[j++];
+      if (docs.has(c.docOf(row)) && fits(row)) return add(row, 1, out.from[out.from.length - 1]);
+    }
+    return false;
+  };
+  for (let turn = 0; out.ret.length < k; turn++) {
+    const took = turn % 2 === 0 ? nextFill() || nextChained() : nextChained() || nextFill();
+    if (!took) break;
   }
-  return { ret: ret.slice(0, k), hops: hops.slice(0, k), from: from.slice(0, k) };
+  return { ret: out.ret.slice(0, k), hops: out.hops.slice(0, k), from: out.from.slice(0, k) };
 }

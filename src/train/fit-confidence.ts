@@ -23,8 +23,8 @@ interface Row {
   answerable: boolean;
 }
 
-function stageOf(store: TrainingStore, ch: Chains, scores: number[]): Stage {
-  const { ret, hops } = assemble(store.corpus(), ch.chains, scores, Math.max(...CONF_KS));
+function stageOf(store: TrainingStore, ch: Chains, scores: number[], s1: number[]): Stage {
+  const { ret, hops } = assemble(store.corpus(), ch.chains, scores, Math.max(...CONF_KS), s1);
   return { chains: ch.chains, scores, ret, hops, qcov: ch.qcov, lk: ch.lk };
 }
 
@@ -35,9 +35,9 @@ function rowsFor(item: Item, qi: number, w: ChainWeights, exp: ExpansionParams, 
   const b = buildStages(item, w, exp, theta, hidden ? q.gold : []);
   const ev = evidenceRows(set, q);
   if (!b.hop1 || b.hop1.pool.length === 0) return [];
-  const stages: Stage[] = [stageOf(store, hop1Chains(b.s, b.Q, b.hop1), b.hop1.h1)];
-  if (b.two && b.two.chains.length) stages.push(stageOf(store, b.two, b.sc2!));
-  if (b.three && b.three.chains.length) stages.push(stageOf(store, b.three, b.three.X.map((x) => dotw(w.W3, x))));
+  const stages: Stage[] = [stageOf(store, hop1Chains(b.s, b.Q, b.hop1), b.hop1.h1, b.hop1.ranked)];
+  if (b.two && b.two.chains.length) stages.push(stageOf(store, b.two, b.sc2!, b.hop1.ranked));
+  if (b.three && b.three.chains.length) stages.push(stageOf(store, b.three, b.three.X.map((x) => dotw(w.W3, x)), b.hop1.ranked));
   const out: Row[] = [];
   stages.forEach((st, h) => {
     for (const k of CONF_KS) {

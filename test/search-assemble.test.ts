@@ -1,0 +1,75 @@
+// The result list of a stage (search-stages.ts, assemble): a passage listed once and never one that
+// overlaps a listed passage of its document; a chain stage leads each chain with the passage hop 1
+// ranked higher and keeps the stage-1 passages of a long document it lists; every list is a prefix
+// of a longer one (a search at max_results k returns the first k of what k + n would).
+import t from 'tap';
+import type { SearchCorpus } from '../src/engine/search-corpus.js';
+import { assemble, MAX_OVERLAP } from '../src/engine/search-stages.js';
+import { rng } from './helpers/engine.js';
+
+/** A corpus of documents cut into passages: rows of document d are listed in `docs[d]` with their spans. */
+function corpusOf(docs: Array<Array<[number, number]>>): SearchCorpus {
+  const rows = docs.flatMap((spans, d) => spans.map((span) => ({ d, span })));
+  return { docOf: (r: number) => rows[r].d, span: (r: number) => rows[r].span } as unknown as SearchCorpus;
+}
+
+const overlapping = (c: SearchCorpus, a: number, b: number) => {
+  if (c.docOf(a) !== c.docOf(b)) return false;
+  const [x, y] = c.span(a);
+  const [u, v] = c.span(b);
+  return Math.min(y, v) - Math.max(x, u) > MAX_OVERLAP * Math.min(y - x, v - u);
+};
+
+// rows 0-3: one long document of four passages (1 overlaps 0 by half); rows 4, 5, 6: single-passage documents
+const c = corpusOf([[[0, 1000], [500, 1500], [1500, 2500], [2500, 3500]], [[0, 800]], [[0, 900]], [[0, 700]]]);
+
+t.test('stage 1 lists rows by score and drops a passage overlapping a listed one of its document', async (t) => {
+  const chains = [[0], [1], [2], [4], [3]];
+  const r = assemble(c, chains, [5, 4, 3, 2, 1], 10, [0, 1, 2, 4, 3]);
+  t.same(r.ret, [0, 2, 4, 3]);
+  t.same(r.hops, [1, 1, 1, 1]);
+  t.same(r.from, [0, 2, 3, 4]);
+});
+
+t.test('a chain stage leads each chain with the passage hop 1 ranked higher', async (t) => {
+  // the top chain read 4 first and found 2, which hop 1 ranks first
+  const r = assemble(c, [[4, 2], [5, 6]], [3, 1], 10, [2, 4, 5]);
+  t.same(r.ret.slice(0, 2), [2, 4]);
+  t.same(r.hops.slice(0, 2), [2, 1], 'each passage keeps the hop that found it');
+  t.same(r.from.slice(0, 2), [0, 0]);
+});
+
+t.test('a chain stage keeps the stage-1 passages of a document it lists, alternating with the next chains', async (t) => {
+  const r = assemble(c, [[2, 4], [5, 6]], [3, 1], 10, [2, 3, 0, 5]);
+  t.same(r.ret, [2, 4, 3, 5, 0, 6], 'top chain; a passage of the long document; the next chain; the next passage of the long document; ...');
+  t.same(r.hops, [1, 2, 1, 1, 1, 2]);
+  t.same(r.from, [0, 0, 0, 1, 1, 1], 'a stage-1 passage carries the score of the passage before it');
+});
+
+t.test('a stage-1 passage of a document the list does not hold is not added to a chain stage', async (t) => {
+  const r = assemble(c, [[4, 5]], [2], 10, [0, 6, 4]);
+  t.same(r.ret, [4, 5]);
+});
+
+t.test('random stages: no repeats or overlaps, at most k, each list a prefix of a longer one', async (t) => {
+  const r = rng(7);
+  const spans: Array<Array<[number, number]>> = Array.from({ length: 12 }, () => {
+    const n = 1 + Math.floor(r() * 4);
+    return Array.from({ length: n }, (_, i): [number, number] => [i * 600, i * 600 + 400 + Math.floor(r() * 800)]);
+  });
+  const rc = corpusOf(spans);
+  const nRows = spans.reduce((n, s) => n + s.length, 0);
+  for (let trial = 0; trial < 200; trial++) {
+    const len = 1 + Math.floor(r() * 3);
+    const chains = Array.from({ length: Math.floor(r() * 15) }, () => Array.from({ length: len }, () => Math.floor(r() * nRows)));
+    const sc = chains.map(() => Math.floor(r() * 5));
+    const s1 = [...new Set(Array.from({ length: 10 }, () => Math.floor(r() * nRows)))];
+    const full = assemble(rc, chains, sc, 20, s1);
+    t.equal(new Set(full.ret).size, full.ret.length, 'no row twice');
+    for (let i = 0; i < full.ret.length; i++) for (let j = 0; j < i; j++) if (overlapping(rc, full.ret[i], full.ret[j])) t.fail(`rows ${full.ret[j]} and ${full.ret[i]} overlap`);
+    for (const k of [1, 2, 5, 10]) {
+      const part = assemble(rc, chains, sc, k, s1);
+      t.same(part, { ret: full.ret.slice(0, k), hops: full.hops.slice(0, k), from: full.from.slice(0, k) });
+    }
+  }
+});
