@@ -52,6 +52,14 @@ export class EnrichClient {
    * `model` and `messages` are sent (no temperature or token limit: some models refuse them).
    */
   async chat(model: string, messages: ChatCompletionMessageParam[], what: string): Promise<string> {
+    let client: OpenAI;
+    try {
+      // Loading the client (the first call imports the package) is not the endpoint's time: the
+      // deadline starts once it is ready.
+      client = await this.openai();
+    } catch (err) {
+      throw this.classify(err, model, what);
+    }
     const ms = this.settings.timeoutMs;
     const abort = new AbortController();
     let timer: NodeJS.Timeout | undefined;
@@ -63,7 +71,6 @@ export class EnrichClient {
     });
     deadline.catch(() => undefined);
     try {
-      const client = await Promise.race([this.openai(), deadline]);
       const call = client.chat.completions
         .create({ model, messages }, { signal: abort.signal, timeout: ms, maxRetries: 0 })
         .then((r) => r.choices?.[0]?.message?.content);

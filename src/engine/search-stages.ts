@@ -2,6 +2,7 @@
 // pool by W1; stage 2 extends the best B1 documents of stage 1 into 2-chains scored by W2; stage 3
 // extends the best B3 2-chains into 3-chains scored, together with the 2-chains, by W3. Building a
 // stage's candidates needs only the weights of earlier stages, so training can fit them in order.
+// A stage's result list (assemble) draws on hop 1's ranking whatever the stage.
 import type { SearchCorpus } from './search-corpus.js';
 import { H1_NAMES, H2_NAMES } from './search-features.js';
 import type { ExpansionParams, Query, Searcher } from './search-hops.js';
