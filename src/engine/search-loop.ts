@@ -2,11 +2,11 @@
 // evidence reaches the model's threshold or max_hops is 1, stage 2 (chains of 2), then likewise
 // stage 3 (chains of 3). The response comes from the stage run whose evidence is most likely
 // sufficient (a deeper stage must beat a shallower one by STAGE_MARGIN): its result list (assemble,
-// which draws on hop 1's ranking at every stage), the hop
-// that found each passage and its confidence; hops_used counts the hops run, and the trace has a
-// step per hop (the deepest stage's top chain).
+// which draws on hop 1's ranking at every stage), the hop that found each passage and its
+// confidence; hops_used counts the hops run, and the trace has a step per hop (the deepest stage's
+// top chain).
 import type { ModelDescriptor } from './model.js';
-import { confFeatures, confidence, type ConfParams, type Stage } from './search-confidence.js';
+import { chainOrder, confFeatures, confidence, type ConfParams, type Stage } from './search-confidence.js';
 import type { SearchCorpus } from './search-corpus.js';
 import type { HopBuffers } from './hop-buffers.js';
 import { SCAN_BUDGET } from './scan-budget.js';
@@ -58,7 +58,7 @@ function stageOf(c: SearchCorpus, ch: Chains, scores: number[], k: number, s1: n
 
 /** The trace: the best chain reaching the deepest hop run, one step per hop. */
 function traceOf(ch: Chains, scores: number[], hops: number): LoopOutput['steps'] {
-  const order = scores.map((_, i) => i).sort((a, b) => scores[b] - scores[a] || a - b);
+  const order = chainOrder(scores);
   const j = order.find((i) => ch.chains[i].length === hops) ?? order[0];
   if (j === undefined) return [];
   const chain = ch.chains[j];

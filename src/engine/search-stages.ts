@@ -3,6 +3,7 @@
 // extends the best B3 2-chains into 3-chains scored, together with the 2-chains, by W3. Building a
 // stage's candidates needs only the weights of earlier stages, so training can fit them in order.
 // A stage's result list (assemble) draws on hop 1's ranking whatever the stage.
+import { chainOrder } from './search-confidence.js';
 import type { SearchCorpus } from './search-corpus.js';
 import { H1_NAMES, H2_NAMES } from './search-features.js';
 import type { ExpansionParams, Query, Searcher } from './search-hops.js';
@@ -46,9 +47,8 @@ export interface Chains {
   whys: Why[];
 }
 
-/** Indices of `rows` by descending score (stable), keeping the first row of each document, at most n. */
-export function bestDocs(c: SearchCorpus, rows: number[], score: number[], n: number): number[] {
-  const order = rows.map((_, i) => i).sort((a, b) => score[b] - score[a] || a - b);
+/** Indices into `rows`, taken in `order` (best first), keeping the first row of each document, at most n. */
+function bestDocs(c: SearchCorpus, rows: number[], order: number[], n: number): number[] {
   const out: number[] = [];
   const seen = new Set<number>();
   for (const i of order) {
@@ -64,8 +64,8 @@ export function bestDocs(c: SearchCorpus, rows: number[], score: number[], n: nu
 export function buildHop1(s: Searcher, q: Query, W1: number[]): Hop1 {
   const { rows, features } = s.hop1(q);
   const h1 = features.map((f) => dotw(W1, f));
-  const ranked = rows.map((_, i) => i).sort((a, b) => h1[b] - h1[a] || a - b).map((i) => rows[i]);
-  return { pool: rows, F1: features, h1, beam: bestDocs(s.c, rows, h1, B1), ranked };
+  const order = chainOrder(h1);
+  return { pool: rows, F1: features, h1, beam: bestDocs(s.c, rows, order, B1), ranked: order.map((i) => rows[i]) };
 }
 
 function queryWhy(s: Searcher, q: Query, row: number): Why {
@@ -195,7 +195,7 @@ export function assemble(c: SearchCorpus, chains: number[][], sc: number[], k: n
   };
   const rank = new Map(s1.map((r, i) => [r, i]));
   const lead = (ch: number[]) => ch.map((row, h) => ({ row, hop: h + 1 })).sort((a, b) => (rank.get(a.row) ?? Infinity) - (rank.get(b.row) ?? Infinity) || a.hop - b.hop);
-  const order = sc.map((_, i) => i).sort((a, b) => sc[b] - sc[a] || a - b);
+  const order = chainOrder(sc);
   if (order.length === 0) return out;
   for (const { row, hop } of lead(chains[order[0]])) if (fits(row)) add(row, hop, order[0]);
   const chained = order.slice(1).flatMap((j) => lead(chains[j]).map((p) => ({ ...p, from: j })));
