@@ -120,8 +120,7 @@ export function buildHop3(s: Searcher, q: Query, two: Chains, sc2: number[], exp
     out.whys.push(two.whys[j]);
     out.extends.push(-1);
   });
-  const order = sc2.map((_, i) => i).sort((a, b) => sc2[b] - sc2[a] || a - b).slice(0, B3);
-  for (const j of order) {
+  for (const j of chainOrder(sc2).slice(0, B3)) {
     const [p, cRow] = two.chains[j];
     const next = s.hopNext(q, [p, cRow], new Set(), exp);
     next.rows.forEach((d, i) => {

@@ -1,18 +1,19 @@
 // The sufficiency model of each stage: logistic regression over the stage's confidence features
-// (search-confidence.ts) predicting "the first k results hold sufficient evidence", with
-// the same questions asked of the store with their supporting documents hidden as extra negatives
-// (weight NO_ANSWER_WEIGHT), then Platt-calibrated on logits it did not see in training (inner
-// cross-fitting by question) over the answerable rows only.
+// (search-confidence.ts) predicting "the first k results hold sufficient evidence", with the same
+// questions asked of the store with their supporting documents hidden as extra negatives, rows
+// weighted as HYPER.confWeights says (hidden runs, questions that need three or more documents),
+// then Platt-calibrated on logits it did not see in training (inner cross-fitting by question) over
+// the answerable rows only.
 import { confFeatures, type ConfParams, type Stage } from '../engine/search-confidence.js';
 import type { ExpansionParams } from '../engine/search-hops.js';
 import { assemble, dotw, hop1Chains, type Chains } from '../engine/search-stages.js';
 import { buildStages, type ChainWeights, type Item } from './fit-chains.js';
 import type { TrainingStore } from './harness.js';
+import { HYPER } from './hyper.js';
 import { fitLogistic, fitPlatt, stratifiedFolds } from './learners.js';
 import { evidenceRows, sufficient } from './train-set.js';
 
 export const CONF_KS = [2, 5, 10, 20];
-export const NO_ANSWER_WEIGHT = 0.3;
 
 interface Row {
   query: number;
@@ -42,7 +43,8 @@ function rowsFor(item: Item, qi: number, w: ChainWeights, exp: ExpansionParams, 
   stages.forEach((st, h) => {
     for (const k of CONF_KS) {
       const y = !hidden && sufficient(set, q, st.ret.slice(0, k), ev) ? 1 : 0;
-      out.push({ query: qi, stage: h, f: confFeatures(b.s.c, b.Q, st, k), y, w: hidden ? NO_ANSWER_WEIGHT : 1, answerable: !hidden });
+      const weight = (hidden ? HYPER.confWeights.noAnswer : 1) * (q.gold.length >= 3 ? HYPER.confWeights.deep : 1);
+      out.push({ query: qi, stage: h, f: confFeatures(b.s.c, b.Q, st, k), y, w: weight, answerable: !hidden });
     }
   });
   return out;

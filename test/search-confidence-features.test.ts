@@ -1,0 +1,42 @@
+// The sufficiency features that say how much of a question is left unexplained: its depth (how many
+// entities it describes instead of naming them) and how many of its terms the evidence lacks.
+import t from 'tap';
+import { readModelFolder } from '../src/engine/model-folder.js';
+import { defaultModelUri } from '../src/config.js';
+import { CONF_NAMES, confFeatures, questionDepth, type Stage } from '../src/engine/search-confidence.js';
+import { TrainingStore } from '../src/train/harness.js';
+
+const { manifest, files } = readModelFolder(defaultModelUri());
+const model = { name: manifest.name, version: manifest.version, params: manifest.params, files };
+const docs = [
+  { id: 'film', text: 'Devotion (1929 film)\nDevotion is a 1929 Italian silent drama film directed by Guido Brignone.', metadata: {} },
+  { id: 'other', text: 'Silent film\nA silent film is a film with no synchronized recorded sound.', metadata: {} },
+];
+const store = await TrainingStore.open(docs, model, 1);
+t.teardown(() => store.close());
+
+t.test('depth counts described entities, not named ones', async (t) => {
+  const depth = (text: string) => questionDepth(store.searcher([]).query(text));
+  t.equal(depth('Who is the wife of Kim Jong-chul?'), 1, '"the wife of"');
+  t.equal(depth('When did the Admiral Twin open in the city where the Philbrook Museum is located?'), 2, '"the city where" and "where"; "the Admiral", "the Philbrook" are names');
+  t.equal(depth('Who was in charge of the country where the composer of Aschenbrodel was a citizen?'), 3);
+  t.equal(depth("What is Aschenbrodel's composer's birthplace?"), 2, 'two possessives');
+  t.equal(depth('Who directed Devotion?'), 0, 'a first wh-word is not a clause');
+});
+
+t.test('missing-term features count the question terms the evidence lacks', async (t) => {
+  const s = store.searcher([]);
+  const q = s.query('Who directed Devotion (1929 film)?');
+  const [film] = store.rowsOf('film');
+  const [other] = store.rowsOf('other');
+  const stage = (chain: number[], ret: number[]): Stage => ({ chains: [chain], scores: [1], ret, hops: ret.map(() => 1), qcov: [0], lk: [0] });
+  const feature = (st: Stage, name: string) => confFeatures(s.c, q, st, st.ret.length)[CONF_NAMES.indexOf(name)];
+  const lacking = (row: number) => q.qt.filter((term) => !s.c.seq(row).terms.includes(term)).length;
+  t.equal(lacking(film), 0, 'the film passage holds every question term');
+  t.ok(lacking(other) >= 2, 'the other passage lacks "directed" and "devotion"');
+  t.equal(feature(stage([film], [film]), 'miss_n_top'), 0);
+  t.equal(feature(stage([other], [other]), 'miss_n_top'), lacking(other) / 8);
+  t.equal(feature(stage([other], [other]), 'miss_n_ret'), lacking(other) / 6);
+  t.equal(feature(stage([other], [other, film]), 'miss_n_ret'), 0, 'the results together hold every term');
+  t.equal(feature(stage([other], [other, film]), 'miss_n_top'), lacking(other) / 8, 'the top chain alone still lacks them');
+});
