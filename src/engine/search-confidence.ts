@@ -2,8 +2,7 @@
 // of chains (rows) with scores and the result list assembled from them; the features describe how
 // much of the chains' probability mass the returned list holds, how decisive the top chain is, and
 // how much of the question (its rarest and its capitalised terms) the evidence covers, and how
-// many entities the question describes rather than names (its depth: a question of depth 3 or more
-// usually needs a third document).
+// many entities the question describes rather than names (its depth).
 import type { SearchCorpus } from './search-corpus.js';
 import type { Query } from './search-hops.js';
 

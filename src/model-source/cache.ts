@@ -84,6 +84,7 @@ export async function installModel(cacheDir: string, final: string, remote: Remo
     fsyncDir(path.dirname(final));
     if (trash) fs.rmSync(trash, { recursive: true, force: true });
   } finally {
-    fs.rmSync(tmp, { recursive: true, force: true });
+    // retried: a file the failed download was still closing must not replace its error with ENOTEMPTY
+    fs.rmSync(tmp, { recursive: true, force: true, maxRetries: 3, retryDelay: 50 });
   }
 }

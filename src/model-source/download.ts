@@ -81,12 +81,15 @@ export async function downloadModel(source: ObjectSource, remote: RemoteModel, d
   /** Streams one object into `file`; returns its size. Client errors become ModelSourceErrors. */
   const fetchTo = async (key: string, file: string, max: number, onBytes: (n: number) => void): Promise<number> => {
     let bytes = 0;
+    let out: fs.WriteStream | undefined;
     try {
       const body = await beforeIdle(source.read(remote.prefix + key), opts.idleTimeoutMs);
-      await pipeline(body, guard(max, opts.idleTimeoutMs, (n) => { bytes += n; onBytes(n); }), fs.createWriteStream(file));
+      out = fs.createWriteStream(file);
+      await pipeline(body, guard(max, opts.idleTimeoutMs, (n) => { bytes += n; onBytes(n); }), out);
       fsyncFile(file);
       return bytes;
     } catch (err) {
+      if (out) await closed(out);
       if (err instanceof TooLarge) {
         const says = key === 'manifest.json' ? `${MANIFEST_MAX} bytes, too large for a model manifest` : `the ${max} bytes manifest.json says`;
         throw new ModelSourceError(`cannot fetch model ${remote.uri}: ${remote.uri}${key} is larger than ${says}`, REUPLOAD);
@@ -120,6 +123,17 @@ export async function downloadModel(source: ObjectSource, remote: RemoteModel, d
     if (sha256Hex(fs.readFileSync(target)) !== f.sha256) throw new ModelSourceError(`cannot fetch model ${remote.uri}: ${remote.uri}${f.path} does not match its SHA-256 in manifest.json`, REUPLOAD);
   }
   opts.log.info('model downloaded', { uri: remote.uri, files: files.length, bytes: total, ms: Math.round(performance.now() - started) });
+}
+
+/**
+ * Resolves once a write stream has closed its file. A failed pipeline rejects before that: a file
+ * still being opened would appear in the temp folder while the caller removes it.
+ */
+function closed(out: fs.WriteStream): Promise<void> {
+  if (out.closed) return Promise.resolve();
+  out.on('error', () => {});
+  out.destroy();
+  return new Promise((resolve) => out.once('close', () => resolve()));
 }
 
 /** The file entries of a fetched manifest, checked enough to download them safely. */

@@ -26,7 +26,7 @@ export const HYPER = {
    * questions, 2Wiki's bridge comparisons: 9% of the training questions), which the 2-document
    * majority would otherwise set the confidence of. With svc-mh 1.4.0's features, deep 3 against 1
    * (cross-validated): 2wiki all-gold@10 0.942 -> 0.950, as a deep question's confidence decides
-   * whether hop 3's list is returned, and MuSiQue's ECE about 0.01 lower.
+   * whether hop 3's list is returned; MuSiQue's ECE the same within its noise.
    */
   confWeights: { noAnswer: 0.3, deep: 3 },
   /** Stop after hop 1 when its confidence reaches tau[0]; after hop 2 when it reaches tau[1]. */
