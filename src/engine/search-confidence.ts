@@ -4,6 +4,7 @@
 // how much of the question (its rarest and its capitalised terms) the evidence covers, and how
 // many entities the question describes rather than names (its depth).
 import type { SearchCorpus } from './search-corpus.js';
+import { heldBy } from './search-features.js';
 import type { Query } from './search-hops.js';
 
 export const CONF_NAMES = [
@@ -62,8 +63,7 @@ function unseenIdf(c: SearchCorpus, q: Query): number {
 
 /** The largest idf of a question term absent from the chain, over the question's largest idf. */
 function missingIdf(c: SearchCorpus, q: Query, chain: number[]): number {
-  const present = new Uint8Array(q.qt.length);
-  for (const r of chain) q.present(r).forEach((v, i) => (present[i] |= v));
+  const present = heldBy(q, chain);
   let miss = 0;
   q.qidf.forEach((v, i) => {
     if (!present[i]) miss = Math.max(miss, v);
@@ -73,9 +73,7 @@ function missingIdf(c: SearchCorpus, q: Query, chain: number[]): number {
 
 /** How many question terms (stop words aside) none of the rows holds. */
 function missingTerms(q: Query, rows: number[]): number {
-  const present = new Uint8Array(q.qt.length);
-  for (const r of rows) q.present(r).forEach((v, i) => (present[i] |= v));
-  return present.reduce((n, v) => n + (v ? 0 : 1), 0);
+  return heldBy(q, rows).reduce((n, v) => n + (v ? 0 : 1), 0);
 }
 
 /**

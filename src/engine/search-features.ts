@@ -87,6 +87,13 @@ export function qcovOf(q: QueryFeatureContext, ...masks: Uint8Array[]): number {
   return v / q.qidfSum;
 }
 
+/** Which question terms (by index in qt) any of the rows holds. */
+export function heldBy(q: Pick<QueryFeatureContext, 'qt' | 'present'>, rows: Iterable<number>): Uint8Array {
+  const held = new Uint8Array(q.qt.length);
+  for (const r of rows) q.present(r).forEach((v, i) => (held[i] |= v));
+  return held;
+}
+
 /** Which of `terms` occur in `seq`, as a 0/1 mask in the order of `terms`. */
 export function presence(terms: number[], index: Map<number, number>, seq: Uint32Array): Uint8Array {
   const m = new Uint8Array(terms.length);

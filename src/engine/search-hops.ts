@@ -12,7 +12,7 @@ import { FLAG_CAPITALISED, FLAG_STOP, termId } from './analyze.js';
 import { cosineI8, DenseEncoder } from './dense-encoder.js';
 import type { DenseTables } from './model.js';
 import type { ScanTarget, SearchCorpus } from './search-corpus.js';
-import { h1Features, h2Features, presence, qcovOf, type QueryFeatureContext } from './search-features.js';
+import { h1Features, h2Features, heldBy, presence, qcovOf, type QueryFeatureContext } from './search-features.js';
 import { bestMentions, titleHits, type TitleHit } from './search-phrases.js';
 import { tokenize } from './tokenize.js';
 import { HIST_BINS, type HopBuffers } from './hop-buffers.js';
@@ -377,8 +377,7 @@ export class Searcher {
     for (const r of q.order.slice(0, QUESTION_CANDIDATES)) add(r);
     const earlier = new Set<number>();
     for (const r of reads.slice(0, -1)) for (const k of this.linksOf(r).keys()) earlier.add(k);
-    const readPresent = new Uint8Array(q.qt.length);
-    for (const r of reads) q.present(r).forEach((v, i) => (readPresent[i] |= v));
+    const readPresent = heldBy(q, reads);
     const s2Max = this.max(touched, this.buf.s2);
     const ctx = {
       reads,

@@ -11,7 +11,7 @@ import type { SearchCorpus } from './search-corpus.js';
 import type { HopBuffers } from './hop-buffers.js';
 import { SCAN_BUDGET } from './scan-budget.js';
 import { RANK_CAP, Searcher, type ExpansionParams } from './search-hops.js';
-import { assemble, buildHop1, buildHop2, buildHop3, dotw, hop1Chains, type Chains, type Why } from './search-stages.js';
+import { buildHop1, buildHop2, buildHop3, dotw, hop1Chains, stageOf, type Chains, type Why } from './search-stages.js';
 
 export const TOPK_MAX = RANK_CAP;
 
@@ -49,11 +49,6 @@ export interface LoopOutput {
   hopsUsed: number;
   confidence: number;
   steps: Array<{ hop: number; row: number; why: Why }>;
-}
-
-function stageOf(c: SearchCorpus, ch: Chains, scores: number[], k: number, s1: number[]): Stage & { from: number[] } {
-  const { ret, hops, from } = assemble(c, ch.chains, scores, k, s1);
-  return { chains: ch.chains, scores, ret, hops, from, qcov: ch.qcov, lk: ch.lk };
 }
 
 /** The trace: the best chain reaching the deepest hop run, one step per hop. */

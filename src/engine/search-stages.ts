@@ -3,7 +3,7 @@
 // extends the best B3 2-chains into 3-chains scored, together with the 2-chains, by W3. Building a
 // stage's candidates needs only the weights of earlier stages, so training can fit them in order.
 // A stage's result list (assemble) draws on hop 1's ranking whatever the stage.
-import { chainOrder } from './search-confidence.js';
+import { chainOrder, type Stage } from './search-confidence.js';
 import type { SearchCorpus } from './search-corpus.js';
 import { H1_NAMES, H2_NAMES } from './search-features.js';
 import type { ExpansionParams, Query, Searcher } from './search-hops.js';
@@ -221,4 +221,10 @@ export function assemble(c: SearchCorpus, chains: number[][], sc: number[], k: n
     if (!took) break;
   }
   return { ret: out.ret.slice(0, k), hops: out.hops.slice(0, k), from: out.from.slice(0, k) };
+}
+
+/** A stage as the sufficiency features see it: its chains and the first k of its result list. */
+export function stageOf(c: SearchCorpus, ch: Chains, scores: number[], k: number, s1: readonly number[]): Stage & { from: number[] } {
+  const { ret, hops, from } = assemble(c, ch.chains, scores, k, s1);
+  return { chains: ch.chains, scores, ret, hops, from, qcov: ch.qcov, lk: ch.lk };
 }

@@ -6,9 +6,8 @@
 // the answerable rows only.
 import { confFeatures, type ConfParams, type Stage } from '../engine/search-confidence.js';
 import type { ExpansionParams } from '../engine/search-hops.js';
-import { assemble, dotw, hop1Chains, type Chains } from '../engine/search-stages.js';
+import { dotw, hop1Chains, stageOf, type Chains } from '../engine/search-stages.js';
 import { buildStages, type ChainWeights, type Item } from './fit-chains.js';
-import type { TrainingStore } from './harness.js';
 import { HYPER } from './hyper.js';
 import { fitLogistic, fitPlatt, stratifiedFolds } from './learners.js';
 import { evidenceRows, sufficient } from './train-set.js';
@@ -24,11 +23,6 @@ interface Row {
   answerable: boolean;
 }
 
-function stageOf(store: TrainingStore, ch: Chains, scores: number[], s1: number[]): Stage {
-  const { ret, hops } = assemble(store.corpus(), ch.chains, scores, Math.max(...CONF_KS), s1);
-  return { chains: ch.chains, scores, ret, hops, qcov: ch.qcov, lk: ch.lk };
-}
-
 /** Confidence rows of every stage and every k for one question (with its documents present or hidden). */
 function rowsFor(item: Item, qi: number, w: ChainWeights, exp: ExpansionParams, theta: ReadonlyMap<number, number>, hidden: boolean): Row[] {
   const { set, q } = item;
@@ -36,14 +30,16 @@ function rowsFor(item: Item, qi: number, w: ChainWeights, exp: ExpansionParams, 
   const b = buildStages(item, w, exp, theta, hidden ? q.gold : []);
   const ev = evidenceRows(set, q);
   if (!b.hop1 || b.hop1.pool.length === 0) return [];
-  const stages: Stage[] = [stageOf(store, hop1Chains(b.s, b.Q, b.hop1), b.hop1.h1, b.hop1.ranked)];
-  if (b.two && b.two.chains.length) stages.push(stageOf(store, b.two, b.sc2!, b.hop1.ranked));
-  if (b.three && b.three.chains.length) stages.push(stageOf(store, b.three, b.three.X.map((x) => dotw(w.W3, x)), b.hop1.ranked));
+  const ranked = b.hop1.ranked;
+  const stage = (ch: Chains, scores: number[]): Stage => stageOf(store.corpus(), ch, scores, Math.max(...CONF_KS), ranked);
+  const stages: Stage[] = [stage(hop1Chains(b.s, b.Q, b.hop1), b.hop1.h1)];
+  if (b.two && b.two.chains.length) stages.push(stage(b.two, b.sc2!));
+  if (b.three && b.three.chains.length) stages.push(stage(b.three, b.three.X.map((x) => dotw(w.W3, x))));
+  const weight = (hidden ? HYPER.confWeights.noAnswer : 1) * (q.gold.length >= 3 ? HYPER.confWeights.deep : 1);
   const out: Row[] = [];
   stages.forEach((st, h) => {
     for (const k of CONF_KS) {
       const y = !hidden && sufficient(set, q, st.ret.slice(0, k), ev) ? 1 : 0;
-      const weight = (hidden ? HYPER.confWeights.noAnswer : 1) * (q.gold.length >= 3 ? HYPER.confWeights.deep : 1);
       out.push({ query: qi, stage: h, f: confFeatures(b.s.c, b.Q, st, k), y, w: weight, answerable: !hidden });
     }
   });
