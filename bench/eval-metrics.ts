@@ -76,6 +76,7 @@ export function noAnswerMetrics(outcomes: QueryOutcome[]): Record<string, number
     no_answer_conf_p50: percentile(conf, 50),
     no_answer_conf_p90: percentile(conf, 90),
     no_answer_conf_under_0_2: share((c) => c < 0.2),
+    no_answer_conf_over_0_5: share((c) => c >= 0.5),
     mean_hops: outcomes.reduce((a, o) => a + o.result.hops_used, 0) / Math.max(outcomes.length, 1),
   };
 }

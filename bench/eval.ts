@@ -1,11 +1,15 @@
-// `npm run eval -- --suite ../shared/bench/<suite> [--limit N] [--url BASE] [--model DIR] [--max-results 10]`
+// `npm run eval -- --suite ../shared/bench/<suite> [--limit N] [--url BASE] [--model DIR] [--max-results 10] [--hide-gold | --ask ../shared/bench/<suite>]`
 // Runs a benchmark suite against a real server over HTTP: starts one (port 0, temp data dir, the
 // given or shipped model) unless --url names a running one, ingests the suite's corpus in batches
 // of 1000, waits until the store has settled (its idle merge done), searches every query and prints the metrics of ../shared/bench/README.md: all-gold@k
 // (multi-hop) or answer-passage hit@k (long documents), ECE of `confidence`, mean hops, latency
 // percentiles (engine `latency_ms` and round trip) and ingest documents/s. --json prints JSON.
 // --hide-gold leaves every gold document of the queries out of the store and reports the
-// confidence the queries get when their answer is in no document (it should be low).
+// confidence the queries get when their answer is in no document (it should be low). --ask
+// ../shared/bench/<other suite> asks that suite's queries of this suite's corpus instead, with the
+// same no-answer report: for a corpus on other subjects (the multi-hop suites' questions against
+// squad-articles-dev's 48 articles; not squad-articles-dev's against the wiki-pool, which holds
+// those articles' paragraphs).
 import { parseArgs } from 'node:util';
 import { evalServer, ingestCorpus, readSuite } from './eval-server.js';
 import { noAnswerMetrics, suiteMetrics, type QueryOutcome } from './eval-metrics.js';
@@ -20,19 +24,22 @@ const { values: args } = parseArgs({
     'max-hops': { type: 'string' },
     concurrency: { type: 'string', default: '1' },
     'hide-gold': { type: 'boolean', default: false },
+    ask: { type: 'string' },
     json: { type: 'boolean', default: false },
   },
 });
 if (!args.suite) {
-  process.stderr.write('usage: npm run eval -- --suite ../shared/bench/<suite> [--limit N] [--url BASE] [--model DIR] [--json]\n');
+  process.stderr.write('usage: npm run eval -- --suite ../shared/bench/<suite> [--limit N] [--url BASE] [--model DIR] [--hide-gold | --ask ../shared/bench/<suite>] [--json]\n');
   process.exit(2);
 }
 
 const suite = readSuite(args.suite);
-let queries = suite.queries;
+const asked = args.ask ? readSuite(args.ask) : suite;
+let queries = asked.queries;
 if (args.limit) queries = queries.slice(0, Number(args.limit));
 // --hide-gold: every gold document of the queries is left out, so no query has its answer in the store.
-const hidden = new Set<string>(args['hide-gold'] ? queries.flatMap((q: any) => q.gold_doc_ids) : []);
+const hidden = new Set<string>(args['hide-gold'] || args.ask ? queries.flatMap((q: any) => q.gold_doc_ids) : []);
+const noAnswer = args['hide-gold'] || args.ask !== undefined;
 const corpus = suite.corpus.filter((d: any) => !hidden.has(d.id));
 const maxResults = Number(args['max-results']);
 
@@ -57,9 +64,9 @@ async function worker() {
 await Promise.all(Array.from({ length: Number(args.concurrency) }, worker));
 await stop();
 
-const metrics = args['hide-gold'] ? noAnswerMetrics(outcomes) : suiteMetrics(outcomes, { ingestDocs: corpus.length, ingestSeconds, maxResults });
+const metrics = noAnswer ? noAnswerMetrics(outcomes) : suiteMetrics(outcomes, { ingestDocs: corpus.length, ingestSeconds, maxResults });
 if (args.json) process.stdout.write(`${JSON.stringify({ suite: suite.name, queries: queries.length, ...metrics }, null, 2)}\n`);
 else {
-  process.stdout.write(`suite ${suite.name}: ${queries.length} queries, corpus ${corpus.length} documents${hidden.size ? ` (${hidden.size} gold documents hidden)` : ''}, max_results ${maxResults}\n`);
+  process.stdout.write(`suite ${suite.name}: ${queries.length} queries${asked === suite ? '' : ` of ${asked.name}`}, corpus ${corpus.length} documents${corpus.length < suite.corpus.length ? ` (${suite.corpus.length - corpus.length} gold documents hidden)` : ''}, max_results ${maxResults}\n`);
   for (const [k, v] of Object.entries(metrics)) process.stdout.write(`  ${k.padEnd(24)} ${typeof v === 'number' ? (Number.isInteger(v) ? v : v.toFixed(3)) : v}\n`);
 }

@@ -1,7 +1,8 @@
 // The ECE floor printed by `npm run eval`: the ECE a perfectly calibrated confidence shows on a
-// suite of that size, checked against its closed form.
+// suite of that size, checked against its closed form; and the no-answer report of --hide-gold and
+// --ask.
 import t from 'tap';
-import { eceFloor } from '../bench/eval-metrics.js';
+import { eceFloor, noAnswerMetrics, type QueryOutcome } from '../bench/eval-metrics.js';
 
 t.test('certain confidences have no floor', async (t) => {
   t.equal(eceFloor([0, 1, 1, 0, 1]), 0);
@@ -16,4 +17,17 @@ t.test('100 questions at 0.5: the mean absolute deviation of a binomial mean', a
 t.test('the floor falls as the suite grows', async (t) => {
   const conf = (n: number) => Array.from({ length: n }, (_, i) => 0.3 + (0.6 * i) / n);
   t.ok(eceFloor(conf(1000), 300) < eceFloor(conf(100), 300) / 2);
+});
+
+t.test('the no-answer report counts confident misses', async (t) => {
+  const outcome = (confidence: number, hops: number): QueryOutcome => ({
+    query: { gold_doc_ids: ['absent'] },
+    result: { passages: [], confidence, hops_used: hops, latency_ms: 1 },
+    roundTripMs: 1,
+  });
+  const m = noAnswerMetrics([outcome(0.1, 1), outcome(0.3, 2), outcome(0.5, 3), outcome(0.9, 2)]);
+  t.equal(m.no_answer_conf_mean, 0.45);
+  t.equal(m.no_answer_conf_under_0_2, 0.25);
+  t.equal(m.no_answer_conf_over_0_5, 0.5, '0.5 itself counts as confident');
+  t.equal(m.mean_hops, 2);
 });

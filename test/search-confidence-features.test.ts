@@ -1,9 +1,10 @@
 // The sufficiency features that say how much of a question is left unexplained: its depth (how many
-// entities it describes instead of naming them) and how many of its terms the evidence lacks.
+// entities it describes instead of naming them), how many of its terms the evidence lacks, and
+// whether the evidence holds its multi-word names as phrases.
 import t from 'tap';
 import { readModelFolder } from '../src/engine/model-folder.js';
 import { defaultModelUri } from '../src/config.js';
-import { CONF_NAMES, confFeatures, questionDepth, type Stage } from '../src/engine/search-confidence.js';
+import { CONF_NAMES, confFeatures, questionDepth, questionNames, type Stage } from '../src/engine/search-confidence.js';
 import { TrainingStore } from '../src/train/harness.js';
 
 const { manifest, files } = readModelFolder(defaultModelUri());
@@ -11,9 +12,12 @@ const model = { name: manifest.name, version: manifest.version, params: manifest
 const docs = [
   { id: 'film', text: 'Devotion (1929 film)\nDevotion is a 1929 Italian silent drama film directed by Guido Brignone.', metadata: {} },
   { id: 'other', text: 'Silent film\nA silent film is a film with no synchronized recorded sound.', metadata: {} },
+  { id: 'lord', text: 'Feudal titles\nThe last heir of the lord was born in 1929; the film of his life was silent.', metadata: {} },
 ];
 const store = await TrainingStore.open(docs, model, 1);
 t.teardown(() => store.close());
+/** A stage of one chain with the given result list. */
+const stage = (chain: number[], ret: number[]): Stage => ({ chains: [chain], scores: [1], ret, hops: ret.map(() => 1), qcov: [0], lk: [0] });
 
 t.test('depth counts described entities, not named ones', async (t) => {
   const depth = (text: string) => questionDepth(store.searcher([]).query(text));
@@ -29,7 +33,6 @@ t.test('missing-term features count the question terms the evidence lacks', asyn
   const q = s.query('Who directed Devotion (1929 film)?');
   const [film] = store.rowsOf('film');
   const [other] = store.rowsOf('other');
-  const stage = (chain: number[], ret: number[]): Stage => ({ chains: [chain], scores: [1], ret, hops: ret.map(() => 1), qcov: [0], lk: [0] });
   const feature = (st: Stage, name: string) => confFeatures(s.c, q, st, st.ret.length)[CONF_NAMES.indexOf(name)];
   const lacking = (row: number) => q.qt.filter((term) => !s.c.seq(row).terms.includes(term)).length;
   t.equal(lacking(film), 0, 'the film passage holds every question term');
@@ -39,4 +42,27 @@ t.test('missing-term features count the question terms the evidence lacks', asyn
   t.equal(feature(stage([other], [other]), 'miss_n_ret'), lacking(other) / 6);
   t.equal(feature(stage([other], [other, film]), 'miss_n_ret'), 0, 'the results together hold every term');
   t.equal(feature(stage([other], [other, film]), 'miss_n_top'), lacking(other) / 8, 'the top chain alone still lacks them');
+});
+
+t.test('names are runs of capitalised words after the first, matched only as phrases', async (t) => {
+  const s = store.searcher([]);
+  const words = (text: string) => questionNames(s.query(text)).map((ids) => Array.from(ids));
+  const id = (text: string) => Array.from(s.query(text).ids);
+  t.same(words('Where did the director of film The Last Lord die?'), [id('the last lord')], 'a leading "The" belongs to the name');
+  t.same(words('Which magazine was published first, Guitar World or Science News?'), [id('guitar world'), id('science news')]);
+  t.same(words('Who directed Devotion?'), [], 'one capitalised word is not a multi-word name');
+  t.same(words('Who Is It?'), [], 'stop words alone are not a name');
+
+  const q = s.query('Who directed the film The Last Lord, or Silent Film?');
+  const [film] = store.rowsOf('film');
+  const [other] = store.rowsOf('other');
+  const [lord] = store.rowsOf('lord');
+  const feature = (st: Stage, name: string) => confFeatures(s.c, q, st, st.ret.length)[CONF_NAMES.indexOf(name)];
+  t.equal(feature(stage([lord], [lord]), 'name_cov_ret'), 0, '"the last heir of the lord" holds the words of "The Last Lord", not the phrase');
+  t.equal(feature(stage([other], [other]), 'name_cov_ret'), 0.5, 'the title "Silent film" is one of the two names');
+  t.equal(feature(stage([film], [film]), 'name_cov_ret'), 0);
+  t.equal(feature(stage([film], [film, other]), 'name_cov_ret'), 0.5, 'any returned passage may hold a name');
+  t.equal(feature(stage([film], [film, other, lord]), 'name_cov_ret'), 0.5);
+  const none = s.query('Who directed Devotion?');
+  t.equal(confFeatures(s.c, none, stage([film], [film]), 1)[CONF_NAMES.indexOf('name_cov_ret')], 1, 'a question that names nothing lacks nothing');
 });

@@ -1,8 +1,9 @@
 // Sufficiency features of a search stage and the calibrated confidence they give. A stage is a list
 // of chains (rows) with scores and the result list assembled from them; the features describe how
 // much of the chains' probability mass the returned list holds, how decisive the top chain is, and
-// how much of the question (its rarest and its capitalised terms) the evidence covers, and how
-// many entities the question describes rather than names (its depth).
+// how much of the question (its rarest and its capitalised terms, and its multi-word names as
+// phrases) the evidence covers, and how many entities the question describes rather than names (its
+// depth).
 import type { SearchCorpus } from './search-corpus.js';
 import { heldBy } from './search-features.js';
 import type { Query } from './search-hops.js';
@@ -10,7 +11,7 @@ import type { Query } from './search-hops.js';
 export const CONF_NAMES = [
   'm_in', 'p_top', 'top_raw', 'gap12', 'nq_terms', 'n_hits', 'qcov_top', 'lk_top', 'is3_top', 'ndocs_top5', 'logk',
   'rare_cov_top', 'rare_cov_ret', 'cap_cov_top', 'cap_cov_ret', 'log_smax', 'n_of', 'n_poss', 'n_wh', 'top_doc_share', 'ret_docs',
-  'unseen_idf', 'miss_idf_top', 'miss_n_top', 'miss_n_ret', 'depth',
+  'unseen_idf', 'miss_idf_top', 'miss_n_top', 'miss_n_ret', 'depth', 'name_cov_ret',
 ];
 
 const WH = new Set(['who', 'whom', 'whose', 'which', 'where', 'when', 'what', 'that']);
@@ -92,6 +93,40 @@ export function questionDepth(q: Pick<Query, 'forms' | 'caps'>): number {
   return n;
 }
 
+/**
+ * The question's multi-word names: runs of two or more capitalised tokens after its first word, not
+ * all stop words ("The Last Lord", "Guitar World"), as term ids in question order.
+ */
+export function questionNames(q: Pick<Query, 'ids' | 'caps' | 'stops'>): Uint32Array[] {
+  const out: Uint32Array[] = [];
+  for (let i = 1; i < q.ids.length; ) {
+    let j = i;
+    while (j < q.ids.length && q.caps[j]) j++;
+    if (j - i >= 2 && q.stops.slice(i, j).some((s) => !s)) out.push(q.ids.slice(i, j));
+    i = Math.max(j, i + 1);
+  }
+  return out;
+}
+
+/** Whether `terms` holds `name` as a contiguous run. */
+function holdsRun(terms: Uint32Array, name: Uint32Array): boolean {
+  for (let a = 0; a + name.length <= terms.length; a++) {
+    let b = 0;
+    while (b < name.length && terms[a + b] === name[b]) b++;
+    if (b === name.length) return true;
+  }
+  return false;
+}
+
+/**
+ * Share of the names some row holds as a phrase (1 when the question names none). Scattered words
+ * do not count: a store without the film "The Last Lord" still has "last" and "lord" somewhere.
+ */
+function nameCoverage(c: SearchCorpus, names: Uint32Array[], rows: number[]): number {
+  if (names.length === 0) return 1;
+  return names.filter((n) => rows.some((r) => holdsRun(c.seq(r).terms, n))).length / names.length;
+}
+
 export function confFeatures(c: SearchCorpus, q: Query, st: Stage, k: number): Float64Array {
   const ret = st.ret.slice(0, k);
   const mx = Math.max(...st.scores);
@@ -137,6 +172,7 @@ export function confFeatures(c: SearchCorpus, q: Query, st: Stage, k: number): F
     Math.min(missingTerms(q, st.chains[top]), 8) / 8,
     Math.min(missingTerms(q, ret), 6) / 6,
     Math.min(questionDepth(q), 6) / 6,
+    nameCoverage(c, questionNames(q), ret),
   ]);
 }
 
