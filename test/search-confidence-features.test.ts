@@ -52,6 +52,10 @@ t.test('names are runs of capitalised words after the first, matched only as phr
   t.same(words('Which magazine was published first, Guitar World or Science News?'), [id('guitar world'), id('science news')]);
   t.same(words('Who directed Devotion?'), [], 'one capitalised word is not a multi-word name');
   t.same(words('Who Is It?'), [], 'stop words alone are not a name');
+  t.same(words('When was the Marco Polo Bridge Incident?'), [id('marco polo bridge incident')], 'a question of names is not title-cased');
+  t.same(words('Where Did The Director Of Film The Last Lord Die?'), [], 'Title Case marks no names');
+  t.same(words('WHERE DID THE DIRECTOR OF THE LAST LORD DIE?'), [], 'nor do capitals');
+  t.same(words('Barack Obama Birth Place'), [], 'nor do capitalised keywords');
 
   const q = s.query('Who directed the film The Last Lord, or Silent Film?');
   const [film] = store.rowsOf('film');

@@ -94,11 +94,31 @@ export function questionDepth(q: Pick<Query, 'forms' | 'caps'>): number {
 }
 
 /**
+ * Whether the question is written in Title Case or capitals, so its capitals mark no names: every
+ * word after the first that is not a stop word is capitalised, and so is some stop word ("Who Wrote
+ * The Old Man And The Sea") or every word ("Barack Obama Birth Place"). "When was the Marco Polo
+ * Bridge Incident?" is not.
+ */
+function titleCased(q: Pick<Query, 'ids' | 'caps' | 'stops'>): boolean {
+  let lower = false;
+  let capitalStop = false;
+  for (let i = 1; i < q.ids.length; i++) {
+    if (!q.caps[i]) {
+      if (!q.stops[i]) return false;
+      lower = true;
+    } else if (q.stops[i]) capitalStop = true;
+  }
+  return capitalStop || !lower;
+}
+
+/**
  * The question's multi-word names: runs of two or more capitalised tokens after its first word, not
- * all stop words ("The Last Lord", "Guitar World"), as term ids in question order.
+ * all stop words ("The Last Lord", "Guitar World"), as term ids in question order; none when the
+ * question is title-cased.
  */
 export function questionNames(q: Pick<Query, 'ids' | 'caps' | 'stops'>): Uint32Array[] {
   const out: Uint32Array[] = [];
+  if (titleCased(q)) return out;
   for (let i = 1; i < q.ids.length; ) {
     let j = i;
     while (j < q.ids.length && q.caps[j]) j++;
