@@ -38,8 +38,8 @@ const asked = args.ask ? readSuite(args.ask) : suite;
 let queries = asked.queries;
 if (args.limit) queries = queries.slice(0, Number(args.limit));
 // --hide-gold: every gold document of the queries is left out, so no query has its answer in the store.
-const hidden = new Set<string>(args['hide-gold'] || args.ask ? queries.flatMap((q: any) => q.gold_doc_ids) : []);
 const noAnswer = args['hide-gold'] || args.ask !== undefined;
+const hidden = new Set<string>(noAnswer ? queries.flatMap((q: any) => q.gold_doc_ids) : []);
 const corpus = suite.corpus.filter((d: any) => !hidden.has(d.id));
 const maxResults = Number(args['max-results']);
 

@@ -2,22 +2,21 @@
 // entities it describes instead of naming them), how many of its terms the evidence lacks, and
 // whether the evidence holds its multi-word names as phrases.
 import t from 'tap';
-import { readModelFolder } from '../src/engine/model-folder.js';
-import { defaultModelUri } from '../src/config.js';
 import { CONF_NAMES, confFeatures, questionDepth, questionNames, type Stage } from '../src/engine/search-confidence.js';
-import { TrainingStore } from '../src/train/harness.js';
+import type { Query, Searcher } from '../src/engine/search-hops.js';
+import { openShippedStore } from './helpers/shipped-store.js';
 
-const { manifest, files } = readModelFolder(defaultModelUri());
-const model = { name: manifest.name, version: manifest.version, params: manifest.params, files };
 const docs = [
   { id: 'film', text: 'Devotion (1929 film)\nDevotion is a 1929 Italian silent drama film directed by Guido Brignone.', metadata: {} },
   { id: 'other', text: 'Silent film\nA silent film is a film with no synchronized recorded sound.', metadata: {} },
   { id: 'lord', text: 'Feudal titles\nThe last heir of the lord was born in 1929; the film of his life was silent.', metadata: {} },
 ];
-const store = await TrainingStore.open(docs, model, 1);
+const store = await openShippedStore(docs);
 t.teardown(() => store.close());
 /** A stage of one chain with the given result list. */
 const stage = (chain: number[], ret: number[]): Stage => ({ chains: [chain], scores: [1], ret, hops: ret.map(() => 1), qcov: [0], lk: [0] });
+/** One named confidence feature of a stage, at k = its list's length. */
+const feature = (s: Searcher, q: Query, st: Stage, name: string) => confFeatures(s.c, q, st, st.ret.length)[CONF_NAMES.indexOf(name)];
 
 t.test('depth counts described entities, not named ones', async (t) => {
   const depth = (text: string) => questionDepth(store.searcher([]).query(text));
@@ -33,15 +32,14 @@ t.test('missing-term features count the question terms the evidence lacks', asyn
   const q = s.query('Who directed Devotion (1929 film)?');
   const [film] = store.rowsOf('film');
   const [other] = store.rowsOf('other');
-  const feature = (st: Stage, name: string) => confFeatures(s.c, q, st, st.ret.length)[CONF_NAMES.indexOf(name)];
   const lacking = (row: number) => q.qt.filter((term) => !s.c.seq(row).terms.includes(term)).length;
   t.equal(lacking(film), 0, 'the film passage holds every question term');
   t.ok(lacking(other) >= 2, 'the other passage lacks "directed" and "devotion"');
-  t.equal(feature(stage([film], [film]), 'miss_n_top'), 0);
-  t.equal(feature(stage([other], [other]), 'miss_n_top'), lacking(other) / 8);
-  t.equal(feature(stage([other], [other]), 'miss_n_ret'), lacking(other) / 6);
-  t.equal(feature(stage([other], [other, film]), 'miss_n_ret'), 0, 'the results together hold every term');
-  t.equal(feature(stage([other], [other, film]), 'miss_n_top'), lacking(other) / 8, 'the top chain alone still lacks them');
+  t.equal(feature(s, q, stage([film], [film]), 'miss_n_top'), 0);
+  t.equal(feature(s, q, stage([other], [other]), 'miss_n_top'), lacking(other) / 8);
+  t.equal(feature(s, q, stage([other], [other]), 'miss_n_ret'), lacking(other) / 6);
+  t.equal(feature(s, q, stage([other], [other, film]), 'miss_n_ret'), 0, 'the results together hold every term');
+  t.equal(feature(s, q, stage([other], [other, film]), 'miss_n_top'), lacking(other) / 8, 'the top chain alone still lacks them');
 });
 
 t.test('names are runs of capitalised words after the first, matched only as phrases', async (t) => {
@@ -61,12 +59,11 @@ t.test('names are runs of capitalised words after the first, matched only as phr
   const [film] = store.rowsOf('film');
   const [other] = store.rowsOf('other');
   const [lord] = store.rowsOf('lord');
-  const feature = (st: Stage, name: string) => confFeatures(s.c, q, st, st.ret.length)[CONF_NAMES.indexOf(name)];
-  t.equal(feature(stage([lord], [lord]), 'name_cov_ret'), 0, '"the last heir of the lord" holds the words of "The Last Lord", not the phrase');
-  t.equal(feature(stage([other], [other]), 'name_cov_ret'), 0.5, 'the title "Silent film" is one of the two names');
-  t.equal(feature(stage([film], [film]), 'name_cov_ret'), 0);
-  t.equal(feature(stage([film], [film, other]), 'name_cov_ret'), 0.5, 'any returned passage may hold a name');
-  t.equal(feature(stage([film], [film, other, lord]), 'name_cov_ret'), 0.5);
+  t.equal(feature(s, q, stage([lord], [lord]), 'name_cov_ret'), 0, '"the last heir of the lord" holds the words of "The Last Lord", not the phrase');
+  t.equal(feature(s, q, stage([other], [other]), 'name_cov_ret'), 0.5, 'the title "Silent film" is one of the two names');
+  t.equal(feature(s, q, stage([film], [film]), 'name_cov_ret'), 0);
+  t.equal(feature(s, q, stage([film], [film, other]), 'name_cov_ret'), 0.5, 'any returned passage may hold a name');
+  t.equal(feature(s, q, stage([film], [film, other, lord]), 'name_cov_ret'), 0.5);
   const none = s.query('Who directed Devotion?');
-  t.equal(confFeatures(s.c, none, stage([film], [film]), 1)[CONF_NAMES.indexOf('name_cov_ret')], 1, 'a question that names nothing lacks nothing');
+  t.equal(feature(s, none, stage([film], [film]), 'name_cov_ret'), 1, 'a question that names nothing lacks nothing');
 });

@@ -2,19 +2,16 @@
 // filtered out (or hidden, as in training's "answer not in the store" runs) is no title hit, and a
 // word only such rows hold counts as unseen, exactly as when the document was never ingested.
 import t from 'tap';
-import { readModelFolder } from '../src/engine/model-folder.js';
-import { defaultModelUri } from '../src/config.js';
-import { TrainingStore } from '../src/train/harness.js';
+import type { TrainingStore } from '../src/train/harness.js';
+import { openShippedStore } from './helpers/shipped-store.js';
 
-const { manifest, files } = readModelFolder(defaultModelUri());
-const model = { name: manifest.name, version: manifest.version, params: manifest.params, files };
 const docs = [
   { id: 'film', text: 'Devotion (1929 film)\nDevotion is a 1929 Italian silent drama film directed by Guido Brignone.', metadata: {} },
   { id: 'director', text: 'Guido Brignone\nGuido Brignone was an Italian film director, father of the actress Lilla Brignone.', metadata: {} },
   { id: 'other', text: 'Silent film\nA silent film is a film with no synchronized recorded sound.', metadata: {} },
 ];
-const full = await TrainingStore.open(docs, model, 1);
-const without = await TrainingStore.open(docs.filter((d) => d.id !== 'film'), model, 1);
+const full = await openShippedStore(docs);
+const without = await openShippedStore(docs.filter((d) => d.id !== 'film'));
 t.teardown(async () => {
   await full.close();
   await without.close();

@@ -147,6 +147,37 @@ function nameCoverage(c: SearchCorpus, names: Uint32Array[], rows: number[]): nu
   return names.filter((n) => rows.some((r) => holdsRun(c.seq(r).terms, n))).length / names.length;
 }
 
+interface QuestionFacts {
+  /** the three question terms of largest idf, and the capitalised non-stop words after the first */
+  rare: number[];
+  capt: number[];
+  nOf: number;
+  nPoss: number;
+  nWh: number;
+  depth: number;
+  names: Uint32Array[];
+}
+
+/** What the features read of the question alone, once per query (a search scores up to three stages, training each at four k). */
+const facts = new WeakMap<Query, QuestionFacts>();
+function questionFacts(q: Query): QuestionFacts {
+  let f = facts.get(q);
+  if (!f) {
+    const count = (pred: (w: string) => boolean) => q.forms.filter(pred).length;
+    f = {
+      rare: q.qt.map((t, i) => [t, q.qidf[i]] as const).sort((a, b) => b[1] - a[1]).slice(0, 3).map(([t]) => t),
+      capt: [...new Set(Array.from(q.ids).filter((_, i) => i >= 1 && q.caps[i] && !q.stops[i]))],
+      nOf: count((w) => w === 'of'),
+      nPoss: count((w) => w === 's'),
+      nWh: count((w) => WH.has(w)),
+      depth: questionDepth(q),
+      names: questionNames(q),
+    };
+    facts.set(q, f);
+  }
+  return f;
+}
+
 export function confFeatures(c: SearchCorpus, q: Query, st: Stage, k: number): Float64Array {
   const ret = st.ret.slice(0, k);
   const mx = Math.max(...st.scores);
@@ -162,9 +193,7 @@ export function confFeatures(c: SearchCorpus, q: Query, st: Stage, k: number): F
   const gap = order.length > 1 ? st.scores[order[0]] - st.scores[order[1]] : 5;
   const d5 = new Set<number>();
   for (const j of order.slice(0, 5)) for (const r of st.chains[j]) d5.add(c.docOf(r));
-  const rare = q.qt.map((t, i) => [t, q.qidf[i]] as const).sort((a, b) => b[1] - a[1]).slice(0, 3).map(([t]) => t);
-  const capt = [...new Set(Array.from(q.ids).filter((_, i) => i >= 1 && q.caps[i] && !q.stops[i]))];
-  const count = (pred: (f: string) => boolean) => q.forms.filter(pred).length;
+  const { rare, capt, nOf, nPoss, nWh, depth, names } = questionFacts(q);
   return Float64Array.from([
     logit(mIn),
     logit(ex[top] / z),
@@ -182,17 +211,17 @@ export function confFeatures(c: SearchCorpus, q: Query, st: Stage, k: number): F
     coverage(c, capt, st.chains[top]),
     coverage(c, capt, ret),
     Math.log1p(Math.max(q.sMax[0], 0)) / 3,
-    Math.min(count((f) => f === 'of'), 4) / 4,
-    Math.min(count((f) => f === 's'), 3) / 3,
-    Math.min(count((f) => WH.has(f)), 3) / 3,
+    Math.min(nOf, 4) / 4,
+    Math.min(nPoss, 3) / 3,
+    Math.min(nWh, 3) / 3,
     ret.length ? ret.filter((r) => c.docOf(r) === c.docOf(ret[0])).length / ret.length : 0,
     retDocs.size / Math.max(k, 1),
     unseenIdf(c, q),
     missingIdf(c, q, st.chains[top]),
     Math.min(missingTerms(q, st.chains[top]), 8) / 8,
     Math.min(missingTerms(q, ret), 6) / 6,
-    Math.min(questionDepth(q), 6) / 6,
-    nameCoverage(c, questionNames(q), ret),
+    Math.min(depth, 6) / 6,
+    nameCoverage(c, names, ret),
   ]);
 }
 
