@@ -3,7 +3,7 @@
 // covering every non-space character, cut at sentence ends and carrying the sentences that follow;
 // the blob format round-trips and refuses another model.
 import t from 'tap';
-import { analyzeDocument, documentTitle, FLAG_CAPITALISED, FLAG_STOP } from '../src/engine/analyze.js';
+import { analyzeDocument, documentTitle, FLAG_CAPITALISED, FLAG_SENTENCE_START, FLAG_STOP } from '../src/engine/analyze.js';
 import { decodeBlob, encodeBlob, EncodingFormatError } from '../src/engine/encoding-format.js';
 import { MAX_PASSAGE, splitPassages } from '../src/engine/passages.js';
 import { porterStem } from '../src/engine/porter.js';
@@ -72,6 +72,14 @@ t.test('titles and per-token flags', async (t) => {
   t.ok(flags[5] & FLAG_STOP, "'is' is a stop word");
   t.ok(flags[8] & FLAG_CAPITALISED, "'Guido' capitalised");
   t.equal(d.nTokens, 10);
+});
+
+t.test('sentence starts: after a terminal mark before a capital, or a newline; never after a plain space', async (t) => {
+  const text = 'Devotion is a film. It was made in 1929 (e.g. the print) by Guido Brignone! "Who knew?" Nobody.\nnext line';
+  const d = analyzeDocument(text, undefined, new Set());
+  const tk = tokenize(text.slice(d.passages[0].start, d.passages[0].end));
+  const starts = tk.forms.filter((_, i) => d.passages[0].flags[i] & FLAG_SENTENCE_START);
+  t.same(starts, ['devotion', 'it', 'who', 'nobody', 'next'], "the first token; 'It', 'Who' and 'Nobody' after . ! ?; 'next' after a newline; not 'the' after 'e.g.'");
 });
 
 t.test('document encodings round-trip and are tied to their model', async (t) => {

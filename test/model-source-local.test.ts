@@ -1,11 +1,16 @@
 // A local SVC_MODEL_URI (the air-gapped install): `svc serve` starts, ingests and searches with no
 // outbound call at all. The server runs as a child process with test/helpers/no-outbound.mjs
 // preloaded (in it and its worker threads), which reports and fails any outbound connection, UDP
-// send or host-name lookup; the sentinel itself is checked first. Also: URI parsing and cache paths.
+// send or host-name lookup; the sentinel itself is checked first. Also: URI parsing and cache paths,
+// and a model folder whose weights do not fit this engine's features is refused.
 import t from 'tap';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { readModelFolder } from '../src/engine/model-folder.js';
+import { H1_NAMES } from '../src/engine/search-features.js';
+import { CONF_NAMES } from '../src/engine/search-confidence.js';
+import { defaultModelUri } from '../src/config.js';
 import { cacheFolderFor, parseRemoteUri } from '../src/model-source/model-uri.js';
 import { makeModelVersion } from './helpers/model-source.js';
 import { Api, REPO, tempDir } from './helpers/server.js';
@@ -98,6 +103,23 @@ t.test('README documents the Dockerfile as it is', async (t) => {
   const readme = fs.readFileSync(path.join(REPO, 'README.md'), 'utf8');
   const block = /```dockerfile\n([\s\S]*?)```/.exec(readme.slice(readme.indexOf('## Deploying')));
   t.equal(block?.[1], fs.readFileSync(path.join(REPO, 'Dockerfile'), 'utf8'));
+});
+
+t.test('a model trained on other features than this engine computes is refused, naming the weights', async (t) => {
+  const shipped = defaultModelUri();
+  const copy = (edit: (search: { W1: number[]; W3: number[]; conf: Array<{ w: number[] }> }) => void) => {
+    const dir = tempDir(t);
+    for (const f of fs.readdirSync(shipped)) fs.copyFileSync(path.join(shipped, f), path.join(dir, f));
+    const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8'));
+    edit(manifest.params.search);
+    fs.writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify(manifest));
+    return dir;
+  };
+  t.ok(readModelFolder(copy(() => {})).manifest, 'the unedited copy loads');
+  const fix = /svc train/;
+  t.throws(() => readModelFolder(copy((s) => void s.W1.pop())), { name: 'ModelError', message: `W1 (hop 1) has ${H1_NAMES.length - 1} weights; this engine computes ${H1_NAMES.length} features`, fix });
+  t.throws(() => readModelFolder(copy((s) => void s.W3.push(0))), { name: 'ModelError', message: /W3 \(3-chains\) has \d+ weights/, fix });
+  t.throws(() => readModelFolder(copy((s) => void s.conf[1].w.pop())), { name: 'ModelError', message: `conf[1].w (sufficiency) has ${CONF_NAMES.length - 1} weights; this engine computes ${CONF_NAMES.length} features`, fix });
 });
 
 t.test('remote URIs: canonical form and cache folder; unusable ones are refused', async (t) => {

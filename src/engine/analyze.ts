@@ -57,15 +57,19 @@ function isCapitalised(text: string, i: number): boolean {
   return ch !== ch.toLowerCase() && ch === ch.toUpperCase();
 }
 
-/** True when only spaces and closing quotes/brackets separate `i` from a sentence end or a newline. */
+/**
+ * Whether the token at `i` starts a sentence: a newline lies between it and the previous token (which
+ * ends at `from`), or only spaces and closing quotes/brackets separate it from a terminal . ! ? and
+ * it is capitalised (as passages are cut: "e.g. the" goes on). Plain spaces alone never do.
+ */
 function startsSentence(text: string, from: number, i: number): boolean {
   for (let j = i - 1; j >= from; j--) {
     const c = text.charCodeAt(j);
     if (c === 10) return true;
     if (c === 32 || c === 9 || c === 13 || c === 34 || c === 39 || c === 41 || c === 93 || c === 0x201d || c === 0x2019) continue;
-    return c === 46 || c === 33 || c === 63;
+    return (c === 46 || c === 33 || c === 63) && isCapitalised(text, i);
   }
-  return true;
+  return false;
 }
 
 export function documentTitle(text: string, metadata?: Record<string, unknown>): string {

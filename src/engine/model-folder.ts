@@ -1,10 +1,12 @@
 // A model is a versioned folder: `manifest.json` plus the weight files it lists, each with its
 // size and SHA-256. Loading reads every listed file and verifies both; a missing manifest, a file
-// that is missing, of the wrong size or hash, or a manifest for another engine is refused with an
+// that is missing, of the wrong size or hash, a manifest for another engine, or loop weights that
+// do not fit the features this engine computes (loopParamsProblem) is refused with an
 // error naming the folder and the file. Nothing unlisted is read.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { loopParamsProblem, type LoopParams } from './search-loop.js';
 
 export const ENGINE_FORMAT = 'svc-engine/1';
 
@@ -66,6 +68,10 @@ export function readModelFolder(dir: string): LoadedModelFolder {
   }
   if (manifest.engine !== ENGINE_FORMAT) {
     throw new ModelError(`model ${manifest.name}@${manifest.version} needs engine ${manifest.engine}; this server runs ${ENGINE_FORMAT}`, 'Use a model trained for this version of svc, or upgrade svc.');
+  }
+  const misfit = loopParamsProblem(manifest.params?.search as Partial<LoopParams> | undefined);
+  if (misfit) {
+    throw new ModelError(`model ${manifest.name}@${manifest.version} was trained for another version of svc: ${misfit}`, 'Use the model this version of svc ships (models/DEFAULT), or train one with `svc train`.');
   }
   const files = new Map<string, Buffer>();
   for (const f of manifest.files) {

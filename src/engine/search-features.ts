@@ -9,6 +9,7 @@ import { containsPhrase, phraseMentions, type TitleHit } from './search-phrases.
 export const H1_NAMES = [
   's', 's_body', 's_title', 'lrank', 'hit', 'hit_len', 'hit_cap', 'hit_full', 'hit_idf', 'tcov', 'qcov', 'qcov_title', 'lnpass',
   'bigram', 'sentmax', 'docbm25', 'first', 'ans_num', 'ans_date', 'cap_cov', 'dense', 'docdense',
+  'sentcov',
 ];
 
 /** Average sentence length (terms) assumed by the sentence-level BM25. */
@@ -148,7 +149,8 @@ export function h1Features(c: SearchCorpus, q: QueryFeatureContext, row: number)
   f[12] = nPassages(c, q, titleKey);
   const { terms, flags } = c.seq(row);
   f[13] = bigramScore(q, terms, flags) / q.sMax[0];
-  f[14] = sentenceMax(c, q, terms, flags) / q.sMax[0];
+  const best = bestSentence(c, q, terms, flags);
+  f[14] = best.bm25 / q.sMax[0];
   f[15] = q.docScore(row);
   f[16] = c.docRows(row)[0] === row ? 1 : 0;
   f[17] = q.asks === 'number' && hasAnswerType(q, terms, flags, FLAG_NUMBER) ? 1 : 0;
@@ -156,6 +158,7 @@ export function h1Features(c: SearchCorpus, q: QueryFeatureContext, row: number)
   f[19] = capCoverage(q, terms);
   f[20] = q.dense(row);
   f[21] = q.docDense(row);
+  f[22] = best.cov / q.qidfSum;
   q.f1.set(row, f);
   return f;
 }
@@ -185,9 +188,14 @@ function bigramScore(q: QueryFeatureContext, terms: Uint32Array, flags: Uint8Arr
   return v;
 }
 
-/** The best sentence's BM25 (k1 1.2, b 0.75, sentence-length normalised) over the question terms. */
-function sentenceMax(c: SearchCorpus, q: QueryFeatureContext, terms: Uint32Array, flags: Uint8Array): number {
-  let best = 0;
+/**
+ * The passage's best sentences over the question terms: the highest BM25 (k1 1.2, b 0.75,
+ * sentence-length normalised) and the highest idf mass of distinct question terms one sentence
+ * holds (a passage whose terms sit together in one sentence answers more often than one that
+ * scatters them).
+ */
+function bestSentence(c: SearchCorpus, q: QueryFeatureContext, terms: Uint32Array, flags: Uint8Array): { bm25: number; cov: number } {
+  const best = { bm25: 0, cov: 0 };
   let start = 0;
   const tf = new Float64Array(q.qt.length);
   const touched: number[] = [];
@@ -201,13 +209,16 @@ function sentenceMax(c: SearchCorpus, q: QueryFeatureContext, terms: Uint32Array
       tf[k]++;
     }
     let v = 0;
+    let cov = 0;
     for (const k of touched) {
       const n = tf[k];
       v += q.qw[k] * c.idf(q.qt[k]) * ((n * 2.2) / (n + 1.2 * (0.25 + (0.75 * len) / SENTENCE_AVG)));
+      cov += q.qidf[k];
       tf[k] = 0;
     }
+    if (v > best.bm25) best.bm25 = v;
+    if (cov > best.cov) best.cov = cov;
     touched.length = 0;
-    if (v > best) best = v;
     start = i;
   }
   return best;

@@ -6,12 +6,13 @@
 // confidence; hops_used counts the hops run, and the trace has a step per hop (the deepest stage's
 // top chain).
 import type { ModelDescriptor } from './model.js';
-import { chainOrder, confFeatures, confidence, type ConfParams, type Stage } from './search-confidence.js';
+import { CONF_NAMES, chainOrder, confFeatures, confidence, type ConfParams, type Stage } from './search-confidence.js';
+import { H1_NAMES } from './search-features.js';
 import type { SearchCorpus } from './search-corpus.js';
 import type { HopBuffers } from './hop-buffers.js';
 import { SCAN_BUDGET } from './scan-budget.js';
 import { RANK_CAP, Searcher, type ExpansionParams } from './search-hops.js';
-import { buildHop1, buildHop2, buildHop3, dotw, hop1Chains, stageOf, type Chains, type Why } from './search-stages.js';
+import { buildHop1, buildHop2, buildHop3, dotw, hop1Chains, stageOf, X2_DIM, X3_DIM, type Chains, type Why } from './search-stages.js';
 
 export const TOPK_MAX = RANK_CAP;
 
@@ -36,6 +37,24 @@ export interface LoopParams {
   exp: ExpansionParams;
   conf: ConfParams[];
   tau: number[];
+}
+
+/**
+ * Why a model's loop parameters do not fit the features this engine computes (undefined when they
+ * do, or when the model has none): a model trained on other features would be scored silently wrong.
+ */
+export function loopParamsProblem(m: Partial<LoopParams> | undefined): string | undefined {
+  if (!m || m.W1 === undefined) return undefined;
+  const want: Array<[string, unknown[] | undefined, number]> = [
+    ['W1 (hop 1)', m.W1, H1_NAMES.length],
+    ['W2 (2-chains)', m.W2, X2_DIM],
+    ['W3 (3-chains)', m.W3, X3_DIM],
+    ...(m.conf ?? []).map((c, i): [string, unknown[] | undefined, number] => [`conf[${i}].w (sufficiency)`, c.w, CONF_NAMES.length]),
+  ];
+  for (const [name, w, n] of want) {
+    if (!Array.isArray(w) || w.length !== n) return `${name} has ${Array.isArray(w) ? w.length : 'no'} weights; this engine computes ${n} features`;
+  }
+  return undefined;
 }
 
 export interface LoopHit {
