@@ -71,7 +71,10 @@ export function buildRouter({ services, auth, limiter }: RouterOptions): express
             body = await readJsonBody(req, isIngest ? LIMITS.requestBytes : SMALL_BODY, isIngest ? 2 * LIMITS.requestBytes : SMALL_BODY);
           } catch (err) {
             if (!(err instanceof BodyTooLargeError)) throw err;
-            res.setHeader('Connection', 'close');
+            // Past the diagnostic cap the rest of the upload is left unread, so the connection cannot
+            // carry another request. A body read whole leaves it clean: closing it anyway races a
+            // client that reuses it (seen as ECONNRESET on the next request under load).
+            if (!err.complete) res.setHeader('Connection', 'close');
             throw isIngest
               ? documents.ingestTooLarge(err)
               : new ApiError('invalid_request', `the request body is over ${SMALL_BODY / 1024} KB`, { fix: 'Send a smaller body; see the limits in /v1/openapi.json.' });
