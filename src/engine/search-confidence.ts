@@ -6,6 +6,7 @@
 // depth).
 import type { SearchCorpus } from './search-corpus.js';
 import { heldBy } from './search-features.js';
+import { containsPhrase } from './search-phrases.js';
 import type { Query } from './search-hops.js';
 
 export const CONF_NAMES = [
@@ -128,23 +129,13 @@ export function questionNames(q: Pick<Query, 'ids' | 'caps' | 'stops'>): Uint32A
   return out;
 }
 
-/** Whether `terms` holds `name` as a contiguous run. */
-function holdsRun(terms: Uint32Array, name: Uint32Array): boolean {
-  for (let a = 0; a + name.length <= terms.length; a++) {
-    let b = 0;
-    while (b < name.length && terms[a + b] === name[b]) b++;
-    if (b === name.length) return true;
-  }
-  return false;
-}
-
 /**
  * Share of the names some row holds as a phrase (1 when the question names none). Scattered words
  * do not count: a store without the film "The Last Lord" still has "last" and "lord" somewhere.
  */
 function nameCoverage(c: SearchCorpus, names: Uint32Array[], rows: number[]): number {
   if (names.length === 0) return 1;
-  return names.filter((n) => rows.some((r) => holdsRun(c.seq(r).terms, n))).length / names.length;
+  return names.filter((n) => rows.some((r) => containsPhrase(c.seq(r).terms, 0, n))).length / names.length;
 }
 
 interface QuestionFacts {
