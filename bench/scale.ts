@@ -67,6 +67,7 @@ const rows = sizes.map((size) => {
     h.ingestSeconds ? `${num(h.ingestSeconds)} (${num(size / h.ingestSeconds)}/s)` : '–',
     e.encodeSeconds ? num(e.encodeSeconds) : '–',
     `${fmt(h.engineP50, 1)} / ${fmt(h.engineP99, 0)}`,
+    fmt(h.firstSearchMs, 0),
     fmt(e.searchP50, 1),
     fmt(h.allGold10 ?? e.allGold10, 3),
     mib(e.indexBytes ?? h.indexBytes ?? 0),
@@ -74,7 +75,7 @@ const rows = sizes.map((size) => {
     h.dataDirBytes ? mib(h.dataDirBytes) : '–',
   ];
 });
-out.push(table(['documents', 'passages', 'HTTP ingest s (docs/s)', 'engine-only ingest s', 'HTTP search p50 / p99 ms', 'in-process p50 ms', 'all-gold@10', 'index MiB', 'server peak RSS MiB', 'data dir MiB'], rows));
+out.push(table(['documents', 'passages', 'HTTP ingest s (docs/s)', 'engine-only ingest s', 'HTTP search p50 / p99 ms', 'first search ms', 'in-process p50 ms', 'all-gold@10', 'index MiB', 'server peak RSS MiB', 'data dir MiB'], rows));
 out.push('', '### Where a search spends its time (in-process, per search, mean)', '');
 const krows = sizes.map((size) => {
   const e = raw[`engine/${size}`] ?? {};

@@ -11,8 +11,14 @@ import { Piscina } from 'piscina';
 import { PoolBrokenError, PoolBusyError, PoolClosedError, type WireError, errorFromWire } from './errors.js';
 import type { WasmHeap } from './wasm-memory.js';
 
-/** Young-generation size of a worker's V8 heap. */
-const WORKER_YOUNG_GEN_MB = 8;
+/**
+ * Young-generation size of a worker's V8 heap, at most: bounded, so V8's sizing of it stops at a
+ * known figure (bench/soak.ts), and large enough that what a search allocates (4 to 7 MB, most of
+ * it dead when the search ends) dies young. At 8 MB most of a search's working set outlived two
+ * scavenges, was promoted, and full collections of 40 to 86 ms made the p99: on musique-dev the
+ * worker's search time went from p50 9.8-10.0 / max 39-70 ms at 8 MB to 7.4-8.3 / 13-17 ms at 64.
+ */
+const WORKER_YOUNG_GEN_MB = 64;
 
 /** What each worker receives in workerData. */
 export interface EngineWorkerData {
@@ -77,8 +83,6 @@ export class EnginePool {
       maxQueue: Infinity, // admission is done in run(), which bounds what reaches Piscina
       idleTimeout: Infinity,
       workerData,
-      // A search allocates little that outlives it; a small young generation keeps each worker's
-      // heap from growing for minutes before V8 settles (bench/soak.ts measured the difference).
       resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GEN_MB },
     });
     this.piscina.on('error', (err: Error) => {

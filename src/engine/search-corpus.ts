@@ -2,6 +2,8 @@
 // (global row = segment's row base + local row), with live corpus statistics, document frequencies
 // summed over segments, BM25 accumulation over both fields into a score buffer, and masking of
 // dead and filtered-out rows. Worker side; reads segments only through SegmentView and kernels.
+// The per-row accessors run in the search's inner loops: they allocate nothing but the views and
+// tuples they return (a search's garbage is what its collections cost at a million rows).
 import type { ModelParams } from './model.js';
 import { SEC } from './segment-layout.js';
 import type { WasmKernels } from './wasm-kernels.js';
@@ -46,6 +48,8 @@ export class SearchCorpus {
   private readonly titleRowsCache = new Map<number, number[]>();
   private readonly rangeCache = { body: new Map<number, Array<PostingRange | undefined>>(), title: new Map<number, Array<PostingRange | undefined>>() };
   private readonly phraseCache = new Map<number, Array<{ titleKey: number; full: boolean }>>();
+  /** The memory's bytes, for the dead and filter flags (blocks allocated before the snapshot, so covered). */
+  private readonly flags: Uint8Array;
 
   constructor(
     readonly kernels: WasmKernels,
@@ -61,10 +65,13 @@ export class SearchCorpus {
       base += s.nRows;
     }
     this.totalRows = base;
+    snapshot.forEach((s) => kernels.views.check('dead flags', s.dead, s.nRows, 1));
+    if (blocked) kernels.views.check('filter flags', blocked, base, 1);
+    this.flags = kernels.views.u8;
   }
 
-  /** Segment index and local row of a global row. */
-  locate(row: number): [number, number] {
+  /** Segment index of a global row. */
+  private segOf(row: number): number {
     let lo = 0;
     let hi = this.rowBase.length - 1;
     while (lo < hi) {
@@ -72,7 +79,13 @@ export class SearchCorpus {
       if (this.rowBase[mid] <= row) lo = mid;
       else hi = mid - 1;
     }
-    return [lo, row - this.rowBase[lo]];
+    return lo;
+  }
+
+  /** Segment index and local row of a global row. */
+  locate(row: number): [number, number] {
+    const si = this.segOf(row);
+    return [si, row - this.rowBase[si]];
   }
 
   /** Body document frequency of a term over the live rows of the snapshot. */
@@ -201,25 +214,25 @@ export class SearchCorpus {
 
   /** Term ids and flags of a row's passage (views: use at once). */
   seq(row: number): { terms: Uint32Array; flags: Uint8Array } {
-    const [si, r] = this.locate(row);
-    return this.segs[si].seq(r);
+    const si = this.segOf(row);
+    return this.segs[si].seq(row - this.rowBase[si]);
   }
 
   /** Title terms of a row's document (a view). */
   title(row: number): Uint32Array {
-    const [si, r] = this.locate(row);
-    return this.segs[si].title(r);
+    const si = this.segOf(row);
+    return this.segs[si].title(row - this.rowBase[si]);
   }
 
   titleKey(row: number): number {
-    const [si, r] = this.locate(row);
-    return this.segs[si].titleKey(r);
+    const si = this.segOf(row);
+    return this.segs[si].titleKey(row - this.rowBase[si]);
   }
 
   /** [start, end) of a row's passage in its document. */
   span(row: number): [number, number] {
-    const [si, r] = this.locate(row);
-    return this.segs[si].span(r);
+    const si = this.segOf(row);
+    return this.segs[si].span(row - this.rowBase[si]);
   }
 
   /** A row's int8 vector (a view; empty without an encoder) and its scale. */
@@ -231,8 +244,8 @@ export class SearchCorpus {
   }
 
   baseLenOf(row: number): number {
-    const [si, r] = this.locate(row);
-    return this.segs[si].baseLen(r);
+    const si = this.segOf(row);
+    return this.segs[si].baseLen(row - this.rowBase[si]);
   }
 
   /** The global rows [first, first + count) of the row's document (its rows are consecutive). */
@@ -249,8 +262,8 @@ export class SearchCorpus {
 
   /** A key identifying the row's document within the snapshot. */
   docOf(row: number): number {
-    const [si, r] = this.locate(row);
-    return this.rowBase[si] + this.segs[si].docOf(r);
+    const si = this.segOf(row);
+    return this.rowBase[si] + this.segs[si].docOf(row - this.rowBase[si]);
   }
 
   /** Terms at the start of the row's passage that are its title line (0 if it does not start with its title). */
@@ -316,8 +329,7 @@ export class SearchCorpus {
 
   /** Whether a global row is dead or filtered out (read at call time). */
   excluded(row: number): boolean {
-    const [si, r] = this.locate(row);
-    const v = this.kernels.views;
-    return v.u8At(this.snapshot[si].dead + r, 1)[0] !== 0 || (this.blocked !== 0 && v.u8At(this.blocked + row, 1)[0] !== 0);
+    const si = this.segOf(row);
+    return this.flags[this.snapshot[si].dead + row - this.rowBase[si]] !== 0 || (this.blocked !== 0 && this.flags[this.blocked + row] !== 0);
   }
 }

@@ -76,7 +76,7 @@ function traceOf(ch: Chains, scores: number[], hops: number): LoopOutput['steps'
   const j = order.find((i) => ch.chains[i].length === hops) ?? order[0];
   if (j === undefined) return [];
   const chain = ch.chains[j];
-  return chain.map((row, i) => ({ hop: i + 1, row, why: i === chain.length - 1 ? ch.whys[j] : stepWhy(ch, j, i) }));
+  return chain.map((row, i) => ({ hop: i + 1, row, why: i === chain.length - 1 ? ch.why(j) : stepWhy(ch, j, i) }));
 }
 
 /** A middle step's why: the query for the first passage, otherwise the passage read before it. */

@@ -44,7 +44,8 @@ export interface Chains {
   X: Float64Array[];
   qcov: number[];
   lk: number[];
-  whys: Why[];
+  /** the why of chain j's last step (stage 1 builds it when asked: only the trace reads it) */
+  why: (j: number) => Why;
 }
 
 /** Indices into `rows`, taken in `order` (best first), keeping the first row of each document, at most n. */
@@ -83,7 +84,8 @@ function stepWhy(s: Searcher, p: number, link: { pos: number; len: number } | un
 
 /** 2-chains (p in the beam, c a candidate read from p): X2 = [F1(p), F1(c), H2(c|p), ln(1+r), h1(p) - h1(best)]. */
 export function buildHop2(s: Searcher, q: Query, h: Hop1, exp: ExpansionParams): Chains {
-  const out: Chains = { chains: [], X: [], qcov: [], lk: [], whys: [] };
+  const whys: Why[] = [];
+  const out: Chains = { chains: [], X: [], qcov: [], lk: [], why: (j) => whys[j] };
   const beamRows = new Set(h.beam.map((j) => h.pool[j]));
   const top = h.h1[h.beam[0]];
   h.beam.forEach((j, r) => {
@@ -101,7 +103,7 @@ export function buildHop2(s: Searcher, q: Query, h: Hop1, exp: ExpansionParams):
       out.X.push(x);
       out.qcov.push(next.features[i][QCOV_UNION]);
       out.lk.push(next.features[i][LK]);
-      out.whys.push(stepWhy(s, p, next.links.get(s.c.titleKey(cRow)), next.expansion));
+      whys.push(stepWhy(s, p, next.links.get(s.c.titleKey(cRow)), next.expansion));
     });
   });
   return out;
@@ -109,7 +111,8 @@ export function buildHop2(s: Searcher, q: Query, h: Hop1, exp: ExpansionParams):
 
 /** 3-chains extending the best B3 2-chains, plus every 2-chain padded with zeros (X3_DIM each). */
 export function buildHop3(s: Searcher, q: Query, two: Chains, sc2: number[], exp: ExpansionParams): Chains & { extends: number[] } {
-  const out: Chains & { extends: number[] } = { chains: [], X: [], qcov: [], lk: [], whys: [], extends: [] };
+  const whys: Why[] = [];
+  const out: Chains & { extends: number[] } = { chains: [], X: [], qcov: [], lk: [], why: (j) => whys[j], extends: [] };
   two.chains.forEach((ch, j) => {
     const x = new Float64Array(X3_DIM);
     x.set(two.X[j], 0);
@@ -117,7 +120,7 @@ export function buildHop3(s: Searcher, q: Query, two: Chains, sc2: number[], exp
     out.X.push(x);
     out.qcov.push(two.qcov[j]);
     out.lk.push(two.lk[j]);
-    out.whys.push(two.whys[j]);
+    whys.push(two.why(j));
     out.extends.push(-1);
   });
   for (const j of chainOrder(sc2).slice(0, B3)) {
@@ -133,7 +136,7 @@ export function buildHop3(s: Searcher, q: Query, two: Chains, sc2: number[], exp
       out.X.push(x);
       out.qcov.push(next.features[i][QCOV_UNION]);
       out.lk.push(next.features[i][LK]);
-      out.whys.push(stepWhy(s, cRow, next.links.get(s.c.titleKey(d)), next.expansion));
+      whys.push(stepWhy(s, cRow, next.links.get(s.c.titleKey(d)), next.expansion));
       out.extends.push(j);
     });
   }
@@ -147,7 +150,7 @@ export function hop1Chains(s: Searcher, q: Query, h: Hop1): Chains {
     X: h.F1,
     qcov: h.F1.map((f) => f[QCOV]),
     lk: h.F1.map((f) => f[HIT]),
-    whys: h.pool.map((r) => queryWhy(s, q, r)),
+    why: (j) => queryWhy(s, q, h.pool[j]),
   };
 }
 
@@ -197,17 +200,23 @@ export function assemble(c: SearchCorpus, chains: number[][], sc: number[], k: n
   const order = chainOrder(sc);
   if (order.length === 0) return out;
   for (const { row, hop } of lead(chains[order[0]])) if (fits(row)) add(row, hop, order[0]);
-  const chained = order.slice(1).flatMap((j) => lead(chains[j]).map((p) => ({ ...p, from: j })));
   // stage 1 lists its own ranking: nothing to add from it
   const fill = chains[order[0]].length === 1 ? [] : s1;
-  let i = 0;
+  // the chain list after the top chain, led as above, built as it is read (the list stops at k)
+  let next = 1;
+  let led: Array<{ row: number; hop: number }> = [];
+  let at = 0;
   let j = 0;
   const nextChained = () => {
-    while (i < chained.length) {
-      const { row, hop, from } = chained[i++];
-      if (fits(row)) return add(row, hop, from);
+    for (;;) {
+      while (at < led.length) {
+        const { row, hop } = led[at++];
+        if (fits(row)) return add(row, hop, order[next - 1]);
+      }
+      if (next >= order.length) return false;
+      led = lead(chains[order[next++]]);
+      at = 0;
     }
-    return false;
   };
   const nextFill = () => {
     while (j < fill.length) {
