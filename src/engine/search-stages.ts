@@ -111,8 +111,10 @@ export function buildHop2(s: Searcher, q: Query, h: Hop1, exp: ExpansionParams):
 
 /** 3-chains extending the best B3 2-chains, plus every 2-chain padded with zeros (X3_DIM each). */
 export function buildHop3(s: Searcher, q: Query, two: Chains, sc2: number[], exp: ExpansionParams): Chains & { extends: number[] } {
+  // the 2-chains come first and keep their whys; whys holds the 3-chains'
   const whys: Why[] = [];
-  const out: Chains & { extends: number[] } = { chains: [], X: [], qcov: [], lk: [], why: (j) => whys[j], extends: [] };
+  const n2 = two.chains.length;
+  const out: Chains & { extends: number[] } = { chains: [], X: [], qcov: [], lk: [], why: (j) => (j < n2 ? two.why(j) : whys[j - n2]), extends: [] };
   two.chains.forEach((ch, j) => {
     const x = new Float64Array(X3_DIM);
     x.set(two.X[j], 0);
@@ -120,7 +122,6 @@ export function buildHop3(s: Searcher, q: Query, two: Chains, sc2: number[], exp
     out.X.push(x);
     out.qcov.push(two.qcov[j]);
     out.lk.push(two.lk[j]);
-    whys.push(two.why(j));
     out.extends.push(-1);
   });
   for (const j of chainOrder(sc2).slice(0, B3)) {
@@ -204,6 +205,7 @@ export function assemble(c: SearchCorpus, chains: number[][], sc: number[], k: n
   const fill = chains[order[0]].length === 1 ? [] : s1;
   // the chain list after the top chain, led as above, built as it is read (the list stops at k)
   let next = 1;
+  let from = order[0];
   let led: Array<{ row: number; hop: number }> = [];
   let at = 0;
   let j = 0;
@@ -211,10 +213,11 @@ export function assemble(c: SearchCorpus, chains: number[][], sc: number[], k: n
     for (;;) {
       while (at < led.length) {
         const { row, hop } = led[at++];
-        if (fits(row)) return add(row, hop, order[next - 1]);
+        if (fits(row)) return add(row, hop, from);
       }
       if (next >= order.length) return false;
-      led = lead(chains[order[next++]]);
+      from = order[next++];
+      led = lead(chains[from]);
       at = 0;
     }
   };
