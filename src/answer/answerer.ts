@@ -19,8 +19,11 @@ export interface Answer {
 /** Passages the native reader reads (a search returns at most 100). */
 const NATIVE_PASSAGES = 10;
 
+/** The native reader of a model folder, or why there is none. */
+export type NativeLoad = { reader?: NativeReader; problem?: string };
+
 /** The native reader of a (verified) model folder, or why there is none. */
-export function loadReader({ manifest, files }: LoadedModelFolder): { reader?: NativeReader; problem?: string } {
+export function loadReader({ manifest, files }: LoadedModelFolder): NativeLoad {
   const buf = files.get(READER_FILE);
   if (!buf) return { problem: `model ${manifest.name}@${manifest.version} has no ${READER_FILE} (no native reader)` };
   try {
@@ -32,7 +35,7 @@ export function loadReader({ manifest, files }: LoadedModelFolder): { reader?: N
 
 export class Answerer {
   constructor(
-    private readonly native: { reader?: NativeReader; problem?: string },
+    private readonly native: NativeLoad,
     private readonly llm?: { client: EnrichClient; model: string },
   ) {}
 

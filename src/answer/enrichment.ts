@@ -1,11 +1,11 @@
 // What the server needs for answers and content ingest, built once at start from the SVC_ENRICH_*
 // settings and the model folder. Invariants: one EnrichClient is shared by answers and
 // transcriptions and exists only when SVC_ENRICH_MODEL or SVC_VISION_MODEL is set; the native
-// reader is loaded (from the verified model folder) only when no answer model is set.
+// reader (loaded once from the verified model folder, see loadReader) answers only when no answer
+// model is set.
 import type { Config } from '../config.js';
-import type { LoadedModelFolder } from '../engine/model-folder.js';
 import { ContentExtractor } from '../ingest-content/extract.js';
-import { Answerer, loadReader } from './answerer.js';
+import { Answerer, type NativeLoad } from './answerer.js';
 import { EnrichClient } from './llm-client.js';
 
 export interface Enrichment {
@@ -13,10 +13,10 @@ export interface Enrichment {
   extractor: ContentExtractor;
 }
 
-export function createEnrichment(enrich: Config['enrich'], model: LoadedModelFolder): Enrichment {
+export function createEnrichment(enrich: Config['enrich'], native: NativeLoad): Enrichment {
   const visionModel = enrich.visionModel ?? enrich.model;
   const client = enrich.model || visionModel ? new EnrichClient({ url: enrich.url, apiKey: enrich.apiKey, timeoutMs: enrich.timeoutMs }) : undefined;
-  const answerer = enrich.model && client ? new Answerer({}, { client, model: enrich.model }) : new Answerer(loadReader(model));
+  const answerer = enrich.model && client ? new Answerer({}, { client, model: enrich.model }) : new Answerer(native);
   const extractor = new ContentExtractor(visionModel && client ? { client, model: visionModel } : undefined);
   return { answerer, extractor };
 }

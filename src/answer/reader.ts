@@ -32,6 +32,9 @@ export interface ReaderAnswer {
   p: number;
 }
 
+/** bestSentence of a passage without a sentence: a low logit (every head passage of the training questions scored above 0). */
+export const NO_SENTENCE = -10;
+
 const same = (a: string[], b: string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
 
 export class NativeReader {
@@ -68,6 +71,14 @@ export class NativeReader {
     const v = this.idfTable[hash32(stem) & this.idfMask];
     return v === 0 ? this.idfUnseen : v / this.idfScale;
   };
+
+  /** The logit of the passage's best sentence for the question (NO_SENTENCE when it has none). */
+  bestSentence(question: string, passage: string): number {
+    const ctx = prepare(question, [passage], this.idf);
+    if (ctx.sents.length === 0) return NO_SENTENCE;
+    scoreSentences(ctx, this.sentW);
+    return ctx.maxLogit;
+  }
 
   /** The best span of the passages (best passage first) for the question, or undefined when they hold no candidate. */
   read(question: string, passages: string[]): ReaderAnswer | undefined {

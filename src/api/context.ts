@@ -2,10 +2,17 @@
 // (project resolved by auth, defaults applied by validation); the router adapts them to Express.
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Enrichment } from '../answer/enrichment.js';
+import type { NativeReader } from '../answer/reader.js';
+import type { RerankParams } from '../answer/rerank.js';
 import type { Engine } from '../engine/types.js';
 import type { KeyRing } from '../store/keys.js';
 import type { FairGate } from './fair-gate.js';
 import type { StoreRegistry } from './store-registry.js';
+
+export interface Rerank {
+  reader: NativeReader;
+  params: RerankParams;
+}
 
 export interface Services {
   version: string;
@@ -17,6 +24,8 @@ export interface Services {
   openapi: Record<string, unknown>;
   /** Answers (search answer=true) and content ingest (images, PDFs). */
   enrichment: Enrichment;
+  /** The reader's re-ranking of one-hop results (answer/rerank.ts); absent: the engine's order. */
+  rerank?: Rerank;
   /** Fair admission of engine work across projects (fair-gate.ts); absent: none. */
   gate?: FairGate;
 }

@@ -1,8 +1,10 @@
 // Search and health. Search runs the engine's multi-hop loop on the store's index (in the worker
 // pool) and resolves the passage references it returns to text; a passage whose document was
-// deleted meanwhile is dropped rather than returned without text.
+// deleted meanwhile is dropped rather than returned without text. The head of a one-hop result is
+// re-ordered by the native reader when the model has re-ranking weights (answer/rerank.ts).
 import type { Ctx, Handler, Reply } from './context.js';
 import { engineTurn } from './fair-gate.js';
+import { rerankLead } from '../answer/rerank.js';
 
 export const search: Handler = async (ctx: Ctx): Promise<Reply> => {
   const { registry, engine } = ctx.services;
@@ -19,17 +21,21 @@ export const search: Handler = async (ctx: Ctx): Promise<Reply> => {
       (docId, start, end) => text(docId)?.slice(start, end),
     ),
   );
-  const passages = [];
+  let passages = [];
   for (const p of outcome.passages) {
     const t = text(p.docId);
     if (t === undefined) continue;
     passages.push({ doc_id: p.docId, text: t.slice(p.start, p.end), score: p.score, hop: p.hop, metadata: p.metadata, start: p.start, end: p.end });
   }
+  // A one-hop result's head is re-ordered by the reader; its time counts in the server latency.
+  const rr = ctx.services.rerank;
+  const started = performance.now();
+  if (rr && outcome.stage === 1) passages = rerankLead(rr.reader, rr.params, b.query, passages);
   const body: Record<string, unknown> = {
     passages,
     confidence: outcome.confidence,
     hops_used: outcome.hopsUsed,
-    latency_ms: outcome.latencyMs,
+    latency_ms: Math.round((outcome.latencyMs + performance.now() - started) * 1000) / 1000,
     engine: engine.id,
   };
   if (b.return_trace) body.trace = outcome.trace ?? [];

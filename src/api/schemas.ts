@@ -232,11 +232,11 @@ export const schemas = {
     required: ['passages', 'confidence', 'hops_used', 'latency_ms', 'engine'],
     additionalProperties: false,
     properties: {
-      passages: { type: 'array', items: { $ref: '#/components/schemas/Passage' }, description: 'Supporting passages, best first.' },
+      passages: { type: 'array', items: { $ref: '#/components/schemas/Passage' }, description: "Supporting passages, best first. In a one-hop result (every passage found from the question alone), the first few (two with the shipped model) are ordered by their scores together with the native reader's best sentence, and the scores are listed best-first." },
       confidence: { type: 'number', minimum: 0, maximum: 1, description: 'Calibrated probability that the evidence returned is sufficient.' },
       hops_used: { type: 'integer', minimum: 0, description: 'Hops actually used; at most max_hops.' },
       trace: { type: 'array', items: { $ref: '#/components/schemas/TraceStep' }, description: 'One step per hop; present when return_trace was true.' },
-      latency_ms: { type: 'number', minimum: 0, description: 'Engine-only latency measured on the server, in milliseconds.' },
+      latency_ms: { type: 'number', minimum: 0, description: "Engine-only latency measured on the server (the multi-hop loop, and the reader's ordering of a one-hop result), in milliseconds." },
       engine: { type: 'string', description: 'Engine identifier with the model version.' },
       answer: { $ref: '#/components/schemas/Answer' },
     },

@@ -15,6 +15,8 @@ import { lockDataDir } from '../store/data-dir-lock.js';
 import { KeyRing } from '../store/keys.js';
 import { resolveModel } from '../model-source/resolve.js';
 import { createEnrichment } from '../answer/enrichment.js';
+import { loadReader } from '../answer/answerer.js';
+import { rerankParams } from '../answer/rerank.js';
 import { createApp } from './app.js';
 import { FairGate } from './fair-gate.js';
 import type { Services } from './context.js';
@@ -66,13 +68,17 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     engine = await loadEngine({ model, threads: opts.threads, maxQueue: opts.maxQueue });
     const registry = new StoreRegistry(config.dataDir, engine, (msg, fields) => logger.info(fields ?? {}, msg));
     // Answers and enrichment: the native reader from the model folder, or the SVC_ENRICH_* endpoint.
-    const enrichment = createEnrichment(config.enrich, model);
-    logger.info({}, `${enrichment.answerer.describe()}; ${enrichment.extractor.describe()}`);
+    // The native reader also re-orders the head of one-hop results when the model has params.rerank.
+    const native = loadReader(model);
+    const enrichment = createEnrichment(config.enrich, native);
+    const rr = rerankParams(model);
+    const rerank = native.reader && rr.params ? { reader: native.reader, params: rr.params } : undefined;
+    logger.info({}, `${enrichment.answerer.describe()}; ${enrichment.extractor.describe()}; ${rerank ? `one-hop results re-ordered by the reader (first ${rerank.params.n})` : `no re-ordering: ${native.problem ?? rr.problem}`}`);
     // Engine work is admitted fairly across projects: two requests per worker thread run at once (one
     // computes while the other's results are resolved), and each project may queue eight per thread.
     const threads = opts.threads ?? availableParallelism();
     const gate = new FairGate(2 * threads, 8 * threads);
-    const services: Services = { version: VERSION, engine, registry, keys, state: 'starting', openapi: buildOpenApi(VERSION), enrichment, gate };
+    const services: Services = { version: VERSION, engine, registry, keys, state: 'starting', openapi: buildOpenApi(VERSION), enrichment, rerank, gate };
     const app = createApp({ services, logger, rateLimit: opts.rateLimit, auth: { noAuth: opts.noAuth, defaultProject: config.project, keys } });
     // requireHostHeader off: a request without Host is answered by the API (JSON from the error table), not by Node's bare 400.
     server = http.createServer({ maxHeaderSize: 16 * 1024, requestTimeout: 300_000, requireHostHeader: false }, app);

@@ -146,7 +146,7 @@ export interface TraceStep {
 }
 
 export interface SearchResult {
-  /** Supporting passages, best first. */
+  /** Supporting passages, best first. In a one-hop result (every passage found from the question alone), the first few (two with the shipped model) are ordered by their scores together with the native reader's best sentence, and the scores are listed best-first. */
   passages: Passage[];
   /** Calibrated probability that the evidence returned is sufficient. */
   confidence: number;
@@ -154,7 +154,7 @@ export interface SearchResult {
   hops_used: number;
   /** One step per hop; present when return_trace was true. */
   trace?: TraceStep[];
-  /** Engine-only latency measured on the server, in milliseconds. */
+  /** Engine-only latency measured on the server (the multi-hop loop, and the reader's ordering of a one-hop result), in milliseconds. */
   latency_ms: number;
   /** Engine identifier with the model version. */
   engine: string;

@@ -64,7 +64,7 @@ export async function runSearch(
         if (ref) passages.push({ ...ref, score: h.score, hop: h.hop });
       }
       const trace = params.trace ? explain(params.query, result.steps, (seg, row) => rowRef(snapshot[seg], row), readText) : undefined;
-      return { passages, confidence: result.confidence, hopsUsed: result.hopsUsed, trace, latencyMs: Math.round((performance.now() - started) * 1000) / 1000 };
+      return { passages, confidence: result.confidence, hopsUsed: result.hopsUsed, stage: result.stage, trace, latencyMs: Math.round((performance.now() - started) * 1000) / 1000 };
     },
   };
 }

@@ -66,6 +66,8 @@ export interface LoopHit {
 export interface LoopOutput {
   hits: LoopHit[];
   hopsUsed: number;
+  /** the stage whose list is returned: 1 when every passage was found by the question alone */
+  stage: number;
   confidence: number;
   steps: Array<{ hop: number; row: number; why: Why }>;
 }
@@ -107,13 +109,14 @@ export function runLoop(c: SearchCorpus, model: ModelDescriptor, task: { query: 
   const k = task.maxResults;
   const s = new Searcher(c, new Set(model.params.stop), buf, thetaOf(m), model.dense, task.approximate ? (task.scanBudget ?? SCAN_BUDGET) : 0);
   const q = s.query(task.query);
-  if (q.order.length === 0) return { hits: [], hopsUsed: 1, confidence: 0, steps: [] };
+  if (q.order.length === 0) return { hits: [], hopsUsed: 1, stage: 1, confidence: 0, steps: [] };
   const done: Done[] = [];
   const finish = (ch: Chains, scores: number[], hops: number): LoopOutput => {
     const best = done.reduce((a, b) => (b.conf > a.conf + STAGE_MARGIN ? b : a));
     return {
       hits: best.st.ret.map((row, i) => ({ row, score: best.st.scores[best.st.from[i]], hop: best.st.hops[i] })),
       hopsUsed: hops,
+      stage: done.indexOf(best) + 1,
       confidence: best.conf,
       steps: traceOf(ch, scores, hops),
     };

@@ -38,6 +38,7 @@ export interface RawStep {
 export interface SearchTaskResult {
   hits: Array<{ seg: number; row: number; score: number; hop: number }>;
   hopsUsed: number;
+  stage: number;
   confidence: number;
   steps: RawStep[];
 }
@@ -57,6 +58,7 @@ export function searchOp(ctx: OpContext, t: SearchTask): SearchTaskResult {
       return { seg, row, score: h.score, hop: h.hop };
     }),
     hopsUsed: out.hopsUsed,
+    stage: out.stage,
     confidence: out.confidence,
     steps: out.steps.map((s) => {
       const [seg, row] = corpus.locate(s.row);

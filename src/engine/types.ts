@@ -47,6 +47,8 @@ export interface SearchOutcome {
   passages: PassageHit[];
   confidence: number;
   hopsUsed: number;
+  /** the loop stage whose list is returned (1: hop 1's ranking; the passages' scores are hop-1 scores) */
+  stage: number;
   trace?: TraceStep[];
   latencyMs: number;
 }

@@ -31,6 +31,8 @@ export const HYPER = {
   confWeights: { noAnswer: 0.3, deep: 3 },
   /** Stop after hop 1 when its confidence reaches tau[0]; after hop 2 when it reaches tau[1]. */
   tau: [0.95, 0.8],
+  /** The reader's re-ranking of one-hop results (fit-rerank.ts): passages re-ordered at the head, L2 penalty. */
+  rerank: { n: 2, l2: 1e-3 },
   /** Single-hop questions taken from each held-out SQuAD-train article. */
   squadPerArticle: 12,
   /** The dense encoder (fit-encoder.ts): dimensions, vocabulary, schedule, batches (SQuAD pairs grouped by article + self-supervised pool pairs), InfoNCE temperature, Adam learning rates. */

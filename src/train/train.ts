@@ -2,8 +2,9 @@
 // Steps: index the wiki-pool with the engine itself; fit the chain scorers (W1, W2, W3) and the
 // per-stage sufficiency models on the multi-hop dev questions; measure the whole procedure by k-fold
 // cross-validation by question (each fold's model is trained without that fold's questions); refit
-// on every question for the shipped model; write the folder with a manifest naming the data (with
-// hashes), the hyper-parameters and the cross-validated figures. Deterministic for a given seed.
+// on every question for the shipped model, then the reader's re-ranking of one-hop results on it;
+// write the folder with a manifest naming the data (with hashes), the hyper-parameters and the
+// cross-validated figures. Deterministic for a given seed.
 import path from 'node:path';
 import { ENGINE_FORMAT, writeModelFolder } from '../engine/model-folder.js';
 import type { ModelParams } from '../engine/model.js';
@@ -16,7 +17,9 @@ import { fitChains, type Item } from './fit-chains.js';
 import { fitConfidence } from './fit-confidence.js';
 import { fitTermWeights } from './fit-term-weights.js';
 import { fitReader, type ReaderMetrics } from './fit-reader.js';
-import { READER_FILE } from '../answer/reader.js';
+import { NativeReader, READER_FILE } from '../answer/reader.js';
+import type { RerankParams } from '../answer/rerank.js';
+import { fitRerank } from './fit-rerank.js';
 import { encoderCorpus } from './encoder-data.js';
 import { fitEncoder, type TrainedEncoder } from './fit-encoder.js';
 import { createEngineRuntime } from '../engine/wasm-runtime.js';
@@ -129,7 +132,9 @@ export async function train(o: TrainOptions): Promise<{ dir: string; metrics: un
     const cv = summarise(results);
     for (const [suite, m] of Object.entries(cv)) o.log(`CV ${suite}: found ${JSON.stringify(m.found_at)} ECE@10 ${m.ece10} hops ${m.mean_hops} conf found/missed/hidden ${m.conf_found}/${m.conf_missed}/${m.conf_hidden}`);
     const search = fitAll(items, theta, o.seed, o.log);
-    const params: ModelParams = { ...base, search: search as unknown as Record<string, unknown> };
+    const rerank = fitRerank(items, search, NativeReader.parse(reader.file), HYPER.rerank);
+    o.log(`re-ranking of one-hop results: w ${rerank.params.w.map((v) => v.toFixed(3)).join(', ')}; training hit@1 of the stage-1 head ${rerank.at1.map((v) => v.toFixed(3)).join(' -> ')} (${elapsed()})`);
+    const params: ModelParams & { rerank: RerankParams } = { ...base, search: search as unknown as Record<string, unknown>, rerank: rerank.params };
     const dir = path.resolve(o.outDir);
     writeModelFolder(
       dir,
@@ -151,6 +156,7 @@ export async function train(o: TrainOptions): Promise<{ dir: string; metrics: un
         },
         metrics: {
           cross_validation: { folds: o.folds, by: 'question, stratified by suite; each fold model trained without its questions', suites: cv },
+          rerank: { hit1_stage1_head_training: { before: rerank.at1[0], after: rerank.at1[1] } },
           reader: reader.metrics,
         },
       },

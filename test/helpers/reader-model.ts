@@ -5,6 +5,7 @@
 import { defaultModelUri } from '../../src/config.js';
 import { readModelFolder, writeModelFolder } from '../../src/engine/model-folder.js';
 import { READER_FILE } from '../../src/answer/reader.js';
+import type { RerankParams } from '../../src/answer/rerank.js';
 import type { SquadParagraph } from '../../src/train/data.js';
 import { fitReaderOn } from '../../src/train/fit-reader.js';
 
@@ -49,10 +50,17 @@ export function testReaderFile(): Uint8Array {
   return trained;
 }
 
-/** Writes the shipped model with the test reader (or, with `reader` null, with no reader at all) into `dir`. */
-export function makeReaderModel(dir: string, reader: Uint8Array | null = testReaderFile()): void {
+/**
+ * Writes the shipped model with the test reader (or, with `reader` null, with no reader at all) into
+ * `dir`; `rerank` replaces the model's params.rerank (null: none).
+ */
+export function makeReaderModel(dir: string, reader: Uint8Array | null = testReaderFile(), rerank?: RerankParams | null): void {
   const { manifest, files } = readModelFolder(defaultModelUri());
   const { files: _files, ...rest } = manifest;
+  if (rerank !== undefined) {
+    const { rerank: _old, ...params } = rest.params as Record<string, unknown>;
+    rest.params = rerank ? { ...params, rerank } : params;
+  }
   const out = new Map<string, Uint8Array>(files);
   if (reader) out.set(READER_FILE, reader);
   else out.delete(READER_FILE);
