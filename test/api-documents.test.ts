@@ -68,6 +68,7 @@ t.test('413 document_too_large names the document and the 32 MB limit', async (t
   t.match(err, { status: 413, type: 'document_too_large' });
   t.match(err.body.error.message, /'huge'.*35\.\d MB.*32\.0 MB/);
   t.not(err.headers.get('connection'), 'close', 'the body was read whole, so its connection may carry the next request');
+  t.equal(err.headers.get('keep-alive'), 'timeout=65', 'and it stays open long enough for a slow client to send the next one');
   const many = Array.from({ length: 9 }, (_, i) => doc(`part${i}`, 'x'.repeat(4 * 1024 * 1024)));
   const err2 = await api.post('/stores/docs/documents', { documents: many }).catch((e) => e);
   t.match(err2, { status: 413, type: 'document_too_large' });
