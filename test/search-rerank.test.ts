@@ -1,7 +1,8 @@
 // The reader's re-ranking of one-hop results (answer/rerank.ts): the first n passages are re-ordered
 // by w·[hop-1 score, best-sentence logit] and nothing else changes; the scores keep their values,
 // best first. Over HTTP, a one-hop search of a server whose model has params.rerank returns exactly
-// that re-ordering of what the same model without it returns. The model's parameters are checked.
+// that re-ordering of what the same model without it returns, and max_results 1 the first passage of
+// it. The model's parameters are checked.
 import path from 'node:path';
 import t from 'tap';
 import { NativeReader } from '../src/answer/reader.js';
@@ -59,13 +60,15 @@ t.test('over HTTP: a one-hop result is the re-ordering of the one the model with
     const { api } = await startTestServer(t, { env: { SVC_MODEL_URI: path.join(dir, m) } });
     await api.post('/stores', { name: 'kb' });
     await api.post('/stores/kb/documents', { documents: docs });
-    results.push(await api.post('/stores/kb/search', { query: Q, max_hops: 1 }));
+    results.push([await api.post('/stores/kb/search', { query: Q, max_hops: 1 }), await api.post('/stores/kb/search', { query: Q, max_hops: 1, max_results: 1 })]);
   }
-  const [plain, reranked] = results;
+  const [[plain, plainOne], [reranked, rerankedOne]] = results;
   t.ok(plain.passages.length >= 3, 'enough passages to re-order');
   const expect = rerankLead(reader, params, Q, plain.passages);
   t.same(reranked.passages, expect);
   t.not(reranked.passages[0].text, plain.passages[0].text, 'the head changed');
   t.equal(reranked.confidence, plain.confidence);
   t.equal(reranked.hops_used, 1);
+  t.same(rerankedOne.passages, reranked.passages.slice(0, 1), 'max_results 1: the first of what 10 gets');
+  t.equal(rerankedOne.confidence, plainOne.confidence, 'and the confidence of one passage');
 });

@@ -17,7 +17,7 @@ export const search: Handler = async (ctx: Ctx): Promise<Reply> => {
   };
   const outcome = await engineTurn(ctx, () =>
     store.index.search(
-      { query: b.query, maxHops: b.max_hops, maxResults: b.max_results, trace: b.return_trace, filter: b.filter },
+      { query: b.query, maxHops: b.max_hops, maxResults: b.max_results, lead: ctx.services.rerank?.params.n, trace: b.return_trace, filter: b.filter },
       (docId, start, end) => text(docId)?.slice(start, end),
     ),
   );
@@ -27,10 +27,12 @@ export const search: Handler = async (ctx: Ctx): Promise<Reply> => {
     if (t === undefined) continue;
     passages.push({ doc_id: p.docId, text: t.slice(p.start, p.end), score: p.score, hop: p.hop, metadata: p.metadata, start: p.start, end: p.end });
   }
-  // A one-hop result's head is re-ordered by the reader; its time counts in the server latency.
+  // A one-hop result's head is re-ordered by the reader (the engine listed at least the head, so
+  // max_results 1 gets the first of what 10 gets), then cut; its time counts in the server latency.
   const rr = ctx.services.rerank;
   const started = performance.now();
   if (rr && outcome.stage === 1) passages = rerankLead(rr.reader, rr.params, b.query, passages);
+  passages = passages.slice(0, b.max_results);
   const body: Record<string, unknown> = {
     passages,
     confidence: outcome.confidence,

@@ -45,6 +45,7 @@ export async function runSearch(
       query: params.query,
       maxHops: params.maxHops,
       maxResults: params.maxResults,
+      lead: params.lead,
       trace: params.trace,
       segments: snapshot.map((s) => ({ base: s.base, dead: s.dead, nRows: s.nRows, deadRows: s.nRows - s.liveRows })),
       stats,

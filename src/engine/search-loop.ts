@@ -4,7 +4,8 @@
 // sufficient (a deeper stage must beat a shallower one by STAGE_MARGIN): its result list (assemble,
 // which draws on hop 1's ranking at every stage), the hop that found each passage and its
 // confidence; hops_used counts the hops run, and the trace has a step per hop (the deepest stage's
-// top chain).
+// top chain). A stage-1 result lists max(maxResults, lead) passages, its confidence still that of
+// the first maxResults (the caller re-orders the head and cuts the list, see SearchParams.lead).
 import type { ModelDescriptor } from './model.js';
 import { CONF_NAMES, chainOrder, confFeatures, confidence, type ConfParams, type Stage } from './search-confidence.js';
 import { H1_NAMES } from './search-features.js';
@@ -104,17 +105,20 @@ const STAGE_MARGIN = 0.05;
  * stage's threshold) and max_hops allows; returns the stage whose evidence is most likely sufficient,
  * with the hops actually run and the path the deepest hop read.
  */
-export function runLoop(c: SearchCorpus, model: ModelDescriptor, task: { query: string; maxHops: number; maxResults: number; approximate?: boolean; scanBudget?: number }, buf: HopBuffers): LoopOutput {
+export function runLoop(c: SearchCorpus, model: ModelDescriptor, task: { query: string; maxHops: number; maxResults: number; lead?: number; approximate?: boolean; scanBudget?: number }, buf: HopBuffers): LoopOutput {
   const m = model.params.search as unknown as LoopParams;
   const k = task.maxResults;
   const s = new Searcher(c, new Set(model.params.stop), buf, thetaOf(m), model.dense, task.approximate ? (task.scanBudget ?? SCAN_BUDGET) : 0);
   const q = s.query(task.query);
   if (q.order.length === 0) return { hits: [], hopsUsed: 1, stage: 1, confidence: 0, steps: [] };
   const done: Done[] = [];
+  // stage 1's list as far as the caller's lead asks (its first k are the list the confidence reads)
+  let head: (Stage & { from: number[] }) | undefined;
   const finish = (ch: Chains, scores: number[], hops: number): LoopOutput => {
     const best = done.reduce((a, b) => (b.conf > a.conf + STAGE_MARGIN ? b : a));
+    const st = best === done[0] && head ? head : best.st;
     return {
-      hits: best.st.ret.map((row, i) => ({ row, score: best.st.scores[best.st.from[i]], hop: best.st.hops[i] })),
+      hits: st.ret.map((row, i) => ({ row, score: st.scores[st.from[i]], hop: st.hops[i] })),
       hopsUsed: hops,
       stage: done.indexOf(best) + 1,
       confidence: best.conf,
@@ -124,6 +128,7 @@ export function runLoop(c: SearchCorpus, model: ModelDescriptor, task: { query: 
   const h1 = buildHop1(s, q, m.W1);
   const ch1 = hop1Chains(s, q, h1);
   const st1 = stageOf(c, ch1, h1.h1, k, h1.ranked);
+  if ((task.lead ?? 0) > k) head = stageOf(c, ch1, h1.h1, Math.min(task.lead!, TOPK_MAX), h1.ranked);
   done.push({ st: st1, conf: confidence(m.conf[0], confFeatures(c, q, st1, k)) });
   if (task.maxHops === 1 || done[0].conf >= m.tau[0] || h1.beam.length === 0) return finish(ch1, h1.h1, 1);
   const ch2 = buildHop2(s, q, h1, m.exp);

@@ -15,6 +15,8 @@ export interface SearchTask {
   query: string;
   maxHops: number;
   maxResults: number;
+  /** see SearchParams.lead */
+  lead?: number;
   trace: boolean;
   segments: SnapshotSegment[];
   stats: CorpusStats;

@@ -21,6 +21,12 @@ export interface SearchParams {
   query: string;
   maxHops: number;
   maxResults: number;
+  /**
+   * A result from hop 1 alone (stage 1) lists at least this many passages even when maxResults is
+   * fewer, so that a caller re-ordering its head can cut it to maxResults afterwards; the
+   * confidence is still that of the first maxResults.
+   */
+  lead?: number;
   trace: boolean;
   filter?: Metadata;
   /** How hops scan (benchmarks and tests; the HTTP API leaves it to the store size): see SearchTask. */
