@@ -33,7 +33,7 @@ export interface ReaderAnswer {
 }
 
 /** bestSentence of a passage without a sentence: a low logit (every head passage of the training questions scored above 0). */
-export const NO_SENTENCE = -10;
+const NO_SENTENCE = -10;
 
 const same = (a: string[], b: string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
 

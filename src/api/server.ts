@@ -76,7 +76,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     const enrichment = createEnrichment(config.enrich, native);
     const rr = rerankParams(model);
     const rerank = native.reader && rr.params ? { reader: native.reader, params: rr.params } : undefined;
-    logger.info({}, `${enrichment.answerer.describe()}; ${enrichment.extractor.describe()}; ${rerank ? `one-hop results re-ordered by the reader (first ${rerank.params.n})` : `no re-ordering: ${native.problem ?? rr.problem}`}`);
+    const ordering = rerank ? `one-hop results re-ordered by the reader (first ${rerank.params.n})` : `no re-ordering: ${native.problem ?? rr.problem}`;
+    logger.info({}, `${enrichment.answerer.describe()}; ${enrichment.extractor.describe()}; ${ordering}`);
     // Engine work is admitted fairly across projects: two requests per worker thread run at once (one
     // computes while the other's results are resolved), and each project may queue eight per thread.
     const threads = opts.threads ?? availableParallelism();

@@ -87,6 +87,11 @@ function stepWhy(ch: Chains, j: number, i: number): Why {
   return i === 0 ? { kind: 'query', terms: [] } : { kind: 'expansion', fromRow: ch.chains[j][i - 1], positions: [] };
 }
 
+/** The stage with its list cut to its first k passages (a list is a prefix of a longer one). */
+function firstOf(st: Stage & { from: number[] }, k: number): Stage & { from: number[] } {
+  return st.ret.length <= k ? st : { ...st, ret: st.ret.slice(0, k), hops: st.hops.slice(0, k), from: st.from.slice(0, k) };
+}
+
 interface Done {
   st: Stage & { from: number[] };
   conf: number;
@@ -112,13 +117,10 @@ export function runLoop(c: SearchCorpus, model: ModelDescriptor, task: { query: 
   const q = s.query(task.query);
   if (q.order.length === 0) return { hits: [], hopsUsed: 1, stage: 1, confidence: 0, steps: [] };
   const done: Done[] = [];
-  // stage 1's list as far as the caller's lead asks (its first k are the list the confidence reads)
-  let head: (Stage & { from: number[] }) | undefined;
   const finish = (ch: Chains, scores: number[], hops: number): LoopOutput => {
     const best = done.reduce((a, b) => (b.conf > a.conf + STAGE_MARGIN ? b : a));
-    const st = best === done[0] && head ? head : best.st;
     return {
-      hits: st.ret.map((row, i) => ({ row, score: st.scores[st.from[i]], hop: st.hops[i] })),
+      hits: best.st.ret.map((row, i) => ({ row, score: best.st.scores[best.st.from[i]], hop: best.st.hops[i] })),
       hopsUsed: hops,
       stage: done.indexOf(best) + 1,
       confidence: best.conf,
@@ -127,9 +129,9 @@ export function runLoop(c: SearchCorpus, model: ModelDescriptor, task: { query: 
   };
   const h1 = buildHop1(s, q, m.W1);
   const ch1 = hop1Chains(s, q, h1);
-  const st1 = stageOf(c, ch1, h1.h1, k, h1.ranked);
-  if ((task.lead ?? 0) > k) head = stageOf(c, ch1, h1.h1, Math.min(task.lead!, TOPK_MAX), h1.ranked);
-  done.push({ st: st1, conf: confidence(m.conf[0], confFeatures(c, q, st1, k)) });
+  // stage 1's list as far as the caller's lead asks; its first k are the list the confidence reads
+  const st1 = stageOf(c, ch1, h1.h1, Math.max(k, Math.min(task.lead ?? 0, TOPK_MAX)), h1.ranked);
+  done.push({ st: st1, conf: confidence(m.conf[0], confFeatures(c, q, firstOf(st1, k), k)) });
   if (task.maxHops === 1 || done[0].conf >= m.tau[0] || h1.beam.length === 0) return finish(ch1, h1.h1, 1);
   const ch2 = buildHop2(s, q, h1, m.exp);
   if (ch2.chains.length === 0) return finish(ch1, h1.h1, 1);
