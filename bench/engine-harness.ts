@@ -55,7 +55,7 @@ export class EngineHarness {
         maxHops,
         maxResults,
         trace: false,
-        segments: segments.map((s) => ({ base: s.base, dead: s.dead, nRows: s.nRows })),
+        segments: segments.map((s) => ({ id: s.id, base: s.base, dead: s.dead, nRows: s.nRows, deadRows: s.nRows - s.liveRows })),
         stats,
         blocked: 0,
         scratch,

@@ -7,9 +7,12 @@
 import type { ModelParams } from './model.js';
 import { SEC } from './segment-layout.js';
 import type { WasmKernels } from './wasm-kernels.js';
+import { termTable, type TermTable } from './term-ranges.js';
 import { SegmentView, type PostingRange } from './wasm-segment.js';
 
 export interface SnapshotSegment {
+  /** the segment's process-unique id: where its terms' postings lie is remembered across searches (term-ranges.ts); absent: looked up per search */
+  id?: number;
   base: number;
   dead: number;
   nRows: number;
@@ -46,8 +49,8 @@ export class SearchCorpus {
   private readonly tdfCache = new Map<number, number>();
   private readonly idfCache = new Map<number, number>();
   private readonly titleRowsCache = new Map<number, number[]>();
-  private readonly rangeCache = { body: new Map<number, Array<PostingRange | undefined>>(), title: new Map<number, Array<PostingRange | undefined>>() };
-  private readonly phraseCache = new Map<number, Array<{ titleKey: number; full: boolean }>>();
+  /** where each term's postings lie, per segment, and the titles of phrases: shared with the thread's searches of the same segments */
+  private readonly rangeCache: TermTable;
   /** The memory's bytes, for the dead and filter flags (blocks allocated before the snapshot, so covered). */
   private readonly flags: Uint8Array;
 
@@ -59,6 +62,7 @@ export class SearchCorpus {
     private readonly blocked: number,
   ) {
     this.segs = snapshot.map((s) => new SegmentView(kernels.views, s.base));
+    this.rangeCache = termTable(snapshot.map((s) => s.id));
     let base = 0;
     for (const s of snapshot) {
       this.rowBase.push(base);
@@ -283,7 +287,7 @@ export class SearchCorpus {
 
   /** Titles (title keys) a phrase key names, with whether it is their full title (memoised: do not modify). */
   phraseRows(key: number): ReadonlyArray<{ titleKey: number; full: boolean }> {
-    const hit = this.phraseCache.get(key);
+    const hit = this.rangeCache.phrase.get(key);
     if (hit) return hit;
     const out = new Map<number, boolean>();
     this.segs.forEach((s) => {
@@ -296,7 +300,7 @@ export class SearchCorpus {
       }
     });
     const titles = [...out].map(([titleKey, full]) => ({ titleKey, full }));
-    this.phraseCache.set(key, titles);
+    this.rangeCache.phrase.set(key, titles);
     return titles;
   }
 

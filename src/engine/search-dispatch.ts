@@ -47,7 +47,7 @@ export async function runSearch(
       maxResults: params.maxResults,
       lead: params.lead,
       trace: params.trace,
-      segments: snapshot.map((s) => ({ base: s.base, dead: s.dead, nRows: s.nRows, deadRows: s.nRows - s.liveRows })),
+      segments: snapshot.map((s) => ({ id: s.id, base: s.base, dead: s.dead, nRows: s.nRows, deadRows: s.nRows - s.liveRows })),
       stats,
       blocked,
       scan: params.scan,

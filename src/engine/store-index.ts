@@ -21,6 +21,7 @@ import type { BuiltSegment } from './segment-build.js';
 import type { EncodedBatch, Metadata, SearchOutcome, SearchParams, StoredDocument, StoreIndex, TextReader } from './types.js';
 
 export interface Segment {
+  /** unique in the process (never reused, whatever the store) */
   id: number;
   base: number;
   dead: number;
@@ -54,13 +55,15 @@ const LOAD_CHUNK = 4096;
 const IDLE_MS = 1000;
 const IDLE_MERGE_ROWS = 1 << 18;
 
+/** Segment ids are unique in the process, across stores: searches key what they remember of a segment by it (term-ranges.ts). */
+let nextSegmentId = 1;
+
 export class MemoryStoreIndex implements StoreIndex {
   private segments: Segment[] = [];
   private readonly docs = new Map<string, DocEntry>();
   private readonly slotIds: Array<string | undefined> = [];
   private readonly freeSlots: number[] = [];
   private readonly filters = new FilterIndex();
-  private nextSegmentId = 1;
   private nextVersion = 1;
   private liveRows = 0;
   private liveBody = 0;
@@ -182,7 +185,7 @@ export class MemoryStoreIndex implements StoreIndex {
     const dead = heap.alloc(Math.max(nRows, 1));
     heap.views.fill(dead, Math.max(nRows, 1), 1);
     const seg: Segment = {
-      id: this.nextSegmentId++,
+      id: nextSegmentId++,
       base,
       dead,
       nRows,

@@ -93,7 +93,7 @@ export class TrainingStore {
       for (const id of hidden) for (const r of this.rowsOf(id)) flags[r] = 1;
       blocked = this.mask;
     }
-    const snap = this.segments.map((s) => ({ base: s.base, dead: s.dead, nRows: s.nRows, deadRows: s.nRows - s.liveRows }));
+    const snap = this.segments.map((s) => ({ id: s.id, base: s.base, dead: s.dead, nRows: s.nRows, deadRows: s.nRows - s.liveRows }));
     return new SearchCorpus(this.runtime.kernels, snap, this.stats, this.model.params.lexical, blocked);
   }
 
