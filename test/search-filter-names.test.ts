@@ -1,7 +1,11 @@
 // What a search may return bounds what its question is taken to name: a title whose only rows are
 // filtered out (or hidden, as in training's "answer not in the store" runs) is no title hit, and a
-// word only such rows hold counts as unseen, exactly as when the document was never ingested.
+// word only such rows hold counts as unseen, exactly as when the document was never ingested; and
+// training's hidden documents leave the statistics (idf, lengths) as if they had never been there.
 import t from 'tap';
+import { termId } from '../src/engine/analyze.js';
+import type { LoopParams } from '../src/engine/search-loop.js';
+import { stem } from '../src/engine/tokenize.js';
 import type { TrainingStore } from '../src/train/harness.js';
 import { openShippedStore } from './helpers/shipped-store.js';
 
@@ -36,4 +40,22 @@ t.test('a word only filtered-out rows hold is unseen, as when never ingested', a
   t.ok(unseen(full, ['film']) > 0, '"devotion" is only in the hidden film');
   t.equal(unseen(full, ['film']), unseen(without, []));
   t.equal(unseen(full, ['other']), 0, 'hiding a document whose words others hold too changes nothing');
+});
+
+t.test('hidden documents leave the statistics and the whole search as if never ingested', async (t) => {
+  const params = full.model.params.search as unknown as LoopParams;
+  const film = termId(stem('film'));
+  t.not(full.corpus().idf(film), without.corpus().idf(film), '"film" is rarer without the film');
+  t.equal(full.corpus(['film']).idf(film), without.corpus().idf(film), 'hidden: the idf of a store without it');
+  t.same(full.corpus(['film']).stats, without.corpus().stats, 'and its statistics');
+  t.same(full.corpus(['nowhere']).stats, full.corpus().stats, 'hiding a document the store lacks changes nothing');
+  for (const q of [question, 'Which silent films did Guido Brignone direct?', 'Who is the father of Lilla Brignone?']) {
+    const run = (s: TrainingStore, hidden: string[]) => {
+      const out = s.search(q, params, { hidden });
+      return { hits: out.hits.map((h) => [s.docIdOf(h.row), h.score.toFixed(9), h.hop]), confidence: out.confidence.toFixed(9), hops: out.hopsUsed };
+    };
+    t.same(run(full, ['film']), run(without, []), q);
+  }
+  full.corpus(['film', 'director']);
+  t.ok(full.search(question, params).hits.some((h) => full.docIdOf(h.row) === 'film'), 'the store itself is untouched: a later search finds the film');
 });

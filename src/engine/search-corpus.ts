@@ -321,12 +321,15 @@ export class SearchCorpus {
     return out;
   }
 
-  /** Global rows whose body holds a term (dead rows included). */
+  /** Live global rows whose body holds a term (filtered-out rows included, as in every statistic). */
   rowsWithTerm(term: number): number[] {
     const out: number[] = [];
+    const ranges = this.ranges('body', term);
     this.segs.forEach((s, si) => {
-      const r = s.term(term);
-      if (r) for (const p of s.postings(r)) out.push(this.rowBase[si] + (p >>> 8));
+      const r = ranges[si];
+      if (!r) return;
+      const dead = this.snapshot[si].dead;
+      for (const p of s.postings(r)) if (this.flags[dead + (p >>> 8)] === 0) out.push(this.rowBase[si] + (p >>> 8));
     });
     return out;
   }

@@ -1,7 +1,8 @@
 // An in-process store for training: the real engine (encoder, segments, worker pool for encoding)
 // over a corpus, searched on the main thread through the same Searcher and stages the workers run,
 // so features and results at training time are those of serving. A store can hide documents (the
-// "answer not in the store" runs) through the same filter mask searches use.
+// "answer not in the store" runs) as if they had been deleted: no hidden row is returned or counted
+// in the statistics.
 import { startEngine } from '../engine/engine.js';
 import type { EngineContext } from '../engine/engine-context.js';
 import { placeModel, type ModelDescriptor, type ModelParams } from '../engine/model.js';
@@ -19,7 +20,9 @@ export class TrainingStore {
   private readonly segments: Segment[];
   private readonly stats: CorpusStats;
   private readonly buf: HopBuffers;
-  private readonly mask: number;
+  /** per segment, the dead flags of a view with hidden documents (allocated when first needed) */
+  private readonly shadows: number[] = [];
+  private readonly segBase: number[] = [];
   readonly totalRows: number;
   private readonly docRows = new Map<string, number[]>();
   private readonly rowDoc: string[] = [];
@@ -38,7 +41,7 @@ export class TrainingStore {
     const heap = runtime.heap;
     const block = heap.alloc(hopScratchBytes(this.totalRows, RANK_CAP, denseScratchBytes(model.params.dense?.dim ?? 0)));
     this.buf = hopBuffers(block, this.totalRows, RANK_CAP);
-    this.mask = heap.alloc(Math.max(this.totalRows, 1));
+    this.segments.reduce((b, s) => (this.segBase.push(b), b + s.nRows), 0);
     for (let r = 0; r < this.totalRows; r++) {
       const id = index.docIdOf(r, this.segments) ?? '';
       this.rowDoc.push(id);
@@ -83,18 +86,45 @@ export class TrainingStore {
     return this.rowDoc[row];
   }
 
-  /** A search view of the store, hiding the rows of `hidden` documents (none by default). */
+  /**
+   * A search view of the store without the `hidden` documents (none by default). Their rows read as
+   * deleted ones (dead in a copy of their segments' dead flags) and the statistics leave them out, so
+   * document frequencies, idf and average lengths are those of a store that never held them, as in a
+   * store asked a question whose answer it lacks. One view with hidden documents at a time: the next
+   * call rewrites the copies.
+   */
   corpus(hidden: string[] = []): SearchCorpus {
-    const views = this.runtime.heap.views;
-    let blocked = 0;
-    if (hidden.length) {
-      views.fill(this.mask, Math.max(this.totalRows, 1), 0);
-      const flags = views.u8At(this.mask, Math.max(this.totalRows, 1));
-      for (const id of hidden) for (const r of this.rowsOf(id)) flags[r] = 1;
-      blocked = this.mask;
-    }
     const snap = this.segments.map((s) => ({ id: s.id, base: s.base, dead: s.dead, nRows: s.nRows, deadRows: s.nRows - s.liveRows }));
-    return new SearchCorpus(this.runtime.kernels, snap, this.stats, this.model.params.lexical, blocked);
+    const held = [...new Set(hidden)].filter((id) => this.rowsOf(id).length > 0);
+    const rows = held.flatMap((id) => this.rowsOf(id));
+    if (rows.length === 0) return new SearchCorpus(this.runtime.kernels, snap, this.stats, this.model.params.lexical, 0);
+    const views = this.runtime.heap.views;
+    const { rows: n, avgBody, avgTitle, avgDoc } = this.stats;
+    let body = avgBody * n;
+    let title = avgTitle * n;
+    const docs = Math.round((avgBody * n) / avgDoc) - held.length;
+    const bySeg = new Map<number, number[]>();
+    for (const r of rows) {
+      let si = 0;
+      while (r >= this.segBase[si] + this.segments[si].nRows) si++;
+      const local = r - this.segBase[si];
+      if (!bySeg.has(si)) bySeg.set(si, []);
+      bySeg.get(si)!.push(local);
+      body -= this.segments[si].blen[local];
+      title -= this.segments[si].tlen[local];
+    }
+    for (const [si, locals] of bySeg) {
+      const seg = this.segments[si];
+      const shadow = (this.shadows[si] ??= this.runtime.heap.alloc(Math.max(seg.nRows, 1)));
+      views.write(shadow, views.u8At(seg.dead, seg.nRows).slice());
+      const flags = views.u8At(shadow, seg.nRows);
+      let added = 0;
+      for (const l of locals) if (flags[l] === 0) (flags[l] = 1), added++;
+      snap[si] = { ...snap[si], dead: shadow, deadRows: snap[si].deadRows + added };
+    }
+    const live = Math.max(n - rows.length, 0);
+    const stats: CorpusStats = { rows: live, avgBody: body / Math.max(live, 1) || 1, avgTitle: title / Math.max(live, 1) || 1, avgDoc: body / Math.max(docs, 1) || 1 };
+    return new SearchCorpus(this.runtime.kernels, snap, stats, this.model.params.lexical, 0);
   }
 
   searcher(hidden: string[] = [], theta?: ReadonlyMap<number, number>): Searcher {
