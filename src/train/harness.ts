@@ -99,10 +99,10 @@ export class TrainingStore {
     const rows = held.flatMap((id) => this.rowsOf(id));
     if (rows.length === 0) return new SearchCorpus(this.runtime.kernels, snap, this.stats, this.model.params.lexical, 0);
     const views = this.runtime.heap.views;
-    const { rows: n, avgBody, avgTitle, avgDoc } = this.stats;
+    const { rows: n, avgBody, avgTitle } = this.stats;
     let body = avgBody * n;
     let title = avgTitle * n;
-    const docs = Math.round((avgBody * n) / avgDoc) - held.length;
+    const docs = this.docRows.size - held.length;
     const bySeg = new Map<number, number[]>();
     for (const r of rows) {
       let si = 0;
