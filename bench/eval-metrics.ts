@@ -67,16 +67,40 @@ export function suiteMetrics(outcomes: QueryOutcome[], run: { ingestDocs: number
   return m;
 }
 
-/** Queries whose gold documents are all absent: how confident svc still is (it should not be). */
+/** An answer string other than yes/no, as a whole word or phrase of `text` (case as given). */
+export function holdsAnswer(text: string, answers: readonly string[] = []): boolean {
+  return answers.some((a) => {
+    if (/^(yes|no)$/i.test(a.trim()) || !a.trim()) return false;
+    const at = (from: number): number => text.indexOf(a, from);
+    for (let i = at(0); i >= 0; i = at(i + 1)) {
+      const before = text[i - 1] ?? ' ';
+      const after = text[i + a.length] ?? ' ';
+      if (!/[\p{L}\p{N}]/u.test(before) && !/[\p{L}\p{N}]/u.test(after)) return true;
+    }
+    return false;
+  });
+}
+
+/**
+ * Queries whose gold documents are all absent: how confident svc still is (it should not be). Other
+ * documents may still state the answer (a town's census figure in another article): the share whose
+ * returned passages hold an answer string (yes/no answers never count) is reported, and the mean
+ * confidence of the others, whose evidence plainly lacks the answer.
+ */
 export function noAnswerMetrics(outcomes: QueryOutcome[]): Record<string, number> {
   const conf = outcomes.map((o) => o.result.confidence);
   const share = (f: (c: number) => boolean) => conf.filter(f).length / Math.max(conf.length, 1);
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(xs.length, 1);
+  const held = outcomes.map((o) => o.result.passages.some((p) => holdsAnswer(p.text, o.query.answers)));
   return {
-    no_answer_conf_mean: conf.reduce((a, b) => a + b, 0) / Math.max(conf.length, 1),
+    no_answer_conf_mean: mean(conf),
     no_answer_conf_p50: percentile(conf, 50),
     no_answer_conf_p90: percentile(conf, 90),
     no_answer_conf_under_0_2: share((c) => c < 0.2),
     no_answer_conf_over_0_5: share((c) => c >= 0.5),
+    answer_in_returned: held.filter(Boolean).length / Math.max(held.length, 1),
+    conf_mean_answer_returned: mean(conf.filter((_, i) => held[i])),
+    conf_mean_answer_absent: mean(conf.filter((_, i) => !held[i])),
     mean_hops: outcomes.reduce((a, o) => a + o.result.hops_used, 0) / Math.max(outcomes.length, 1),
   };
 }

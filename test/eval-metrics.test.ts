@@ -2,7 +2,7 @@
 // suite of that size, checked against its closed form; and the no-answer report of --hide-gold and
 // --ask.
 import t from 'tap';
-import { eceFloor, noAnswerMetrics, type QueryOutcome } from '../bench/eval-metrics.js';
+import { eceFloor, holdsAnswer, noAnswerMetrics, type QueryOutcome } from '../bench/eval-metrics.js';
 
 t.test('certain confidences have no floor', async (t) => {
   t.equal(eceFloor([0, 1, 1, 0, 1]), 0);
@@ -30,4 +30,25 @@ t.test('the no-answer report counts confident misses', async (t) => {
   t.equal(m.no_answer_conf_under_0_2, 0.25);
   t.equal(m.no_answer_conf_over_0_5, 0.5, '0.5 itself counts as confident');
   t.equal(m.mean_hops, 2);
+  t.equal(m.answer_in_returned, 0, 'no passages, no answer returned');
+  t.equal(m.conf_mean_answer_absent, 0.45);
+});
+
+t.test('an answer counts as returned only as a whole word or phrase, yes/no never', async (t) => {
+  t.ok(holdsAnswer('Minden, Nevada had 3,001 people.', ['3,001']));
+  t.ok(holdsAnswer('The Beatles played.', ['Beatles']));
+  t.notOk(holdsAnswer('In 1930 it opened.', ['3']), 'a digit inside a number');
+  t.notOk(holdsAnswer('Americana is a genre.', ['American']), 'a word inside a longer one');
+  t.notOk(holdsAnswer('yes, no and maybe', ['yes', 'no']), 'yes/no answers are in any text');
+  t.notOk(holdsAnswer('the beatles', ['Beatles']), 'case as given, like answer-passage hit@k');
+  t.ok(holdsAnswer('Americana, then American.', ['American']), 'a later whole-word occurrence');
+  const outcome = (confidence: number, text: string): QueryOutcome => ({
+    query: { gold_doc_ids: ['absent'], answers: ['Gardnerville'] },
+    result: { passages: [{ doc_id: 'other', text }], confidence, hops_used: 2, latency_ms: 1 },
+    roundTripMs: 1,
+  });
+  const m = noAnswerMetrics([outcome(0.9, 'Gardnerville, Nevada had 5,656 people.'), outcome(0.2, 'Minden is a town.'), outcome(0.4, 'Carson City')]);
+  t.equal(m.answer_in_returned, 1 / 3);
+  t.equal(m.conf_mean_answer_returned, 0.9);
+  t.ok(Math.abs(m.conf_mean_answer_absent - 0.3) < 1e-12);
 });

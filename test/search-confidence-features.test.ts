@@ -1,6 +1,7 @@
 // The sufficiency features that say how much of a question is left unexplained: its depth (how many
 // entities it describes instead of naming them), how many of its terms the evidence lacks, and
-// whether the evidence holds its multi-word names as phrases.
+// whether the evidence holds its multi-word names as phrases; and whether the top chain is about what
+// the question names (titles) and holds much of it in one sentence.
 import t from 'tap';
 import { CONF_NAMES, confFeatures, questionDepth, questionNames, type Stage } from '../src/engine/search-confidence.js';
 import type { Query, Searcher } from '../src/engine/search-hops.js';
@@ -13,6 +14,9 @@ const docs = [
 ];
 const store = await openShippedStore(docs);
 t.teardown(() => store.close());
+const [film] = store.rowsOf('film');
+const [other] = store.rowsOf('other');
+const [lord] = store.rowsOf('lord');
 /** A stage of one chain with the given result list. */
 const stage = (chain: number[], ret: number[]): Stage => ({ chains: [chain], scores: [1], ret, hops: ret.map(() => 1), qcov: [0], lk: [0] });
 /** One named confidence feature of a stage, at k = its list's length. */
@@ -30,8 +34,6 @@ t.test('depth counts described entities, not named ones', async (t) => {
 t.test('missing-term features count the question terms the evidence lacks', async (t) => {
   const s = store.searcher([]);
   const q = s.query('Who directed Devotion (1929 film)?');
-  const [film] = store.rowsOf('film');
-  const [other] = store.rowsOf('other');
   const lacking = (row: number) => q.qt.filter((term) => !s.c.seq(row).terms.includes(term)).length;
   t.equal(lacking(film), 0, 'the film passage holds every question term');
   t.ok(lacking(other) >= 2, 'the other passage lacks "directed" and "devotion"');
@@ -56,9 +58,6 @@ t.test('names are runs of capitalised words after the first, matched only as phr
   t.same(words('Barack Obama Birth Place'), [], 'nor do capitalised keywords');
 
   const q = s.query('Who directed the film The Last Lord, or Silent Film?');
-  const [film] = store.rowsOf('film');
-  const [other] = store.rowsOf('other');
-  const [lord] = store.rowsOf('lord');
   t.equal(feature(s, q, stage([lord], [lord]), 'name_cov_ret'), 0, '"the last heir of the lord" holds the words of "The Last Lord", not the phrase');
   t.equal(feature(s, q, stage([other], [other]), 'name_cov_ret'), 0.5, 'the title "Silent film" is one of the two names');
   t.equal(feature(s, q, stage([film], [film]), 'name_cov_ret'), 0);
@@ -66,4 +65,18 @@ t.test('names are runs of capitalised words after the first, matched only as phr
   t.equal(feature(s, q, stage([film], [film, other, lord]), 'name_cov_ret'), 0.5);
   const none = s.query('Who directed Devotion?');
   t.equal(feature(s, none, stage([film], [film]), 'name_cov_ret'), 1, 'a question that names nothing lacks nothing');
+});
+
+t.test('the top chain is about what the question names, and holds it in one sentence', async (t) => {
+  const s = store.searcher([]);
+  const q = s.query('Who directed Devotion (1929 film)?');
+  t.equal(feature(s, q, stage([film], [film]), 'named_top'), 1, 'the question names the title "Devotion (1929 film)"');
+  t.equal(feature(s, q, stage([lord], [lord]), 'named_top'), 0, '"Feudal titles" is named nowhere in the question');
+  t.equal(feature(s, q, stage([film, lord], [film, lord]), 'named_top'), 0.5, 'one of the chain\'s two passages');
+  t.equal(feature(s, q, stage([other, lord], [film, other, lord]), 'named_top'), 0, 'only the top chain counts, not the list');
+  const one = feature(s, q, stage([film], [film]), 'sent_top');
+  t.ok(one > 0.9, `every question term in one sentence of the film passage (${one.toFixed(3)})`);
+  const scattered = feature(s, q, stage([lord], [lord]), 'sent_top');
+  t.ok(scattered > 0 && scattered < one, `the lord passage holds "1929" and "film" only (${scattered.toFixed(3)})`);
+  t.equal(feature(s, q, stage([lord, film], [lord, film]), 'sent_top'), one, 'the best sentence of any passage of the chain');
 });

@@ -3,17 +3,22 @@
 // much of the chains' probability mass the returned list holds, how decisive the top chain is, and
 // how much of the question (its rarest and its capitalised terms, and its multi-word names as
 // phrases) the evidence covers, and how many entities the question describes rather than names (its
-// depth).
+// depth). Two features ask whether the top chain is about what the question asks rather than merely
+// mentioning its words: how many of its passages belong to a document whose title the question names,
+// and how much of the question one sentence of it holds (a store without the answer still holds the
+// question's words, scattered over passages on other subjects).
 import type { SearchCorpus } from './search-corpus.js';
-import { heldBy } from './search-features.js';
+import { h1Features, H1_NAMES, heldBy } from './search-features.js';
 import { containsPhrase } from './search-phrases.js';
 import type { Query } from './search-hops.js';
 
 export const CONF_NAMES = [
   'm_in', 'p_top', 'top_raw', 'gap12', 'nq_terms', 'n_hits', 'qcov_top', 'lk_top', 'is3_top', 'ndocs_top5', 'logk',
   'rare_cov_top', 'rare_cov_ret', 'cap_cov_top', 'cap_cov_ret', 'log_smax', 'n_of', 'n_poss', 'n_wh', 'top_doc_share', 'ret_docs',
-  'unseen_idf', 'miss_idf_top', 'miss_n_top', 'miss_n_ret', 'depth', 'name_cov_ret',
+  'unseen_idf', 'miss_idf_top', 'miss_n_top', 'miss_n_ret', 'depth', 'name_cov_ret', 'named_top', 'sent_top',
 ];
+
+const SENTCOV = H1_NAMES.indexOf('sentcov');
 
 const WH = new Set(['who', 'whom', 'whose', 'which', 'where', 'when', 'what', 'that']);
 /** Words that tie a definite description to what it is described by ("the country where ..."). */
@@ -169,6 +174,19 @@ function questionFacts(q: Query): QuestionFacts {
   return f;
 }
 
+/** Share of the chain's passages whose document's title the question names. */
+function namedShare(c: SearchCorpus, q: Query, chain: number[]): number {
+  return chain.filter((r) => {
+    const key = c.titleKey(r);
+    return key !== 0 && q.hits.has(key);
+  }).length / Math.max(chain.length, 1);
+}
+
+/** The largest share of the question's idf mass that one sentence of a chain passage holds. */
+function sentenceCover(c: SearchCorpus, q: Query, chain: number[]): number {
+  return Math.max(0, ...chain.map((r) => h1Features(c, q, r)[SENTCOV]));
+}
+
 export function confFeatures(c: SearchCorpus, q: Query, st: Stage, k: number): Float64Array {
   const ret = st.ret.slice(0, k);
   const mx = Math.max(...st.scores);
@@ -213,6 +231,8 @@ export function confFeatures(c: SearchCorpus, q: Query, st: Stage, k: number): F
     Math.min(missingTerms(q, ret), 6) / 6,
     Math.min(depth, 6) / 6,
     nameCoverage(c, names, ret),
+    namedShare(c, q, st.chains[top]),
+    sentenceCover(c, q, st.chains[top]),
   ]);
 }
 
