@@ -67,10 +67,12 @@ t.test('search: passages by hop with scores, confidence, hops, latency and trace
     ],
   });
   const q = 'Who is the child of the director of Devotion (1929 film)?';
-  const [r, asJson, bad] = await Promise.all([
+  const [r, asJson, bad, apiNames, badApiName] = await Promise.all([
     svc('search', 'films', q, '--hops', '3', '--results', '5', '--trace', '--filter', 'source=wiki'),
     svc('search', 'films', q, '--json', '--filter', 'source=wiki'),
     svc('search', 'films', q, '--hops', '9'),
+    svc('search', 'films', q, '--max-hops', '1', '--max-results', '1', '--json'),
+    svc('search', 'films', q, '--max-results', '0'),
   ]);
   t.equal(r.code, 0, r.stderr);
   t.match(r.stdout, /^hop 1\n {2}\d+\.\d{3} {2}\S+/);
@@ -85,6 +87,13 @@ t.test('search: passages by hop with scores, confidence, hops, latency and trace
 
   t.not(bad.code, 0);
   t.match(bad.stderr, /--hops <n>.*use an integer from 1 to 8/);
+
+  t.equal(apiNames.code, 0, apiNames.stderr);
+  const one = JSON.parse(apiNames.stdout);
+  t.equal(one.passages.length, 1, '--max-results, the API\'s name, is --results');
+  t.equal(one.hops_used, 1, '--max-hops is --hops');
+  t.not(badApiName.code, 0);
+  t.match(badApiName.stderr, /--max-results <n>.*use an integer from 1 to 100/);
 });
 
 t.test('the readable view groups passages by hop', async (t) => {

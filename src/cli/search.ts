@@ -1,13 +1,16 @@
 // `svc search <store> "<query>"`: passages grouped by the hop that found them, with scores, then
 // the confidence, hops used, server latency and (with --trace) the trace; --json prints the
 // response as the server sent it.
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import type { Metadata, SearchRequest, SearchResult } from '../client/index.js';
 import { client, formatMetadata, intOption, parseFilter, printJson, withClient } from './client-env.js';
 
 interface SearchOpts {
   hops?: number;
   results?: number;
+  /** the API's names, accepted as hidden spellings of --hops and --results */
+  maxHops?: number;
+  maxResults?: number;
   trace?: boolean;
   filter?: Metadata;
   json?: boolean;
@@ -68,16 +71,20 @@ export function registerSearch(program: Command): void {
     .option('--trace', 'show why each hop went where it did')
     .option('--filter <key=value>', 'metadata that must match (repeatable; numbers, true and false are typed, "quote" to keep a string)', parseFilter)
     .option('--json', 'print the response JSON')
+    .addOption(new Option('--max-hops <n>').hideHelp().argParser(intOption(1, 8)))
+    .addOption(new Option('--max-results <n>').hideHelp().argParser(intOption(1, 100)))
     .action(
       withClient(async (store: string, query: string, opts: SearchOpts) => {
         const req: SearchRequest = { query };
-        if (opts.hops !== undefined) req.max_hops = opts.hops;
-        if (opts.results !== undefined) req.max_results = opts.results;
+        const hops = opts.hops ?? opts.maxHops;
+        const results = opts.results ?? opts.maxResults;
+        if (hops !== undefined) req.max_hops = hops;
+        if (results !== undefined) req.max_results = results;
         if (opts.trace) req.return_trace = true;
         if (opts.filter) req.filter = opts.filter;
         const r = await client().search(store, req);
         if (opts.json) printJson(r);
-        else process.stdout.write(renderResult(r, opts.hops, process.stdout.columns || 100));
+        else process.stdout.write(renderResult(r, hops, process.stdout.columns || 100));
       }),
     );
 }
