@@ -8,6 +8,7 @@ import { defaultModelUri } from '../src/config.js';
 import { startEngine } from '../src/engine/engine.js';
 import { loadModel, type ModelDescriptor } from '../src/engine/model.js';
 import { readModelFolder } from '../src/engine/model-folder.js';
+import { snapshotOf } from '../src/engine/search-corpus.js';
 import { searchOp, searchScratchBytes, type SearchTask } from '../src/engine/search-op.js';
 import type { MemoryStoreIndex } from '../src/engine/store-index.js';
 import type { Engine } from '../src/engine/types.js';
@@ -55,7 +56,7 @@ export class EngineHarness {
         maxHops,
         maxResults,
         trace: false,
-        segments: segments.map((s) => ({ id: s.id, base: s.base, dead: s.dead, nRows: s.nRows, deadRows: s.nRows - s.liveRows })),
+        segments: segments.map(snapshotOf),
         stats,
         blocked: 0,
         scratch,

@@ -21,6 +21,8 @@ export function answerHit(o: QueryOutcome, k: number): boolean {
   return o.result.passages.slice(0, k).some((p) => gold.has(p.doc_id) && (o.query.answers ?? []).some((a) => p.text.includes(a)));
 }
 
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(xs.length, 1);
+
 export function percentile(xs: number[], p: number): number {
   if (!xs.length) return 0;
   const s = [...xs].sort((a, b) => a - b);
@@ -54,9 +56,9 @@ export function suiteMetrics(outcomes: QueryOutcome[], run: { ingestDocs: number
   m[`ece_floor@${run.maxResults}`] = eceFloor(conf);
   const found = conf.filter((_, i) => ys[i] === 1);
   const missed = conf.filter((_, i) => ys[i] === 0);
-  m.conf_found = found.reduce((a, b) => a + b, 0) / Math.max(found.length, 1);
-  m.conf_missed = missed.reduce((a, b) => a + b, 0) / Math.max(missed.length, 1);
-  m.mean_hops = outcomes.reduce((a, o) => a + o.result.hops_used, 0) / Math.max(outcomes.length, 1);
+  m.conf_found = mean(found);
+  m.conf_missed = mean(missed);
+  m.mean_hops = mean(outcomes.map((o) => o.result.hops_used));
   const lat = outcomes.map((o) => o.result.latency_ms);
   const rt = outcomes.map((o) => o.roundTripMs);
   m.latency_p50_ms = percentile(lat, 50);
@@ -90,7 +92,6 @@ export function holdsAnswer(text: string, answers: readonly string[] = []): bool
 export function noAnswerMetrics(outcomes: QueryOutcome[]): Record<string, number> {
   const conf = outcomes.map((o) => o.result.confidence);
   const share = (f: (c: number) => boolean) => conf.filter(f).length / Math.max(conf.length, 1);
-  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(xs.length, 1);
   const held = outcomes.map((o) => o.result.passages.some((p) => holdsAnswer(p.text, o.query.answers)));
   return {
     no_answer_conf_mean: mean(conf),
@@ -101,6 +102,6 @@ export function noAnswerMetrics(outcomes: QueryOutcome[]): Record<string, number
     answer_in_returned: held.filter(Boolean).length / Math.max(held.length, 1),
     conf_mean_answer_returned: mean(conf.filter((_, i) => held[i])),
     conf_mean_answer_absent: mean(conf.filter((_, i) => !held[i])),
-    mean_hops: outcomes.reduce((a, o) => a + o.result.hops_used, 0) / Math.max(outcomes.length, 1),
+    mean_hops: mean(outcomes.map((o) => o.result.hops_used)),
   };
 }

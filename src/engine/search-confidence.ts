@@ -18,6 +18,7 @@ export const CONF_NAMES = [
   'unseen_idf', 'miss_idf_top', 'miss_n_top', 'miss_n_ret', 'depth', 'name_cov_ret', 'named_top', 'sent_top',
 ];
 
+const HIT = H1_NAMES.indexOf('hit');
 const SENTCOV = H1_NAMES.indexOf('sentcov');
 
 const WH = new Set(['who', 'whom', 'whose', 'which', 'where', 'when', 'what', 'that']);
@@ -174,12 +175,9 @@ function questionFacts(q: Query): QuestionFacts {
   return f;
 }
 
-/** Share of the chain's passages whose document's title the question names. */
+/** Share of the chain's passages whose document's title the question names (hop 1's `hit`). */
 function namedShare(c: SearchCorpus, q: Query, chain: number[]): number {
-  return chain.filter((r) => {
-    const key = c.titleKey(r);
-    return key !== 0 && q.hits.has(key);
-  }).length / Math.max(chain.length, 1);
+  return chain.filter((r) => h1Features(c, q, r)[HIT] === 1).length / Math.max(chain.length, 1);
 }
 
 /** The largest share of the question's idf mass that one sentence of a chain passage holds. */

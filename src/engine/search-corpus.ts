@@ -20,6 +20,11 @@ export interface SnapshotSegment {
   deadRows?: number;
 }
 
+/** What a search needs of a store's segment (store-index.ts Segment): the snapshot a worker reads. */
+export function snapshotOf(s: { id: number; base: number; dead: number; nRows: number; liveRows: number }): SnapshotSegment {
+  return { id: s.id, base: s.base, dead: s.dead, nRows: s.nRows, deadRows: s.nRows - s.liveRows };
+}
+
 export interface CorpusStats {
   rows: number;
   avgBody: number;

@@ -3,6 +3,7 @@
 // Rows whose document changed while the search ran are dropped (never returned with stale text).
 import type { EngineContext } from './engine-context.js';
 import { explain } from './explain.js';
+import { snapshotOf } from './search-corpus.js';
 import type { SearchTask, SearchTaskResult } from './search-op.js';
 import { searchScratchBytes } from './search-op.js';
 import type { Segment } from './store-index.js';
@@ -47,7 +48,7 @@ export async function runSearch(
       maxResults: params.maxResults,
       lead: params.lead,
       trace: params.trace,
-      segments: snapshot.map((s) => ({ id: s.id, base: s.base, dead: s.dead, nRows: s.nRows, deadRows: s.nRows - s.liveRows })),
+      segments: snapshot.map(snapshotOf),
       stats,
       blocked,
       scan: params.scan,

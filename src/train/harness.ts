@@ -6,7 +6,7 @@
 import { startEngine } from '../engine/engine.js';
 import type { EngineContext } from '../engine/engine-context.js';
 import { placeModel, type ModelDescriptor, type ModelParams } from '../engine/model.js';
-import { SearchCorpus, type CorpusStats } from '../engine/search-corpus.js';
+import { SearchCorpus, snapshotOf, type CorpusStats } from '../engine/search-corpus.js';
 import { hopBuffers, hopScratchBytes, type HopBuffers } from '../engine/hop-buffers.js';
 import { Searcher, RANK_CAP } from '../engine/search-hops.js';
 import { denseScratchBytes } from '../engine/dense-encoder.js';
@@ -94,7 +94,7 @@ export class TrainingStore {
    * call rewrites the copies.
    */
   corpus(hidden: string[] = []): SearchCorpus {
-    const snap = this.segments.map((s) => ({ id: s.id, base: s.base, dead: s.dead, nRows: s.nRows, deadRows: s.nRows - s.liveRows }));
+    const snap = this.segments.map(snapshotOf);
     const held = [...new Set(hidden)].filter((id) => this.rowsOf(id).length > 0);
     const rows = held.flatMap((id) => this.rowsOf(id));
     if (rows.length === 0) return new SearchCorpus(this.runtime.kernels, snap, this.stats, this.model.params.lexical, 0);
@@ -120,7 +120,7 @@ export class TrainingStore {
       const flags = views.u8At(shadow, seg.nRows);
       let added = 0;
       for (const l of locals) if (flags[l] === 0) (flags[l] = 1), added++;
-      snap[si] = { ...snap[si], dead: shadow, deadRows: snap[si].deadRows + added };
+      snap[si] = { ...snap[si], dead: shadow, deadRows: (snap[si].deadRows ?? 0) + added };
     }
     const live = Math.max(n - rows.length, 0);
     const stats: CorpusStats = { rows: live, avgBody: body / Math.max(live, 1) || 1, avgTitle: title / Math.max(live, 1) || 1, avgDoc: body / Math.max(docs, 1) || 1 };
