@@ -25,6 +25,8 @@ t.test('a tiny model trains, verifies and is deterministic', async (t) => {
   t.ok(files.has('dense-table.i8') && files.has(READER_FILE), 'dense encoder and native reader shipped');
   t.ok((manifest.metrics as any).reader.heldout_questions > 0, 'reader held-out figures recorded');
   t.ok(search.conf.length === 3 && search.tau.length === 2);
+  t.ok(search.returned.a > 0 && Number.isFinite(search.returned.b), 'the returned confidence calibrated');
+  t.ok((manifest.metrics as any).cross_validation.uncalibrated_returned_confidence['hotpotqa-dev'], 'figures before that calibration recorded');
   const rerank = manifest.params.rerank as any;
   t.ok(rerank.n >= 2 && rerank.w.length === 2 && rerank.w.every(Number.isFinite), 'the reader re-ranking of one-hop results fitted');
   t.equal(fs.readFileSync(path.join(a.dir, 'manifest.json'), 'utf8'), fs.readFileSync(path.join(b.dir, 'manifest.json'), 'utf8'), 'same seed, same model');

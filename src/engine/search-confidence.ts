@@ -6,7 +6,8 @@
 // depth). Two features ask whether the top chain is about what the question asks rather than merely
 // mentioning its words: how many of its passages belong to a document whose title the question names,
 // and how much of the question one sentence of it holds (a store without the answer still holds the
-// question's words, scattered over passages on other subjects).
+// question's words, scattered over passages on other subjects). The confidence a search returns
+// is the chosen stage's, recalibrated (returnedConfidence), an increasing map of it.
 import type { SearchCorpus } from './search-corpus.js';
 import { h1Features, H1_NAMES, heldBy } from './search-features.js';
 import { containsPhrase } from './search-phrases.js';
@@ -43,7 +44,8 @@ export interface Stage {
   lk: number[];
 }
 
-const logit = (v: number) => {
+/** log(p / (1 - p)) of v clamped to [1e-4, 1 - 1e-4]. */
+export const logit = (v: number) => {
   const p = Math.min(Math.max(v, 1e-4), 1 - 1e-4);
   return Math.log(p / (1 - p));
 };
@@ -232,6 +234,21 @@ export function confFeatures(c: SearchCorpus, q: Query, st: Stage, k: number): F
     namedShare(c, q, st.chains[top]),
     sentenceCover(c, q, st.chains[top]),
   ]);
+}
+
+/**
+ * Platt scaling of the confidence a search returns, σ(a·logit(c) + b): the loop returns the most
+ * confident of the stages it ran, and the largest of several estimates runs high; this maps it
+ * to the rate at which such returned confidences were right on questions the model never saw.
+ */
+export interface ReturnedCalibration {
+  a: number;
+  b: number;
+}
+
+/** The returned confidence c as calibrated by p (c itself when the model has no such calibration). */
+export function returnedConfidence(p: ReturnedCalibration | undefined, c: number): number {
+  return p ? 1 / (1 + Math.exp(-(p.a * logit(c) + p.b))) : c;
 }
 
 export function confidence(p: ConfParams, f: Float64Array): number {

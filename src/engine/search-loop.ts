@@ -3,11 +3,12 @@
 // stage 3 (chains of 3). The response comes from the stage run whose evidence is most likely
 // sufficient (a deeper stage must beat a shallower one by STAGE_MARGIN): its result list (assemble,
 // which draws on hop 1's ranking at every stage), the hop that found each passage and its
-// confidence; hops_used counts the hops run, and the trace has a step per hop (the deepest stage's
-// top chain). A stage-1 result lists max(maxResults, lead) passages, its confidence still that of
-// the first maxResults (the caller re-orders the head and cuts the list, see SearchParams.lead).
+// confidence (recalibrated by the model's `returned` calibration); hops_used counts the hops run,
+// and the trace has a step per hop (the deepest stage's top chain). A stage-1 result lists
+// max(maxResults, lead) passages, its confidence still that of the first maxResults (the caller
+// re-orders the head and cuts the list, see SearchParams.lead).
 import type { ModelDescriptor } from './model.js';
-import { CONF_NAMES, chainOrder, confFeatures, confidence, type ConfParams, type Stage } from './search-confidence.js';
+import { CONF_NAMES, chainOrder, confFeatures, confidence, returnedConfidence, type ConfParams, type ReturnedCalibration, type Stage } from './search-confidence.js';
 import { H1_NAMES } from './search-features.js';
 import type { SearchCorpus } from './search-corpus.js';
 import type { HopBuffers } from './hop-buffers.js';
@@ -38,6 +39,8 @@ export interface LoopParams {
   exp: ExpansionParams;
   conf: ConfParams[];
   tau: number[];
+  /** calibration of the confidence returned (absent in models before 1.10.0: returned as is) */
+  returned?: ReturnedCalibration;
 }
 
 /**
@@ -55,6 +58,8 @@ export function loopParamsProblem(m: Partial<LoopParams> | undefined): string | 
   for (const [name, w, n] of want) {
     if (!Array.isArray(w) || w.length !== n) return `${name} has ${Array.isArray(w) ? w.length : 'no'} weights; this engine computes ${n} features`;
   }
+  const r = m.returned;
+  if (r !== undefined && !(Number.isFinite(r.a) && Number.isFinite(r.b) && r.a > 0)) return 'returned (calibration of the returned confidence) is not {a > 0, b}: it must keep the order of confidences';
   return undefined;
 }
 
@@ -123,7 +128,7 @@ export function runLoop(c: SearchCorpus, model: ModelDescriptor, task: { query: 
       hits: best.st.ret.map((row, i) => ({ row, score: best.st.scores[best.st.from[i]], hop: best.st.hops[i] })),
       hopsUsed: hops,
       stage: done.indexOf(best) + 1,
-      confidence: best.conf,
+      confidence: returnedConfidence(m.returned, best.conf),
       steps: traceOf(ch, scores, hops),
     };
   };

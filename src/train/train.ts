@@ -15,6 +15,7 @@ import { DataFolder, isHeldOutArticle, squadArticles, type CorpusDoc, type Train
 import { evaluateQueries, summarise, type QueryResult } from './evaluate.js';
 import { fitChains, type Item } from './fit-chains.js';
 import { fitConfidence } from './fit-confidence.js';
+import { crossCalibrated, fitReturned } from './fit-returned.js';
 import { fitTermWeights } from './fit-term-weights.js';
 import { fitReader, type ReaderMetrics } from './fit-reader.js';
 import { NativeReader, READER_FILE } from '../answer/reader.js';
@@ -124,14 +125,24 @@ export async function train(o: TrainOptions): Promise<{ dir: string; metrics: un
     const items: Item[] = sets.flatMap((set) => set.queries.map((q) => ({ set, q })));
     const folds = stratifiedFolds(items.map((it) => it.q.suite), o.folds, o.seed);
     const results: QueryResult[] = [];
+    const resultFolds: number[] = [];
     for (let k = 0; k < o.folds; k++) {
       const params = fitAll(items.filter((_, i) => folds[i] !== k), theta, o.seed, () => {});
-      results.push(...evaluateQueries(items.filter((_, i) => folds[i] === k), params));
+      const got = evaluateQueries(items.filter((_, i) => folds[i] === k), params);
+      results.push(...got);
+      resultFolds.push(...got.map(() => k));
       o.log(`fold ${k + 1}/${o.folds} done (${elapsed()})`);
     }
-    const cv = summarise(results);
-    for (const [suite, m] of Object.entries(cv)) o.log(`CV ${suite}: found ${JSON.stringify(m.found_at)} ECE@10 ${m.ece10} hops ${m.mean_hops} conf found/missed/hidden ${m.conf_found}/${m.conf_missed}/${m.conf_hidden}`);
-    const search = fitAll(items, theta, o.seed, o.log);
+    // the returned confidence's calibration: its cross-validated figures from fits on the other folds
+    const uncalibrated = summarise(results);
+    const cv = summarise(crossCalibrated(results, resultFolds, HYPER.returned));
+    for (const [suite, m] of Object.entries(cv)) {
+      const raw = uncalibrated[suite];
+      o.log(`CV ${suite}: found ${JSON.stringify(m.found_at)} ECE@10 ${m.ece10} (${raw.ece10} uncalibrated) hops ${m.mean_hops} conf found/missed/hidden ${m.conf_found}/${m.conf_missed}/${m.conf_hidden} (hidden ${raw.conf_hidden} uncalibrated)`);
+    }
+    const returned = fitReturned(results, HYPER.returned);
+    o.log(`returned confidence calibrated as σ(${returned.a.toFixed(3)}·logit + ${returned.b.toFixed(3)})`);
+    const search: LoopParams = { ...fitAll(items, theta, o.seed, o.log), returned };
     const rerank = fitRerank(items, search, NativeReader.parse(reader.file), HYPER.rerank);
     o.log(`re-ranking of one-hop results: w ${rerank.params.w.map((v) => v.toFixed(3)).join(', ')}; training hit@1 of the stage-1 head ${rerank.at1.map((v) => v.toFixed(3)).join(' -> ')} (${elapsed()})`);
     const params: ModelParams & { rerank: RerankParams } = { ...base, search: search as unknown as Record<string, unknown>, rerank: rerank.params };
@@ -155,7 +166,12 @@ export async function train(o: TrainOptions): Promise<{ dir: string; metrics: un
           features: { h1: H1_NAMES, h2: H2_NAMES, confidence: CONF_NAMES },
         },
         metrics: {
-          cross_validation: { folds: o.folds, by: 'question, stratified by suite; each fold model trained without its questions', suites: cv },
+          cross_validation: {
+            folds: o.folds,
+            by: "question, stratified by suite; each fold model trained without its questions, its returned confidences calibrated by a fit on the other folds' results",
+            suites: cv,
+            uncalibrated_returned_confidence: Object.fromEntries(Object.entries(uncalibrated).map(([suite, m]) => [suite, { ece10: m.ece10, conf_found: m.conf_found, conf_missed: m.conf_missed, conf_hidden: m.conf_hidden }])),
+          },
           rerank: { hit1_stage1_head_training: { before: rerank.at1[0], after: rerank.at1[1] } },
           reader: reader.metrics,
         },

@@ -1,0 +1,88 @@
+// The calibration of the confidence a search returns: an increasing map σ(a·logit(c) + b) of the
+// chosen stage's confidence, fitted on held-out searches (asked as is, and with the question's
+// documents hidden), refused in a model folder when it would reorder confidences, and applied by
+// the loop to every search.
+import t from 'tap';
+import { returnedConfidence } from '../src/engine/search-confidence.js';
+import { loopParamsProblem, type LoopParams } from '../src/engine/search-loop.js';
+import type { QueryResult } from '../src/train/evaluate.js';
+import { crossCalibrated, fitReturned } from '../src/train/fit-returned.js';
+import { mulberry32 } from '../src/train/learners.js';
+import { openShippedStore } from './helpers/shipped-store.js';
+
+const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
+const logit = (p: number) => Math.log(p / (1 - p));
+
+/** n held-out results whose evidence is found with probability σ(a·logit(conf) + b); hidden runs get confHidden. */
+function results(n: number, a: number, b: number, seed: number, confHidden: () => number): QueryResult[] {
+  const rand = mulberry32(seed);
+  return Array.from({ length: n }, (_, i) => {
+    const conf = 0.02 + 0.96 * rand();
+    const found = rand() < sigmoid(a * logit(conf) + b);
+    return { query: { id: `q${i}`, suite: 's', text: '', gold: [], type: '' }, found: { 10: found }, conf, hops: 1, confHidden: confHidden() };
+  });
+}
+
+t.test('the map is the identity without a calibration, and increasing with one', async (t) => {
+  t.equal(returnedConfidence(undefined, 0.37), 0.37);
+  const p = { a: 1.3, b: -0.4 };
+  t.ok(Math.abs(returnedConfidence(p, 0.8) - sigmoid(1.3 * logit(0.8) - 0.4)) < 1e-12);
+  const grid = Array.from({ length: 99 }, (_, i) => returnedConfidence(p, (i + 1) / 100));
+  t.ok(grid.every((v, i) => i === 0 || v > grid[i - 1]), 'a higher stage confidence never returns a lower one');
+  t.ok(returnedConfidence(p, 0) > 0 && returnedConfidence(p, 1) < 1, 'confidences of 0 and 1 stay finite');
+});
+
+t.test('a model folder whose calibration would reorder confidences is refused', async (t) => {
+  const store = await openShippedStore([{ id: 'd', text: 'Title\nSome text.', metadata: {} }]);
+  t.teardown(() => store.close());
+  const shipped = store.model.params.search as unknown as LoopParams;
+  t.ok(shipped.returned && shipped.returned.a > 0, 'the shipped model calibrates its returned confidence');
+  t.equal(loopParamsProblem(shipped), undefined);
+  t.equal(loopParamsProblem({ ...shipped, returned: undefined }), undefined, 'a model without one (before 1.10.0) still loads');
+  t.match(loopParamsProblem({ ...shipped, returned: { a: 0, b: 0 } }), /order of confidences/);
+  t.match(loopParamsProblem({ ...shipped, returned: { a: -1, b: 0 } }), /order of confidences/);
+  t.match(loopParamsProblem({ ...shipped, returned: { a: Number.NaN, b: 0 } }), /order of confidences/);
+});
+
+t.test('fitting recovers the rate at which returned confidences were right', async (t) => {
+  const rs = results(4000, 2, -0.5, 1, () => 0.5);
+  const p = fitReturned(rs, { noAnswer: 0 });
+  t.ok(Math.abs(p.a - 2) < 0.25 && Math.abs(p.b + 0.5) < 0.2, `a ${p.a.toFixed(3)} b ${p.b.toFixed(3)}`);
+  const weighted = fitReturned(rs, { noAnswer: 0.2 });
+  t.ok(returnedConfidence(weighted, 0.5) < returnedConfidence(p, 0.5), 'hidden runs (label 0) weigh the confidence down where they lie');
+  const none = results(50, 2, 100, 2, () => 0.5).map((r) => ({ ...r, found: { 10: true } }));
+  t.same(fitReturned(none, { noAnswer: 0 }), { a: 1, b: 0 }, 'one label only: nothing to fit, the identity');
+});
+
+t.test('cross-calibration maps each fold with a fit on the other folds only', async (t) => {
+  const rs = [...results(300, 1, 1, 3, () => 0.3), ...results(300, 3, -2, 4, () => 0.3)];
+  const folds = rs.map((_, i) => (i < 300 ? 0 : 1));
+  const out = crossCalibrated(rs, folds, { noAnswer: 0.05 });
+  const from1 = fitReturned(rs.slice(300), { noAnswer: 0.05 });
+  const from0 = fitReturned(rs.slice(0, 300), { noAnswer: 0.05 });
+  t.equal(out[5].conf, returnedConfidence(from1, rs[5].conf), "fold 0 by fold 1's fit");
+  t.equal(out[5].confHidden, returnedConfidence(from1, rs[5].confHidden));
+  t.equal(out[305].conf, returnedConfidence(from0, rs[305].conf), "fold 1 by fold 0's fit");
+  t.same(out[5].found, rs[5].found, 'labels untouched');
+});
+
+t.test('a search returns its chosen stage confidence through the calibration', async (t) => {
+  const store = await openShippedStore([
+    { id: 'film', text: 'Devotion (1929 film)\nDevotion is a 1929 Italian silent drama film directed by Guido Brignone.', metadata: {} },
+    { id: 'director', text: 'Guido Brignone\nGuido Brignone was an Italian film director, father of the actress Lilla Brignone.', metadata: {} },
+    { id: 'other', text: 'Silent film\nA silent film is a film with no synchronized recorded sound.', metadata: {} },
+  ]);
+  t.teardown(() => store.close());
+  const params = store.model.params.search as unknown as LoopParams;
+  const moved: number[] = [];
+  for (const q of ['Who is the child of the director of the film Devotion (1929 film)?', 'What is a silent film?', 'When was the actress born?', 'Who is the mother of Lilla?']) {
+    const raw = store.search(q, { ...params, returned: undefined });
+    const served = store.search(q, params);
+    t.same(served.hits, raw.hits, `${q}: the same passages`);
+    t.ok(Math.abs(served.confidence - returnedConfidence(params.returned, raw.confidence)) < 1e-12, `${q}: ${raw.confidence.toFixed(3)} -> ${served.confidence.toFixed(3)}`);
+    moved.push(Math.abs(served.confidence - raw.confidence));
+  }
+  t.ok(Math.max(...moved) > 0.01, 'the calibration moves some confidence');
+  const none = store.search('Who painted the Mona Lisa?', params);
+  t.same([none.hits, none.confidence], [[], 0], 'a question no passage matches finds nothing, at confidence 0');
+});
