@@ -50,8 +50,11 @@ t.test('fitting recovers the rate at which returned confidences were right', asy
   t.ok(Math.abs(p.a - 2) < 0.25 && Math.abs(p.b + 0.5) < 0.2, `a ${p.a.toFixed(3)} b ${p.b.toFixed(3)}`);
   const weighted = fitReturned(rs, { noAnswer: 0.2 });
   t.ok(returnedConfidence(weighted, 0.5) < returnedConfidence(p, 0.5), 'hidden runs (label 0) weigh the confidence down where they lie');
-  const none = results(50, 2, 100, 2, () => 0.5).map((r) => ({ ...r, found: { 10: true } }));
-  t.same(fitReturned(none, { noAnswer: 0 }), { a: 1, b: 0 }, 'one label only: nothing to fit, the identity');
+  const allFound = results(50, 2, 0, 2, () => 0.5).map((r) => ({ ...r, found: { 10: true } }));
+  t.same(fitReturned(allFound, { noAnswer: 0 }), { a: 1, b: 0 }, 'one label only (no hidden runs weighed): nothing to fit, the identity');
+  t.same(fitReturned([], { noAnswer: 0.05 }), { a: 1, b: 0 }, 'no results: the identity');
+  const inverted = results(400, -1, 0, 5, () => 0.5);
+  t.same(fitReturned(inverted, { noAnswer: 0 }), { a: 1, b: 0 }, 'confidences that ran against the outcome: kept as they are, never inverted');
 });
 
 t.test('cross-calibration maps each fold with a fit on the other folds only', async (t) => {

@@ -14,9 +14,14 @@ export function fitReturned(results: QueryResult[], o: { noAnswer: number }): Re
   const ys: number[] = [];
   const ws: number[] = [];
   for (const r of results) {
-    xs.push(Float64Array.of(logit(r.conf)), Float64Array.of(logit(r.confHidden)));
-    ys.push(r.found[10] ? 1 : 0, 0);
-    ws.push(1, o.noAnswer);
+    xs.push(Float64Array.of(logit(r.conf)));
+    ys.push(r.found[10] ? 1 : 0);
+    ws.push(1);
+    if (o.noAnswer > 0) {
+      xs.push(Float64Array.of(logit(r.confHidden)));
+      ys.push(0);
+      ws.push(o.noAnswer);
+    }
   }
   if (!ys.includes(1) || !ys.includes(0)) return { a: 1, b: 0 };
   const w = fitLogistic(xs, ys, 0, ws);
