@@ -44,6 +44,8 @@ export interface Stage {
   lk: number[];
 }
 
+const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
+
 /** log(p / (1 - p)) of v clamped to [1e-4, 1 - 1e-4]. */
 export const logit = (v: number) => {
   const p = Math.min(Math.max(v, 1e-4), 1 - 1e-4);
@@ -248,12 +250,11 @@ export interface ReturnedCalibration {
 
 /** The returned confidence c as calibrated by p (c itself when the model has no such calibration). */
 export function returnedConfidence(p: ReturnedCalibration | undefined, c: number): number {
-  return p ? 1 / (1 + Math.exp(-(p.a * logit(c) + p.b))) : c;
+  return p ? sigmoid(p.a * logit(c) + p.b) : c;
 }
 
 export function confidence(p: ConfParams, f: Float64Array): number {
   let z = p.b;
   for (let i = 0; i < f.length; i++) z += (p.w[i] ?? 0) * f[i];
-  z = p.platt_a * z + p.platt_b;
-  return 1 / (1 + Math.exp(-z));
+  return sigmoid(p.platt_a * z + p.platt_b);
 }

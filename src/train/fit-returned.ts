@@ -6,27 +6,27 @@
 // the cross-validated figures stay out-of-sample.
 import { logit, returnedConfidence, type ReturnedCalibration } from '../engine/search-confidence.js';
 import type { QueryResult } from './evaluate.js';
-import { fitLogistic } from './learners.js';
+import { fitPlatt } from './learners.js';
 
 /** σ(a·logit(c) + b) fitted to the held-out results; the identity when there is nothing to fit. */
 export function fitReturned(results: QueryResult[], o: { noAnswer: number }): ReturnedCalibration {
-  const xs: Float64Array[] = [];
+  const xs: number[] = [];
   const ys: number[] = [];
   const ws: number[] = [];
   for (const r of results) {
-    xs.push(Float64Array.of(logit(r.conf)));
+    xs.push(logit(r.conf));
     ys.push(r.found[10] ? 1 : 0);
     ws.push(1);
     if (o.noAnswer > 0) {
-      xs.push(Float64Array.of(logit(r.confHidden)));
+      xs.push(logit(r.confHidden));
       ys.push(0);
       ws.push(o.noAnswer);
     }
   }
   if (!ys.includes(1) || !ys.includes(0)) return { a: 1, b: 0 };
-  const w = fitLogistic(xs, ys, 0, ws);
+  const [a, b] = fitPlatt(xs, ys, ws);
   // a slope of 0 or less would erase or invert the order of confidences: keep them as they are
-  return w[0] > 0 ? { a: w[0], b: w[1] } : { a: 1, b: 0 };
+  return a > 0 ? { a, b } : { a: 1, b: 0 };
 }
 
 /** The results with each fold's confidences calibrated by a fit on the other folds' results. */

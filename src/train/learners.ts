@@ -83,9 +83,9 @@ export function predictLogistic(w: ArrayLike<number>, x: ArrayLike<number>): num
   return 1 / (1 + Math.exp(-z));
 }
 
-/** Platt scaling: p = σ(a·s + b) fitted to labels; returns [a, b]. */
-export function fitPlatt(scores: number[], ys: number[]): [number, number] {
-  const w = fitLogistic(scores.map((s) => Float64Array.of(s)), ys, 0);
+/** Platt scaling: p = σ(a·s + b) fitted to labels (optionally weighted); returns [a, b]. */
+export function fitPlatt(scores: number[], ys: number[], weights?: number[]): [number, number] {
+  const w = fitLogistic(scores.map((s) => Float64Array.of(s)), ys, 0, weights);
   return [w[0], w[1]];
 }
 
