@@ -67,12 +67,14 @@ t.test('search: passages by hop with scores, confidence, hops, latency and trace
     ],
   });
   const q = 'Who is the child of the director of Devotion (1929 film)?';
-  const [r, asJson, bad, apiNames, badApiName] = await Promise.all([
+  const [r, asJson, bad, apiNames, badApiName, bothHops, bothResults] = await Promise.all([
     svc('search', 'films', q, '--hops', '3', '--results', '5', '--trace', '--filter', 'source=wiki'),
     svc('search', 'films', q, '--json', '--filter', 'source=wiki'),
     svc('search', 'films', q, '--hops', '9'),
     svc('search', 'films', q, '--max-hops', '1', '--max-results', '1', '--json'),
     svc('search', 'films', q, '--max-results', '0'),
+    svc('search', 'films', q, '--hops', '2', '--max-hops', '1'),
+    svc('search', 'films', q, '--max-results', '3', '--results', '3'),
   ]);
   t.equal(r.code, 0, r.stderr);
   t.match(r.stdout, /^hop 1\n {2}\d+\.\d{3} {2}\S+/);
@@ -94,6 +96,11 @@ t.test('search: passages by hop with scores, confidence, hops, latency and trace
   t.equal(one.hops_used, 1, '--max-hops is --hops');
   t.not(badApiName.code, 0);
   t.match(badApiName.stderr, /--max-results <n>.*use an integer from 1 to 100/);
+  t.not(bothHops.code, 0, 'both spellings of one option are refused, not one silently taken');
+  t.match(bothHops.stderr, /option '--max-hops <n>' cannot be used with option '--hops <n>'/);
+  t.equal(bothHops.stdout, '');
+  t.not(bothResults.code, 0);
+  t.match(bothResults.stderr, /option '--max-results <n>' cannot be used with option '--results <n>'/);
 });
 
 t.test('the readable view groups passages by hop', async (t) => {

@@ -1,16 +1,22 @@
 // The result list of a stage (search-stages.ts, assemble): a passage listed once and never one that
 // overlaps a listed passage of its document; a chain stage leads each chain with the passage hop 1
-// ranked higher and keeps the stage-1 passages of a long document it lists; every list is a prefix
-// of a longer one (a search at max_results k returns the first k of what k + n would).
+// ranked higher and keeps the stage-1 passages of a long document it lists (hop 1's best ones of a
+// long document right after the top chain); every list is a prefix of a longer one (a search at
+// max_results k returns the first k of what k + n would).
 import t from 'tap';
 import type { SearchCorpus } from '../src/engine/search-corpus.js';
-import { assemble, MAX_OVERLAP } from '../src/engine/search-stages.js';
+import { assemble, KEEP_LONG, LONG_DOC, MAX_OVERLAP } from '../src/engine/search-stages.js';
 import { rng } from './helpers/engine.js';
 
 /** A corpus of documents cut into passages: rows of document d are listed in `docs[d]` with their spans. */
 function corpusOf(docs: Array<Array<[number, number]>>): SearchCorpus {
   const rows = docs.flatMap((spans, d) => spans.map((span) => ({ d, span })));
-  return { docOf: (r: number) => rows[r].d, span: (r: number) => rows[r].span } as unknown as SearchCorpus;
+  const first = docs.map((_, d) => rows.findIndex((r) => r.d === d));
+  return {
+    docOf: (r: number) => rows[r].d,
+    span: (r: number) => rows[r].span,
+    docRows: (r: number) => [first[rows[r].d], docs[rows[r].d].length],
+  } as unknown as SearchCorpus;
 }
 
 const overlapping = (c: SearchCorpus, a: number, b: number) => {
@@ -40,15 +46,28 @@ t.test('a chain stage leads each chain with the passage hop 1 ranked higher', as
 });
 
 t.test('a chain stage keeps the stage-1 passages of a document it lists, alternating with the next chains', async (t) => {
-  const r = assemble(c, [[2, 4], [5, 6]], [3, 1], 10, [2, 3, 0, 5]);
-  t.same(r.ret, [2, 4, 3, 5, 0, 6], 'top chain; a passage of the long document; the next chain; the next passage of the long document; ...');
-  t.same(r.hops, [1, 2, 1, 1, 1, 2]);
+  // the long document's passages come after hop 1's best three, so only the alternation lists them
+  const r = assemble(c, [[2, 4], [5, 6]], [3, 1], 10, [4, 5, 6, 2, 3, 0]);
+  t.same(r.ret, [4, 2, 3, 5, 0, 6], 'top chain; a passage of the long document; the next chain; the next passage of the long document; ...');
+  t.same(r.hops, [2, 1, 1, 1, 1, 2], 'the top chain read 2 at hop 1 and 4 at hop 2');
   t.same(r.from, [0, 0, 0, 1, 1, 1], 'a stage-1 passage carries the score of the passage before it');
 });
 
+t.test("hop 1's best passages of a long document follow the top chain, whichever document it read", async (t) => {
+  t.equal(KEEP_LONG, 3);
+  t.equal(LONG_DOC, 4, 'the test corpus has one long document: rows 0-3');
+  // hop 1 ranks 3 and 0 (long document) and 6 (one passage) first; the top chain reads 4 and 5
+  const r = assemble(c, [[4, 5], [6, 4]], [3, 1], 10, [3, 6, 0, 2]);
+  t.same(r.ret.slice(0, 4), [4, 5, 3, 0], 'the top chain, then the long document\'s passages among hop 1\'s best three');
+  t.same(r.hops.slice(0, 4), [1, 2, 1, 1]);
+  t.same(r.from.slice(0, 4), [0, 0, 0, 0]);
+  t.ok(r.ret.indexOf(6) > 3, 'a single-passage document of hop 1 waits for its chain');
+  t.same(assemble(c, [[0], [6]], [2, 1], 10, [3, 6, 0]).ret, [0, 6], 'stage 1 lists its own ranking');
+});
+
 t.test('a stage-1 passage of a document the list does not hold is not added to a chain stage', async (t) => {
-  const r = assemble(c, [[4, 5]], [2], 10, [0, 6, 4]);
-  t.same(r.ret, [4, 5]);
+  t.same(assemble(c, [[4, 5]], [2], 10, [6, 4, 5, 0]).ret, [4, 5], 'hop 1 ranks the long document fourth');
+  t.same(assemble(c, [[4, 5]], [2], 10, [6, 0, 4]).ret, [4, 5, 0], 'hop 1 ranks it among its best three');
 });
 
 t.test('random stages: no repeats or overlaps, at most k, each list a prefix of a longer one', async (t) => {

@@ -71,8 +71,8 @@ export function registerSearch(program: Command): void {
     .option('--trace', 'show why each hop went where it did')
     .option('--filter <key=value>', 'metadata that must match (repeatable; numbers, true and false are typed, "quote" to keep a string)', parseFilter)
     .option('--json', 'print the response JSON')
-    .addOption(new Option('--max-hops <n>').hideHelp().argParser(intOption(1, 8)))
-    .addOption(new Option('--max-results <n>').hideHelp().argParser(intOption(1, 100)))
+    .addOption(new Option('--max-hops <n>').hideHelp().argParser(intOption(1, 8)).conflicts('hops'))
+    .addOption(new Option('--max-results <n>').hideHelp().argParser(intOption(1, 100)).conflicts('results'))
     .action(
       withClient(async (store: string, query: string, opts: SearchOpts) => {
         const req: SearchRequest = { query };
