@@ -8,7 +8,7 @@ import { client, formatMetadata, intOption, parseFilter, printJson, withClient }
 interface SearchOpts {
   hops?: number;
   results?: number;
-  /** the API's names, accepted as hidden spellings of --hops and --results */
+  /** the API's names, accepted as hidden spellings of --hops and --results (not together with them) */
   maxHops?: number;
   maxResults?: number;
   trace?: boolean;
