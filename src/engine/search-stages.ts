@@ -208,6 +208,8 @@ export function assemble(c: SearchCorpus, chains: number[][], sc: number[], k: n
     docs.add(c.docOf(row));
     return true;
   };
+  // a stage-1 passage added to a chain stage: found at hop 1, scored as the passage before it
+  const addStage1 = (row: number) => add(row, 1, out.from[out.from.length - 1]);
   const rank = new Map(s1.map((r, i) => [r, i]));
   const lead = (ch: number[]) => ch.map((row, h) => ({ row, hop: h + 1 })).sort((a, b) => (rank.get(a.row) ?? Infinity) - (rank.get(b.row) ?? Infinity) || a.hop - b.hop);
   const order = chainOrder(sc);
@@ -215,7 +217,7 @@ export function assemble(c: SearchCorpus, chains: number[][], sc: number[], k: n
   for (const { row, hop } of lead(chains[order[0]])) if (fits(row)) add(row, hop, order[0]);
   // stage 1 lists its own ranking: nothing to add from it
   const fill = chains[order[0]].length === 1 ? [] : s1;
-  for (const row of fill.slice(0, KEEP_LONG)) if (c.docRows(row)[1] >= LONG_DOC && fits(row)) add(row, 1, out.from[out.from.length - 1]);
+  for (const row of fill.slice(0, KEEP_LONG)) if (c.docRows(row)[1] >= LONG_DOC && fits(row)) addStage1(row);
   // the chain list after the top chain, led as above, built as it is read (the list stops at k)
   let next = 1;
   let from = order[0];
@@ -237,7 +239,7 @@ export function assemble(c: SearchCorpus, chains: number[][], sc: number[], k: n
   const nextFill = () => {
     while (j < fill.length) {
       const row = fill[j++];
-      if (docs.has(c.docOf(row)) && fits(row)) return add(row, 1, out.from[out.from.length - 1]);
+      if (docs.has(c.docOf(row)) && fits(row)) return addStage1(row);
     }
     return false;
   };
