@@ -1,4 +1,4 @@
-// `npm run eval -- --suite ../shared/bench/<suite> [--limit N] [--warmup N] [--url BASE] [--model DIR] [--max-results 10] [--hide-gold | --ask ../shared/bench/<suite>]`
+// `npm run eval -- --suite ../shared/bench/<suite> [--limit N] [--warmup N] [--url BASE] [--model DIR] [--max-results 10] [--keywords] [--hide-gold | --ask ../shared/bench/<suite>]`
 // Runs a benchmark suite against a real server over HTTP: starts one (port 0, temp data dir, the
 // given or shipped model) unless --url names a running one, ingests the suite's corpus in batches
 // of 1000, waits until the store has settled (its idle merge done), searches every query and prints the metrics of ../shared/bench/README.md: all-gold@k
@@ -10,8 +10,10 @@
 // ../shared/bench/<other suite> asks that suite's queries of this suite's corpus instead, with the
 // same no-answer report: for a corpus on other subjects (the multi-hop suites' questions against
 // squad-articles-dev's 48 articles; not squad-articles-dev's against the wiki-pool, which holds
-// those articles' paragraphs).
+// those articles' paragraphs). --keywords asks every query as a user who types keywords would
+// ("Who directed The Prairie King?" as "directed The Prairie King": src/train/keyword-queries.ts).
 import { parseArgs } from 'node:util';
+import { keywordForm } from '../src/train/keyword-queries.js';
 import { evalServer, ingestCorpus, readSuite } from './eval-server.js';
 import { noAnswerMetrics, suiteMetrics, type QueryOutcome } from './eval-metrics.js';
 
@@ -26,12 +28,13 @@ const { values: args } = parseArgs({
     concurrency: { type: 'string', default: '1' },
     warmup: { type: 'string', default: '32' },
     'hide-gold': { type: 'boolean', default: false },
+    keywords: { type: 'boolean', default: false },
     ask: { type: 'string' },
     json: { type: 'boolean', default: false },
   },
 });
 if (!args.suite) {
-  process.stderr.write('usage: npm run eval -- --suite ../shared/bench/<suite> [--limit N] [--warmup N] [--url BASE] [--model DIR] [--hide-gold | --ask ../shared/bench/<suite>] [--json]\n');
+  process.stderr.write('usage: npm run eval -- --suite ../shared/bench/<suite> [--limit N] [--warmup N] [--url BASE] [--model DIR] [--keywords] [--hide-gold | --ask ../shared/bench/<suite>] [--json]\n');
   process.exit(2);
 }
 
@@ -39,6 +42,7 @@ const suite = readSuite(args.suite);
 const asked = args.ask ? readSuite(args.ask) : suite;
 let queries = asked.queries;
 if (args.limit) queries = queries.slice(0, Number(args.limit));
+if (args.keywords) queries = queries.map((q: any) => ({ ...q, query: keywordForm(q.query) }));
 // --hide-gold: every gold document of the queries is left out, so no query has its answer in the store.
 const noAnswer = args['hide-gold'] || args.ask !== undefined;
 const hidden = new Set<string>(noAnswer ? queries.flatMap((q: any) => q.gold_doc_ids) : []);
@@ -75,6 +79,6 @@ await stop();
 const metrics = noAnswer ? noAnswerMetrics(outcomes) : suiteMetrics(outcomes, { ingestDocs: corpus.length, ingestSeconds, maxResults });
 if (args.json) process.stdout.write(`${JSON.stringify({ suite: suite.name, queries: queries.length, ...metrics }, null, 2)}\n`);
 else {
-  process.stdout.write(`suite ${suite.name}: ${queries.length} queries${asked === suite ? '' : ` of ${asked.name}`}, corpus ${corpus.length} documents${corpus.length < suite.corpus.length ? ` (${suite.corpus.length - corpus.length} gold documents hidden)` : ''}, max_results ${maxResults}\n`);
+  process.stdout.write(`suite ${suite.name}: ${queries.length} queries${asked === suite ? '' : ` of ${asked.name}`}${args.keywords ? ' as keywords' : ''}, corpus ${corpus.length} documents${corpus.length < suite.corpus.length ? ` (${suite.corpus.length - corpus.length} gold documents hidden)` : ''}, max_results ${maxResults}\n`);
   for (const [k, v] of Object.entries(metrics)) process.stdout.write(`  ${k.padEnd(24)} ${typeof v === 'number' ? (Number.isInteger(v) ? v : v.toFixed(3)) : v}\n`);
 }

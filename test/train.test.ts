@@ -1,6 +1,7 @@
 // Training end to end on a small sample through the same code path as `npm run train`: the model
 // folder it writes verifies (sizes, hashes), names its data and cross-validated figures, is the
-// same when trained again with the same seed, and serves searches in a real server.
+// same when trained again with the same seed, and serves searches (questions and keyword queries)
+// in a real server.
 import t from 'tap';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -27,6 +28,9 @@ t.test('a tiny model trains, verifies and is deterministic', async (t) => {
   t.ok(search.conf.length === 3 && search.tau.length === 2);
   t.ok(search.returned.a > 0 && Number.isFinite(search.returned.b), 'the returned confidence calibrated');
   t.ok((manifest.metrics as any).cross_validation.uncalibrated_returned_confidence['hotpotqa-dev'], 'figures before that calibration recorded');
+  t.ok(search.keywords.conf.length === 3 && search.keywords.conf.every((c: any) => c.w.length === search.conf[0].w.length), 'sufficiency models of keyword queries, one per stage');
+  t.ok(search.keywords.returned.a > 0 && Number.isFinite(search.keywords.returned.b), 'their returned confidence calibrated');
+  t.ok((manifest.metrics as any).cross_validation.suites['hotpotqa-dev (keywords)'], 'cross-validated figures of the questions asked as keywords recorded');
   const rerank = manifest.params.rerank as any;
   t.ok(rerank.n >= 2 && rerank.w.length === 2 && rerank.w.every(Number.isFinite), 'the reader re-ranking of one-hop results fitted');
   t.equal(fs.readFileSync(path.join(a.dir, 'manifest.json'), 'utf8'), fs.readFileSync(path.join(b.dir, 'manifest.json'), 'utf8'), 'same seed, same model');
@@ -45,6 +49,8 @@ t.test('the trained model loads in the server and answers', async (t) => {
   const r = await api.post('/stores/kb/search', { query: 'Who is the child of the director of the film Devotion (1929 film)?', return_trace: true });
   t.same(new Set(r.passages.map((p: any) => p.doc_id)), new Set(['film', 'director']));
   t.ok(r.confidence >= 0 && r.confidence <= 1);
+  const kw = await api.post('/stores/kb/search', { query: 'child director film Devotion 1929 film' });
+  t.ok(kw.passages.length > 0 && kw.confidence >= 0 && kw.confidence <= 1, 'a keyword query is scored by the keyword models');
   const a = await api.post('/stores/kb/search', { query: 'Who directed Devotion (1929 film)?', answer: true });
   t.equal(a.answer.source, 'native', 'the trained reader answers');
   t.type(a.answer.text, 'string');

@@ -23,6 +23,19 @@ const HIT = H1_NAMES.indexOf('hit');
 const SENTCOV = H1_NAMES.indexOf('sentcov');
 
 const WH = new Set(['who', 'whom', 'whose', 'which', 'where', 'when', 'what', 'that']);
+
+/** Words that make a query a question (isQuestion). */
+export const QUESTION_WORDS: ReadonlySet<string> = new Set(['who', 'whom', 'whose', 'which', 'where', 'when', 'what', 'how', 'why']);
+
+/**
+ * Whether a query is phrased as a question (a question mark or a question word) rather than typed
+ * as keywords ("director film The Last Lord died"): the two are calibrated by separate sufficiency
+ * models, since a keyword query lacks the structure words several features read.
+ */
+export function isQuestion(query: string): boolean {
+  if (query.includes('?')) return true;
+  return (query.toLowerCase().match(/\p{L}+/gu) ?? []).some((w) => QUESTION_WORDS.has(w));
+}
 /** Words that tie a definite description to what it is described by ("the country where ..."). */
 const LINKS = new Set(['of', 'where', 'who', 'which', 'that', 'in', 'whose', 'from', 'by', 'with', 'for', 'on', 'at']);
 

@@ -3,12 +3,14 @@
 // stage 3 (chains of 3). The response comes from the stage run whose evidence is most likely
 // sufficient (a deeper stage must beat a shallower one by STAGE_MARGIN): its result list (assemble,
 // which draws on hop 1's ranking at every stage), the hop that found each passage and its
-// confidence (recalibrated by the model's `returned` calibration); hops_used counts the hops run,
+// confidence (recalibrated by the model's `returned` calibration); a query typed as keywords rather
+// than phrased as a question (isQuestion) is scored by the model's `keywords` sufficiency models and
+// calibration where it has them, its questions' otherwise; hops_used counts the hops run,
 // and the trace has a step per hop (the deepest stage's top chain). A stage-1 result lists
 // max(maxResults, lead) passages, its confidence still that of the first maxResults (the caller
 // re-orders the head and cuts the list, see SearchParams.lead).
 import type { ModelDescriptor } from './model.js';
-import { CONF_NAMES, chainOrder, confFeatures, confidence, returnedConfidence, type ConfParams, type ReturnedCalibration, type Stage } from './search-confidence.js';
+import { CONF_NAMES, chainOrder, confFeatures, confidence, isQuestion, returnedConfidence, type ConfParams, type ReturnedCalibration, type Stage } from './search-confidence.js';
 import { H1_NAMES } from './search-features.js';
 import type { SearchCorpus } from './search-corpus.js';
 import type { HopBuffers } from './hop-buffers.js';
@@ -41,6 +43,19 @@ export interface LoopParams {
   tau: number[];
   /** calibration of the confidence returned (absent in models before 1.10.0: returned as is) */
   returned?: ReturnedCalibration;
+  /** the sufficiency models and calibration of keyword queries (absent before 1.12.0: those of questions serve them) */
+  keywords?: Sufficiency;
+}
+
+/** What scores a stage's evidence: a sufficiency model per stage, and the returned confidence's calibration. */
+export interface Sufficiency {
+  conf: ConfParams[];
+  returned?: ReturnedCalibration;
+}
+
+/** The sufficiency models that score a query: the keyword ones for a query that is not a question. */
+export function sufficiencyFor(m: LoopParams, query: string): Sufficiency {
+  return m.keywords && !isQuestion(query) ? m.keywords : m;
 }
 
 /**
@@ -54,12 +69,15 @@ export function loopParamsProblem(m: Partial<LoopParams> | undefined): string | 
     ['W2 (2-chains)', m.W2, X2_DIM],
     ['W3 (3-chains)', m.W3, X3_DIM],
     ...(m.conf ?? []).map((c, i): [string, unknown[] | undefined, number] => [`conf[${i}].w (sufficiency)`, c.w, CONF_NAMES.length]),
+    ...(m.keywords?.conf ?? []).map((c, i): [string, unknown[] | undefined, number] => [`keywords.conf[${i}].w (sufficiency of keyword queries)`, c.w, CONF_NAMES.length]),
   ];
   for (const [name, w, n] of want) {
     if (!Array.isArray(w) || w.length !== n) return `${name} has ${Array.isArray(w) ? w.length : 'no'} weights; this engine computes ${n} features`;
   }
-  const r = m.returned;
-  if (r !== undefined && !(Number.isFinite(r.a) && Number.isFinite(r.b) && r.a > 0)) return 'returned (calibration of the returned confidence) is not {a > 0, b}: it must keep the order of confidences';
+  if (m.keywords && m.keywords.conf?.length !== m.conf?.length) return `keywords.conf has ${m.keywords.conf?.length ?? 'no'} stage models; conf has ${m.conf?.length ?? 'none'}`;
+  for (const [name, r] of [['returned', m.returned], ['keywords.returned', m.keywords?.returned]] as const) {
+    if (r !== undefined && !(Number.isFinite(r.a) && Number.isFinite(r.b) && r.a > 0)) return `${name} (calibration of the returned confidence) is not {a > 0, b}: it must keep the order of confidences`;
+  }
   return undefined;
 }
 
@@ -121,6 +139,7 @@ export function runLoop(c: SearchCorpus, model: ModelDescriptor, task: { query: 
   const s = new Searcher(c, new Set(model.params.stop), buf, thetaOf(m), model.dense, task.approximate ? (task.scanBudget ?? SCAN_BUDGET) : 0);
   const q = s.query(task.query);
   if (q.order.length === 0) return { hits: [], hopsUsed: 1, stage: 1, confidence: 0, steps: [] };
+  const suff = sufficiencyFor(m, task.query);
   const done: Done[] = [];
   const finish = (ch: Chains, scores: number[], hops: number): LoopOutput => {
     const best = done.reduce((a, b) => (b.conf > a.conf + STAGE_MARGIN ? b : a));
@@ -128,7 +147,7 @@ export function runLoop(c: SearchCorpus, model: ModelDescriptor, task: { query: 
       hits: best.st.ret.map((row, i) => ({ row, score: best.st.scores[best.st.from[i]], hop: best.st.hops[i] })),
       hopsUsed: hops,
       stage: done.indexOf(best) + 1,
-      confidence: returnedConfidence(m.returned, best.conf),
+      confidence: returnedConfidence(suff.returned, best.conf),
       steps: traceOf(ch, scores, hops),
     };
   };
@@ -136,17 +155,17 @@ export function runLoop(c: SearchCorpus, model: ModelDescriptor, task: { query: 
   const ch1 = hop1Chains(s, q, h1);
   // stage 1's list as far as the caller's lead asks; its first k are the list the confidence reads
   const st1 = stageOf(c, ch1, h1.h1, Math.max(k, Math.min(task.lead ?? 0, TOPK_MAX)), h1.ranked);
-  done.push({ st: st1, conf: confidence(m.conf[0], confFeatures(c, q, firstOf(st1, k), k)) });
+  done.push({ st: st1, conf: confidence(suff.conf[0], confFeatures(c, q, firstOf(st1, k), k)) });
   if (task.maxHops === 1 || done[0].conf >= m.tau[0] || h1.beam.length === 0) return finish(ch1, h1.h1, 1);
   const ch2 = buildHop2(s, q, h1, m.exp);
   if (ch2.chains.length === 0) return finish(ch1, h1.h1, 1);
   const sc2 = ch2.X.map((x) => dotw(m.W2, x));
   const st2 = stageOf(c, ch2, sc2, k, h1.ranked);
-  done.push({ st: st2, conf: confidence(m.conf[1], confFeatures(c, q, st2, k)) });
+  done.push({ st: st2, conf: confidence(suff.conf[1], confFeatures(c, q, st2, k)) });
   if (task.maxHops === 2 || Math.max(done[0].conf, done[1].conf) >= m.tau[1]) return finish(ch2, sc2, 2);
   const ch3 = buildHop3(s, q, ch2, sc2, m.exp);
   const sc3 = ch3.X.map((x) => dotw(m.W3, x));
   const st3 = stageOf(c, ch3, sc3, k, h1.ranked);
-  done.push({ st: st3, conf: confidence(m.conf[2], confFeatures(c, q, st3, k)) });
+  done.push({ st: st3, conf: confidence(suff.conf[2], confFeatures(c, q, st3, k)) });
   return finish(ch3, sc3, ch3.chains.some((ch) => ch.length === 3) ? 3 : 2);
 }

@@ -3,13 +3,15 @@
 // per-stage sufficiency models on the multi-hop dev questions; measure the whole procedure by k-fold
 // cross-validation by question (each fold's model is trained without that fold's questions); refit
 // on every question for the shipped model, then the reader's re-ranking of one-hop results on it;
+// the sufficiency models and calibration of keyword queries are fitted and measured the same way on
+// each question's keyword form (keyword-queries.ts), with the chain scorers fitted on the questions;
 // write the folder with a manifest naming the data (with hashes), the hyper-parameters and the
 // cross-validated figures. Deterministic for a given seed.
 import path from 'node:path';
 import { ENGINE_FORMAT, writeModelFolder } from '../engine/model-folder.js';
 import type { ModelParams } from '../engine/model.js';
 import type { LoopParams } from '../engine/search-loop.js';
-import { CONF_NAMES } from '../engine/search-confidence.js';
+import { CONF_NAMES, isQuestion, type ReturnedCalibration } from '../engine/search-confidence.js';
 import { H1_NAMES, H2_NAMES } from '../engine/search-features.js';
 import { DataFolder, isHeldOutArticle, squadArticles, type CorpusDoc, type TrainQuery } from './data.js';
 import { evaluateQueries, summarise, type QueryResult } from './evaluate.js';
@@ -27,6 +29,7 @@ import { createEngineRuntime } from '../engine/wasm-runtime.js';
 import { TrainingStore } from './harness.js';
 import { mulberry32, stratifiedFolds } from './learners.js';
 import { HYPER, STOP_WORDS } from './hyper.js';
+import { keywordForm } from './keyword-queries.js';
 import type { TrainSet } from './train-set.js';
 
 export interface TrainOptions {
@@ -54,11 +57,34 @@ function sampleData(corpus: CorpusDoc[], queries: TrainQuery[], n: number, seed:
 
 type Theta = { terms: number[]; weights: number[] };
 
+/** Each question as a user who types keywords would ask it, in a suite of its own ("hotpotqa-dev (keywords)"). */
+function keywordItems(items: Item[]): Item[] {
+  return items.map(({ set, q }) => ({ set, q: { ...q, text: keywordForm(q.text), suite: `${q.suite} (keywords)` } }));
+}
+
+/** Chain scorers and sufficiency models fitted on the questions; the keyword sufficiency models on their keyword forms. */
 function fitAll(items: Item[], theta: Theta, seed: number, log: (m: string) => void): LoopParams {
   const map = new Map(theta.terms.map((t, i) => [t, theta.weights[i]]));
   const chains = fitChains(items, { l2: HYPER.l2, exp: HYPER.exp, theta: map, log });
   const conf = fitConfidence(items, chains, HYPER.exp, map, HYPER.confL2, seed);
-  return { theta, ...chains, exp: HYPER.exp, conf, tau: HYPER.tau };
+  const keywords = { conf: fitConfidence(keywordItems(items), chains, HYPER.exp, map, HYPER.confL2, seed) };
+  return { theta, ...chains, exp: HYPER.exp, conf, tau: HYPER.tau, keywords };
+}
+
+/** The calibrations of the returned confidence: one from the searches of questions, one from those of keyword queries. */
+function fitReturnedBoth(results: QueryResult[]): { returned: ReturnedCalibration; keywords: ReturnedCalibration } {
+  return {
+    returned: fitReturned(results.filter((r) => isQuestion(r.query.text)), HYPER.returned),
+    keywords: fitReturned(results.filter((r) => !isQuestion(r.query.text)), HYPER.returned),
+  };
+}
+
+/** The results cross-calibrated (fit-returned.ts) apart: questions by the other folds' questions, keyword queries by their keyword queries. */
+function crossCalibratedByForm(results: QueryResult[], folds: number[]): QueryResult[] {
+  return [true, false].flatMap((question) => {
+    const idx = results.flatMap((r, i) => (isQuestion(r.query.text) === question ? [i] : []));
+    return crossCalibrated(idx.map((i) => results[i]), idx.map((i) => folds[i]), HYPER.returned);
+  });
 }
 
 /** The dense encoder, trained contrastively on SQuAD-train pairs and wiki-pool self-supervision. */
@@ -123,26 +149,29 @@ export async function train(o: TrainOptions): Promise<{ dir: string; metrics: un
   o.log(`indexed ${sets.map((s) => `${s.name}: ${s.store.totalRows} passages`).join(', ')} (${elapsed()})`);
   try {
     const items: Item[] = sets.flatMap((set) => set.queries.map((q) => ({ set, q })));
+    const keyworded = keywordItems(items);
     const folds = stratifiedFolds(items.map((it) => it.q.suite), o.folds, o.seed);
     const results: QueryResult[] = [];
     const resultFolds: number[] = [];
     for (let k = 0; k < o.folds; k++) {
       const params = fitAll(items.filter((_, i) => folds[i] !== k), theta, o.seed, () => {});
-      const got = evaluateQueries(items.filter((_, i) => folds[i] === k), params);
+      // each question asked as a question and as keywords (the loop picks the sufficiency models by the query)
+      const got = evaluateQueries([...items, ...keyworded].filter((_, i) => folds[i % items.length] === k), params);
       results.push(...got);
       resultFolds.push(...got.map(() => k));
       o.log(`fold ${k + 1}/${o.folds} done (${elapsed()})`);
     }
-    // the returned confidence's calibration: its cross-validated figures from fits on the other folds
+    // the returned confidence's calibrations: their cross-validated figures from fits on the other folds
     const uncalibrated = summarise(results);
-    const cv = summarise(crossCalibrated(results, resultFolds, HYPER.returned));
+    const cv = summarise(crossCalibratedByForm(results, resultFolds));
     for (const [suite, m] of Object.entries(cv)) {
       const raw = uncalibrated[suite];
       o.log(`CV ${suite}: found ${JSON.stringify(m.found_at)} ECE@10 ${m.ece10} (${raw.ece10} uncalibrated) hops ${m.mean_hops} conf found/missed/hidden ${m.conf_found}/${m.conf_missed}/${m.conf_hidden} (hidden ${raw.conf_hidden} uncalibrated)`);
     }
-    const returned = fitReturned(results, HYPER.returned);
-    o.log(`returned confidence calibrated as σ(${returned.a.toFixed(3)}·logit + ${returned.b.toFixed(3)})`);
-    const search: LoopParams = { ...fitAll(items, theta, o.seed, o.log), returned };
+    const { returned, keywords } = fitReturnedBoth(results);
+    o.log(`returned confidence calibrated as σ(${returned.a.toFixed(3)}·logit + ${returned.b.toFixed(3)}), of keyword queries σ(${keywords.a.toFixed(3)}·logit + ${keywords.b.toFixed(3)})`);
+    const fitted = fitAll(items, theta, o.seed, o.log);
+    const search: LoopParams = { ...fitted, returned, keywords: { conf: fitted.keywords!.conf, returned: keywords } };
     const rerank = fitRerank(items, search, NativeReader.parse(reader.file), HYPER.rerank);
     o.log(`re-ranking of one-hop results: w ${rerank.params.w.map((v) => v.toFixed(3)).join(', ')}; training hit@1 of the stage-1 head ${rerank.at1.map((v) => v.toFixed(3)).join(' -> ')} (${elapsed()})`);
     const params: ModelParams & { rerank: RerankParams } = { ...base, search: search as unknown as Record<string, unknown>, rerank: rerank.params };
