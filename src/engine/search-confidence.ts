@@ -33,8 +33,13 @@ export const QUESTION_WORDS: ReadonlySet<string> = new Set(['who', 'whom', 'whos
  * models, since a keyword query lacks the structure words several features read.
  */
 export function isQuestion(query: string): boolean {
-  if (query.includes('?')) return true;
-  return (query.toLowerCase().match(/\p{L}+/gu) ?? []).some((w) => QUESTION_WORDS.has(w));
+  return query.includes('?') || query.split(/\s+/).some(isQuestionWord);
+}
+
+/** Whether a word is a question word, in any case, with its punctuation and a contraction ("Who's", "who've") or not ("Who-related" is not). */
+export function isQuestionWord(word: string): boolean {
+  const w = word.toLowerCase().replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '').replace(/['’](s|ve|re|d|ll)$/, '');
+  return QUESTION_WORDS.has(w);
 }
 /** Words that tie a definite description to what it is described by ("the country where ..."). */
 const LINKS = new Set(['of', 'where', 'who', 'which', 'that', 'in', 'whose', 'from', 'by', 'with', 'for', 'on', 'at']);

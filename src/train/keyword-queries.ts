@@ -3,19 +3,19 @@
 // word inside a name ("Battle of Hastings", "The Prairie King") is kept, since a user keeps names
 // whole. Invariant: a keyword form never reads as a question (isQuestion in search-confidence.ts
 // is false for it), so the keyword sufficiency models are trained on the queries they serve.
-import { QUESTION_WORDS } from '../engine/search-confidence.js';
+import { isQuestionWord } from '../engine/search-confidence.js';
 import { STOP_WORDS } from './hyper.js';
 
-const DROP = new Set([...STOP_WORDS, ...QUESTION_WORDS]);
+const STOP = new Set(STOP_WORDS);
 const named = (t: string | undefined) => t !== undefined && /^[\p{Lu}\p{N}]/u.test(t);
 
 export function keywordForm(question: string): string {
   const toks = (question.match(/[\p{L}\p{N}'’.-]+/gu) ?? []).map((t) => t.replace(/^[.]+|[.]+$/g, '')).filter((t) => t.length > 0);
   return toks
     .filter((t, i) => {
-      const low = t.toLowerCase().replace(/['’]s$/, ''); // "who's", "what's" are question words too
-      if (!DROP.has(low)) return true;
-      if (QUESTION_WORDS.has(low)) return false;
+      if (isQuestionWord(t)) return false;
+      const low = t.toLowerCase().replace(/['’]s$/, '');
+      if (!STOP.has(low)) return true;
       // inside a name: between two capitalised words, or a capitalised one starting a name ("The Prairie King")
       return named(toks[i + 1]) && (named(toks[i - 1]) || (i > 0 && named(t)));
     })
