@@ -7,7 +7,7 @@ import { isQuestion, isQuestionWord, returnedConfidence } from '../src/engine/se
 import { loopParamsProblem, sufficiencyFor, type LoopParams } from '../src/engine/search-loop.js';
 import { STOP_WORDS } from '../src/train/hyper.js';
 import { keywordForm } from '../src/train/keyword-queries.js';
-import { openShippedStore } from './helpers/shipped-store.js';
+import { DEVOTION, openShippedStore } from './helpers/shipped-store.js';
 
 t.test('a query is a question when it has a question mark or a question word', async (t) => {
   for (const q of ['Who directed Devotion?', 'when was tesla born', 'tesla birthplace?', 'The film Darkon follows a club with which acronym', 'HOW MANY MOONS DOES MARS HAVE', "Americans who've become rich", "what's (where) cheap"]) {
@@ -50,11 +50,7 @@ t.test('no keyword form of a suite question reads as a question, and each keeps 
 });
 
 t.test('the loop scores a keyword query with the keyword models, a question with the question ones', async (t) => {
-  const store = await openShippedStore([
-    { id: 'film', text: 'Devotion (1929 film)\nDevotion is a 1929 Italian silent drama film directed by Guido Brignone.', metadata: {} },
-    { id: 'director', text: 'Guido Brignone\nGuido Brignone was an Italian film director, father of the actress Lilla Brignone.', metadata: {} },
-    { id: 'other', text: 'Silent film\nA silent film is a film with no synchronized recorded sound.', metadata: {} },
-  ]);
+  const store = await openShippedStore(DEVOTION);
   t.teardown(() => store.close());
   const shipped = store.model.params.search as unknown as LoopParams;
   t.ok(shipped.keywords && shipped.keywords.conf.length === shipped.conf.length && shipped.keywords.returned, 'the shipped model has keyword sufficiency models and their calibration');

@@ -8,7 +8,7 @@ import { loopParamsProblem, type LoopParams } from '../src/engine/search-loop.js
 import type { QueryResult } from '../src/train/evaluate.js';
 import { crossCalibrated, fitReturned } from '../src/train/fit-returned.js';
 import { mulberry32 } from '../src/train/learners.js';
-import { openShippedStore } from './helpers/shipped-store.js';
+import { DEVOTION, openShippedStore } from './helpers/shipped-store.js';
 
 const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
 const logit = (p: number) => Math.log(p / (1 - p));
@@ -70,11 +70,7 @@ t.test('cross-calibration maps each fold with a fit on the other folds only', as
 });
 
 t.test('a search returns its chosen stage confidence through the calibration', async (t) => {
-  const store = await openShippedStore([
-    { id: 'film', text: 'Devotion (1929 film)\nDevotion is a 1929 Italian silent drama film directed by Guido Brignone.', metadata: {} },
-    { id: 'director', text: 'Guido Brignone\nGuido Brignone was an Italian film director, father of the actress Lilla Brignone.', metadata: {} },
-    { id: 'other', text: 'Silent film\nA silent film is a film with no synchronized recorded sound.', metadata: {} },
-  ]);
+  const store = await openShippedStore(DEVOTION);
   t.teardown(() => store.close());
   const params = store.model.params.search as unknown as LoopParams;
   const moved: number[] = [];

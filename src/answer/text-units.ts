@@ -4,6 +4,7 @@
 // are UTF-16 code units of the text it came from, so any span of words is an exact substring;
 // sentences are contiguous, non-empty word ranges covering every word in order; a question's
 // terms are its non-stop stems (wh-words excluded), each with the idf of the reader file.
+import { QUESTION_WORDS } from '../engine/search-confidence.js';
 import { stem } from '../engine/tokenize.js';
 
 const WORD = /[\p{L}\p{N}]+(?:[.,:'’-][\p{L}\p{N}]+)*/gu;
@@ -104,7 +105,7 @@ export function analyseQuestion(text: string, idf: (stem: string) => number): Qu
   const w = words(text);
   let qtype = 0;
   let head = '';
-  const wh = w.lower.findIndex((l) => ['what', 'which', 'who', 'whom', 'whose', 'when', 'where', 'why', 'how'].includes(l));
+  const wh = w.lower.findIndex((l) => QUESTION_WORDS.has(l));
   if (wh >= 0) {
     const l = w.lower[wh];
     const next = w.lower[wh + 1] ?? '';

@@ -156,7 +156,8 @@ export async function train(o: TrainOptions): Promise<{ dir: string; metrics: un
     for (let k = 0; k < o.folds; k++) {
       const params = fitAll(items.filter((_, i) => folds[i] !== k), theta, o.seed, () => {});
       // each question asked as a question and as keywords (the loop picks the sufficiency models by the query)
-      const got = evaluateQueries([...items, ...keyworded].filter((_, i) => folds[i % items.length] === k), params);
+      const inFold = (xs: Item[]) => xs.filter((_, i) => folds[i] === k);
+      const got = evaluateQueries([...inFold(items), ...inFold(keyworded)], params);
       results.push(...got);
       resultFolds.push(...got.map(() => k));
       o.log(`fold ${k + 1}/${o.folds} done (${elapsed()})`);
@@ -171,7 +172,7 @@ export async function train(o: TrainOptions): Promise<{ dir: string; metrics: un
     const { returned, keywords } = fitReturnedBoth(results);
     o.log(`returned confidence calibrated as σ(${returned.a.toFixed(3)}·logit + ${returned.b.toFixed(3)}), of keyword queries σ(${keywords.a.toFixed(3)}·logit + ${keywords.b.toFixed(3)})`);
     const fitted = fitAll(items, theta, o.seed, o.log);
-    const search: LoopParams = { ...fitted, returned, keywords: { conf: fitted.keywords!.conf, returned: keywords } };
+    const search: LoopParams = { ...fitted, returned, keywords: { ...fitted.keywords!, returned: keywords } };
     const rerank = fitRerank(items, search, NativeReader.parse(reader.file), HYPER.rerank);
     o.log(`re-ranking of one-hop results: w ${rerank.params.w.map((v) => v.toFixed(3)).join(', ')}; training hit@1 of the stage-1 head ${rerank.at1.map((v) => v.toFixed(3)).join(' -> ')} (${elapsed()})`);
     const params: ModelParams & { rerank: RerankParams } = { ...base, search: search as unknown as Record<string, unknown>, rerank: rerank.params };
