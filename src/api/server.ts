@@ -1,7 +1,8 @@
 // Starts and stops a whole server: data-dir lock, key ring, engine (model), stores, HTTP. The HTTP
 // port is open from the start so probes can see `starting`; /v1 endpoints other than health and
-// openapi.json answer 503 until every store is loaded. `close()` stops accepting, waits for
-// requests in flight, closes every store durably and releases the lock.
+// openapi.json answer 503 until every store is loaded and the engine warmed up on them (warm-up.ts).
+// `close()` stops accepting, waits for requests in flight, closes every store durably and releases
+// the lock.
 import http from 'node:http';
 import { availableParallelism } from 'node:os';
 import type { AddressInfo } from 'node:net';
@@ -23,6 +24,7 @@ import type { Services } from './context.js';
 import { pruneIdempotency } from './handlers-documents.js';
 import { buildOpenApi } from './openapi.js';
 import { StoreRegistry } from './store-registry.js';
+import { warmUp } from './warm-up.js';
 
 export interface ServerOptions {
   config: Config;
@@ -100,6 +102,13 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       listening.listen(opts.port, opts.host ?? '0.0.0.0', () => resolve());
     });
     await registry.loadAll();
+    // A restarted server answers its first searches at steady-state latency (warm-up.ts).
+    try {
+      const warmed = await warmUp(services, threads);
+      if (warmed.searches) logger.info(warmed, 'engine warmed up');
+    } catch (err) {
+      logger.warn({ err }, 'warm-up failed; the first searches may be slow');
+    }
     services.state = 'ok';
     const prune = setInterval(() => void pruneIdempotency(registry.allStores()).catch((err) => logger.error({ err }, 'idempotency pruning failed')), 3600_000);
     prune.unref();

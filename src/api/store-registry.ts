@@ -116,6 +116,15 @@ export class StoreRegistry {
     return [...this.projects.values()].flatMap((p) => [...p.byId.values()]).filter((s) => !s.closed);
   }
 
+  /** The open store with the most documents, with its project; undefined when there is none. */
+  largest(): { project: string; store: OpenStore } | undefined {
+    let best: { project: string; store: OpenStore } | undefined;
+    for (const [project, p] of this.projects) {
+      for (const store of p.byId.values()) if (!store.closed && store.db.nDocs > (best?.store.db.nDocs ?? 0)) best = { project, store };
+    }
+    return best;
+  }
+
   list(project: string): OpenStore[] {
     return [...(this.projects.get(project)?.byId.values() ?? [])].filter((s) => !s.closed);
   }
