@@ -24,6 +24,7 @@ t.test('warm-up queries are questions and keywords made of the documents\' words
     'proposed the Turing machine Ada Lovelace She',
   ], 'seven words of the second sentence and three of the next document; every third as keywords; words under three letters and a text without words skipped');
   t.equal(warmUpQueries(texts, 2).length, 2, 'at most n');
+  t.same(warmUpQueries([`Blob. ${'x'.repeat(5000)} data here.`], 1), ['What data here Blob data here?'], 'no word over 40 letters');
   t.same(warmUpQueries([], 5), [], 'no documents, no queries');
 });
 

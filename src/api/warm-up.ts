@@ -19,6 +19,8 @@ export interface WarmUpReport {
 const SEARCHES = 48;
 const BUDGET_MS = 3000;
 const MAX_WORDS = 7;
+/** Longer runs of letters (a blob, a URL) make no word; ten words then stay within a query's limit. */
+const MAX_WORD_CHARS = 40;
 
 /**
  * Warm-up queries from a store's documents, shaped like the questions a search gets: words of one
@@ -26,7 +28,7 @@ const MAX_WORDS = 7;
  * document, as a question, or every third one as keywords.
  */
 export function warmUpQueries(texts: string[], n: number): string[] {
-  const words = (s: string | undefined) => (s?.match(/[\p{L}][\p{L}\p{N}'-]*/gu) ?? []).filter((w) => w.length > 2);
+  const words = (s: string | undefined) => (s?.match(/[\p{L}][\p{L}\p{N}'-]*/gu) ?? []).filter((w) => w.length > 2 && w.length <= MAX_WORD_CHARS);
   const queries: string[] = [];
   for (let i = 0; i < texts.length && queries.length < n; i++) {
     const sentences = texts[i].split(/(?<=[.!?])\s+/);
