@@ -52,8 +52,8 @@ export async function warmUp(services: Services, parallel: number): Promise<Warm
   let next = 0;
   const one = async (): Promise<void> => {
     while (next < queries.length && performance.now() - started < BUDGET_MS) {
-      const query = queries[next++];
-      const body = { query, max_hops: LIMITS.maxHops.default, max_results: LIMITS.maxResults.default, return_trace: next % 4 === 0, answer: false };
+      const i = next++;
+      const body = { query: queries[i], max_hops: LIMITS.maxHops.default, max_results: LIMITS.maxResults.default, return_trace: i % 4 === 3, answer: false };
       await search({ project, params: { store: store.db.meta.id }, query: {}, body, headers: {}, requestId: 'warm-up', services });
     }
   };

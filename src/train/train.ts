@@ -10,7 +10,7 @@
 import path from 'node:path';
 import { ENGINE_FORMAT, writeModelFolder } from '../engine/model-folder.js';
 import type { ModelParams } from '../engine/model.js';
-import type { LoopParams } from '../engine/search-loop.js';
+import type { LoopParams, Sufficiency } from '../engine/search-loop.js';
 import { CONF_NAMES, isQuestion, type ReturnedCalibration } from '../engine/search-confidence.js';
 import { H1_NAMES, H2_NAMES } from '../engine/search-features.js';
 import { DataFolder, isHeldOutArticle, squadArticles, type CorpusDoc, type TrainQuery } from './data.js';
@@ -62,12 +62,12 @@ function keywordItems(items: Item[]): Item[] {
   return items.map(({ set, q }) => ({ set, q: { ...q, text: keywordForm(q.text), suite: `${q.suite} (keywords)` } }));
 }
 
-/** Chain scorers and sufficiency models fitted on the questions; the keyword sufficiency models on their keyword forms. */
-function fitAll(items: Item[], theta: Theta, seed: number, log: (m: string) => void): LoopParams {
+/** Chain scorers and sufficiency models fitted on the questions; the keyword sufficiency models on their keyword forms (`keyworded`, in the same order). */
+function fitAll(items: Item[], keyworded: Item[], theta: Theta, seed: number, log: (m: string) => void): LoopParams & { keywords: Sufficiency } {
   const map = new Map(theta.terms.map((t, i) => [t, theta.weights[i]]));
   const chains = fitChains(items, { l2: HYPER.l2, exp: HYPER.exp, theta: map, log });
   const conf = fitConfidence(items, chains, HYPER.exp, map, HYPER.confL2, seed);
-  const keywords = { conf: fitConfidence(keywordItems(items), chains, HYPER.exp, map, HYPER.confL2, seed) };
+  const keywords = { conf: fitConfidence(keyworded, chains, HYPER.exp, map, HYPER.confL2, seed) };
   return { theta, ...chains, exp: HYPER.exp, conf, tau: HYPER.tau, keywords };
 }
 
@@ -154,9 +154,10 @@ export async function train(o: TrainOptions): Promise<{ dir: string; metrics: un
     const results: QueryResult[] = [];
     const resultFolds: number[] = [];
     for (let k = 0; k < o.folds; k++) {
-      const params = fitAll(items.filter((_, i) => folds[i] !== k), theta, o.seed, () => {});
-      // each question asked as a question and as keywords (the loop picks the sufficiency models by the query)
       const inFold = (xs: Item[]) => xs.filter((_, i) => folds[i] === k);
+      const outOfFold = (xs: Item[]) => xs.filter((_, i) => folds[i] !== k);
+      const params = fitAll(outOfFold(items), outOfFold(keyworded), theta, o.seed, () => {});
+      // each question asked as a question and as keywords (the loop picks the sufficiency models by the query)
       const got = evaluateQueries([...inFold(items), ...inFold(keyworded)], params);
       results.push(...got);
       resultFolds.push(...got.map(() => k));
@@ -171,8 +172,8 @@ export async function train(o: TrainOptions): Promise<{ dir: string; metrics: un
     }
     const { returned, keywords } = fitReturnedBoth(results);
     o.log(`returned confidence calibrated as σ(${returned.a.toFixed(3)}·logit + ${returned.b.toFixed(3)}), of keyword queries σ(${keywords.a.toFixed(3)}·logit + ${keywords.b.toFixed(3)})`);
-    const fitted = fitAll(items, theta, o.seed, o.log);
-    const search: LoopParams = { ...fitted, returned, keywords: { ...fitted.keywords!, returned: keywords } };
+    const fitted = fitAll(items, keyworded, theta, o.seed, o.log);
+    const search: LoopParams = { ...fitted, returned, keywords: { ...fitted.keywords, returned: keywords } };
     const rerank = fitRerank(items, search, NativeReader.parse(reader.file), HYPER.rerank);
     o.log(`re-ranking of one-hop results: w ${rerank.params.w.map((v) => v.toFixed(3)).join(', ')}; training hit@1 of the stage-1 head ${rerank.at1.map((v) => v.toFixed(3)).join(' -> ')} (${elapsed()})`);
     const params: ModelParams & { rerank: RerankParams } = { ...base, search: search as unknown as Record<string, unknown>, rerank: rerank.params };
