@@ -5,14 +5,14 @@
 // loader, engine, index snapshot, search op), so what it measures is what a worker executes; the
 // index is settled (no merge running) before any search.
 import { defaultModelUri } from '../src/config.js';
-import { startEngine } from '../src/engine/engine.js';
-import { loadModel, type ModelDescriptor } from '../src/engine/model.js';
-import { readModelFolder } from '../src/engine/model-folder.js';
-import { snapshotOf } from '../src/engine/search-corpus.js';
-import { searchOp, searchScratchBytes, type SearchTask } from '../src/engine/search-op.js';
-import type { MemoryStoreIndex } from '../src/engine/store-index.js';
+import { startEngine } from '../src/engine/index.js';
+import { loadModel, type ModelDescriptor } from '../src/engine/model/place.js';
+import { readModelFolder } from '../src/engine/model/folder.js';
+import { snapshotOf } from '../src/engine/ranking/corpus.js';
+import { searchOp, searchScratchBytes, type SearchTask } from '../src/engine/ranking/search-op.js';
+import type { MemoryStoreIndex } from '../src/engine/index/store-index.js';
 import type { Engine } from '../src/engine/types.js';
-import { createEngineRuntime, type EngineRuntime } from '../src/engine/wasm-runtime.js';
+import { createEngineRuntime, type EngineRuntime } from '../src/engine/runtime/bootstrap.js';
 import type { Doc } from './bench-util.js';
 import { KernelProfile } from './kernel-profile.js';
 

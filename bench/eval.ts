@@ -10,8 +10,11 @@
 // ../shared/bench/<other suite> asks that suite's queries of this suite's corpus instead, with the
 // same no-answer report: for a corpus on other subjects (the multi-hop suites' questions against
 // squad-articles-dev's 48 articles; not squad-articles-dev's against the wiki-pool, which holds
-// those articles' paragraphs). --keywords asks every query as a user who types keywords would
+// those articles' paragraphs). --dump FILE also asks for the trace and writes every response, less
+// its `latency_ms`, one JSON line per query in the suite's order: two builds are compared
+// byte for byte with `cmp` (a refactor must leave them identical). --keywords asks every query as a user who types keywords would
 // ("Who directed The Prairie King?" as "directed The Prairie King": src/train/keyword-queries.ts).
+import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { keywordForm } from '../src/train/keyword-queries.js';
 import { evalServer, ingestCorpus, readSuite } from './eval-server.js';
@@ -31,6 +34,7 @@ const { values: args } = parseArgs({
     keywords: { type: 'boolean', default: false },
     ask: { type: 'string' },
     json: { type: 'boolean', default: false },
+    dump: { type: 'string' },
   },
 });
 if (!args.suite) {
@@ -69,12 +73,21 @@ async function worker() {
     const i = next++;
     const q = queries[i];
     const started = performance.now();
-    const r = await call('POST', `/stores/${store}/search`, { query: q.query, max_results: maxResults, ...(args['max-hops'] ? { max_hops: Number(args['max-hops']) } : {}) });
+    const r = await call('POST', `/stores/${store}/search`, {
+      query: q.query,
+      max_results: maxResults,
+      ...(args['max-hops'] ? { max_hops: Number(args['max-hops']) } : {}),
+      ...(args.dump ? { return_trace: true } : {}),
+    });
     outcomes[i] = { query: q, result: r, roundTripMs: performance.now() - started };
   }
 }
 await Promise.all(Array.from({ length: Number(args.concurrency) }, worker));
 await stop();
+if (args.dump) {
+  const lines = outcomes.map(({ query, result: { latency_ms: _, ...rest } }) => JSON.stringify({ id: query.id, ...rest }));
+  fs.writeFileSync(args.dump, `${lines.join('\n')}\n`);
+}
 
 const metrics = noAnswer ? noAnswerMetrics(outcomes) : suiteMetrics(outcomes, { ingestDocs: corpus.length, ingestSeconds, maxResults });
 if (args.json) process.stdout.write(`${JSON.stringify({ suite: suite.name, queries: queries.length, ...metrics }, null, 2)}\n`);

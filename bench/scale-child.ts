@@ -12,7 +12,7 @@ import { EngineHarness } from './engine-harness.js';
 import { SvcSystem } from './peer-svc.js';
 import { allGold } from './peer-text.js';
 import { SynthCorpus } from './synth-corpus.js';
-import { SCAN_BUDGET } from '../src/engine/scan-budget.js';
+import { SCAN_BUDGET } from '../src/engine/ranking/scan-budget.js';
 
 interface Args {
   mode: 'http' | 'engine';

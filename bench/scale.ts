@@ -12,7 +12,7 @@ import { parseArgs } from 'node:util';
 import { floorMs, measureBandwidth } from './bandwidth.js';
 import { fmt, log, machineLine, mib, num, runChild, table } from './bench-util.js';
 import { annTable } from './peer-report.js';
-import { APPROXIMATE_ROWS, SCAN_BUDGET } from '../src/engine/scan-budget.js';
+import { APPROXIMATE_ROWS, SCAN_BUDGET } from '../src/engine/ranking/scan-budget.js';
 
 const { values: opt } = parseArgs({
   args: process.argv.slice(2).filter((a) => a !== 'scale'),

@@ -2,9 +2,9 @@
 // answers exactly like the exact scan; past it, the common terms only add to rows the rare terms
 // touched, so a passage holding only common terms is never scored, while the others are still found.
 import t from 'tap';
-import { loadEngine } from '../src/engine/engine.js';
-import { readModelFolder } from '../src/engine/model-folder.js';
-import type { MemoryStoreIndex } from '../src/engine/store-index.js';
+import { loadEngine } from '../src/engine/index.js';
+import { readModelFolder } from '../src/engine/model/folder.js';
+import type { MemoryStoreIndex } from '../src/engine/index/store-index.js';
 import type { SearchParams } from '../src/engine/types.js';
 import { defaultModelUri } from '../src/config.js';
 

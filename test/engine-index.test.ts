@@ -3,9 +3,9 @@
 // background without losing or resurrecting documents, filters restrict every hop, and an index
 // rebuilt from the persisted encodings answers like the original.
 import t from 'tap';
-import { loadEngine } from '../src/engine/engine.js';
-import { readModelFolder } from '../src/engine/model-folder.js';
-import type { MemoryStoreIndex } from '../src/engine/store-index.js';
+import { loadEngine } from '../src/engine/index.js';
+import { readModelFolder } from '../src/engine/model/folder.js';
+import type { MemoryStoreIndex } from '../src/engine/index/store-index.js';
 import type { StoredDocument } from '../src/engine/types.js';
 import { defaultModelUri } from '../src/config.js';
 

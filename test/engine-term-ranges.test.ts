@@ -3,10 +3,10 @@
 // answer exactly as a store built afresh from the same documents, through writes, replacements,
 // deletions and merges.
 import t from 'tap';
-import { loadEngine } from '../src/engine/engine.js';
-import { readModelFolder } from '../src/engine/model-folder.js';
-import type { MemoryStoreIndex } from '../src/engine/store-index.js';
-import { rememberedSnapshots, termTable } from '../src/engine/term-ranges.js';
+import { loadEngine } from '../src/engine/index.js';
+import { readModelFolder } from '../src/engine/model/folder.js';
+import type { MemoryStoreIndex } from '../src/engine/index/store-index.js';
+import { rememberedSnapshots, termTable } from '../src/engine/ranking/term-ranges.js';
 import { defaultModelUri } from '../src/config.js';
 
 t.test('a table is shared by the snapshots of the same segments only', async (t) => {

@@ -3,8 +3,8 @@
 // their queries as each training question's keyword form, which never reads as a question.
 import fs from 'node:fs';
 import t from 'tap';
-import { isQuestion, isQuestionWord, returnedConfidence } from '../src/engine/search-confidence.js';
-import { loopParamsProblem, sufficiencyFor, type LoopParams } from '../src/engine/search-loop.js';
+import { isQuestion, isQuestionWord, returnedConfidence } from '../src/engine/ranking/confidence.js';
+import { loopParamsProblem, sufficiencyFor, type LoopParams } from '../src/engine/ranking/loop.js';
 import { STOP_WORDS } from '../src/train/hyper.js';
 import { keywordForm } from '../src/train/keyword-queries.js';
 import { DEVOTION, openShippedStore } from './helpers/shipped-store.js';

@@ -5,10 +5,10 @@
 import { writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import t from 'tap';
-import { KernelBoundsError, PoolBrokenError, PoolBusyError, PoolClosedError, UnknownOpError } from '../src/engine/errors.js';
-import { EnginePool, defaultWorkerUrl } from '../src/engine/pool.js';
-import { type ScanResult, scanTopK } from '../src/engine/scan-op.js';
-import { createEngineRuntime } from '../src/engine/wasm-runtime.js';
+import { KernelBoundsError, PoolBrokenError, PoolBusyError, PoolClosedError, UnknownOpError } from '../src/engine/runtime/errors.js';
+import { EnginePool, defaultWorkerUrl } from '../src/engine/runtime/pool.js';
+import { type ScanResult, scanTopK } from '../src/engine/runtime/scan-op.js';
+import { createEngineRuntime } from '../src/engine/runtime/bootstrap.js';
 import { randI8, rejectsTyped, rng } from './helpers/engine.js';
 
 const rt = await createEngineRuntime();

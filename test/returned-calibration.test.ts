@@ -3,8 +3,8 @@
 // documents hidden), refused in a model folder when it would reorder confidences, and applied by
 // the loop to every search.
 import t from 'tap';
-import { returnedConfidence } from '../src/engine/search-confidence.js';
-import { loopParamsProblem, type LoopParams } from '../src/engine/search-loop.js';
+import { returnedConfidence } from '../src/engine/ranking/confidence.js';
+import { loopParamsProblem, type LoopParams } from '../src/engine/ranking/loop.js';
 import type { QueryResult } from '../src/train/evaluate.js';
 import { crossCalibrated, fitReturned } from '../src/train/fit-returned.js';
 import { mulberry32 } from '../src/train/learners.js';

@@ -4,8 +4,8 @@
 // long document right after the top chain); every list is a prefix of a longer one (a search at
 // max_results k returns the first k of what k + n would).
 import t from 'tap';
-import type { SearchCorpus } from '../src/engine/search-corpus.js';
-import { assemble, KEEP_LONG, LONG_DOC, MAX_OVERLAP } from '../src/engine/search-stages.js';
+import type { SearchCorpus } from '../src/engine/ranking/corpus.js';
+import { assemble, KEEP_LONG, LONG_DOC, MAX_OVERLAP } from '../src/engine/ranking/stages.js';
 import { rng } from './helpers/engine.js';
 
 /** A corpus of documents cut into passages: rows of document d are listed in `docs[d]` with their spans. */

@@ -2,8 +2,8 @@
 // would (ties to the lower row, -Infinity last), bestMentions keeps the longest, full, earliest
 // mentions, and both keep everything when under their cap.
 import t from 'tap';
-import { bestRows } from '../src/engine/search-hops.js';
-import { bestMentions, type TitleHit } from '../src/engine/search-phrases.js';
+import { bestRows } from '../src/engine/ranking/hops.js';
+import { bestMentions, type TitleHit } from '../src/engine/ranking/phrases.js';
 import { rng } from './helpers/engine.js';
 
 t.test('bestRows equals sorting by score (ties to the lower row) and taking k', async (t) => {

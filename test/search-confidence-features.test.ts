@@ -3,8 +3,8 @@
 // whether the evidence holds its multi-word names as phrases; and whether the top chain is about what
 // the question names (titles) and holds much of it in one sentence.
 import t from 'tap';
-import { CONF_NAMES, confFeatures, questionDepth, questionNames, type Stage } from '../src/engine/search-confidence.js';
-import type { Query, Searcher } from '../src/engine/search-hops.js';
+import { CONF_NAMES, confFeatures, questionDepth, questionNames, type Stage } from '../src/engine/ranking/confidence.js';
+import type { Query, Searcher } from '../src/engine/ranking/hops.js';
 import { openShippedStore } from './helpers/shipped-store.js';
 
 const docs = [

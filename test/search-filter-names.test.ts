@@ -3,9 +3,9 @@
 // word only such rows hold counts as unseen, exactly as when the document was never ingested; and
 // training's hidden documents leave the statistics (idf, lengths) as if they had never been there.
 import t from 'tap';
-import { termId } from '../src/engine/analyze.js';
-import type { LoopParams } from '../src/engine/search-loop.js';
-import { stem } from '../src/engine/tokenize.js';
+import { termId } from '../src/engine/text/analyze.js';
+import type { LoopParams } from '../src/engine/ranking/loop.js';
+import { stem } from '../src/engine/text/tokenize.js';
 import type { TrainingStore } from '../src/train/harness.js';
 import { openShippedStore } from './helpers/shipped-store.js';
 

@@ -7,7 +7,7 @@ import path from 'node:path';
 import t from 'tap';
 import { NativeReader } from '../src/answer/reader.js';
 import { rerankLead, rerankParams, rerankScores } from '../src/answer/rerank.js';
-import type { LoadedModelFolder } from '../src/engine/model-folder.js';
+import type { LoadedModelFolder } from '../src/engine/model/folder.js';
 import { makeReaderModel, testReaderFile } from './helpers/reader-model.js';
 import { startTestServer, tempDir } from './helpers/server.js';
 

@@ -4,7 +4,7 @@
 // function and ship in the model folder as params.rerank. Invariants: only the order of the first n
 // passages changes, never which passages are returned; the scores keep their values and are
 // reassigned best-first, so a response's scores still fall as its list goes on.
-import type { LoadedModelFolder } from '../engine/model-folder.js';
+import type { LoadedModelFolder } from '../engine/model/folder.js';
 import type { NativeReader } from './reader.js';
 
 export interface RerankParams {

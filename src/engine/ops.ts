@@ -2,11 +2,11 @@
 // Invariants: imported once per worker, before the first task; registration
 // order does not matter.
 
-import { encodeOp } from './encode-op.js';
-import { registerOp } from './op-registry.js';
-import { scanOp } from './scan-op.js';
-import { searchOp } from './search-op.js';
-import { buildOp, mergeOp } from './segment-ops.js';
+import { encodeOp } from './segment/encode-op.js';
+import { registerOp } from './runtime/op-registry.js';
+import { scanOp } from './runtime/scan-op.js';
+import { searchOp } from './ranking/search-op.js';
+import { buildOp, mergeOp } from './segment/ops.js';
 
 registerOp('scan', scanOp);
 registerOp('encode', encodeOp);

@@ -4,11 +4,11 @@
 // a TaskReply carrying a WireError (class name + code) that the pool rebuilds.
 
 import { workerData } from 'node:worker_threads';
-import { errorToWire } from './errors.js';
-import { type OpContext, getOp } from './op-registry.js';
+import { errorToWire } from './runtime/errors.js';
+import { type OpContext, getOp } from './runtime/op-registry.js';
 import './ops.js';
-import type { EngineWorkerData, TaskEnvelope, TaskReply } from './pool.js';
-import { WasmKernels } from './wasm-kernels.js';
+import type { EngineWorkerData, TaskEnvelope, TaskReply } from './runtime/pool.js';
+import { WasmKernels } from './runtime/kernels.js';
 
 const data = workerData as EngineWorkerData;
 const ctx: OpContext = { kernels: new WasmKernels(data.module, data.memory), shared: data.shared };

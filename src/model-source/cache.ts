@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { ModelError, readModelFolder } from '../engine/model-folder.js';
+import { ModelError, readModelFolder } from '../engine/model/folder.js';
 import type { ModelLog } from './download.js';
 import type { RemoteModel } from './model-uri.js';
 import { ModelSourceError } from './source-error.js';

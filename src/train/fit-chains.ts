@@ -3,9 +3,9 @@
 // answer passages of single-hop questions); W2 ranks 2-chains (positives: two passages of distinct
 // supporting documents); W3 ranks 2- and 3-chains together (positives: the chains holding the most
 // supporting documents, the shortest of them). W2 and W3 learn from multi-hop sets only.
-import { buildHop1, buildHop2, buildHop3, dotw, X2_DIM, X3_DIM, type Chains } from '../engine/search-stages.js';
-import { H1_NAMES } from '../engine/search-features.js';
-import type { ExpansionParams } from '../engine/search-hops.js';
+import { buildHop1, buildHop2, buildHop3, dotw, X2_DIM, X3_DIM, type Chains } from '../engine/ranking/stages.js';
+import { H1_NAMES } from '../engine/ranking/features.js';
+import type { ExpansionParams } from '../engine/ranking/hops.js';
 import type { TrainQuery } from './data.js';
 import { fitSoftmax, type Group } from './learners.js';
 import { evidenceRows, type TrainSet } from './train-set.js';

@@ -4,9 +4,9 @@
 // weighted as HYPER.confWeights says (hidden runs, questions that need three or more documents),
 // then Platt-calibrated on logits it did not see in training (inner cross-fitting by question) over
 // the answerable rows only.
-import { confFeatures, type ConfParams, type Stage } from '../engine/search-confidence.js';
-import type { ExpansionParams } from '../engine/search-hops.js';
-import { dotw, hop1Chains, stageOf, type Chains } from '../engine/search-stages.js';
+import { confFeatures, type ConfParams, type Stage } from '../engine/ranking/confidence.js';
+import type { ExpansionParams } from '../engine/ranking/hops.js';
+import { dotw, hop1Chains, stageOf, type Chains } from '../engine/ranking/stages.js';
 import { buildStages, type ChainWeights, type Item } from './fit-chains.js';
 import { HYPER } from './hyper.js';
 import { fitLogistic, fitPlatt, stratifiedFolds } from './learners.js';

@@ -2,9 +2,9 @@
 // the first n passages of the loop's stage-1 list (built with the fitted W1), each with its hop-1
 // score and the native reader's best-sentence logit (the features rerankScores weighs in serving); a
 // softmax over those n with the evidence passages as positives (questions with evidence among them).
-import type { LoopParams } from '../engine/search-loop.js';
-import { thetaOf } from '../engine/search-loop.js';
-import { buildHop1, dotw, hop1Chains, stageOf } from '../engine/search-stages.js';
+import type { LoopParams } from '../engine/ranking/loop.js';
+import { thetaOf } from '../engine/ranking/loop.js';
+import { buildHop1, dotw, hop1Chains, stageOf } from '../engine/ranking/stages.js';
 import type { NativeReader } from '../answer/reader.js';
 import type { RerankParams } from '../answer/rerank.js';
 import type { Item } from './fit-chains.js';

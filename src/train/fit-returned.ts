@@ -4,7 +4,7 @@
 // hidden (label 0, weighted HYPER.returned.noAnswer). Invariants: only held-out searches are fitted
 // on; crossCalibrated maps a fold's results with a calibration fitted on the other folds alone, so
 // the cross-validated figures stay out-of-sample.
-import { logit, returnedConfidence, type ReturnedCalibration } from '../engine/search-confidence.js';
+import { logit, returnedConfidence, type ReturnedCalibration } from '../engine/ranking/confidence.js';
 import type { QueryResult } from './evaluate.js';
 import { fitPlatt } from './learners.js';
 

@@ -3,8 +3,8 @@
 // BM25 contribution; φ is fitted by a listwise softmax over each question's BM25 top-K passages
 // (positives: passages of the gold article holding an answer), on SQuAD-train articles the rest of
 // training never sees, for terms asked about in at least `minCount` questions (others keep 1).
-import type { Query } from '../engine/search-hops.js';
-import type { SearchCorpus } from '../engine/search-corpus.js';
+import type { Query } from '../engine/ranking/hops.js';
+import type { SearchCorpus } from '../engine/ranking/corpus.js';
 import type { TrainQuery } from './data.js';
 import type { TrainingStore } from './harness.js';
 import { minimize } from './lbfgs.js';

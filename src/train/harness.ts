@@ -3,17 +3,17 @@
 // so features and results at training time are those of serving. A store can hide documents (the
 // "answer not in the store" runs) as if they had been deleted: no hidden row is returned or counted
 // in the statistics.
-import { startEngine } from '../engine/engine.js';
-import type { EngineContext } from '../engine/engine-context.js';
-import { placeModel, type ModelDescriptor, type ModelParams } from '../engine/model.js';
-import { SearchCorpus, snapshotOf, type CorpusStats } from '../engine/search-corpus.js';
-import { hopBuffers, hopScratchBytes, type HopBuffers } from '../engine/hop-buffers.js';
-import { Searcher, RANK_CAP } from '../engine/search-hops.js';
-import { denseScratchBytes } from '../engine/dense-encoder.js';
-import { runLoop, type LoopOutput, type LoopParams } from '../engine/search-loop.js';
-import type { MemoryStoreIndex, Segment } from '../engine/store-index.js';
+import { startEngine } from '../engine/index.js';
+import type { EngineContext } from '../engine/index/context.js';
+import { placeModel, type ModelDescriptor, type ModelParams } from '../engine/model/place.js';
+import { SearchCorpus, snapshotOf, type CorpusStats } from '../engine/ranking/corpus.js';
+import { hopBuffers, hopScratchBytes, type HopBuffers } from '../engine/ranking/buffers.js';
+import { Searcher, RANK_CAP } from '../engine/ranking/hops.js';
+import { denseScratchBytes } from '../engine/model/dense-encoder.js';
+import { runLoop, type LoopOutput, type LoopParams } from '../engine/ranking/loop.js';
+import type { MemoryStoreIndex, Segment } from '../engine/index/store-index.js';
 import type { Engine, StoredDocument } from '../engine/types.js';
-import { createEngineRuntime, type EngineRuntime } from '../engine/wasm-runtime.js';
+import { createEngineRuntime, type EngineRuntime } from '../engine/runtime/bootstrap.js';
 import type { CorpusDoc } from './data.js';
 
 export class TrainingStore {

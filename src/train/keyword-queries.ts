@@ -3,7 +3,7 @@
 // word inside a name ("Battle of Hastings", "The Prairie King") is kept, since a user keeps names
 // whole. Invariant: a keyword form never reads as a question (isQuestion in search-confidence.ts
 // is false for it), so the keyword sufficiency models are trained on the queries they serve.
-import { isQuestionWord } from '../engine/search-confidence.js';
+import { isQuestionWord } from '../engine/ranking/confidence.js';
 import { STOP_WORDS } from './hyper.js';
 
 const STOP = new Set(STOP_WORDS);

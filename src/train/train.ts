@@ -8,11 +8,11 @@
 // write the folder with a manifest naming the data (with hashes), the hyper-parameters and the
 // cross-validated figures. Deterministic for a given seed.
 import path from 'node:path';
-import { ENGINE_FORMAT, writeModelFolder } from '../engine/model-folder.js';
-import type { ModelParams } from '../engine/model.js';
-import type { LoopParams, Sufficiency } from '../engine/search-loop.js';
-import { CONF_NAMES, isQuestion, type ReturnedCalibration } from '../engine/search-confidence.js';
-import { H1_NAMES, H2_NAMES } from '../engine/search-features.js';
+import { ENGINE_FORMAT, writeModelFolder } from '../engine/model/folder.js';
+import type { ModelParams } from '../engine/model/place.js';
+import type { LoopParams, Sufficiency } from '../engine/ranking/loop.js';
+import { CONF_NAMES, isQuestion, type ReturnedCalibration } from '../engine/ranking/confidence.js';
+import { H1_NAMES, H2_NAMES } from '../engine/ranking/features.js';
 import { DataFolder, isHeldOutArticle, squadArticles, type CorpusDoc, type TrainQuery } from './data.js';
 import { evaluateQueries, summarise, type QueryResult } from './evaluate.js';
 import { fitChains, type Item } from './fit-chains.js';
@@ -25,7 +25,7 @@ import type { RerankParams } from '../answer/rerank.js';
 import { fitRerank } from './fit-rerank.js';
 import { encoderCorpus } from './encoder-data.js';
 import { fitEncoder, type TrainedEncoder } from './fit-encoder.js';
-import { createEngineRuntime } from '../engine/wasm-runtime.js';
+import { createEngineRuntime } from '../engine/runtime/bootstrap.js';
 import { TrainingStore } from './harness.js';
 import { mulberry32, stratifiedFolds } from './learners.js';
 import { HYPER, STOP_WORDS } from './hyper.js';

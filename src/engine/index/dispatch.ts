@@ -1,0 +1,72 @@
+// Main-thread side of a search: snapshots the segments, builds the filter mask, runs the `search`
+// op in a worker with its scratch, then maps the rows it returns to documents and renders the trace.
+// Rows whose document changed while the search ran are dropped (never returned with stale text).
+import type { EngineContext } from './context.js';
+import { explain } from './explain.js';
+import { snapshotOf } from '../ranking/corpus.js';
+import type { SearchTask, SearchTaskResult } from '../ranking/search-op.js';
+import { searchScratchBytes } from '../ranking/search-op.js';
+import type { Segment } from './store-index.js';
+import type { Metadata, PassageHit, SearchOutcome, SearchParams, TextReader } from '../types.js';
+
+export interface RowRef {
+  docId: string;
+  start: number;
+  end: number;
+  metadata: Metadata;
+}
+
+export interface PendingResult {
+  resolve(rowRef: (seg: Segment, row: number) => RowRef | undefined, readText: TextReader): SearchOutcome;
+}
+
+/** `allowed` lists, per snapshot segment index, the [first, count) row ranges a filter lets through. */
+export async function runSearch(
+  ctx: EngineContext,
+  snapshot: Segment[],
+  stats: SearchTask['stats'],
+  params: SearchParams,
+  allowed?: Array<[number, number, number]>,
+): Promise<PendingResult> {
+  const started = performance.now();
+  const totalRows = snapshot.reduce((n, s) => n + s.nRows, 0);
+  const dim = ctx.model.params.dense?.dim ?? 0;
+  let blocked = 0;
+  let result: SearchTaskResult;
+  try {
+    if (allowed) {
+      blocked = ctx.heap.alloc(Math.max(totalRows, 1));
+      ctx.heap.views.fill(blocked, Math.max(totalRows, 1), 1);
+      const flags = ctx.heap.views.u8At(blocked, Math.max(totalRows, 1));
+      const bases: number[] = [];
+      snapshot.reduce((b, s) => (bases.push(b), b + s.nRows), 0);
+      for (const [si, first, count] of allowed) flags.fill(0, bases[si] + first, bases[si] + first + count);
+    }
+    const task: Omit<SearchTask, 'scratch'> = {
+      query: params.query,
+      maxHops: params.maxHops,
+      maxResults: params.maxResults,
+      lead: params.lead,
+      trace: params.trace,
+      segments: snapshot.map(snapshotOf),
+      stats,
+      blocked,
+      scan: params.scan,
+      scanBudget: params.scanBudget,
+    };
+    result = await ctx.withScratch<SearchTaskResult>('search', searchScratchBytes(totalRows, dim, params.maxResults), task as unknown as Record<string, unknown>);
+  } finally {
+    if (blocked) ctx.heap.free(blocked);
+  }
+  return {
+    resolve(rowRef, readText) {
+      const passages: PassageHit[] = [];
+      for (const h of result.hits) {
+        const ref = rowRef(snapshot[h.seg], h.row);
+        if (ref) passages.push({ ...ref, score: h.score, hop: h.hop });
+      }
+      const trace = params.trace ? explain(params.query, result.steps, (seg, row) => rowRef(snapshot[seg], row), readText) : undefined;
+      return { passages, confidence: result.confidence, hopsUsed: result.hopsUsed, stage: result.stage, trace, latencyMs: Math.round((performance.now() - started) * 1000) / 1000 };
+    },
+  };
+}

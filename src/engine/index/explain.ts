@@ -1,0 +1,46 @@
+// Renders raw trace steps into one readable `why` per hop, from the query text and the text of the
+// passages involved: which query words matched, which words of the passage read led on, or which
+// title it names.
+import { termId } from '../text/analyze.js';
+import type { RawStep } from '../ranking/search-op.js';
+import type { RowRef } from './dispatch.js';
+import { tokenize } from '../text/tokenize.js';
+import type { TextReader, TraceStep } from '../types.js';
+
+/** Distinct surface words of `text` at the given token positions (or whose term ids are listed). */
+function words(text: string, pick: (form: string, i: number) => boolean): string[] {
+  const t = tokenize(text);
+  const out: string[] = [];
+  t.forms.forEach((f, i) => {
+    const w = text.slice(t.start[i], t.end[i]);
+    if (pick(f, i) && !out.includes(w)) out.push(w);
+  });
+  return out;
+}
+
+const quote = (ws: string[]) => ws.map((w) => `'${w}'`).join(', ');
+
+export function explain(query: string, steps: RawStep[], rowRef: (seg: number, row: number) => RowRef | undefined, readText: TextReader): TraceStep[] {
+  const out: TraceStep[] = [];
+  for (const s of steps) {
+    const ref = rowRef(s.seg, s.row);
+    if (!ref) continue;
+    let why: string;
+    if (s.why.kind === 'query') {
+      const ids = new Set(s.why.terms);
+      const ws = words(query, (f) => ids.has(termId(f))).slice(0, 6);
+      why = ws.length ? `matches the query words ${quote(ws)}` : 'closest to the query';
+    } else {
+      const from = s.why.from ? rowRef(s.why.from[0], s.why.from[1]) : undefined;
+      const text = from ? readText(from.docId, from.start, from.end) ?? '' : '';
+      const pos = new Set(s.why.positions);
+      const ws = words(text, (_, i) => pos.has(i));
+      const src = from ? `'${from.docId}' (read at hop ${s.hop - 1})` : `the passage read at hop ${s.hop - 1}`;
+      why = s.why.kind === 'link'
+        ? `its title${ws.length ? ` '${ws.join(' ')}'` : ''} is named in ${src}`
+        : `follows ${src}${ws.length ? ` through ${quote(ws)}` : ''}`;
+    }
+    out.push({ hop: s.hop, doc_id: ref.docId, why });
+  }
+  return out;
+}

@@ -1,0 +1,366 @@
+// The in-memory index of one store (main thread side). It owns a list of immutable segments in the
+// shared memory, each with a mutable block of dead flags, and a document table mapping ids to the
+// rows that hold them. Invariants:
+// - a document's live rows are all in one segment; an upsert marks the old rows dead and installs the
+//   new ones in the same synchronous step, so every search sees exactly one version of a document;
+// - a search task gets a snapshot of the segment list at dispatch; segment blocks leave the list only
+//   through `heap.retire`, so a snapshot stays readable until its task has finished;
+// - a merge moves documents without flagging their source rows dead: a search that snapshot the
+//   sources still sees every document there, and a row maps back to its document while the document's
+//   version (set by each upsert, kept by a merge) is the row's;
+// - live-row statistics (count, summed lengths) always equal those of the rows not flagged dead;
+// - segments are merged in the background: by the tiered policy after each write, and once a store
+//   has seen no write for IDLE_MS, its smallest segments (IDLE_MERGE_ROWS rows in all) into one (a
+//   search pays per segment for every term and title it looks up; a bulk load or a restart leaves many).
+import type { EngineContext } from './context.js';
+import { FilterIndex } from './filter-index.js';
+import type { CorpusStats } from '../ranking/corpus.js';
+import { mergePlan, type MergeSource } from '../segment/merge-policy.js';
+import { runSearch } from './dispatch.js';
+import type { BuiltSegment } from '../segment/build.js';
+import type { EncodedBatch, Metadata, SearchOutcome, SearchParams, StoredDocument, StoreIndex, TextReader } from '../types.js';
+
+export interface Segment {
+  /** unique in the process (never reused, whatever the store) */
+  id: number;
+  base: number;
+  dead: number;
+  nRows: number;
+  liveRows: number;
+  rowSlot: Uint32Array;
+  /** version of the document each row was written for */
+  rowVersion: Uint32Array;
+  rowStart: Uint32Array;
+  rowEnd: Uint32Array;
+  blen: Float32Array;
+  tlen: Float32Array;
+}
+
+interface DocEntry {
+  slot: number;
+  version: number;
+  seg: Segment;
+  first: number;
+  count: number;
+  metadata: Metadata;
+}
+
+/** A built segment with the documents its rows belong to (rowDoc indexes `docs`). */
+export interface SegmentBatch {
+  built: BuiltSegment;
+  docs: Array<{ id: string; metadata: Metadata }>;
+}
+
+const LOAD_CHUNK = 4096;
+const IDLE_MS = 1000;
+const IDLE_MERGE_ROWS = 1 << 18;
+
+/** Segment ids are unique in the process, across stores: searches key what they remember of a segment by it (term-ranges.ts). */
+let nextSegmentId = 1;
+
+export class MemoryStoreIndex implements StoreIndex {
+  private segments: Segment[] = [];
+  private readonly docs = new Map<string, DocEntry>();
+  private readonly slotIds: Array<string | undefined> = [];
+  private readonly freeSlots: number[] = [];
+  private readonly filters = new FilterIndex();
+  private nextVersion = 1;
+  private liveRows = 0;
+  private liveBody = 0;
+  private liveTitle = 0;
+  private closed = false;
+  private merging = false;
+  private idleTimer?: ReturnType<typeof setTimeout>;
+  private idleDue = false;
+
+  /** `compactWhenIdle: false` keeps the segments as written and loaded (training needs a fixed layout). */
+  constructor(
+    private readonly ctx: EngineContext,
+    private readonly opts: { compactWhenIdle?: boolean } = {},
+  ) {}
+
+  get passageCount(): number {
+    return this.liveRows;
+  }
+
+  /** Segments in the index, and whether a merge is running (for stats and tests). */
+  get segmentCount(): number {
+    return this.segments.length;
+  }
+
+  get mergeRunning(): boolean {
+    return this.merging;
+  }
+
+  /** No merge running and none due: the segments stay as they are until the next write. */
+  get settled(): boolean {
+    return !this.merging && !this.idleDue;
+  }
+
+  get memoryBytes(): number {
+    let n = 0;
+    for (const s of this.segments) n += (this.ctx.heap.sizeOf(s.base) ?? 0) + (this.ctx.heap.sizeOf(s.dead) ?? 0);
+    return n;
+  }
+
+  async load(stored: Iterable<StoredDocument>): Promise<void> {
+    const chunks: StoredDocument[][] = [];
+    let cur: StoredDocument[] = [];
+    for (const d of stored) {
+      cur.push(d);
+      if (cur.length === LOAD_CHUNK) {
+        chunks.push(cur);
+        cur = [];
+      }
+    }
+    if (cur.length) chunks.push(cur);
+    const built = await Promise.all(chunks.map((c) => this.ctx.buildFromBlobs(c.map((d) => d.encoding))));
+    chunks.forEach((c, i) => this.install({ built: built[i], docs: c }));
+    this.armIdleMerge();
+  }
+
+  apply(batch: EncodedBatch): void {
+    for (const seg of batch.segments as SegmentBatch[]) this.install(seg);
+    this.maybeMerge();
+    this.armIdleMerge();
+  }
+
+
+  remove(docId: string): void {
+    const d = this.docs.get(docId);
+    if (!d) return;
+    this.kill(d);
+    this.docs.delete(docId);
+    this.filters.remove(d.slot, d.metadata);
+    this.slotIds[d.slot] = undefined;
+    this.freeSlots.push(d.slot);
+    this.armIdleMerge();
+  }
+
+  /** Restarts the idle clock (after each write): the idle merge runs IDLE_MS after the last one. */
+  private armIdleMerge(): void {
+    if (this.opts.compactWhenIdle === false || this.closed) return;
+    clearTimeout(this.idleTimer);
+    this.idleDue = true;
+    this.idleTimer = setTimeout(() => {
+      this.idleDue = false;
+      this.idleMerge();
+    }, IDLE_MS);
+    this.idleTimer.unref?.();
+  }
+
+  /**
+   * Merges the smallest segments, up to IDLE_MERGE_ROWS rows in all, into one (after any merge running
+   * now), when the others hold at least 1/8 of the largest's rows: a trickle of small writes is not
+   * folded into a big segment each time (at most 8 rows rewritten per row written, per size step),
+   * and the merge's memory stays bounded however large the store.
+   */
+  private idleMerge(): void {
+    if (this.closed) return;
+    if (this.merging) return this.armIdleMerge();
+    const small: Segment[] = [];
+    let rows = 0;
+    for (const seg of [...this.segments].sort((a, b) => a.nRows - b.nRows)) {
+      if (rows + seg.nRows > IDLE_MERGE_ROWS) break;
+      small.push(seg);
+      rows += seg.nRows;
+    }
+    if (small.length < 2) return;
+    const largest = small[small.length - 1].nRows;
+    // in list order (oldest first), as the tiered merges keep it: ties between equal scores go to the lower row
+    if (8 * (rows - largest) >= largest) this.startMerge(this.segments.filter((seg) => small.includes(seg)));
+  }
+
+  /**
+   * Places a built segment in shared memory and points its documents at it, replacing older
+   * versions. Documents given without an id (merge leftovers) keep their rows dead. With `moved`
+   * (a merge), a document is the same version moved from its source rows, which stay unflagged.
+   */
+  private install({ built, docs }: { built: BuiltSegment; docs: Array<{ id?: string; metadata: Metadata }> }, moved?: Map<string, DocEntry>): void {
+    if (this.closed) return;
+    const { heap } = this.ctx;
+    const nRows = built.rowDoc.length;
+    const base = heap.alloc(built.image.byteLength);
+    heap.views.write(base, new Uint8Array(built.image));
+    const dead = heap.alloc(Math.max(nRows, 1));
+    heap.views.fill(dead, Math.max(nRows, 1), 1);
+    const seg: Segment = {
+      id: nextSegmentId++,
+      base,
+      dead,
+      nRows,
+      liveRows: 0,
+      rowSlot: new Uint32Array(nRows),
+      rowVersion: new Uint32Array(nRows),
+      rowStart: built.rowStart,
+      rowEnd: built.rowEnd,
+      blen: built.blen,
+      tlen: built.tlen,
+    };
+    this.segments.push(seg);
+    let r = 0;
+    docs.forEach((doc, di) => {
+      const first = r;
+      while (r < nRows && built.rowDoc[r] === di) r++;
+      if (doc.id === undefined) return;
+      const from = moved?.get(doc.id);
+      let slot: number;
+      let version: number;
+      if (from) {
+        for (let row = from.first; row < from.first + from.count; row++) this.account(from.seg, row, -1);
+        if (from.seg.liveRows === 0) this.dropSegment(from.seg);
+        ({ slot, version } = from);
+      } else {
+        this.remove(doc.id);
+        slot = this.freeSlots.pop() ?? this.slotIds.length;
+        version = this.nextVersion++;
+        this.slotIds[slot] = doc.id;
+        this.filters.add(slot, doc.metadata);
+      }
+      seg.rowSlot.fill(slot, first, r);
+      seg.rowVersion.fill(version, first, r);
+      const entry: DocEntry = { slot, version, seg, first, count: r - first, metadata: doc.metadata };
+      this.docs.set(doc.id, entry);
+      this.revive(entry);
+    });
+    if (seg.liveRows === 0) this.dropSegment(seg);
+  }
+
+  private revive(d: DocEntry): void {
+    const flags = this.ctx.heap.views.u8At(d.seg.dead, d.seg.nRows);
+    for (let r = d.first; r < d.first + d.count; r++) {
+      flags[r] = 0;
+      this.account(d.seg, r, 1);
+    }
+  }
+
+  private kill(d: DocEntry): void {
+    const flags = this.ctx.heap.views.u8At(d.seg.dead, d.seg.nRows);
+    for (let r = d.first; r < d.first + d.count; r++) {
+      if (flags[r] === 0) {
+        flags[r] = 1;
+        this.account(d.seg, r, -1);
+      }
+    }
+    if (d.seg.liveRows === 0) this.dropSegment(d.seg);
+  }
+
+  private account(seg: Segment, row: number, sign: 1 | -1): void {
+    seg.liveRows += sign;
+    this.liveRows += sign;
+    this.liveBody += sign * seg.blen[row];
+    this.liveTitle += sign * seg.tlen[row];
+  }
+
+  private dropSegment(seg: Segment): void {
+    this.segments = this.segments.filter((s) => s !== seg);
+    this.ctx.heap.retire(seg.base);
+    this.ctx.heap.retire(seg.dead);
+  }
+
+  /** Merges small segments in the background when there are too many (see merge-policy.ts). */
+  private maybeMerge(): void {
+    if (this.merging || this.closed) return;
+    const plan = mergePlan(this.segments);
+    if (plan) this.startMerge(plan);
+  }
+
+  private startMerge(plan: Segment[]): void {
+    this.merging = true;
+    const sources: MergeSource[] = plan.map((s) => ({ base: s.base, dead: s.dead, nRows: s.nRows, rowStart: s.rowStart, rowEnd: s.rowEnd, rowSlot: s.rowSlot }));
+    this.ctx
+      .mergeSegments(sources)
+      .then(({ built, rowSource }) => this.installMerged(plan, built, rowSource))
+      .catch((err) => this.ctx.log('segment merge failed', { err: String(err) }))
+      .finally(() => {
+        this.merging = false;
+        this.maybeMerge();
+      });
+  }
+
+  /**
+   * Installs a merge of `plan`. A merged document is kept only if it still lives, unchanged, in the
+   * source row it was merged from; it moves (same slot and version) and its source rows leave the
+   * live count unflagged, which empties (and so drops) every source segment. Documents replaced or
+   * deleted during the merge stay dead in the result.
+   */
+  private installMerged(plan: Segment[], built: BuiltSegment, rowSource: Uint32Array): void {
+    const docs: Array<{ id?: string; metadata: Metadata }> = [];
+    const moved = new Map<string, DocEntry>();
+    for (let r = 0; r < built.rowDoc.length; r++) {
+      const di = built.rowDoc[r];
+      if (docs[di]) continue;
+      const seg = plan[rowSource[r] >>> 24];
+      const row = rowSource[r] & 0xffffff;
+      const id = this.slotIds[seg.rowSlot[row]];
+      const entry = id === undefined ? undefined : this.docs.get(id);
+      const alive = entry !== undefined && entry.seg === seg && row >= entry.first && row < entry.first + entry.count;
+      docs[di] = alive ? { id, metadata: entry.metadata } : { metadata: {} };
+      if (alive) moved.set(id!, entry);
+    }
+    this.install({ built, docs }, moved);
+  }
+
+  /** The live segments and statistics a search task reads (training searches in-process with it). */
+  snapshot(): { segments: Segment[]; stats: CorpusStats } {
+    const segments = this.segments.filter((s) => s.liveRows > 0);
+    const rows = Math.max(this.liveRows, 1);
+    const stats = { rows: this.liveRows, avgBody: this.liveBody / rows || 1, avgTitle: this.liveTitle / rows || 1, avgDoc: this.liveBody / Math.max(this.docs.size, 1) || 1 };
+    return { segments, stats };
+  }
+
+  /** Global rows (in `segments` order) of a document, or [] when it is not in them. */
+  rowsOf(docId: string, segments: Segment[]): number[] {
+    const d = this.docs.get(docId);
+    if (!d) return [];
+    let base = 0;
+    for (const s of segments) {
+      if (s === d.seg) return Array.from({ length: d.count }, (_, i) => base + d.first + i);
+      base += s.nRows;
+    }
+    return [];
+  }
+
+  /** The document id of a global row of `segments`. */
+  docIdOf(row: number, segments: Segment[]): string | undefined {
+    for (const s of segments) {
+      if (row < s.nRows) return this.slotIds[s.rowSlot[row]];
+      row -= s.nRows;
+    }
+    return undefined;
+  }
+
+  async search(params: SearchParams, readText: TextReader): Promise<SearchOutcome> {
+    const { segments: snapshot, stats } = this.snapshot();
+    const slots = this.filters.match(params.filter);
+    let allowed: Array<[number, number, number]> | undefined;
+    if (slots) {
+      const index = new Map(snapshot.map((s, i) => [s, i]));
+      allowed = [];
+      for (const slot of slots) {
+        const d = this.docs.get(this.slotIds[slot]!);
+        const si = d && index.get(d.seg);
+        if (d && si !== undefined) allowed.push([si, d.first, d.count]);
+      }
+    }
+    const pending = await runSearch(this.ctx, snapshot, stats, params, allowed);
+    return pending.resolve((seg, row) => {
+      const id = this.slotIds[seg.rowSlot[row]];
+      const entry = id === undefined ? undefined : this.docs.get(id);
+      if (!entry || entry.version !== seg.rowVersion[row]) return undefined;
+      return { docId: id!, start: seg.rowStart[row], end: seg.rowEnd[row], metadata: entry.metadata };
+    }, readText);
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    clearTimeout(this.idleTimer);
+    for (const s of this.segments) {
+      this.ctx.heap.retire(s.base);
+      this.ctx.heap.retire(s.dead);
+    }
+    this.segments = [];
+    this.docs.clear();
+  }
+}

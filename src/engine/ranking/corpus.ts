@@ -1,0 +1,347 @@
+// A search task's view of one store: the snapshot's segments laid end to end as one row space
+// (global row = segment's row base + local row), with live corpus statistics, document frequencies
+// summed over segments, BM25 accumulation over both fields into a score buffer, and masking of
+// dead and filtered-out rows. Worker side; reads segments only through SegmentView and kernels.
+// The per-row accessors run in the search's inner loops: they allocate nothing but the views and
+// tuples they return (a search's garbage is what its collections cost at a million rows).
+import type { ModelParams } from '../model/place.js';
+import { SEC } from '../segment/layout.js';
+import type { WasmKernels } from '../runtime/kernels.js';
+import { termTable, type TermTable } from './term-ranges.js';
+import { SegmentView, type PostingRange } from '../segment/view.js';
+
+export interface SnapshotSegment {
+  /** the segment's process-unique id: where its terms' postings lie is remembered across searches (term-ranges.ts); absent: looked up per search */
+  id?: number;
+  base: number;
+  dead: number;
+  nRows: number;
+  /** rows flagged dead when the snapshot was taken (0: none, document frequencies need no check) */
+  deadRows?: number;
+}
+
+/** What a search needs of a store's segment (store-index.ts Segment): the snapshot a worker reads. */
+export function snapshotOf(s: { id: number; base: number; dead: number; nRows: number; liveRows: number }): SnapshotSegment {
+  return { id: s.id, base: s.base, dead: s.dead, nRows: s.nRows, deadRows: s.nRows - s.liveRows };
+}
+
+export interface CorpusStats {
+  rows: number;
+  avgBody: number;
+  avgTitle: number;
+  /** average body length of a whole document (sum over its passages) */
+  avgDoc: number;
+}
+
+/** A field scanned into a score buffer, its BM25 scaled by `scale`. */
+export interface ScanTarget {
+  field: 'body' | 'title';
+  scores: number;
+  scale: number;
+}
+
+/** Touched-row marks of a scan (u8 per global row) and the terms that only add to marked rows. */
+export interface ScanMarks {
+  ptr: number;
+  restrict?: readonly boolean[];
+}
+
+export class SearchCorpus {
+  readonly segs: SegmentView[];
+  readonly rowBase: number[] = [];
+  readonly totalRows: number;
+  private readonly dfCache = new Map<number, number>();
+  private readonly tdfCache = new Map<number, number>();
+  private readonly idfCache = new Map<number, number>();
+  private readonly titleRowsCache = new Map<number, number[]>();
+  /** where each term's postings lie, per segment, and the titles of phrases: shared with the thread's searches of the same segments */
+  private readonly rangeCache: TermTable;
+  /** The memory's bytes, for the dead and filter flags (blocks allocated before the snapshot, so covered). */
+  private readonly flags: Uint8Array;
+
+  constructor(
+    readonly kernels: WasmKernels,
+    readonly snapshot: SnapshotSegment[],
+    readonly stats: CorpusStats,
+    readonly lexical: ModelParams['lexical'],
+    private readonly blocked: number,
+  ) {
+    this.segs = snapshot.map((s) => new SegmentView(kernels.views, s.base));
+    this.rangeCache = termTable(snapshot.map((s) => s.id));
+    let base = 0;
+    for (const s of snapshot) {
+      this.rowBase.push(base);
+      base += s.nRows;
+    }
+    this.totalRows = base;
+    snapshot.forEach((s) => kernels.views.check('dead flags', s.dead, s.nRows, 1));
+    if (blocked) kernels.views.check('filter flags', blocked, base, 1);
+    this.flags = kernels.views.u8;
+  }
+
+  /** Segment index of a global row. */
+  private segOf(row: number): number {
+    let lo = 0;
+    let hi = this.rowBase.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if (this.rowBase[mid] <= row) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+
+  /** Segment index and local row of a global row. */
+  locate(row: number): [number, number] {
+    const si = this.segOf(row);
+    return [si, row - this.rowBase[si]];
+  }
+
+  /** Body document frequency of a term over the live rows of the snapshot. */
+  df(term: number): number {
+    let d = this.dfCache.get(term);
+    if (d === undefined) {
+      d = this.liveCount(this.ranges('body', term));
+      this.dfCache.set(term, d);
+    }
+    return d;
+  }
+
+  /** Whether a row this search may return (live, not filtered out) holds the term in its body. */
+  searchable(term: number): boolean {
+    if (this.df(term) === 0) return false;
+    if (!this.blocked) return true;
+    const ranges = this.ranges('body', term);
+    return this.segs.some((s, si) => {
+      const r = ranges[si];
+      return r !== undefined && s.postings(r).some((p) => !this.excluded(this.rowBase[si] + (p >>> 8)));
+    });
+  }
+
+  titleDf(term: number): number {
+    let d = this.tdfCache.get(term);
+    if (d === undefined) {
+      d = this.liveCount(this.ranges('title', term));
+      this.tdfCache.set(term, d);
+    }
+    return d;
+  }
+
+  /**
+   * Postings of a term that belong to live rows, summed over the segments: a segment with dead rows
+   * has its postings checked against its dead flags, so statistics never count a replaced or deleted
+   * passage (a store scores the same before and after a restart rebuilds it without them).
+   */
+  private liveCount(ranges: ReadonlyArray<PostingRange | undefined>): number {
+    let d = 0;
+    this.segs.forEach((s, si) => {
+      const r = ranges[si];
+      if (!r) return;
+      const seg = this.snapshot[si];
+      if (!seg.deadRows) {
+        d += r.count;
+        return;
+      }
+      const dead = this.kernels.views.u8At(seg.dead, seg.nRows);
+      for (const p of s.postings(r)) if (dead[p >>> 8] === 0) d++;
+    });
+    return d;
+  }
+
+  /** A term's postings in each segment, in one field (memoised). */
+  private ranges(field: 'body' | 'title', term: number): ReadonlyArray<PostingRange | undefined> {
+    const cache = this.rangeCache[field];
+    let r = cache.get(term);
+    if (!r) cache.set(term, (r = this.segs.map((s) => (field === 'body' ? s.term(term) : s.titleTerm(term)))));
+    return r;
+  }
+
+  /** BM25 idf, ln(1 + (N - df + 0.5) / (df + 0.5)), with the body df. */
+  idf(term: number): number {
+    let v = this.idfCache.get(term);
+    if (v === undefined) {
+      const n = this.stats.rows;
+      const df = Math.min(this.df(term), n);
+      this.idfCache.set(term, (v = Math.log(1 + (n - df + 0.5) / (df + 0.5))));
+    }
+    return v;
+  }
+
+  /**
+   * scores += Σ weight_t · (bm25_body(t) + titleWeight · bm25_title(t)) over every row (or as
+   * `marks` says), idf from the body field; `scores` points at a f32 buffer of totalRows.
+   */
+  accumulate(terms: ArrayLike<number>, weights: ArrayLike<number>, scores: number, marks?: ScanMarks): number {
+    const targets: ScanTarget[] = [{ field: 'body', scores, scale: 1 }];
+    if (this.lexical.titleWeight > 0) targets.push({ field: 'title', scores, scale: this.lexical.titleWeight });
+    return this.scan(targets, terms, weights, marks);
+  }
+
+  /**
+   * For each target, scores += Σ weight_t · scale · bm25_field(t). Without marks every row holding a
+   * term is scored. With marks, the terms not restricted are scanned first and mark the rows they
+   * touch (u8 per global row); the restricted terms then add to marked rows only. Returns how many
+   * rows it newly marked.
+   */
+  scan(targets: ScanTarget[], terms: ArrayLike<number>, weights: ArrayLike<number>, marks?: ScanMarks): number {
+    const restricted = (i: number) => marks?.restrict?.[i] ?? false;
+    let marked = 0;
+    for (const phase of [false, true]) {
+      for (const t of targets) {
+        for (let i = 0; i < terms.length; i++) if (restricted(i) === phase) marked += this.scanTerm(t, terms[i], weights[i] * t.scale, phase ? 'marked' : marks ? 'touch' : 'all', marks?.ptr ?? 0);
+      }
+    }
+    return marked;
+  }
+
+  private scanTerm(t: ScanTarget, term: number, weight: number, how: 'all' | 'touch' | 'marked', mark: number): number {
+    const { k1, b, k1Title, bTitle } = this.lexical;
+    const body = t.field === 'body';
+    const avg = Math.max(body ? this.stats.avgBody : this.stats.avgTitle, 1e-3);
+    const w = weight * this.idf(term);
+    if (w === 0) return 0;
+    const kk = this.kernels;
+    const ranges = this.ranges(t.field, term);
+    let marked = 0;
+    this.segs.forEach((s, si) => {
+      const range = ranges[si];
+      if (!range) return;
+      const lens = s.ptr(body ? SEC.blen : SEC.tlen);
+      const args = [range.ptr, range.count, s.nRows, lens, avg, body ? k1 : k1Title, body ? b : bTitle, w, t.scores + 4 * this.rowBase[si]] as const;
+      if (how === 'all') kk.bm25Accumulate(...args);
+      else if (how === 'touch') marked += kk.bm25AccumulateTouch(...args, mark + this.rowBase[si]);
+      else kk.bm25AccumulateMarked(...args, mark + this.rowBase[si]);
+    });
+    return marked;
+  }
+
+  /** Sets dead and filtered-out rows of `scores` to -Infinity. */
+  mask(scores: number): void {
+    this.snapshot.forEach((s, si) => this.kernels.maskDead(scores + 4 * this.rowBase[si], s.nRows, s.dead));
+    if (this.blocked) this.kernels.maskDead(scores, this.totalRows, this.blocked);
+  }
+
+  /** Term ids and flags of a row's passage (views: use at once). */
+  seq(row: number): { terms: Uint32Array; flags: Uint8Array } {
+    const si = this.segOf(row);
+    return this.segs[si].seq(row - this.rowBase[si]);
+  }
+
+  /** Title terms of a row's document (a view). */
+  title(row: number): Uint32Array {
+    const si = this.segOf(row);
+    return this.segs[si].title(row - this.rowBase[si]);
+  }
+
+  titleKey(row: number): number {
+    const si = this.segOf(row);
+    return this.segs[si].titleKey(row - this.rowBase[si]);
+  }
+
+  /** [start, end) of a row's passage in its document. */
+  span(row: number): [number, number] {
+    const si = this.segOf(row);
+    return this.segs[si].span(row - this.rowBase[si]);
+  }
+
+  /** A row's int8 vector (a view; empty without an encoder) and its scale. */
+  vector(row: number): [Int8Array, number] {
+    const [si, r] = this.locate(row);
+    const seg = this.segs[si];
+    const p = seg.vecPtr(r);
+    return [this.kernels.views.i8At(p, seg.dim), seg.scale(r)];
+  }
+
+  baseLenOf(row: number): number {
+    const si = this.segOf(row);
+    return this.segs[si].baseLen(row - this.rowBase[si]);
+  }
+
+  /** The global rows [first, first + count) of the row's document (its rows are consecutive). */
+  docRows(row: number): [number, number] {
+    const [si, r] = this.locate(row);
+    const seg = this.segs[si];
+    const d = seg.docOf(r);
+    let a = r;
+    let b = r + 1;
+    while (a > 0 && seg.docOf(a - 1) === d) a--;
+    while (b < seg.nRows && seg.docOf(b) === d) b++;
+    return [this.rowBase[si] + a, b - a];
+  }
+
+  /** A key identifying the row's document within the snapshot. */
+  docOf(row: number): number {
+    const si = this.segOf(row);
+    return this.rowBase[si] + this.segs[si].docOf(row - this.rowBase[si]);
+  }
+
+  /** Terms at the start of the row's passage that are its title line (0 if it does not start with its title). */
+  titleLineLength(row: number): number {
+    const title = this.title(row);
+    const { terms } = this.seq(row);
+    if (title.length === 0 || terms.length < title.length) return 0;
+    for (let i = 0; i < title.length; i++) if (terms[i] !== title[i]) return 0;
+    return title.length;
+  }
+
+  /** Whether any segment has a title starting with this phrase key. */
+  hasPrefix(key: number): boolean {
+    for (const s of this.segs) if (s.hasPrefix(key)) return true;
+    return false;
+  }
+
+  /** Titles (title keys) a phrase key names, with whether it is their full title (memoised: do not modify). */
+  phraseRows(key: number): ReadonlyArray<{ titleKey: number; full: boolean }> {
+    const hit = this.rangeCache.phrase.get(key);
+    if (hit) return hit;
+    const out = new Map<number, boolean>();
+    this.segs.forEach((s) => {
+      const rows = s.phrase(key);
+      if (!rows) return;
+      for (const packed of rows) {
+        const tk = s.titleKey(packed >>> 8);
+        const full = (packed & 255) === 1;
+        out.set(tk, (out.get(tk) ?? false) || full);
+      }
+    });
+    const titles = [...out].map(([titleKey, full]) => ({ titleKey, full }));
+    this.rangeCache.phrase.set(key, titles);
+    return titles;
+  }
+
+  /** Live global rows whose full title has this title key (memoised: do not modify). */
+  titleRows(titleKey: number): readonly number[] {
+    const hit = this.titleRowsCache.get(titleKey);
+    if (hit) return hit;
+    const out: number[] = [];
+    this.segs.forEach((s, si) => {
+      const rows = s.phrase(titleKey);
+      if (!rows) return;
+      for (const packed of rows) {
+        const r = packed >>> 8;
+        if ((packed & 255) === 1 && !this.excluded(this.rowBase[si] + r)) out.push(this.rowBase[si] + r);
+      }
+    });
+    this.titleRowsCache.set(titleKey, out);
+    return out;
+  }
+
+  /** Live global rows whose body holds a term (filtered-out rows included, as in every statistic). */
+  rowsWithTerm(term: number): number[] {
+    const out: number[] = [];
+    const ranges = this.ranges('body', term);
+    this.segs.forEach((s, si) => {
+      const r = ranges[si];
+      if (!r) return;
+      const dead = this.snapshot[si].dead;
+      for (const p of s.postings(r)) if (this.flags[dead + (p >>> 8)] === 0) out.push(this.rowBase[si] + (p >>> 8));
+    });
+    return out;
+  }
+
+  /** Whether a global row is dead or filtered out (read at call time). */
+  excluded(row: number): boolean {
+    const si = this.segOf(row);
+    return this.flags[this.snapshot[si].dead + row - this.rowBase[si]] !== 0 || (this.blocked !== 0 && this.flags[this.blocked + row] !== 0);
+  }
+}

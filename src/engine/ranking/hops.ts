@@ -1,0 +1,417 @@
+// The hops of the multi-hop search and their features (worker side), shared by serving and training
+// so both see exactly the same candidates and feature values. Hop 1 scores every row with BM25 over
+// the question's terms (body + title fields) and builds a pool: the best rows plus the rows of the
+// titles the question names. A later hop reads a passage p: p's rare terms (title line, capitalised
+// words, other words, weighted) are scanned and added to the question's scores (the query update),
+// and the titles p names become link candidates. Feature definitions: search-features.ts.
+// Every scan marks the rows it touches; reductions over a score buffer (top-k, maxima, rank
+// histograms) run over those rows only when they are few (touched-rows.ts), and with a scan budget
+// common terms only add to rows the rare ones touched (scan-budget.ts: the approximate scan).
+// A hop's candidates are bounded whatever the store: at most HIT_TITLES / LINK_TITLES named titles.
+import { FLAG_CAPITALISED, FLAG_STOP, termId } from '../text/analyze.js';
+import { cosineI8, DenseEncoder } from '../model/dense-encoder.js';
+import type { DenseTables } from '../model/place.js';
+import type { ScanTarget, SearchCorpus } from './corpus.js';
+import { h1Features, h2Features, heldBy, presence, qcovOf, type QueryFeatureContext } from './features.js';
+import { bestMentions, titleHits, type TitleHit } from './phrases.js';
+import { tokenize } from '../text/tokenize.js';
+import { HIST_BINS, type HopBuffers } from './buffers.js';
+import { restrictedTerms } from './scan-budget.js';
+import { TouchedRows } from './touched-rows.js';
+
+export interface ExpansionParams {
+  a_title: number;
+  a_cap: number;
+  a_body: number;
+  M: number;
+  dfmax: number;
+}
+
+export const POOL = 40;
+export const RANK_CAP = 1000;
+/** Rows taken from the top of a scan, before excluding the documents already read. */
+const TOP_TAKE = 64;
+const NEXT_CANDIDATES = 20;
+const LINK_PER_TITLE = 2;
+const HIT_PER_TITLE = 3;
+const QUESTION_CANDIDATES = 10;
+/**
+ * Titles whose rows a hop adds as candidates, at most (the best mentions first): bounds a hop's work
+ * when a passage names many titles (a corpus of many near-identical titles). On the dev suites a
+ * question names at most 7 titles and a passage at most 21, so the caps never bind there.
+ */
+const HIT_TITLES = 16;
+const LINK_TITLES = 24;
+
+export interface Query extends QueryFeatureContext {
+  text: string;
+  forms: string[];
+  /** term id of every question token, and whether it is capitalised / a stop word */
+  ids: Uint32Array;
+  caps: boolean[];
+  stops: boolean[];
+}
+
+export interface Candidates {
+  rows: number[];
+  features: Float64Array[];
+}
+
+const ASKS_NUMBER = /\bhow (many|much)\b|\bwhat (number|percentage|percent|amount)\b/i;
+const ASKS_DATE = /\bwhen\b|\bwhat (year|century|decade|date|month|day|time)\b|\bwhich (year|century|decade)\b|\bhow long\b/i;
+
+export class Searcher {
+  constructor(
+    readonly c: SearchCorpus,
+    readonly stop: ReadonlySet<string>,
+    readonly buf: HopBuffers,
+    /** learned weights of question terms (term id -> weight; absent terms weigh 1) */
+    readonly theta: ReadonlyMap<number, number> = new Map(),
+    /** the dense encoder's tables, when the model has one */
+    readonly denseTables?: DenseTables,
+    /** postings a scan reads in full before it prunes common terms (see APPROXIMATE_ROWS); 0: exact scans */
+    readonly scanBudget = 0,
+  ) {}
+
+  private readonly links = new Map<number, Map<number, TitleHit>>();
+
+  /** Titles a row's passage names after its title line, other than its own (memoised). */
+  private linksOf(row: number): Map<number, TitleHit> {
+    let hits = this.links.get(row);
+    if (!hits) {
+      const { terms, flags } = this.c.seq(row);
+      this.links.set(row, (hits = titleHits(this.c, terms, flags, this.c.titleLineLength(row), this.c.titleKey(row))));
+    }
+    return hits;
+  }
+
+  /** Rows marked by hop 1's scan (set by query()). */
+  private hop1Marked = 0;
+
+  /** The `count` rows marked in `mark` (the marks and the row list must not change while in use). */
+  private touched(mark: number, count: number): TouchedRows {
+    return new TouchedRows(this.c.kernels, this.c.totalRows, { mark, idx: this.buf.idx, g: this.buf.g, g2: this.buf.g2 }, count);
+  }
+
+  /** Dense similarity of the question to rows and to their documents' centroids (memoised). */
+  private denseScorers(ids: Uint32Array): { dense: (row: number) => number; docDense: (row: number) => number } {
+    if (!this.denseTables) return { dense: () => 0, docDense: () => 0 };
+    const c = this.c;
+    const qv = new Int8Array(this.denseTables.dim);
+    const qs = new DenseEncoder(c.kernels, this.denseTables, this.buf.dense).encode(ids, qv);
+    const docs = new Map<number, number>();
+    return {
+      dense: (row) => {
+        const [v, sc] = c.vector(row);
+        return cosineI8(qv, qs, v, sc);
+      },
+      docDense: (row) => {
+        const [first, count] = c.docRows(row);
+        let cos = docs.get(first);
+        if (cos === undefined) {
+          const centroid = new Float64Array(qv.length);
+          for (let r = first; r < first + count; r++) {
+            const [v, sc] = c.vector(r);
+            for (let i = 0; i < v.length; i++) centroid[i] += v[i] * sc;
+          }
+          let dot = 0;
+          let norm = 0;
+          for (let i = 0; i < qv.length; i++) {
+            dot += centroid[i] * qv[i] * qs;
+            norm += centroid[i] * centroid[i];
+          }
+          docs.set(first, (cos = norm > 0 ? dot / Math.sqrt(norm) : 0));
+        }
+        return cos;
+      },
+    };
+  }
+
+  /** Hop 1's best rows (after query()), best first, at most k. */
+  topOfQuery(k: number): Array<[number, number]> {
+    return this.top(this.touched(this.buf.mark, this.hop1Marked), this.buf.s, k);
+  }
+
+  /** Rows of `scores` with a positive score, best first (at most k); `rows` are the rows the scan touched. */
+  top(rows: TouchedRows, scores: number, k: number): Array<[number, number]> {
+    return rows.top(scores, k, this.buf.topIdx, this.buf.topScores).filter(([, v]) => v > 0);
+  }
+
+  /** A view of a score buffer; shared memory never moves, so it stays valid for the task. */
+  private scoresOf(ptr: number): Float32Array {
+    return this.c.kernels.views.f32At(ptr, this.c.totalRows);
+  }
+
+  /**
+   * rank(row): how many rows score above it, capped at RANK_CAP: exact for the rows of `exact`
+   * (the top of the scan, best first), estimated beyond them from a histogram of the scores
+   * (HIST_BINS bins over [0, max]; rows are spread evenly within a bin). The histogram is taken
+   * now when `eager` (the touched-row list is then free for the next scan), else at the first
+   * estimate, while `ptr` and the list still hold this scan.
+   */
+  private ranker(rows: TouchedRows, ptr: number, scores: Float32Array, exact: Array<[number, number]>, max: number, eager = false): (row: number) => number {
+    const known = new Map(exact.map(([row], i) => [row, i]));
+    const kk = this.c.kernels;
+    const counts = () => {
+      rows.histogram(ptr, max, HIST_BINS, this.buf.hist);
+      const h = kk.views.u32At(this.buf.hist, HIST_BINS);
+      const a = new Float64Array(HIST_BINS + 1);
+      for (let b = HIST_BINS - 1; b >= 0; b--) a[b] = a[b + 1] + h[b];
+      return a;
+    };
+    let above = eager ? counts() : undefined;
+    return (row) => {
+      const r = known.get(row);
+      if (r !== undefined) return r;
+      above ??= counts();
+      const v = scores[row];
+      if (!(v > 0)) return Math.min(above[0], RANK_CAP);
+      const pos = Math.min((v / max) * HIST_BINS, HIST_BINS - 1e-9);
+      const b = Math.floor(pos);
+      const est = above[b + 1] + (above[b] - above[b + 1]) * (b + 1 - pos);
+      return Math.min(Math.max(Math.round(est), exact.length), RANK_CAP);
+    };
+  }
+
+  /**
+   * docScore(row): BM25 of the row's whole document (term counts summed over its passages, length
+   * normalised by the average document) over the best such score among the documents of the
+   * question's top rows; memoised.
+   */
+  private docScorer(qt: number[], qw: number[], top: Array<[number, number]>): (row: number) => number {
+    const c = this.c;
+    const memo = new Map<number, number>();
+    const { k1, b } = c.lexical;
+    const index = new Map(qt.map((t, i) => [t, i]));
+    const raw = (row: number) => {
+      const [first, count] = c.docRows(row);
+      let v = memo.get(first);
+      if (v !== undefined) return v;
+      const tf = new Float64Array(qt.length);
+      let len = 0;
+      for (let r = first; r < first + count; r++) {
+        const { terms } = c.seq(r);
+        len += terms.length;
+        for (const t of terms) {
+          const i = index.get(t);
+          if (i !== undefined) tf[i]++;
+        }
+      }
+      v = 0;
+      const norm = k1 * (1 - b + (b * len) / c.stats.avgDoc);
+      for (let i = 0; i < qt.length; i++) if (tf[i]) v += qw[i] * c.idf(qt[i]) * ((tf[i] * (k1 + 1)) / (tf[i] + norm));
+      memo.set(first, v);
+      return v;
+    };
+    let max = 0;
+    return (row) => {
+      if (!max) max = Math.max(1e-6, ...top.slice(0, POOL).map(([r]) => raw(r)));
+      return raw(row) / max;
+    };
+  }
+
+  /** Which question terms a row holds, memoised per query. */
+  private presenceOf(qt: number[], qindex: Map<number, number>): (row: number) => Uint8Array {
+    const memo = new Map<number, Uint8Array>();
+    return (row) => {
+      let m = memo.get(row);
+      if (!m) memo.set(row, (m = presence(qt, qindex, this.c.seq(row).terms)));
+      return m;
+    };
+  }
+
+  private max(rows: TouchedRows, ptr: number): number {
+    return Math.max(rows.max(ptr), 1e-6);
+  }
+
+  /** Analyses the question and runs hop 1's scan. */
+  query(text: string): Query {
+    const c = this.c;
+    const tk = tokenize(text);
+    const ids = Uint32Array.from(tk.forms, termId);
+    const caps = Array.from(tk.forms, (_, i) => {
+      const ch = text[tk.start[i]];
+      return /[0-9]/.test(ch) || (ch !== ch.toLowerCase() && ch === ch.toUpperCase());
+    });
+    const stops = tk.forms.map((f) => this.stop.has(f));
+    const qt = [...new Set(Array.from(ids).filter((_, i) => !stops[i]))];
+    const qidf = qt.map((t) => c.idf(t));
+    const n = c.totalRows;
+    const kk = c.kernels;
+    kk.views.fill(this.buf.sBody, 4 * n, 0);
+    kk.views.fill(this.buf.sTitle, 4 * n, 0);
+    kk.views.fill(this.buf.mark, n, 0);
+    const qw = qt.map((t) => this.theta.get(t) ?? 1);
+    const restrict = restrictedTerms(c, qt, this.scanBudget);
+    const fields: ScanTarget[] = [
+      { field: 'body', scores: this.buf.sBody, scale: 1 },
+      { field: 'title', scores: this.buf.sTitle, scale: 1 },
+    ];
+    this.hop1Marked = c.scan(fields, qt, qw, { ptr: this.buf.mark, restrict });
+    kk.views.write(this.buf.s, this.scoresOf(this.buf.sBody));
+    kk.axpyF32(n, c.lexical.titleWeight, this.buf.sTitle, this.buf.s);
+    c.mask(this.buf.s);
+    c.mask(this.buf.sBody);
+    c.mask(this.buf.sTitle);
+    const touched = this.touched(this.buf.mark, this.hop1Marked);
+    const order = this.top(touched, this.buf.s, TOP_TAKE);
+    const flags = Uint8Array.from(caps, (v) => (v ? FLAG_CAPITALISED : 0));
+    const hits = titleHits(c, ids, flags, 0);
+    const s = this.scoresOf(this.buf.s);
+    const sMax = this.max(touched, this.buf.s);
+    const qindex = new Map(qt.map((t, i) => [t, i]));
+    const weightOf = (t: number) => (this.theta.get(t) ?? 1) * c.idf(t);
+    const content = Array.from(ids).filter((_, i) => !stops[i]);
+    const bigrams = new Map<string, number>();
+    for (let i = 1; i < content.length; i++) bigrams.set(`${content[i - 1]}:${content[i]}`, (weightOf(content[i - 1]) + weightOf(content[i])) / 2);
+    const capTerms = new Map<number, number>();
+    ids.forEach((t, i) => {
+      if (i > 0 && caps[i] && !stops[i]) capTerms.set(t, weightOf(t));
+    });
+    return {
+      text,
+      forms: tk.forms,
+      ids,
+      caps,
+      stops,
+      qt,
+      qidf,
+      qset: new Set(qt),
+      qindex,
+      present: this.presenceOf(qt, qindex),
+      qidfSum: Math.max(qidf.reduce((a, b) => a + b, 0), 1e-6),
+      hits,
+      order: order.map(([row]) => row),
+      rankOf: this.ranker(touched, this.buf.s, s, order, sMax, true),
+      sMax: [sMax, this.max(touched, this.buf.sBody), this.max(touched, this.buf.sTitle)],
+      s,
+      sBody: this.scoresOf(this.buf.sBody),
+      sTitle: this.scoresOf(this.buf.sTitle),
+      mentions: new Map(),
+      titleSizes: new Map(),
+      f1: new Map(),
+      qw,
+      bigrams,
+      capTerms,
+      asks: ASKS_NUMBER.test(text) ? 'number' : ASKS_DATE.test(text) ? 'date' : 'other',
+      allTerms: new Set(ids),
+      docScore: this.docScorer(qt, qw, order),
+      ...this.denseScorers(ids),
+    };
+  }
+
+  /** Hop-1 pool (best rows by s, plus the best rows of every title the question names) and features. */
+  hop1(q: Query): Candidates {
+    const rows = q.order.slice(0, POOL);
+    const seen = new Set(rows);
+    for (const titleKey of bestMentions(q.hits, HIT_TITLES)) {
+      for (const r of bestRows(this.c.titleRows(titleKey), q.s, HIT_PER_TITLE)) if (!seen.has(r) && q.s[r] > 0) (seen.add(r), rows.push(r));
+    }
+    return { rows, features: rows.map((r) => h1Features(this.c, q, r)) };
+  }
+
+  hop1Features(q: Query, row: number): Float64Array {
+    return h1Features(this.c, q, row);
+  }
+
+  /** The expansion of a read passage: its rare terms, weighted by where they occur. */
+  expansion(q: Query, p: number, x: ExpansionParams): { terms: number[]; weights: number[]; positions: number[] } {
+    const c = this.c;
+    const { terms, flags } = c.seq(p);
+    const nt = c.titleLineLength(p);
+    const best = new Map<number, [number, number]>();
+    for (let i = 0; i < terms.length; i++) {
+      const t = terms[i];
+      if (flags[i] & FLAG_STOP || q.qset.has(t)) continue;
+      const a = i < nt ? x.a_title : flags[i] & FLAG_CAPITALISED ? x.a_cap : x.a_body;
+      if (a > (best.get(t)?.[0] ?? 0)) best.set(t, [a, i]);
+    }
+    const limit = x.dfmax * c.stats.rows;
+    const picked = [...best]
+      .filter(([t]) => c.df(t) <= limit)
+      .map(([t, [a, pos]]) => ({ t, a, pos, v: a * c.idf(t) }))
+      .sort((u, v) => v.v - u.v || u.t - v.t)
+      .slice(0, x.M);
+    return { terms: picked.map((e) => e.t), weights: picked.map((e) => e.a), positions: picked.map((e) => e.pos) };
+  }
+
+  /**
+   * Candidates to extend a chain whose passages are `reads` (last = the passage read now), with
+   * their chain features H2 (see search-features.ts). `beam` holds the hop-1 beam rows (hop 2) or
+   * is empty (hop 3); `earlier` are the titles named by passages read before the last one.
+   */
+  hopNext(q: Query, reads: number[], beam: ReadonlySet<number>, x: ExpansionParams): Candidates & { expansion: number[]; links: Map<number, TitleHit> } {
+    const c = this.c;
+    const kk = c.kernels;
+    const n = c.totalRows;
+    const p = reads[reads.length - 1];
+    const exp = this.expansion(q, p, x);
+    // s2 = s + e: the question's scores plus the scan of the read passage's terms (e = s2 - s)
+    kk.views.write(this.buf.s2, this.scoresOf(this.buf.s));
+    kk.views.write(this.buf.mark2, kk.views.u8At(this.buf.mark, n));
+    const marked = exp.terms.length ? c.accumulate(exp.terms, exp.weights, this.buf.s2, { ptr: this.buf.mark2, restrict: restrictedTerms(c, exp.terms, this.scanBudget) }) : 0;
+    const touched = this.touched(this.buf.mark2, this.hop1Marked + marked);
+    const s2 = this.scoresOf(this.buf.s2);
+    const s = q.s;
+    const readDocs = new Set(reads.map((r) => c.docOf(r)));
+    let take = TOP_TAKE;
+    let order2 = this.top(touched, this.buf.s2, take);
+    while (order2.length === take && order2.filter(([r]) => !readDocs.has(c.docOf(r))).length < NEXT_CANDIDATES && take < RANK_CAP) {
+      take = Math.min(4 * take, RANK_CAP);
+      order2 = this.top(touched, this.buf.s2, take);
+    }
+    const rows: number[] = [];
+    const have = new Set<number>();
+    /** A candidate needs some evidence: a score from the question or the read passage, or a link from it. */
+    const add = (r: number, linked = false) => {
+      if (!have.has(r) && !readDocs.has(c.docOf(r)) && (s2[r] > 0 || (linked && s2[r] > -Infinity))) (have.add(r), rows.push(r));
+    };
+    for (const [r] of order2) {
+      if (rows.length >= NEXT_CANDIDATES) break;
+      add(r);
+    }
+    const pSeq = c.seq(p);
+    const pSkip = c.titleLineLength(p);
+    const links = this.linksOf(p);
+    for (const titleKey of bestMentions(links, LINK_TITLES)) for (const r of bestRows(c.titleRows(titleKey), s2, LINK_PER_TITLE)) add(r, true);
+    for (const r of q.order.slice(0, QUESTION_CANDIDATES)) add(r);
+    const earlier = new Set<number>();
+    for (const r of reads.slice(0, -1)) for (const k of this.linksOf(r).keys()) earlier.add(k);
+    const readPresent = heldBy(q, reads);
+    const s2Max = this.max(touched, this.buf.s2);
+    const ctx = {
+      reads,
+      links,
+      earlier,
+      beam,
+      e: (row: number) => s2[row] - s[row],
+      eMax: Math.max(touched.maxDiff(this.buf.s2, this.buf.s), 1e-6),
+      s2,
+      s2Max,
+      rank2Of: this.ranker(touched, this.buf.s2, s2, order2, s2Max),
+      p,
+      pTerms: new Set(pSeq.terms),
+      pBodyLength: Math.max(pSeq.terms.length - pSkip, 1),
+      pTitle: c.title(p),
+      pBaseLen: c.baseLenOf(p),
+      pTitleKey: c.titleKey(p),
+      readPresent,
+      readQcov: qcovOf(q, readPresent),
+    };
+    return { rows, features: rows.map((r) => h2Features(c, q, ctx, r)), expansion: exp.positions, links };
+  }
+}
+
+/** The `k` rows of `rows` with the highest scores, best first (ties: lower row first); O(rows · k). */
+export function bestRows(rows: readonly number[], score: Float32Array, k: number): number[] {
+  const out: number[] = [];
+  for (const r of rows) {
+    let i = out.length;
+    while (i > 0 && (score[out[i - 1]] < score[r] || (score[out[i - 1]] === score[r] && out[i - 1] > r))) i--;
+    if (i < k) {
+      out.splice(i, 0, r);
+      if (out.length > k) out.pop();
+    }
+  }
+  return out;
+}

@@ -1,0 +1,100 @@
+// Title phrases at search time: which document titles a term sequence mentions (the question, or a
+// passage being read), and how often a title phrase is mentioned across the store. A title is
+// identified by its title key (the phrase key of its full title); a mention is the longest window of
+// the sequence equal to that title or to its base title (without a trailing parenthetical).
+import { FLAG_CAPITALISED } from '../text/analyze.js';
+import { phraseExtend, phraseFinal, phraseKey, PHRASE_SEED } from '../text/phrase.js';
+import type { SearchCorpus } from './corpus.js';
+
+export const MAX_PHRASE = 12;
+
+export interface TitleHit {
+  /** Terms in the mention. */
+  len: number;
+  /** Share of capitalised tokens in the mention. */
+  capfrac: number;
+  /** Position of the first mention (terms after `skip`). */
+  pos: number;
+  /** Whether the full title (not only the base title) was mentioned. */
+  full: boolean;
+  /** Phrase key of the mention (for its mention count). */
+  key: number;
+  /** Terms of the mention (for its mention count). */
+  terms: Uint32Array;
+}
+
+/**
+ * Titles mentioned in seq[skip:] that a row the search may return bears (live, not filtered out),
+ * longest mention per title; `exclude` (a title key) is skipped.
+ * At each start the window grows while some title of the store starts with it.
+ */
+export function titleHits(c: SearchCorpus, seq: Uint32Array, flags: Uint8Array | undefined, skip: number, exclude = 0): Map<number, TitleHit> {
+  const out = new Map<number, TitleHit>();
+  for (let i = skip; i < seq.length; i++) {
+    let h = PHRASE_SEED;
+    for (let j = i; j < Math.min(seq.length, i + MAX_PHRASE); j++) {
+      h = phraseExtend(h, seq[j]);
+      const key = phraseFinal(h);
+      if (!c.hasPrefix(key)) break;
+      const rows = c.phraseRows(key);
+      if (rows.length === 0) continue;
+      const len = j - i + 1;
+      let caps = 0;
+      if (flags) for (let k = i; k <= j; k++) caps += flags[k] & FLAG_CAPITALISED ? 1 : 0;
+      for (const { titleKey, full } of rows) {
+        if (titleKey === exclude || c.titleRows(titleKey).length === 0) continue;
+        const old = out.get(titleKey);
+        if (old && old.len >= len) continue;
+        out.set(titleKey, { len, capfrac: flags ? caps / len : 0, pos: old ? old.pos : i - skip, full, key, terms: seq.slice(i, j + 1) });
+      }
+    }
+  }
+  return out;
+}
+
+/** Whether `seq[skip:]` contains `phrase` as a window. */
+export function containsPhrase(seq: Uint32Array, skip: number, phrase: Uint32Array): boolean {
+  const n = phrase.length;
+  if (n === 0) return false;
+  outer: for (let i = skip; i + n <= seq.length; i++) {
+    for (let k = 0; k < n; k++) if (seq[i + k] !== phrase[k]) continue outer;
+    return true;
+  }
+  return false;
+}
+
+/** Rows with at most this many postings for the phrase's rarest term are checked exactly. */
+const EXACT_LIMIT = 100;
+
+/**
+ * How many passages mention a phrase in their body (after their title line): exact when the
+ * phrase's rarest term is rare enough to check every passage holding it, otherwise that term's
+ * document frequency (an upper bound of the same order).
+ */
+export function phraseMentions(c: SearchCorpus, terms: Uint32Array, cache: Map<number, number>): number {
+  const key = phraseKey(terms);
+  const hit = cache.get(key);
+  if (hit !== undefined) return hit;
+  let rarest = terms[0];
+  for (const t of terms) if (c.df(t) < c.df(rarest)) rarest = t;
+  let n: number;
+  if (c.df(rarest) > EXACT_LIMIT) n = c.df(rarest);
+  else {
+    n = 0;
+    for (const row of c.rowsWithTerm(rarest)) {
+      const { terms: seq } = c.seq(row);
+      if (containsPhrase(seq, c.titleLineLength(row), terms)) n++;
+    }
+  }
+  cache.set(key, n);
+  return n;
+}
+
+/** Title keys of the `k` best mentions: longest first, then full titles, then earliest, then by key. */
+export function bestMentions(hits: Map<number, TitleHit>, k: number): number[] {
+  if (hits.size <= k) return [...hits.keys()];
+  return [...hits]
+    .sort(([ka, a], [kb, b]) => b.len - a.len || +b.full - +a.full || a.pos - b.pos || ka - kb)
+    .slice(0, k)
+    .map(([key]) => key);
+}

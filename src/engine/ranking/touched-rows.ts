@@ -1,0 +1,81 @@
+// The rows a scan touched, and reductions over a score buffer that count only them. BM25
+// accumulation marks every row it adds to (a u8 per row) and counts them; when they are few (at most
+// 1/SPARSE_SHARE of the rows) they are listed in row order and top-k, maximum, largest difference and
+// histogram run over their gathered scores, so a hop's work follows the postings it read rather than
+// the store size; otherwise the kernels run over the whole buffer. Both give the same answers: rows
+// never touched score 0 (or -Infinity where masked) and are counted as zeros (in the sparse
+// histogram, dead untouched rows too: the only difference, in bin 0).
+import type { WasmKernels } from '../runtime/kernels.js';
+
+/** Marks (u8[totalRows]), the row list (u32[totalRows]) and two f32[totalRows] gather buffers. */
+export interface RowSetBuffers {
+  mark: number;
+  idx: number;
+  g: number;
+  g2: number;
+}
+
+const SPARSE_SHARE = 8;
+
+export class TouchedRows {
+  private readonly sparse: boolean;
+  private gathered = -1;
+
+  /** `count`: how many rows the marks hold. */
+  constructor(
+    private readonly kk: WasmKernels,
+    readonly totalRows: number,
+    private readonly buf: RowSetBuffers,
+    readonly count: number,
+  ) {
+    this.sparse = count * SPARSE_SHARE <= totalRows;
+    if (this.sparse) this.count = kk.markedIndices(buf.mark, totalRows, buf.idx);
+  }
+
+  /** Rows never touched (they score 0 unless masked). */
+  get untouched(): number {
+    return this.totalRows - this.count;
+  }
+
+  /** The scores of the touched rows, gathered in row order (once per ptr while it is the last gathered into g). */
+  private gather(ptr: number, into = this.buf.g): number {
+    if (into !== this.buf.g || this.gathered !== ptr) {
+      this.kk.gatherF32(ptr, this.totalRows, this.buf.idx, this.count, into);
+      if (into === this.buf.g) this.gathered = ptr;
+    }
+    return into;
+  }
+
+  /** Best k (row, score), best first, ties to the lower row (`k` fits topIdx/topScores). */
+  top(ptr: number, k: number, topIdx: number, topScores: number): Array<[number, number]> {
+    const kk = this.kk;
+    const n = this.sparse ? kk.topk(this.gather(ptr), this.count, k, topIdx, topScores) : kk.topk(ptr, this.totalRows, k, topIdx, topScores);
+    const at = kk.views.readU32(topIdx, n);
+    const sc = kk.views.readF32(topScores, n);
+    const rows = this.sparse ? kk.views.u32At(this.buf.idx, this.count) : undefined;
+    const out: Array<[number, number]> = [];
+    for (let i = 0; i < n; i++) out.push([rows ? rows[at[i]] : at[i], sc[i]]);
+    return out;
+  }
+
+  /** Largest score over all rows. */
+  max(ptr: number): number {
+    if (!this.sparse) return this.kk.maxF32(ptr, this.totalRows);
+    const m = this.kk.maxF32(this.gather(ptr), this.count);
+    return this.untouched > 0 ? Math.max(m, 0) : m;
+  }
+
+  /** Largest a[row] - b[row] over all rows (untouched rows differ by 0). */
+  maxDiff(a: number, b: number): number {
+    if (!this.sparse) return this.kk.maxDiffF32(a, b, this.totalRows);
+    const m = this.kk.maxDiffF32(this.gather(a), this.gather(b, this.buf.g2), this.count);
+    return this.untouched > 0 ? Math.max(m, 0) : m;
+  }
+
+  /** Histogram of all rows' scores over [0, hi) in `bins` bins (u32 out). */
+  histogram(ptr: number, hi: number, bins: number, out: number): void {
+    if (!this.sparse) return this.kk.histogramF32(ptr, this.totalRows, 0, hi, bins, out);
+    this.kk.histogramF32(this.gather(ptr), this.count, 0, hi, bins, out);
+    if (bins > 0 && hi > 0) this.kk.views.u32At(out, bins)[0] += this.untouched;
+  }
+}

@@ -1,0 +1,35 @@
+// Main-thread bootstrap of the engine runtime: module, shared memory, allocator, kernels.
+// Invariants: one runtime owns one shared memory; the allocator starts above the
+// module's heap base; the same compiled module and memory are what the worker
+// pool hands to its workers, so every thread runs identical kernels on it.
+
+import { WasmHeap, createSharedMemory } from './memory.js';
+import { WasmKernels } from './kernels.js';
+import { compileKernels } from './module.js';
+
+export interface EngineRuntime {
+  module: WebAssembly.Module;
+  memory: WebAssembly.Memory;
+  heap: WasmHeap;
+  /** Main-thread kernels (small jobs that are not worth a worker hop). */
+  kernels: WasmKernels;
+}
+
+export interface RuntimeOptions {
+  /** Location of kernels.wasm; default build/kernels.wasm. */
+  kernelsUrl?: URL | string;
+  /** Already compiled module (skips reading the file). */
+  module?: WebAssembly.Module;
+  /** Initial memory size in bytes (default 1 MiB). */
+  initialBytes?: number;
+  /** Cap on the memory size (default 4 GiB). */
+  maxBytes?: number;
+}
+
+export async function createEngineRuntime(opts: RuntimeOptions = {}): Promise<EngineRuntime> {
+  const module = opts.module ?? (await compileKernels(opts.kernelsUrl));
+  const memory = createSharedMemory(opts.initialBytes);
+  const kernels = new WasmKernels(module, memory);
+  const heap = new WasmHeap(memory, { heapBase: kernels.heapBase, maxBytes: opts.maxBytes });
+  return { module, memory, heap, kernels };
+}

@@ -1,0 +1,153 @@
+// The engine's single shared WebAssembly memory and its allocator (main thread only).
+// Invariants: blocks are 16-byte aligned, never overlap, and start at or above
+// the kernels' heap base; the memory only grows (up to 4 GiB or maxBytes) and a
+// failed allocation leaves every block and the bookkeeping unchanged. A retired
+// block is reused only once every task pinned before the retire has unpinned;
+// free() reuses at once and is meant for per-task scratch the caller owns.
+
+import { AllocSizeError, InvalidPointerError, WasmOutOfMemoryError } from './errors.js';
+import { EpochTracker, PinToken } from './epochs.js';
+import { ALIGN, FreeList, alignUp } from './free-list.js';
+import { MemoryViews } from './views.js';
+
+export { PinToken } from './epochs.js';
+
+export const PAGE_BYTES = 65536;
+export const MAX_PAGES = 65536;
+export const MAX_MEMORY_BYTES = PAGE_BYTES * MAX_PAGES;
+/** The module declares 16 initial pages (asconfig initialMemory); an import may not be smaller. */
+export const MIN_PAGES = 16;
+
+/** Creates the shared memory the kernels import (at least 1 MiB, maximum 4 GiB). */
+export function createSharedMemory(initialBytes = MIN_PAGES * PAGE_BYTES): WebAssembly.Memory {
+  const initial = Math.max(MIN_PAGES, Math.ceil(initialBytes / PAGE_BYTES));
+  if (initial > MAX_PAGES) throw new WasmOutOfMemoryError(`initial memory ${initialBytes} B exceeds 4 GiB`, initialBytes);
+  return new WebAssembly.Memory({ initial, maximum: MAX_PAGES, shared: true });
+}
+
+export interface HeapOptions {
+  /** First usable byte (the kernels' heap_base()); rounded up to 16. */
+  heapBase: number;
+  /** Cap on the memory size, rounded down to whole pages; default 4 GiB. */
+  maxBytes?: number;
+}
+
+export interface HeapStats {
+  /** Bytes in live blocks, including retired blocks still awaiting reclamation. */
+  bytesInUse: number;
+  bytesRetired: number;
+  /** Bytes in free-list holes below the bump pointer. */
+  bytesFree: number;
+  liveBlocks: number;
+  retiredBlocks: number;
+  outstandingPins: number;
+  top: number;
+  capacity: number;
+  maxBytes: number;
+}
+
+export class WasmHeap {
+  readonly views: MemoryViews;
+  readonly maxBytes: number;
+  private readonly blocks: FreeList;
+  private readonly epochs = new EpochTracker<number>();
+  private readonly retired = new Set<number>();
+  private retiredBytes = 0;
+
+  constructor(readonly memory: WebAssembly.Memory, opts: HeapOptions) {
+    this.views = new MemoryViews(memory);
+    const pages = Math.floor(Math.min(opts.maxBytes ?? MAX_MEMORY_BYTES, MAX_MEMORY_BYTES) / PAGE_BYTES);
+    this.maxBytes = pages * PAGE_BYTES;
+    this.blocks = new FreeList(alignUp(Math.max(opts.heapBase, ALIGN)));
+    if (this.blocks.base >= this.maxBytes) throw new WasmOutOfMemoryError(`maxBytes ${this.maxBytes} leaves no room above heap base`);
+  }
+
+  get bytesInUse(): number { return this.blocks.liveBytes; }
+
+  /** Reserves `bytes` (16-byte aligned); contents are undefined unless `zero`. */
+  alloc(bytes: number, opts: { zero?: boolean } = {}): number {
+    if (!Number.isSafeInteger(bytes) || bytes < 0) throw new AllocSizeError(`alloc: size must be a non-negative integer, got ${bytes}`);
+    const size = alignUp(Math.max(bytes, 1));
+    let ptr = this.blocks.allocate(size, this.views.byteLength);
+    if (ptr === undefined) {
+      this.growTo(this.blocks.needed(size), bytes);
+      ptr = this.blocks.allocate(size, this.views.byteLength);
+      if (ptr === undefined) throw new WasmOutOfMemoryError(`alloc: ${bytes} B did not fit after growth`, bytes);
+    }
+    if (opts.zero) this.views.fill(ptr, size, 0);
+    return ptr;
+  }
+
+  /** Frees a block at once. Only for blocks no in-flight task can still read. */
+  free(ptr: number): void {
+    if (this.retired.has(ptr)) throw new InvalidPointerError(`free: block ${ptr} is already retired`);
+    if (this.blocks.release(ptr) === undefined) throw new InvalidPointerError(`free: ${ptr} is not a live block`);
+  }
+
+  /** Frees a block once every task dispatched before this call has finished. */
+  retire(ptr: number): void {
+    const size = this.blocks.sizeOf(ptr);
+    if (size === undefined) throw new InvalidPointerError(`retire: ${ptr} is not a live block`);
+    if (this.retired.has(ptr)) throw new InvalidPointerError(`retire: block ${ptr} is already retired`);
+    this.retired.add(ptr);
+    this.retiredBytes += size;
+    this.reclaim(this.epochs.retire(ptr));
+  }
+
+  /** Marks a task as in flight (call at dispatch); blocks retired from now on outlive it. */
+  pin(): PinToken {
+    return this.epochs.pin();
+  }
+
+  /** Marks a task as finished (exactly once per token). */
+  unpin(token: PinToken): void {
+    this.reclaim(this.epochs.unpin(token));
+  }
+
+  /** Size in bytes of a live block (rounded up to 16), or undefined. */
+  sizeOf(ptr: number): number | undefined {
+    return this.blocks.sizeOf(ptr);
+  }
+
+  stats(): HeapStats {
+    return {
+      bytesInUse: this.blocks.liveBytes,
+      bytesRetired: this.retiredBytes,
+      bytesFree: this.blocks.freeBytes,
+      liveBlocks: this.blocks.liveBlocks,
+      retiredBlocks: this.retired.size,
+      outstandingPins: this.epochs.outstandingPins,
+      top: this.blocks.top,
+      capacity: this.views.byteLength,
+      maxBytes: this.maxBytes,
+    };
+  }
+
+  private reclaim(ptrs: number[]): void {
+    for (const p of ptrs) {
+      this.retired.delete(p);
+      this.retiredBytes -= this.blocks.release(p) ?? 0;
+    }
+  }
+
+  /** Grows the memory so that it spans at least `end` bytes (by >= 1/8 when possible). */
+  private growTo(end: number, requested: number): void {
+    if (end > this.maxBytes) {
+      throw new WasmOutOfMemoryError(
+        `out of engine memory: ${requested} B requested, ${this.blocks.liveBytes} B in use, limit ${this.maxBytes} B`, requested);
+    }
+    const cur = this.views.byteLength / PAGE_BYTES;
+    const need = Math.ceil(end / PAGE_BYTES);
+    const want = Math.min(this.maxBytes / PAGE_BYTES, Math.max(need, cur + Math.ceil(cur / 8)));
+    try {
+      this.memory.grow(want - cur);
+    } catch (first) {
+      try {
+        if (want === need) throw first;
+        this.memory.grow(need - cur);
+      } catch (cause) {
+        throw new WasmOutOfMemoryError(`out of engine memory: growing to ${need * PAGE_BYTES} B failed`, requested, { cause });
+      }
+    }
+  }
+}

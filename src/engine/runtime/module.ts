@@ -1,0 +1,86 @@
+// Loading and instantiating the compiled kernels (build/kernels.wasm).
+// Invariants: the module imports exactly one shared memory (env.memory) and
+// nothing else, so it cannot call back into JS, abort or keep per-thread state
+// in memory; it exports every kernel listed in KernelExports. Instantiation is
+// synchronous so workers can do it once at module load.
+
+import { readFile } from 'node:fs/promises';
+import { KernelModuleError } from './errors.js';
+
+/** Raw kernel exports; pointers are byte offsets, all arguments unchecked. */
+export interface KernelExports {
+  heap_base(): number;
+  dot_i8_rows(rows: number, nRows: number, dim: number, q: number, scales: number, alpha: number, beta: number, out: number): void;
+  dot_i8_gather(rows: number, dim: number, ids: number, nIds: number, q: number, scales: number, alpha: number, beta: number, out: number): void;
+  dot_f32_rows(rows: number, nRows: number, dim: number, q: number, alpha: number, beta: number, out: number): void;
+  gemv_f32(W: number, rows: number, cols: number, x: number, y: number): void;
+  topk(scores: number, n: number, k: number, outIdx: number, outScores: number): number;
+  topk_push(scores: number, n: number, base: number, k: number, hIdx: number, hScores: number, count: number): number;
+  topk_sort(hIdx: number, hScores: number, count: number): void;
+  pool_f32(table: number, dim: number, ids: number, weights: number, n: number, out: number): void;
+  pool_i8(table: number, rowScales: number, dim: number, ids: number, weights: number, n: number, out: number): void;
+  l2_normalize(v: number, dim: number): number;
+  quantize_i8(src: number, dim: number, dst: number): number;
+  axpy_f32(n: number, a: number, x: number, y: number): void;
+  count_above(scores: number, n: number, v: number): number;
+  max_f32(scores: number, n: number): number;
+  histogram_f32(scores: number, n: number, lo: number, hi: number, bins: number, out: number): void;
+  max_diff_f32(a: number, b: number, n: number): number;
+  bm25_accumulate(postings: number, n: number, rowLimit: number, docLen: number, avgLen: number, k1: number, b: number, weight: number, scores: number): void;
+  bm25_accumulate_touch(postings: number, n: number, rowLimit: number, docLen: number, avgLen: number, k1: number, b: number, weight: number,
+    scores: number, mark: number): number;
+  bm25_accumulate_marked(postings: number, n: number, rowLimit: number, docLen: number, avgLen: number, k1: number, b: number, weight: number,
+    scores: number, mark: number): void;
+  marked_indices(mark: number, n: number, out: number): number;
+  gather_f32(src: number, srcLength: number, idx: number, n: number, dst: number): void;
+  mask_dead(scores: number, n: number, flags: number): void;
+}
+
+const KERNEL_NAMES: readonly (keyof KernelExports)[] = [
+  'heap_base', 'dot_i8_rows', 'dot_i8_gather', 'dot_f32_rows', 'gemv_f32', 'topk', 'topk_push', 'topk_sort',
+  'pool_f32', 'pool_i8', 'l2_normalize', 'quantize_i8', 'axpy_f32', 'count_above', 'max_f32', 'histogram_f32', 'max_diff_f32', 'bm25_accumulate', 'bm25_accumulate_touch', 'bm25_accumulate_marked', 'marked_indices', 'gather_f32', 'mask_dead',
+];
+
+/** build/kernels.wasm, found from both src/engine (tsx, tests) and dist/engine. */
+export const DEFAULT_KERNELS_URL = new URL('../../../build/kernels.wasm', import.meta.url);
+
+/** Compiles the kernels and checks their imports and exports. */
+export async function compileKernels(source: URL | string = DEFAULT_KERNELS_URL): Promise<WebAssembly.Module> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(source);
+  } catch (cause) {
+    throw new KernelModuleError(`cannot read kernels at ${String(source)} (run \`npm run build:wasm\`)`, { cause });
+  }
+  let module: WebAssembly.Module;
+  try {
+    module = await WebAssembly.compile(bytes);
+  } catch (cause) {
+    throw new KernelModuleError(`kernels at ${String(source)} do not compile: ${(cause as Error).message}`, { cause });
+  }
+  verifyModule(module);
+  return module;
+}
+
+export function verifyModule(module: WebAssembly.Module): void {
+  const imports = WebAssembly.Module.imports(module);
+  const onlyMemory = imports.length === 1 && imports[0].module === 'env' && imports[0].name === 'memory' && imports[0].kind === 'memory';
+  if (!onlyMemory) {
+    const list = imports.map((i) => `${i.module}.${i.name} (${i.kind})`).join(', ');
+    throw new KernelModuleError(`kernels must import only env.memory, found: ${list}`);
+  }
+  const exported = new Set(WebAssembly.Module.exports(module).filter((e) => e.kind === 'function').map((e) => e.name));
+  const missing = KERNEL_NAMES.filter((n) => !exported.has(n));
+  if (missing.length) throw new KernelModuleError(`kernels lack exports: ${missing.join(', ')} (rebuild with \`npm run build:wasm\`)`);
+}
+
+/** Instantiates the kernels on a shared memory (any thread). */
+export function instantiateRaw(module: WebAssembly.Module, memory: WebAssembly.Memory): KernelExports {
+  if (!(memory.buffer instanceof SharedArrayBuffer)) throw new KernelModuleError('kernels need a shared WebAssembly.Memory');
+  try {
+    const instance = new WebAssembly.Instance(module, { env: { memory } });
+    return instance.exports as unknown as KernelExports;
+  } catch (cause) {
+    throw new KernelModuleError(`cannot instantiate kernels: ${(cause as Error).message}`, { cause });
+  }
+}

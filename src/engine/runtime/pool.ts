@@ -1,0 +1,144 @@
+// Piscina worker pool running engine ops over the shared memory.
+// Invariants: every task is pinned in the heap from dispatch until it settled,
+// so blocks retired meanwhile outlive it; at most threads + maxQueue tasks are
+// in flight, beyond that run() rejects at once with PoolBusyError; tasks are
+// never cancelled mid-flight (a kernel may be writing shared memory); if no
+// worker is left alive (start-up failure) every task fails with PoolBrokenError
+// rather than waiting forever; close() waits for in-flight tasks, then stops.
+
+import { availableParallelism } from 'node:os';
+import { Piscina } from 'piscina';
+import { PoolBrokenError, PoolBusyError, PoolClosedError, type WireError, errorFromWire } from './errors.js';
+import type { WasmHeap } from './memory.js';
+
+/**
+ * Young-generation size of a worker's V8 heap, at most: bounded, so V8's sizing of it stops at a
+ * known figure (bench/soak.ts), and large enough that what a search allocates (4 to 7 MB, most of
+ * it dead when the search ends) dies young. At 8 MB most of a search's working set outlived two
+ * scavenges, was promoted, and full collections of 40 to 86 ms made the p99: on musique-dev the
+ * worker's search time went from p50 9.8-10.0 / max 39-70 ms at 8 MB to 7.4-8.3 / 13-17 ms at 64.
+ */
+const WORKER_YOUNG_GEN_MB = 64;
+
+/** What each worker receives in workerData. */
+export interface EngineWorkerData {
+  module: WebAssembly.Module;
+  memory: WebAssembly.Memory;
+  /** Plain data every worker needs besides the kernels (e.g. the model descriptor). */
+  shared?: unknown;
+}
+
+export interface TaskEnvelope {
+  op: string;
+  args: unknown;
+}
+
+export type TaskReply = { ok: true; value: unknown } | { ok: false; error: WireError };
+
+export interface EnginePoolOptions {
+  module: WebAssembly.Module;
+  heap: WasmHeap;
+  /** Worker threads (default os.availableParallelism()). */
+  threads?: number;
+  /** Tasks that may wait for a thread before run() answers PoolBusyError (default 16 per thread). */
+  maxQueue?: number;
+  /** Worker module; default worker.ts next to this file under TypeScript, worker.js in dist. */
+  workerUrl?: URL;
+  /** Plain (structured-clone) data handed to every worker as `ctx.shared`. */
+  shared?: unknown;
+  /** Called when a worker fails outside any task (e.g. at start-up); such errors never crash the process. */
+  onWorkerError?: (err: Error) => void;
+}
+
+export function defaultWorkerUrl(): URL {
+  const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
+  return new URL(`../worker${ext}`, import.meta.url);
+}
+
+export class EnginePool {
+  readonly threads: number;
+  readonly maxQueue: number;
+  readonly heap: WasmHeap;
+  private readonly piscina: Piscina;
+  private readonly inflight = new Set<Promise<unknown>>();
+  private closing: Promise<void> | undefined;
+  private broken: PoolBrokenError | undefined;
+  private lastWorkerError: Error | undefined;
+
+  constructor(opts: EnginePoolOptions) {
+    this.threads = opts.threads ?? availableParallelism();
+    this.maxQueue = opts.maxQueue ?? 16 * this.threads;
+    if (!Number.isSafeInteger(this.threads) || this.threads < 1) {
+      throw new RangeError(`threads must be a positive integer, got ${this.threads}`);
+    }
+    if (!Number.isSafeInteger(this.maxQueue) || this.maxQueue < 0) {
+      throw new RangeError(`maxQueue must be a non-negative integer, got ${this.maxQueue}`);
+    }
+    this.heap = opts.heap;
+    const workerData: EngineWorkerData = { module: opts.module, memory: opts.heap.memory, shared: opts.shared };
+    this.piscina = new Piscina({
+      filename: (opts.workerUrl ?? defaultWorkerUrl()).href,
+      minThreads: this.threads,
+      maxThreads: this.threads,
+      maxQueue: Infinity, // admission is done in run(), which bounds what reaches Piscina
+      idleTimeout: Infinity,
+      workerData,
+      resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GEN_MB },
+    });
+    this.piscina.on('error', (err: Error) => {
+      this.lastWorkerError = err;
+      opts.onWorkerError?.(err);
+    });
+    this.piscina.on('workerDestroy', () => setImmediate(() => this.checkAlive()));
+  }
+
+  /** Piscina does not respawn workers that fail while starting; with none left, fail instead of hanging. */
+  private checkAlive(): void {
+    if (this.closing || this.broken || this.piscina.threads.length > 0) return;
+    const why = this.lastWorkerError ? `: ${this.lastWorkerError.message}` : '';
+    this.broken = new PoolBrokenError(`engine pool has no live worker${why}`, { cause: this.lastWorkerError });
+    void this.piscina.destroy();
+  }
+
+  /** Tasks dispatched and not yet settled. */
+  get pending(): number {
+    return this.inflight.size;
+  }
+
+  /** Runs op `op` in a worker; rejects with PoolBusyError when saturated, PoolClosedError after close(). */
+  run<R>(op: string, args: unknown): Promise<R> {
+    if (this.closing) return Promise.reject(new PoolClosedError('engine pool is closed'));
+    if (this.broken) return Promise.reject(this.broken);
+    if (this.inflight.size >= this.threads + this.maxQueue) {
+      return Promise.reject(new PoolBusyError(
+        `engine pool busy: ${this.inflight.size} tasks in flight (${this.threads} threads + queue of ${this.maxQueue})`));
+    }
+    const token = this.heap.pin();
+    const task = this.dispatch<R>({ op, args }).finally(() => {
+      this.inflight.delete(task);
+      this.heap.unpin(token);
+    });
+    this.inflight.add(task);
+    return task;
+  }
+
+  private async dispatch<R>(envelope: TaskEnvelope): Promise<R> {
+    let reply: TaskReply;
+    try {
+      reply = (await this.piscina.run(envelope)) as TaskReply;
+    } catch (err) {
+      throw this.broken ?? err;
+    }
+    if (!reply.ok) throw errorFromWire(reply.error);
+    return reply.value as R;
+  }
+
+  /** Refuses new tasks, waits for in-flight ones, then stops the workers. Idempotent. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      while (this.inflight.size > 0) await Promise.allSettled([...this.inflight]);
+      await this.piscina.destroy();
+    })();
+    return this.closing;
+  }
+}

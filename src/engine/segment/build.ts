@@ -1,0 +1,228 @@
+// Builds an immutable index segment image (one ArrayBuffer) from encoded documents: per-row dense
+// vectors and lengths, every row's term sequence and flags, its document's title terms, and three
+// sorted dictionaries: body terms -> postings, title terms -> postings, title phrases -> rows.
+// Pure TypeScript on plain buffers (runs in a worker or on the main thread); the layout is read by
+// wasm-segment.ts. Invariants: rows keep input order; postings are sorted by row, packed as
+// `row << 8 | min(tf, 255)`; dictionary keys are sorted ascending and unique.
+import type { EncodedPassage } from './encoding.js';
+import { phraseKey } from '../text/phrase.js';
+import { HEADER_WORDS, MAGIC, SEC, SECTION_COUNT } from './layout.js';
+
+/**
+ * One document's rows: its passages, its title terms, and how many leading title terms form its base
+ * title (the title without a trailing parenthetical, a prefix of the full title; 0: none).
+ */
+export interface SegmentDoc {
+  title: Uint32Array;
+  baseLen: number;
+  passages: EncodedPassage[];
+}
+
+export interface SegmentInput {
+  docs: SegmentDoc[];
+  dim: number;
+}
+
+export interface BuiltSegment {
+  image: ArrayBuffer;
+  /** For each row, the index of its document in `docs` (non-decreasing). */
+  rowDoc: Uint32Array;
+  /** Passage offsets of each row in its document's text. */
+  rowStart: Uint32Array;
+  rowEnd: Uint32Array;
+  /** Body and title lengths (terms) of each row, for live statistics. */
+  blen: Float32Array;
+  tlen: Float32Array;
+}
+
+/**
+ * Sorted unique keys with CSR-style starts and packed postings from (key, row) occurrences given in
+ * non-decreasing row order; repeated (key, row) pairs become the posting's tf (capped at 255).
+ */
+function dictionary(keys: Uint32Array, rows: Uint32Array, n: number) {
+  const order = radixOrder(keys, n);
+  const uniq: number[] = [];
+  const start: number[] = [];
+  const postings = new Uint32Array(n);
+  let np = 0;
+  for (let i = 0; i < n; i++) {
+    const j = order[i];
+    const key = keys[j];
+    const row = rows[j];
+    if (uniq.length === 0 || uniq[uniq.length - 1] !== key) {
+      uniq.push(key);
+      start.push(np);
+    } else if (postings[np - 1] >>> 8 === row) {
+      if ((postings[np - 1] & 255) < 255) postings[np - 1]++;
+      continue;
+    }
+    postings[np++] = ((row << 8) | 1) >>> 0;
+  }
+  start.push(np);
+  return { keys: Uint32Array.from(uniq), start: Uint32Array.from(start), postings: postings.slice(0, np) };
+}
+
+/** Stable LSD radix order of 32-bit keys (3 passes of 11 bits). */
+export function radixOrder(keys: Uint32Array, n: number): Uint32Array {
+  let order = new Uint32Array(n);
+  for (let i = 0; i < n; i++) order[i] = i;
+  let tmp = new Uint32Array(n);
+  const count = new Uint32Array(2048);
+  for (let shift = 0; shift < 32; shift += 11) {
+    count.fill(0);
+    for (let i = 0; i < n; i++) count[(keys[order[i]] >>> shift) & 2047]++;
+    let sum = 0;
+    for (let b = 0; b < 2048; b++) {
+      const c = count[b];
+      count[b] = sum;
+      sum += c;
+    }
+    for (let i = 0; i < n; i++) {
+      const j = order[i];
+      tmp[count[(keys[j] >>> shift) & 2047]++] = j;
+    }
+    [order, tmp] = [tmp, order];
+  }
+  return order;
+}
+
+/** A growable list of (key, row) occurrences. */
+class Occurrences {
+  keys: Uint32Array;
+  rows: Uint32Array;
+  n = 0;
+  constructor(cap: number) {
+    this.keys = new Uint32Array(Math.max(cap, 16));
+    this.rows = new Uint32Array(this.keys.length);
+  }
+  push(key: number, row: number): void {
+    if (this.n === this.keys.length) {
+      const k = new Uint32Array(this.n * 2);
+      const r = new Uint32Array(this.n * 2);
+      k.set(this.keys);
+      r.set(this.rows);
+      this.keys = k;
+      this.rows = r;
+    }
+    this.keys[this.n] = key;
+    this.rows[this.n++] = row;
+  }
+}
+
+export function buildSegment({ docs, dim }: SegmentInput): BuiltSegment {
+  const rowDoc: number[] = [];
+  let nTokens = 0;
+  let nTitle = 0;
+  docs.forEach((d, di) => {
+    for (const p of d.passages) {
+      rowDoc.push(di);
+      nTokens += p.terms.length;
+      nTitle += d.title.length;
+    }
+  });
+  const nRows = rowDoc.length;
+  if (nRows >= 1 << 24) throw new RangeError(`a segment holds at most ${(1 << 24) - 1} rows`);
+  const vec = new Int8Array(nRows * dim);
+  const vscale = new Float32Array(nRows);
+  const blen = new Float32Array(nRows);
+  const tlen = new Float32Array(nRows);
+  const rowStart = new Uint32Array(nRows);
+  const rowEnd = new Uint32Array(nRows);
+  const seqStart = new Uint32Array(nRows + 1);
+  const seq = new Uint32Array(nTokens);
+  const flags = new Uint8Array(nTokens);
+  const titleStart = new Uint32Array(nRows + 1);
+  const titleSeq = new Uint32Array(nTitle);
+  const baseLen = new Uint32Array(nRows);
+  const baseKeys = new Uint32Array(nRows);
+  const titleKey = new Uint32Array(nRows);
+  const prefixes = new Set<number>();
+  const body = new Occurrences(nTokens);
+  const title = new Occurrences(nTitle);
+  const phrases = new Occurrences(2 * nRows);
+  let row = 0;
+  for (const d of docs) {
+    const full = d.title.length ? phraseKey(d.title) : 0;
+    const bl = d.baseLen > 0 && d.baseLen < d.title.length ? d.baseLen : 0;
+    const base = bl ? phraseKey(d.title, 0, bl) : 0;
+    for (let n = 1; n <= d.title.length; n++) prefixes.add(phraseKey(d.title, 0, n));
+    for (const p of d.passages) {
+      rowStart[row] = p.start;
+      rowEnd[row] = p.end;
+      vec.set(p.vec, row * dim);
+      vscale[row] = p.scale;
+      blen[row] = p.terms.length;
+      tlen[row] = d.title.length;
+      baseLen[row] = bl;
+      baseKeys[row] = base;
+      titleKey[row] = full;
+      seq.set(p.terms, seqStart[row]);
+      flags.set(p.flags, seqStart[row]);
+      seqStart[row + 1] = seqStart[row] + p.terms.length;
+      titleSeq.set(d.title, titleStart[row]);
+      titleStart[row + 1] = titleStart[row] + d.title.length;
+      for (const t of p.terms) body.push(t, row);
+      for (const t of d.title) title.push(t, row);
+      if (full) phrases.push(full, row);
+      if (base) phrases.push(base, row);
+      row++;
+    }
+  }
+  const bodyDict = dictionary(body.keys, body.rows, body.n);
+  const titleDict = dictionary(title.keys, title.rows, title.n);
+  const phraseDict = dictionary(phrases.keys, phrases.rows, phrases.n);
+  // a phrase posting's low byte says which title it came from: 1 full, 2 base (never both: base != full)
+  for (let i = 0; i < phraseDict.keys.length; i++) {
+    for (let j = phraseDict.start[i]; j < phraseDict.start[i + 1]; j++) {
+      const row = phraseDict.postings[j] >>> 8;
+      phraseDict.postings[j] = ((row << 8) | (phraseDict.keys[i] === baseKeys[row] ? 2 : 1)) >>> 0;
+    }
+  }
+
+  const sections: ArrayBufferView[] = [];
+  sections[SEC.vec] = vec;
+  sections[SEC.vscale] = vscale;
+  sections[SEC.blen] = blen;
+  sections[SEC.tlen] = tlen;
+  sections[SEC.seqStart] = seqStart;
+  sections[SEC.seq] = seq;
+  sections[SEC.flags] = flags;
+  sections[SEC.titleStart] = titleStart;
+  sections[SEC.titleSeq] = titleSeq;
+  sections[SEC.termKeys] = bodyDict.keys;
+  sections[SEC.termStart] = bodyDict.start;
+  sections[SEC.postings] = bodyDict.postings;
+  sections[SEC.tTermKeys] = titleDict.keys;
+  sections[SEC.tTermStart] = titleDict.start;
+  sections[SEC.tPostings] = titleDict.postings;
+  sections[SEC.phraseKeys] = phraseDict.keys;
+  sections[SEC.phraseStart] = phraseDict.start;
+  sections[SEC.phraseRows] = phraseDict.postings;
+  sections[SEC.baseLen] = baseLen;
+  const rowDocArr = Uint32Array.from(rowDoc);
+  sections[SEC.rowDoc] = rowDocArr;
+  sections[SEC.titleKey] = titleKey;
+  sections[SEC.prefixKeys] = Uint32Array.from(prefixes).sort();
+  sections[SEC.rowStart] = rowStart;
+  sections[SEC.rowEnd] = rowEnd;
+
+  const headerBytes = HEADER_WORDS * 4;
+  let size = headerBytes;
+  const offsets: number[] = [];
+  for (let s = 0; s < SECTION_COUNT; s++) {
+    offsets.push(size);
+    size += (sections[s].byteLength + 15) & ~15;
+  }
+  const image = new ArrayBuffer(size);
+  const header = new Uint32Array(image, 0, HEADER_WORDS);
+  header[0] = MAGIC;
+  header[1] = nRows;
+  header[2] = dim;
+  header[3] = size;
+  for (let s = 0; s < SECTION_COUNT; s++) {
+    header[4 + 2 * s] = offsets[s];
+    header[5 + 2 * s] = sections[s].byteLength;
+    new Uint8Array(image, offsets[s], sections[s].byteLength).set(new Uint8Array(sections[s].buffer, sections[s].byteOffset, sections[s].byteLength));
+  }
+  return { image, rowDoc: rowDocArr, rowStart, rowEnd, blen, tlen };
+}

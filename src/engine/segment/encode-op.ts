@@ -1,0 +1,65 @@
+// The `encode` worker op: analyses documents (passages, term sequences, titles), encodes every
+// passage with the dense encoder, serialises each document's encoding (the bytes the store keeps)
+// and builds the index segment of the whole chunk, so the main thread only has to copy it in.
+import { analyzeDocument, type AnalyzedDoc } from '../text/analyze.js';
+import { DenseEncoder } from '../model/dense-encoder.js';
+import { encodeBlob } from './encoding.js';
+import type { ModelDescriptor } from '../model/place.js';
+import type { OpContext } from '../runtime/op-registry.js';
+import { buildSegment, type BuiltSegment, type SegmentDoc } from './build.js';
+
+export interface EncodeArgs {
+  docs: Array<{ text: string; title?: unknown }>;
+  scratch: number;
+}
+
+export interface EncodedDoc {
+  nTokens: number;
+  passages: Array<[number, number]>;
+  blob: Uint8Array;
+}
+
+export interface EncodeResult {
+  docs: EncodedDoc[];
+  built: BuiltSegment;
+}
+
+const stopSets = new WeakMap<ModelDescriptor, Set<string>>();
+
+export function stopSet(model: ModelDescriptor): Set<string> {
+  let s = stopSets.get(model);
+  if (!s) stopSets.set(model, (s = new Set(model.params.stop)));
+  return s;
+}
+
+export function encodeOp(ctx: OpContext, a: EncodeArgs): EncodeResult {
+  const model = ctx.shared as ModelDescriptor;
+  const dense = model.params.dense;
+  const dim = dense?.dim ?? 0;
+  const encoder = dense && model.dense ? new DenseEncoder(ctx.kernels, model.dense, a.scratch) : undefined;
+  const stop = stopSet(model);
+  const out: EncodedDoc[] = [];
+  const segDocs: SegmentDoc[] = [];
+  for (const d of a.docs) {
+    const analyzed: AnalyzedDoc = analyzeDocument(d.text, { title: d.title }, stop);
+    const n = analyzed.passages.length;
+    const vecs = new Int8Array(n * dim);
+    const scales = new Float32Array(n);
+    if (encoder) {
+      analyzed.passages.forEach((p, i) => {
+        scales[i] = encoder.encode(p.terms, vecs.subarray(i * dim, (i + 1) * dim));
+      });
+    }
+    out.push({
+      nTokens: analyzed.nTokens,
+      passages: analyzed.passages.map((p) => [p.start, p.end]),
+      blob: encodeBlob(analyzed, model.fingerprint, dim, vecs, scales),
+    });
+    segDocs.push({
+      title: analyzed.title,
+      baseLen: analyzed.baseLen,
+      passages: analyzed.passages.map((p, i) => ({ ...p, scale: scales[i], vec: vecs.subarray(i * dim, (i + 1) * dim) })),
+    });
+  }
+  return { docs: out, built: buildSegment({ docs: segDocs, dim }) };
+}

@@ -1,0 +1,51 @@
+// Worker ops that build index segments: `build` from persisted document encodings (opening a
+// store) and `merge` from live rows of existing segments. Both return a BuiltSegment (copied to
+// the main thread by structured clone).
+import { decodeBlob } from './encoding.js';
+import type { MergeSource } from './merge-policy.js';
+import type { OpContext } from '../runtime/op-registry.js';
+import { buildSegment, type BuiltSegment, type SegmentDoc } from './build.js';
+import { SegmentView } from './view.js';
+
+export interface BuildArgs {
+  blobs: Uint8Array[];
+  fingerprint: number;
+  dim: number;
+}
+
+export function buildOp(_ctx: OpContext, a: BuildArgs): BuiltSegment {
+  const docs: SegmentDoc[] = a.blobs.map((blob) => {
+    const d = decodeBlob(blob, a.fingerprint);
+    return { title: d.title, baseLen: d.baseLen, passages: d.passages };
+  });
+  return buildSegment({ docs, dim: a.dim });
+}
+
+export interface MergeArgs {
+  sources: MergeSource[];
+  dim: number;
+}
+
+export interface MergeResult {
+  built: BuiltSegment;
+  /** For each merged row: source index << 24 | source row. */
+  rowSource: Uint32Array;
+}
+
+export function mergeOp(ctx: OpContext, a: MergeArgs): MergeResult {
+  const docs: SegmentDoc[] = [];
+  const source: number[] = [];
+  a.sources.forEach((src, si) => {
+    const view = new SegmentView(ctx.kernels.views, src.base);
+    const dead = ctx.kernels.views.u8At(src.dead, src.nRows).slice();
+    let r = 0;
+    while (r < src.nRows) {
+      const first = r;
+      while (r < src.nRows && src.rowSlot[r] === src.rowSlot[first]) r++;
+      if (dead[first]) continue;
+      docs.push(view.readDoc(first, r - first, src.rowStart, src.rowEnd));
+      for (let k = first; k < r; k++) source.push(((si << 24) | k) >>> 0);
+    }
+  });
+  return { built: buildSegment({ docs, dim: a.dim }), rowSource: Uint32Array.from(source) };
+}

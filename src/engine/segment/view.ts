@@ -1,0 +1,182 @@
+// Read access to an index segment image placed in the shared memory (layout: segment-layout.ts).
+// A SegmentView is cheap and short-lived: build one per task (its typed views are taken from the
+// memory at construction and must not be kept across a memory growth). Segments are immutable, so
+// any thread may read them while the main thread writes other blocks; the only mutable per-segment
+// data, the dead flags, lives in a separate block owned by the store index.
+import type { SegmentDoc } from './build.js';
+import { HEADER_WORDS, MAGIC, SEC } from './layout.js';
+import type { MemoryViews } from '../runtime/views.js';
+
+export interface PostingRange {
+  /** Absolute byte pointer of the first posting (u32 `row << 8 | tf`). */
+  ptr: number;
+  count: number;
+}
+
+export class SegmentView {
+  readonly nRows: number;
+  readonly dim: number;
+  private readonly u32: Uint32Array;
+  private readonly u8: Uint8Array;
+  private readonly i8: Int8Array;
+  private readonly f32: Float32Array;
+  private readonly off: Uint32Array;
+
+  constructor(
+    views: MemoryViews,
+    readonly base: number,
+  ) {
+    views.check('segment header', base, HEADER_WORDS, 4);
+    this.u32 = views.u32;
+    this.u8 = views.u8;
+    this.i8 = views.i8;
+    this.f32 = views.f32;
+    const h = this.u32.subarray(base >>> 2, (base >>> 2) + HEADER_WORDS);
+    if (h[0] !== MAGIC) throw new Error(`no segment at ${base}`);
+    views.check('segment', base, h[3], 1);
+    this.nRows = h[1];
+    this.dim = h[2];
+    this.off = h;
+  }
+
+  /** Absolute byte pointer of a section. */
+  ptr(section: number): number {
+    return this.base + this.off[4 + 2 * section];
+  }
+
+  private words(section: number, start = 0, end?: number): Uint32Array {
+    const p = (this.ptr(section) >>> 2) + start;
+    return this.u32.subarray(p, end === undefined ? p + (this.off[5 + 2 * section] >>> 2) - start : (this.ptr(section) >>> 2) + end);
+  }
+
+  /** Word index and length of a section (a section of sorted keys is searched in place). */
+  private words32(section: number): [number, number] {
+    return [this.ptr(section) >>> 2, this.off[5 + 2 * section] >>> 2];
+  }
+
+  private find(keysSec: number, key: number): number {
+    const [base, n] = this.words32(keysSec);
+    const u = this.u32;
+    let lo = 0;
+    let hi = n - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const k = u[base + mid];
+      if (k === key) return mid;
+      if (k < key) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -1;
+  }
+
+  private range(keysSec: number, startSec: number, postSec: number, key: number): PostingRange | undefined {
+    const i = this.find(keysSec, key);
+    if (i < 0) return undefined;
+    const at = (this.ptr(startSec) >>> 2) + i;
+    const a = this.u32[at];
+    return { ptr: this.ptr(postSec) + 4 * a, count: this.u32[at + 1] - a };
+  }
+
+  /** Postings of a body term. */
+  term(termId: number): PostingRange | undefined {
+    return this.range(SEC.termKeys, SEC.termStart, SEC.postings, termId);
+  }
+
+  /** Postings of a title term. */
+  titleTerm(termId: number): PostingRange | undefined {
+    return this.range(SEC.tTermKeys, SEC.tTermStart, SEC.tPostings, termId);
+  }
+
+  /** Rows whose document title (full, kind 1, or without its parenthetical, kind 2) has this phrase key; packed `row << 8 | kind`. */
+  phrase(key: number): Uint32Array | undefined {
+    const r = this.range(SEC.phraseKeys, SEC.phraseStart, SEC.phraseRows, key);
+    return r && this.u32.subarray(r.ptr >>> 2, (r.ptr >>> 2) + r.count);
+  }
+
+  /** Packed postings at a range (a view: use at once). */
+  postings(r: PostingRange): Uint32Array {
+    return this.u32.subarray(r.ptr >>> 2, (r.ptr >>> 2) + r.count);
+  }
+
+  /** Term ids and flags of a row's passage (views: use at once). */
+  seq(row: number): { terms: Uint32Array; flags: Uint8Array } {
+    const at = (this.ptr(SEC.seqStart) >>> 2) + row;
+    const a = this.u32[at];
+    const b = this.u32[at + 1];
+    const base = this.ptr(SEC.seq) >>> 2;
+    const f = this.ptr(SEC.flags);
+    return { terms: this.u32.subarray(base + a, base + b), flags: this.u8.subarray(f + a, f + b) };
+  }
+
+  /** Title term ids of a row's document (a view). */
+  title(row: number): Uint32Array {
+    const at = (this.ptr(SEC.titleStart) >>> 2) + row;
+    const base = this.ptr(SEC.titleSeq) >>> 2;
+    return this.u32.subarray(base + this.u32[at], base + this.u32[at + 1]);
+  }
+
+  /** Absolute pointer of a row's int8 vector (`dim` bytes). */
+  vecPtr(row: number): number {
+    return this.ptr(SEC.vec) + row * this.dim;
+  }
+
+  scale(row: number): number {
+    return this.f32[(this.ptr(SEC.vscale) >>> 2) + row];
+  }
+
+  /** [start, end) of the row's passage in its document's text. */
+  span(row: number): [number, number] {
+    return [this.u32[(this.ptr(SEC.rowStart) >>> 2) + row], this.u32[(this.ptr(SEC.rowEnd) >>> 2) + row]];
+  }
+
+  /** Index of the row's document within the segment (rows of one document are consecutive). */
+  docOf(row: number): number {
+    return this.u32[(this.ptr(SEC.rowDoc) >>> 2) + row];
+  }
+
+  /** Leading title terms forming the row's base title (0: none distinct from the full title). */
+  baseLen(row: number): number {
+    return this.u32[(this.ptr(SEC.baseLen) >>> 2) + row];
+  }
+
+  /** Phrase key of the row's full title (0: no title). */
+  titleKey(row: number): number {
+    return this.u32[(this.ptr(SEC.titleKey) >>> 2) + row];
+  }
+
+  /** Whether some title (full or base) of the segment starts with the phrase of this key. */
+  hasPrefix(key: number): boolean {
+    return this.find(SEC.prefixKeys, key) >= 0;
+  }
+
+  /** Copies out the rows [first, first + count) of one document, with `starts`/`ends` offsets. */
+  readDoc(first: number, count: number, starts: Uint32Array, ends: Uint32Array): SegmentDoc {
+    const passages = [];
+    for (let r = first; r < first + count; r++) {
+      const { terms, flags } = this.seq(r);
+      const v = this.vecPtr(r);
+      passages.push({ start: starts[r], end: ends[r], scale: this.scale(r), vec: this.i8.slice(v, v + this.dim), terms: terms.slice(), flags: flags.slice() });
+    }
+    return { title: this.title(first).slice(), baseLen: this.baseLen(first), passages };
+  }
+
+  /** Body length (terms) of every row. */
+  bodyLengths(): Float32Array {
+    const p = this.ptr(SEC.blen) >>> 2;
+    return this.f32.subarray(p, p + this.nRows);
+  }
+
+  titleLengths(): Float32Array {
+    const p = this.ptr(SEC.tlen) >>> 2;
+    return this.f32.subarray(p, p + this.nRows);
+  }
+
+  /** Sum of body lengths, for average-length statistics. */
+  totalBodyLength(): number {
+    return this.words(SEC.seqStart, this.nRows, this.nRows + 1)[0];
+  }
+
+  totalTitleLength(): number {
+    return this.words(SEC.titleStart, this.nRows, this.nRows + 1)[0];
+  }
+}
