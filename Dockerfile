@@ -1,5 +1,5 @@
 # svc in a container: `svc serve` as the unprivileged `node` user, all persisted data (stores, API
-# keys, the model cache) in the volume /data. Build: docker build -t svc .   See README, "Deploying".
+# keys, the model cache) in the volume /data. Build: docker build -t svc .   See docs/deploying.md.
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json asconfig.json tsconfig.json ./

@@ -1,7 +1,8 @@
-// The two quick starts of README.md, taken from the README itself so they cannot drift: the library
-// one runs as a user's ES module importing the package by name ('svc-search', resolved through the
-// package's "exports" to dist/), the CLI one as a bash script with `svc` being bin/svc.js. Both
-// talk to a real server whose URL replaces the default address written in the README.
+// The two quick starts of README.md (sections '## Client library' and '## CLI'), taken from the
+// README itself so they cannot drift: the library one runs as a user's ES module importing the
+// package by name ('svc-search', resolved through the package's "exports" to dist/), the CLI one as a
+// bash script with `svc` being bin/svc.js. Both talk to a real server whose URL replaces the default
+// address written in the README, each works in a store of its own and deletes it at the end.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -45,6 +46,8 @@ t.test('the library quick start runs as written', async (t) => {
   t.equal(r.code, 0, r.err);
   t.match(r.out, /^hop 1 {2}\d+\.\d\d {2}\S+: /m, 'passages with hop and score');
   t.match(r.out, /confidence \d\.\d\d, \d hops?, [\d.]+ ms\n$/);
+  t.match(code, /getOrCreate\('quickstart-client'\)/, 'a store of its own');
+  t.equal((await fetch(`${server.url}/stores/quickstart-client`)).status, 404, 'the last line deleted the store');
 });
 
 t.test('the CLI quick start runs as written', async (t) => {
@@ -55,11 +58,18 @@ t.test('the CLI quick start runs as written', async (t) => {
   const prelude = `set -euo pipefail\nsvc() { "${process.execPath}" "${BIN}" "$@"; }\n`;
   const r = await run('bash', [], prelude + script.replaceAll(DEFAULT_URL, server.url), { cwd, env: cliEnv({}) });
   t.equal(r.code, 0, r.err);
-  t.match(r.out, /^ingested 2 documents into 'wiki'/m);
+  t.match(r.out, /^ingested 2 documents into 'quickstart-cli'/m);
   t.match(r.out, /^hop 1\n/m);
   t.match(r.out, /^confidence \d\.\d\d · \d hops? used/m);
   t.match(r.out, /^trace:\n/m);
   t.match(r.out, /Devotion is a 1929 Italian silent film directed by Guido Brignone\.\n/, 'docs get --text');
-  t.match(r.out, /^deleted store 'wiki'$/m);
-  t.equal((await fetch(`${server.url}/stores/wiki`)).status, 404, 'the last line deleted the store');
+  t.match(r.out, /^deleted store 'quickstart-cli'$/m);
+  t.equal((await fetch(`${server.url}/stores/quickstart-cli`)).status, 404, 'it deleted its store');
+  t.notOk(fs.existsSync(path.join(cwd, 'films')), 'and the files it wrote');
+});
+
+t.test('the curl session keeps the server\'s logs out of what curl prints, and cleans up', async (t) => {
+  const script = snippet('A session with curl', 'sh');
+  t.match(script, /^npx svc serve --no-auth > \S+ 2>&1 &/m, 'the server logs to a file');
+  t.match(script, /-XDELETE \$B\/stores\/quickstart-curl\n/, 'the store is deleted at the end');
 });
