@@ -2,7 +2,7 @@
 // Invariants: kernels take raw byte offsets into the imported shared memory plus
 // lengths, allocate nothing, hold no static data (so instantiating the module in
 // every worker never rewrites shared memory) and never trap on inputs that the
-// TypeScript wrappers in src/engine/wasm-kernels.ts accept.
+// TypeScript wrappers in src/engine/runtime/kernels.ts accept.
 
 export { dot_i8_rows, dot_i8_gather, dot_f32_rows, gemv_f32 } from './dot';
 export { topk, topk_push, topk_sort } from './topk';

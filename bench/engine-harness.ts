@@ -6,13 +6,13 @@
 // index is settled (no merge running) before any search.
 import { defaultModelUri } from '../src/config.js';
 import { startEngine } from '../src/engine/index.js';
-import { loadModel, type ModelDescriptor } from '../src/engine/model/place.js';
-import { readModelFolder } from '../src/engine/model/folder.js';
-import { snapshotOf } from '../src/engine/ranking/corpus.js';
-import { searchOp, searchScratchBytes, type SearchTask } from '../src/engine/ranking/search-op.js';
-import type { MemoryStoreIndex } from '../src/engine/index/store-index.js';
-import type { Engine } from '../src/engine/types.js';
-import { createEngineRuntime, type EngineRuntime } from '../src/engine/runtime/bootstrap.js';
+import { loadModel, type ModelDescriptor } from '../src/engine/model/index.js';
+import { readModelFolder } from '../src/engine/model/index.js';
+import { snapshotOf } from '../src/engine/ranking/index.js';
+import { searchOp, searchScratchBytes, type SearchTask } from '../src/engine/ranking/index.js';
+import type { MemoryStoreIndex } from '../src/engine/index/index.js';
+import type { Engine } from '../src/engine/index.js';
+import { createEngineRuntime, type EngineRuntime } from '../src/engine/runtime/index.js';
 import type { Doc } from './bench-util.js';
 import { KernelProfile } from './kernel-profile.js';
 

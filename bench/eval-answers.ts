@@ -11,7 +11,7 @@ import { parseArgs } from 'node:util';
 import { loadReader } from '../src/answer/answerer.js';
 import { normalizeAnswer, scoreAnswer } from '../src/answer/text-units.js';
 import { defaultModelUri } from '../src/config.js';
-import { readModelFolder } from '../src/engine/model/folder.js';
+import { readModelFolder } from '../src/engine/model/index.js';
 import { evalServer, ingestCorpus, readSuite } from './eval-server.js';
 
 const { values: args } = parseArgs({

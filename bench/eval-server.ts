@@ -1,7 +1,8 @@
 // What the suite runners (eval.ts, eval-answers.ts) share: reading a suite folder, a server to talk
 // to (the one at --url, or a fresh one on port 0 with a temp data dir and the given or shipped
 // model, removed by stop()), a JSON call that throws on any 4xx/5xx, waiting until a store has
-// settled (its merges done), and ingest of a corpus into a new store in batches. Invariants: the
+// settled (its merges done), a restart on the same data dir, and ingest of a corpus into a new store
+// in batches. Invariants: the
 // temp data dir never outlives stop(); a store of the same name is dropped first, so a run never
 // measures leftovers.
 import fs from 'node:fs';
@@ -22,9 +23,18 @@ export function readSuite(dir: string): { name: string; corpus: any[]; queries: 
   return { name: suite.name, corpus: readJsonl(path.resolve(suiteDir, suite.corpus)), queries: readJsonl(path.join(suiteDir, 'queries.jsonl')) };
 }
 
-export async function evalServer(opts: { url?: string; model?: string }): Promise<{ call: Call; stop: () => Promise<void>; settle: (store: string) => Promise<number> }> {
+export interface EvalServer {
+  call: Call;
+  stop: () => Promise<void>;
+  settle: (store: string) => Promise<number>;
+  /** Restarts an in-process server on its data dir (a remote one is left as it is). */
+  restart: () => Promise<void>;
+}
+
+export async function evalServer(opts: { url?: string; model?: string }): Promise<EvalServer> {
   let base = opts.url;
   let stop = async () => {};
+  let restart = async () => {};
   // A remote server's merges are not visible: give it the idle delay and a merge's time.
   let settle = async (_store: string) => {
     await new Promise((r) => setTimeout(r, 5000));
@@ -33,12 +43,18 @@ export async function evalServer(opts: { url?: string; model?: string }): Promis
   if (!base) {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-eval-'));
     const env: NodeJS.ProcessEnv = { SVC_DATA_DIR: dataDir, SVC_LOG: 'silent', ...(opts.model ? { SVC_MODEL_URI: opts.model } : {}) };
-    const server = await startServer({ config: loadConfig(env), port: 0, host: '127.0.0.1', noAuth: true, rateLimit: 1e9, logger: pino({ level: 'silent' }) });
+    const start = () => startServer({ config: loadConfig(env), port: 0, host: '127.0.0.1', noAuth: true, rateLimit: 1e9, logger: pino({ level: 'silent' }) });
+    let server = await start();
     base = server.url;
     settle = (store) => waitSettled(server.services.registry.get('default', store).index);
     stop = async () => {
       await server.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
+    };
+    restart = async () => {
+      await server.close();
+      server = await start();
+      base = server.url;
     };
   }
   const call: Call = async (method, p, body) => {
@@ -47,7 +63,7 @@ export async function evalServer(opts: { url?: string; model?: string }): Promis
     if (res.status >= 400) throw new Error(`${method} ${p}: ${res.status} ${JSON.stringify(json)}`);
     return json;
   };
-  return { call, stop, settle };
+  return { call, stop, settle, restart };
 }
 
 /** Waits until an in-process store index has no merge running or due; returns the seconds waited. */

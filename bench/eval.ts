@@ -11,8 +11,9 @@
 // same no-answer report: for a corpus on other subjects (the multi-hop suites' questions against
 // squad-articles-dev's 48 articles; not squad-articles-dev's against the wiki-pool, which holds
 // those articles' paragraphs). --dump FILE also asks for the trace and writes every response, less
-// its `latency_ms`, one JSON line per query in the suite's order: two builds are compared
-// byte for byte with `cmp` (a refactor must leave them identical). --keywords asks every query as a user who types keywords would
+// its `latency_ms`, one JSON line per query in the suite's order, from a store reopened after the
+// ingest (a layout that does not depend on merge timing): two builds are compared byte for byte
+// with `cmp` (a refactor must leave them identical). --keywords asks every query as a user who types keywords would
 // ("Who directed The Prairie King?" as "directed The Prairie King": src/train/keyword-queries.ts).
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -53,9 +54,12 @@ const hidden = new Set<string>(noAnswer ? queries.flatMap((q: any) => q.gold_doc
 const corpus = suite.corpus.filter((d: any) => !hidden.has(d.id));
 const maxResults = Number(args['max-results']);
 
-const { call, stop, settle } = await evalServer({ url: args.url, model: args.model });
+const { call, stop, settle, restart } = await evalServer({ url: args.url, model: args.model });
 const store = `eval-${suite.name}`.replace(/[^a-z0-9_-]/g, '-');
 const ingestSeconds = await ingestCorpus(call, store, corpus, 1000);
+// --dump: the store is reopened, so its segments (and every tie between equal scores, which goes to
+// the lower row) are laid out in ingest order, whatever the timing of the merges during the ingest.
+if (args.dump) await restart();
 // Searches are timed on the settled store: after a bulk load the idle merge compacts it first.
 const settleSeconds = await settle(store);
 process.stderr.write(`store settled ${settleSeconds.toFixed(1)} s after the ingest\n`);

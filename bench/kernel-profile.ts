@@ -4,7 +4,7 @@
 // posting reads the posting and the row length and updates a score = 16 B); kernels not listed
 // are timed with 0 bytes. Invariants: the wrapped object behaves exactly like the original (same
 // return values, `this` bound to the real kernels); the counters only grow until reset().
-import type { WasmKernels } from '../src/engine/runtime/kernels.js';
+import type { WasmKernels } from '../src/engine/runtime/index.js';
 
 type Args = number[];
 /** Bytes streamed by a call, from its arguments. */

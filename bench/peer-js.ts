@@ -11,7 +11,7 @@
 // Invariants: a peer returns at most k units, best first, mapped to their source document.
 import { create, insertMultiple, search as oramaSearch } from '@orama/orama';
 import MiniSearch from 'minisearch';
-import { porterStem } from '../src/engine/text/porter.js';
+import { porterStem } from '../src/engine/text/index.js';
 import type { Doc } from './bench-util.js';
 import type { BenchSystem, SearchAnswer } from './peer-svc.js';
 import { STOP_WORDS, type Unit } from './peer-text.js';

@@ -12,7 +12,7 @@ import { EngineHarness } from './engine-harness.js';
 import { SvcSystem } from './peer-svc.js';
 import { allGold } from './peer-text.js';
 import { SynthCorpus } from './synth-corpus.js';
-import { SCAN_BUDGET } from '../src/engine/ranking/scan-budget.js';
+import { SCAN } from '../src/engine/params.js';
 
 interface Args {
   mode: 'http' | 'engine';
@@ -114,7 +114,7 @@ if (args.mode === 'http') {
   // it keeps.
   const exact = runAll('exact');
   report.exact = exact.summary;
-  for (const budget of args.budgets ?? [SCAN_BUDGET]) {
+  for (const budget of args.budgets ?? [SCAN.budget]) {
     const a = runAll('approximate', budget);
     const kept = a.tops.reduce((n, top, i) => n + top.filter((d) => exact.tops[i].includes(d)).length / Math.max(exact.tops[i].length, 1), 0);
     report[`approximate/${budget}`] = { budget, ...a.summary, top10OverlapWithExact: kept / queries.length };

@@ -12,7 +12,7 @@ import { parseArgs } from 'node:util';
 import { floorMs, measureBandwidth } from './bandwidth.js';
 import { fmt, log, machineLine, mib, num, runChild, table } from './bench-util.js';
 import { annTable } from './peer-report.js';
-import { APPROXIMATE_ROWS, SCAN_BUDGET } from '../src/engine/ranking/scan-budget.js';
+import { SCAN } from '../src/engine/params.js';
 
 const { values: opt } = parseArgs({
   args: process.argv.slice(2).filter((a) => a !== 'scale'),
@@ -24,7 +24,7 @@ const { values: opt } = parseArgs({
     'no-http': { type: 'boolean', default: false },
     json: { type: 'string' },
     /** scan budgets (postings) to run the approximate scan with, besides the exact scan */
-    budgets: { type: 'string', default: `8192,${SCAN_BUDGET},131072` },
+    budgets: { type: 'string', default: `8192,${SCAN.budget},131072` },
   },
 });
 const sizes = opt.sizes!.split(',').map(Number);
@@ -101,7 +101,7 @@ const arows = sizes.flatMap((size) => {
         `${fmt(x.allGold10, 3)} / ${fmt(a.allGold10, 3)}`,
         fmt(a.top10OverlapWithExact, 3),
         `${fmt(x.kernelMsPerSearch, 1)} / ${fmt(a.kernelMsPerSearch, 1)}`,
-        (e.totalRows ?? 0) > APPROXIMATE_ROWS && a.budget === SCAN_BUDGET ? 'yes' : '',
+        (e.totalRows ?? 0) > SCAN.approximateRows && a.budget === SCAN.budget ? 'yes' : '',
       ];
     });
 });

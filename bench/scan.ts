@@ -5,8 +5,8 @@
 // must return the same ids; times are medians after warm-up runs.
 
 import { randomFillSync } from 'node:crypto';
-import { scanRange, scanScratchBytes } from '../src/engine/runtime/scan-op.js';
-import { createEngineRuntime } from '../src/engine/runtime/bootstrap.js';
+import { scanRange, scanScratchBytes } from '../src/engine/runtime/index.js';
+import { createEngineRuntime } from '../src/engine/runtime/index.js';
 
 const [rows, dim, k] = [1_000_000, 256, 10].map((d, i) => Number(process.argv[2 + i] ?? d));
 const bytes = rows * dim;

@@ -1,4 +1,4 @@
-// The backup procedure of the README: stop the server, copy SVC_DATA_DIR (any copy tool; here a
+// The backup procedure of docs/deploying.md: stop the server, copy SVC_DATA_DIR (any copy tool; here a
 // recursive copy to another path), start a server on the copy. The copy answers every search
 // exactly as the original did (passages, scores, offsets, confidence, hops), lists the same
 // stores and documents, needs no rebuild, and is independent of the original afterwards.

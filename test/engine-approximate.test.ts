@@ -1,11 +1,11 @@
-// The approximate scan (search-hops.ts APPROXIMATE_ROWS) on the real engine: within its budget it
+// The approximate scan (ranking/scan-budget.ts, SCAN.approximateRows) on the real engine: within its budget it
 // answers exactly like the exact scan; past it, the common terms only add to rows the rare terms
 // touched, so a passage holding only common terms is never scored, while the others are still found.
 import t from 'tap';
 import { loadEngine } from '../src/engine/index.js';
-import { readModelFolder } from '../src/engine/model/folder.js';
-import type { MemoryStoreIndex } from '../src/engine/index/store-index.js';
-import type { SearchParams } from '../src/engine/types.js';
+import { readModelFolder } from '../src/engine/model/index.js';
+import type { MemoryStoreIndex } from '../src/engine/index/index.js';
+import type { SearchParams } from '../src/engine/index.js';
 import { defaultModelUri } from '../src/config.js';
 
 const engine = await loadEngine({ model: readModelFolder(defaultModelUri()), threads: 1 });

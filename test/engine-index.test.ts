@@ -4,9 +4,9 @@
 // rebuilt from the persisted encodings answers like the original.
 import t from 'tap';
 import { loadEngine } from '../src/engine/index.js';
-import { readModelFolder } from '../src/engine/model/folder.js';
-import type { MemoryStoreIndex } from '../src/engine/index/store-index.js';
-import type { StoredDocument } from '../src/engine/types.js';
+import { readModelFolder } from '../src/engine/model/index.js';
+import type { MemoryStoreIndex } from '../src/engine/index/index.js';
+import type { StoredDocument } from '../src/engine/index.js';
 import { defaultModelUri } from '../src/config.js';
 
 const engine = await loadEngine({ model: readModelFolder(defaultModelUri()), threads: 2 });

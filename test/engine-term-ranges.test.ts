@@ -4,9 +4,9 @@
 // deletions and merges.
 import t from 'tap';
 import { loadEngine } from '../src/engine/index.js';
-import { readModelFolder } from '../src/engine/model/folder.js';
-import type { MemoryStoreIndex } from '../src/engine/index/store-index.js';
-import { rememberedSnapshots, termTable } from '../src/engine/ranking/term-ranges.js';
+import { readModelFolder } from '../src/engine/model/index.js';
+import type { MemoryStoreIndex } from '../src/engine/index/index.js';
+import { rememberedSnapshots, termTable } from '../src/engine/ranking/index.js';
 import { defaultModelUri } from '../src/config.js';
 
 t.test('a table is shared by the snapshots of the same segments only', async (t) => {

@@ -3,11 +3,11 @@
 // covering every non-space character, cut at sentence ends and carrying the sentences that follow;
 // the blob format round-trips and refuses another model.
 import t from 'tap';
-import { analyzeDocument, documentTitle, FLAG_CAPITALISED, FLAG_SENTENCE_START, FLAG_STOP } from '../src/engine/text/analyze.js';
-import { decodeBlob, encodeBlob, EncodingFormatError } from '../src/engine/segment/encoding.js';
-import { MAX_PASSAGE, splitPassages } from '../src/engine/text/passages.js';
-import { porterStem } from '../src/engine/text/porter.js';
-import { countTokens, fold, tokenize } from '../src/engine/text/tokenize.js';
+import { analyzeDocument, documentTitle, FLAG_CAPITALISED, FLAG_SENTENCE_START, FLAG_STOP } from '../src/engine/text/index.js';
+import { decodeBlob, encodeBlob, EncodingFormatError } from '../src/engine/segment/index.js';
+import { MAX_PASSAGE, splitPassages } from '../src/engine/text/index.js';
+import { porterStem } from '../src/engine/text/index.js';
+import { countTokens, fold, tokenize } from '../src/engine/text/index.js';
 
 t.test('tokens: folded forms with offsets into the original text', async (t) => {
   const text = 'Régis Laspalès, «H. P. Lovecraft» — ﬁnal 1990s naïve';

@@ -2,8 +2,8 @@
 // non-multiple-of-16 and empty sizes; plus the wrappers' bound checks.
 
 import t from 'tap';
-import { KernelBoundsError } from '../src/engine/runtime/errors.js';
-import { createEngineRuntime } from '../src/engine/runtime/bootstrap.js';
+import { KernelBoundsError } from '../src/engine/runtime/index.js';
+import { createEngineRuntime } from '../src/engine/runtime/index.js';
 import { Arena, near, randF32, randI8, rng, throwsTyped } from './helpers/engine.js';
 
 const rt = await createEngineRuntime();

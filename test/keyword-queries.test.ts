@@ -3,8 +3,8 @@
 // their queries as each training question's keyword form, which never reads as a question.
 import fs from 'node:fs';
 import t from 'tap';
-import { isQuestion, isQuestionWord, returnedConfidence } from '../src/engine/ranking/confidence.js';
-import { loopParamsProblem, sufficiencyFor, type LoopParams } from '../src/engine/ranking/loop.js';
+import { isQuestion, isQuestionWord, returnedConfidence } from '../src/engine/ranking/index.js';
+import { type LoopParams, modelFitProblem, sufficiencyFor } from '../src/engine/index.js';
 import { STOP_WORDS } from '../src/train/hyper.js';
 import { keywordForm } from '../src/train/keyword-queries.js';
 import { DEVOTION, openShippedStore } from './helpers/shipped-store.js';
@@ -52,7 +52,7 @@ t.test('no keyword form of a suite question reads as a question, and each keeps 
 t.test('the loop scores a keyword query with the keyword models, a question with the question ones', async (t) => {
   const store = await openShippedStore(DEVOTION);
   t.teardown(() => store.close());
-  const shipped = store.model.params.search as unknown as LoopParams;
+  const shipped = store.model.params.search as LoopParams;
   t.ok(shipped.keywords && shipped.keywords.conf.length === shipped.conf.length && shipped.keywords.returned, 'the shipped model has keyword sufficiency models and their calibration');
   const questionsOnly: LoopParams = { ...shipped, keywords: undefined };
   const kwCal = { a: 0.5, b: -1 };
@@ -75,10 +75,10 @@ t.test('the loop scores a keyword query with the keyword models, a question with
 t.test('a model folder whose keyword models do not fit this engine is refused', async (t) => {
   const store = await openShippedStore([{ id: 'd', text: 'Title\nSome text.', metadata: {} }]);
   t.teardown(() => store.close());
-  const shipped = store.model.params.search as unknown as LoopParams;
+  const shipped = store.model.params.search as LoopParams;
   const conf = shipped.conf;
-  t.equal(loopParamsProblem({ ...shipped, keywords: { conf } }), undefined);
-  t.match(loopParamsProblem({ ...shipped, keywords: { conf: [{ ...conf[0], w: conf[0].w.slice(1) }, conf[1], conf[2]] } }), /keywords\.conf\[0\]\.w .* weights/);
-  t.match(loopParamsProblem({ ...shipped, keywords: { conf: conf.slice(0, 2) } }), /keywords\.conf has 2 stage models/);
-  t.match(loopParamsProblem({ ...shipped, keywords: { conf, returned: { a: -1, b: 0 } } }), /keywords\.returned .*order of confidences/);
+  t.equal(modelFitProblem({ ...shipped, keywords: { conf } }), undefined);
+  t.match(modelFitProblem({ ...shipped, keywords: { conf: [{ ...conf[0], w: conf[0].w.slice(1) }, conf[1], conf[2]] } }), /keywords\.conf\[0\]\.w .* weights/);
+  t.match(modelFitProblem({ ...shipped, keywords: { conf: conf.slice(0, 2) } }), /keywords\.conf has 2 stage models/);
+  t.match(modelFitProblem({ ...shipped, keywords: { conf, returned: { a: -1, b: 0 } } }), /keywords\.returned .*order of confidences/);
 });

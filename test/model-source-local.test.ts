@@ -7,9 +7,7 @@ import t from 'tap';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { readModelFolder } from '../src/engine/model/folder.js';
-import { H1_NAMES } from '../src/engine/ranking/features.js';
-import { CONF_NAMES } from '../src/engine/ranking/confidence.js';
+import { H1_NAMES, loadModelFolder, SUFFICIENCY_NAMES } from '../src/engine/index.js';
 import { defaultModelUri } from '../src/config.js';
 import { cacheFolderFor, parseRemoteUri } from '../src/model-source/model-uri.js';
 import { makeModelVersion } from './helpers/model-source.js';
@@ -99,27 +97,56 @@ t.test('control: the same sentinel catches svc serve fetching a remote model', a
   t.match(err, /error: cannot fetch model s3:\/\/svc-models\/svc-mh\/1\.0\.0\/: the connection to http:\/\/203\.0\.113\.11:9000 failed/);
 });
 
-t.test('README documents the Dockerfile as it is', async (t) => {
-  const readme = fs.readFileSync(path.join(REPO, 'README.md'), 'utf8');
-  const block = /```dockerfile\n([\s\S]*?)```/.exec(readme.slice(readme.indexOf('## Deploying')));
+t.test('docs/deploying.md documents the Dockerfile as it is', async (t) => {
+  const doc = fs.readFileSync(path.join(REPO, 'docs', 'deploying.md'), 'utf8');
+  const block = /```dockerfile\n([\s\S]*?)```/.exec(doc.slice(doc.indexOf('## Container')));
   t.equal(block?.[1], fs.readFileSync(path.join(REPO, 'Dockerfile'), 'utf8'));
 });
 
-t.test('a model trained on other features than this engine computes is refused, naming the weights', async (t) => {
+t.test('a model trained on other features than this engine computes is refused, naming the first difference', async (t) => {
   const shipped = defaultModelUri();
-  const copy = (edit: (search: { W1: number[]; W3: number[]; conf: Array<{ w: number[] }> }) => void) => {
+  type Search = { W1: number[]; W3: number[]; conf: Array<{ w: number[] }>; features: Record<'W1' | 'W2' | 'W3' | 'conf', string[]> };
+  const copy = (edit: (search: Search, manifest: Record<string, any>) => void) => {
     const dir = tempDir(t);
     for (const f of fs.readdirSync(shipped)) fs.copyFileSync(path.join(shipped, f), path.join(dir, f));
     const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8'));
-    edit(manifest.params.search);
+    edit(manifest.params.search, manifest);
     fs.writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify(manifest));
     return dir;
   };
-  t.ok(readModelFolder(copy(() => {})).manifest, 'the unedited copy loads');
+  t.ok(loadModelFolder(copy(() => {})).manifest, 'the unedited copy loads');
   const fix = /svc train/;
-  t.throws(() => readModelFolder(copy((s) => void s.W1.pop())), { name: 'ModelError', message: `W1 (hop 1) has ${H1_NAMES.length - 1} weights; this engine computes ${H1_NAMES.length} features`, fix });
-  t.throws(() => readModelFolder(copy((s) => void s.W3.push(0))), { name: 'ModelError', message: /W3 \(3-chains\) has \d+ weights/, fix });
-  t.throws(() => readModelFolder(copy((s) => void s.conf[1].w.pop())), { name: 'ModelError', message: `conf[1].w (sufficiency) has ${CONF_NAMES.length - 1} weights; this engine computes ${CONF_NAMES.length} features`, fix });
+  const swap = (xs: string[], i: number) => ([xs[i], xs[i + 1]] = [xs[i + 1], xs[i]]);
+  t.throws(() => loadModelFolder(copy((s) => swap(s.features.W1, 1))), {
+    name: 'ModelError',
+    message: `model svc-mh@1.12.0 was trained for another version of svc: W1 (hop 1): feature 2 is '${H1_NAMES[2]}' in the model and '${H1_NAMES[1]}' in this engine`,
+    fix,
+  });
+  t.throws(() => loadModelFolder(copy((s) => void (s.features.conf[4] = 'renamed'))), { name: 'ModelError', message: `conf (sufficiency): feature 5 is 'renamed' in the model and '${SUFFICIENCY_NAMES[4]}' in this engine` }, 'a renamed feature');
+  t.throws(() => loadModelFolder(copy((s) => void s.features.W3.pop())), { name: 'ModelError', message: /W3 \(3-chains\): feature \d+ is nothing in the model and 'is3' in this engine/ }, 'a missing feature');
+  t.throws(() => loadModelFolder(copy((s) => void s.W1.pop())), { name: 'ModelError', message: /W1 \(hop 1\) has 22 weights; this engine computes 23 features$/, fix });
+  t.throws(() => loadModelFolder(copy((s) => void s.W3.push(0))), { name: 'ModelError', message: /W3 \(3-chains\) has \d+ weights/, fix });
+  t.throws(() => loadModelFolder(copy((s) => void s.conf[1].w.pop())), { name: 'ModelError', message: new RegExp(`conf\\[1\\]\\.w \\(sufficiency\\) has ${SUFFICIENCY_NAMES.length - 1} weights; this engine computes ${SUFFICIENCY_NAMES.length} features$`), fix });
+  t.equal(H1_NAMES.length, 23);
+});
+
+t.test('a manifest that does not follow its JSON schema is refused, naming the field', async (t) => {
+  const shipped = defaultModelUri();
+  const copy = (edit: (manifest: Record<string, any>) => void) => {
+    const dir = tempDir(t);
+    for (const f of fs.readdirSync(shipped)) fs.copyFileSync(path.join(shipped, f), path.join(dir, f));
+    const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8'));
+    edit(manifest);
+    fs.writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify(manifest));
+    return dir;
+  };
+  const fix = /Restore the model folder/;
+  t.throws(() => loadModelFolder(copy((m) => void (m.params.search.W1[3] = '0.5'))), { name: 'ModelError', message: /is not an svc-model\/1 manifest: \/params\/search\/W1\/3 must be number$/, fix });
+  t.throws(() => loadModelFolder(copy((m) => void delete m.params.search.features)), { name: 'ModelError', message: /\/params\/search must have required property 'features'$/ });
+  t.throws(() => loadModelFolder(copy((m) => void (m.params.lexical.k2 = 1))), { name: 'ModelError', message: /\/params\/lexical must NOT have additional properties 'k2'$/ });
+  t.throws(() => loadModelFolder(copy((m) => void (m.files[0].sha256 = 'abc'))), { name: 'ModelError', message: /\/files\/0\/sha256 must match pattern/ });
+  t.throws(() => loadModelFolder(copy((m) => void (m.format = 'svc-model/2'))), { name: 'ModelError', message: /\/format must be equal to constant$/ });
+  t.throws(() => loadModelFolder(copy((m) => void (m.engine = 'svc-engine/2'))), { name: 'ModelError', message: 'model svc-mh@1.12.0 needs engine svc-engine/2; this server runs svc-engine/1', fix: /upgrade svc/ }, 'another engine is named as such, before the schema');
 });
 
 t.test('remote URIs: canonical form and cache folder; unusable ones are refused', async (t) => {

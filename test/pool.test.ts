@@ -5,14 +5,15 @@
 import { writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import t from 'tap';
-import { KernelBoundsError, PoolBrokenError, PoolBusyError, PoolClosedError, UnknownOpError } from '../src/engine/runtime/errors.js';
-import { EnginePool, defaultWorkerUrl } from '../src/engine/runtime/pool.js';
-import { type ScanResult, scanTopK } from '../src/engine/runtime/scan-op.js';
-import { createEngineRuntime } from '../src/engine/runtime/bootstrap.js';
+import { KernelBoundsError, PoolBrokenError, PoolBusyError, PoolClosedError, UnknownOpError } from '../src/engine/runtime/index.js';
+import { engineWorkerUrl } from '../src/engine/index.js';
+import { EnginePool } from '../src/engine/runtime/index.js';
+import { type ScanResult, scanTopK } from '../src/engine/runtime/index.js';
+import { createEngineRuntime } from '../src/engine/runtime/index.js';
 import { randI8, rejectsTyped, rng } from './helpers/engine.js';
 
 const rt = await createEngineRuntime();
-const pool = new EnginePool({ module: rt.module, heap: rt.heap, threads: 2 });
+const pool = new EnginePool({ module: rt.module, heap: rt.heap, workerUrl: engineWorkerUrl(), threads: 2 });
 t.teardown(() => pool.close());
 
 interface Matrix { rows: number; scales: number; flags: number; data: Int8Array; dead: Uint8Array; n: number; dim: number }
@@ -44,7 +45,7 @@ const scanOf = (m: Matrix, q: Int8Array, rowStart: number, rowEnd: number, k: nu
   scanTopK(pool, { rows: m.rows, dim: m.dim, rowStart, rowEnd, scales: m.scales, flags: m.flags, query: q, k, alpha });
 
 t.test('worker file follows the source extension', async (t) => {
-  t.match(defaultWorkerUrl().pathname, /\/src\/engine\/worker\.ts$/, 'worker.ts under TypeScript sources');
+  t.match(engineWorkerUrl().pathname, /\/src\/engine\/worker\.ts$/, 'worker.ts under TypeScript sources');
 });
 
 t.test('scan in a worker over rows written by the main thread', async (t) => {
@@ -79,7 +80,7 @@ t.test('errors from workers keep their class and code', async (t) => {
 });
 
 t.test('a saturated pool answers PoolBusyError at once and recovers', async (t) => {
-  const small = new EnginePool({ module: rt.module, heap: rt.heap, threads: 1, maxQueue: 1 });
+  const small = new EnginePool({ module: rt.module, heap: rt.heap, workerUrl: engineWorkerUrl(), threads: 1, maxQueue: 1 });
   const m = makeMatrix(25, 20_000, 64);
   const q = randI8(rng(26), 64);
   const args = (qp: number, scratch: number) => ({ rows: m.rows, dim: 64, rowStart: 0, rowEnd: 20_000, scales: m.scales, q: qp, k: 4, scratch });
@@ -113,7 +114,7 @@ t.test('a block retired during a task is reclaimed only after it', async (t) => 
 });
 
 t.test('close() drains in-flight tasks', async (t) => {
-  const p2 = new EnginePool({ module: rt.module, heap: rt.heap, threads: 1, maxQueue: 8 });
+  const p2 = new EnginePool({ module: rt.module, heap: rt.heap, workerUrl: engineWorkerUrl(), threads: 1, maxQueue: 8 });
   const m = makeMatrix(29, 5000, 32);
   const q = randI8(rng(30), 32);
   const tasks = [0, 1, 2, 3].map(() => scanTopK(p2, { rows: m.rows, dim: 32, rowStart: 0, rowEnd: 5000, scales: m.scales, query: q, k: 3 }));
@@ -128,7 +129,7 @@ t.test('a pool whose workers cannot start fails tasks instead of hanging', async
   const dir = t.testdir();
   writeFileSync(`${dir}/bad-worker.mjs`, "throw new Error('worker cannot load');\n");
   const seen: Error[] = [];
-  const bad = new EnginePool({ module: rt.module, heap: rt.heap, threads: 1,
+  const bad = new EnginePool({ module: rt.module, heap: rt.heap, workerUrl: engineWorkerUrl(), threads: 1,
     workerUrl: pathToFileURL(`${dir}/bad-worker.mjs`), onWorkerError: (e) => seen.push(e) });
   const first = await Promise.allSettled([bad.run('scan', {}), bad.run('scan', {})]);
   t.ok(first.every((r) => r.status === 'rejected'), 'tasks dispatched during start-up reject');

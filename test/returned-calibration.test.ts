@@ -3,8 +3,8 @@
 // documents hidden), refused in a model folder when it would reorder confidences, and applied by
 // the loop to every search.
 import t from 'tap';
-import { returnedConfidence } from '../src/engine/ranking/confidence.js';
-import { loopParamsProblem, type LoopParams } from '../src/engine/ranking/loop.js';
+import { returnedConfidence } from '../src/engine/ranking/index.js';
+import { type LoopParams, modelFitProblem } from '../src/engine/index.js';
 import type { QueryResult } from '../src/train/evaluate.js';
 import { crossCalibrated, fitReturned } from '../src/train/fit-returned.js';
 import { mulberry32 } from '../src/train/learners.js';
@@ -35,13 +35,13 @@ t.test('the map is the identity without a calibration, and increasing with one',
 t.test('a model folder whose calibration would reorder confidences is refused', async (t) => {
   const store = await openShippedStore([{ id: 'd', text: 'Title\nSome text.', metadata: {} }]);
   t.teardown(() => store.close());
-  const shipped = store.model.params.search as unknown as LoopParams;
+  const shipped = store.model.params.search as LoopParams;
   t.ok(shipped.returned && shipped.returned.a > 0, 'the shipped model calibrates its returned confidence');
-  t.equal(loopParamsProblem(shipped), undefined);
-  t.equal(loopParamsProblem({ ...shipped, returned: undefined }), undefined, 'a model without one (before 1.10.0) still loads');
-  t.match(loopParamsProblem({ ...shipped, returned: { a: 0, b: 0 } }), /order of confidences/);
-  t.match(loopParamsProblem({ ...shipped, returned: { a: -1, b: 0 } }), /order of confidences/);
-  t.match(loopParamsProblem({ ...shipped, returned: { a: Number.NaN, b: 0 } }), /order of confidences/);
+  t.equal(modelFitProblem(shipped), undefined);
+  t.equal(modelFitProblem({ ...shipped, returned: undefined }), undefined, 'a model without one (before 1.10.0) still loads');
+  t.match(modelFitProblem({ ...shipped, returned: { a: 0, b: 0 } }), /order of confidences/);
+  t.match(modelFitProblem({ ...shipped, returned: { a: -1, b: 0 } }), /order of confidences/);
+  t.match(modelFitProblem({ ...shipped, returned: { a: Number.NaN, b: 0 } }), /order of confidences/);
 });
 
 t.test('fitting recovers the rate at which returned confidences were right', async (t) => {
@@ -72,7 +72,7 @@ t.test('cross-calibration maps each fold with a fit on the other folds only', as
 t.test('a search returns its chosen stage confidence through the calibration', async (t) => {
   const store = await openShippedStore(DEVOTION);
   t.teardown(() => store.close());
-  const params = store.model.params.search as unknown as LoopParams;
+  const params = store.model.params.search as LoopParams;
   const moved: number[] = [];
   for (const q of ['Who is the child of the director of the film Devotion (1929 film)?', 'What is a silent film?', 'When was the actress born?', 'Who is the mother of Lilla?']) {
     const raw = store.search(q, { ...params, returned: undefined });

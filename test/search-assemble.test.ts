@@ -1,11 +1,12 @@
-// The result list of a stage (search-stages.ts, assemble): a passage listed once and never one that
+// The result list of a stage (ranking/assemble.ts): a passage listed once and never one that
 // overlaps a listed passage of its document; a chain stage leads each chain with the passage hop 1
 // ranked higher and keeps the stage-1 passages of a long document it lists (hop 1's best ones of a
 // long document right after the top chain); every list is a prefix of a longer one (a search at
 // max_results k returns the first k of what k + n would).
 import t from 'tap';
-import type { SearchCorpus } from '../src/engine/ranking/corpus.js';
-import { assemble, KEEP_LONG, LONG_DOC, MAX_OVERLAP } from '../src/engine/ranking/stages.js';
+import type { SearchCorpus } from '../src/engine/ranking/index.js';
+import { RESULT_LIST } from '../src/engine/params.js';
+import { assemble } from '../src/engine/ranking/index.js';
 import { rng } from './helpers/engine.js';
 
 /** A corpus of documents cut into passages: rows of document d are listed in `docs[d]` with their spans. */
@@ -23,7 +24,7 @@ const overlapping = (c: SearchCorpus, a: number, b: number) => {
   if (c.docOf(a) !== c.docOf(b)) return false;
   const [x, y] = c.span(a);
   const [u, v] = c.span(b);
-  return Math.min(y, v) - Math.max(x, u) > MAX_OVERLAP * Math.min(y - x, v - u);
+  return Math.min(y, v) - Math.max(x, u) > RESULT_LIST.maxOverlap * Math.min(y - x, v - u);
 };
 
 // rows 0-3: one long document of four passages (1 overlaps 0 by half); rows 4, 5, 6: single-passage documents
@@ -54,8 +55,8 @@ t.test('a chain stage keeps the stage-1 passages of a document it lists, alterna
 });
 
 t.test("hop 1's best passages of a long document follow the top chain, whichever document it read", async (t) => {
-  t.equal(KEEP_LONG, 3);
-  t.equal(LONG_DOC, 4, 'the test corpus has one long document: rows 0-3');
+  t.equal(RESULT_LIST.keepLong, 3);
+  t.equal(RESULT_LIST.longDoc, 4, 'the test corpus has one long document: rows 0-3');
   // hop 1 ranks 3 and 0 (long document) and 6 (one passage) first; the top chain reads 4 and 5
   const r = assemble(c, [[4, 5], [6, 4]], [3, 1], 10, [3, 6, 0, 2]);
   t.same(r.ret.slice(0, 4), [4, 5, 3, 0], 'the top chain, then the long document\'s passages among hop 1\'s best three');

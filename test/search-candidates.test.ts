@@ -1,9 +1,9 @@
-// The candidate caps of a hop (search-hops.ts, search-phrases.ts): bestRows picks what a full sort
+// The candidate caps of a hop (ranking/hops.ts, ranking/phrases.ts): bestRows picks what a full sort
 // would (ties to the lower row, -Infinity last), bestMentions keeps the longest, full, earliest
 // mentions, and both keep everything when under their cap.
 import t from 'tap';
-import { bestRows } from '../src/engine/ranking/hops.js';
-import { bestMentions, type TitleHit } from '../src/engine/ranking/phrases.js';
+import { bestRows } from '../src/engine/ranking/index.js';
+import { bestMentions, type TitleHit } from '../src/engine/ranking/index.js';
 import { rng } from './helpers/engine.js';
 
 t.test('bestRows equals sorting by score (ties to the lower row) and taking k', async (t) => {

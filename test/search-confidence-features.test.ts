@@ -3,8 +3,8 @@
 // whether the evidence holds its multi-word names as phrases; and whether the top chain is about what
 // the question names (titles) and holds much of it in one sentence.
 import t from 'tap';
-import { CONF_NAMES, confFeatures, questionDepth, questionNames, type Stage } from '../src/engine/ranking/confidence.js';
-import type { Query, Searcher } from '../src/engine/ranking/hops.js';
+import { questionDepth, questionNames, type Stage, SUFFICIENCY_NAMES, sufficiencyFeatures } from '../src/engine/ranking/index.js';
+import type { Query, Searcher } from '../src/engine/ranking/index.js';
 import { openShippedStore } from './helpers/shipped-store.js';
 
 const docs = [
@@ -20,7 +20,7 @@ const [lord] = store.rowsOf('lord');
 /** A stage of one chain with the given result list. */
 const stage = (chain: number[], ret: number[]): Stage => ({ chains: [chain], scores: [1], ret, hops: ret.map(() => 1), qcov: [0], lk: [0] });
 /** One named confidence feature of a stage, at k = its list's length. */
-const feature = (s: Searcher, q: Query, st: Stage, name: string) => confFeatures(s.c, q, st, st.ret.length)[CONF_NAMES.indexOf(name)];
+const feature = (s: Searcher, q: Query, st: Stage, name: string) => sufficiencyFeatures(s.c, q, st, st.ret.length)[SUFFICIENCY_NAMES.indexOf(name)];
 
 t.test('depth counts described entities, not named ones', async (t) => {
   const depth = (text: string) => questionDepth(store.searcher([]).query(text));

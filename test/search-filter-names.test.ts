@@ -3,10 +3,9 @@
 // word only such rows hold counts as unseen, exactly as when the document was never ingested; and
 // training's hidden documents leave the statistics (idf, lengths) as if they had never been there.
 import t from 'tap';
-import { termId } from '../src/engine/text/analyze.js';
-import type { LoopParams } from '../src/engine/ranking/loop.js';
-import { stem } from '../src/engine/text/tokenize.js';
-import type { TrainingStore } from '../src/train/harness.js';
+import { termId } from '../src/engine/text/index.js';
+import type { InProcessStore, LoopParams } from '../src/engine/index.js';
+import { stem } from '../src/engine/text/index.js';
 import { openShippedStore } from './helpers/shipped-store.js';
 
 const docs = [
@@ -24,14 +23,14 @@ t.teardown(async () => {
 const question = 'Who directed Devotion (1929 film)?';
 
 t.test('a title whose rows are all filtered out is not named by the question', async (t) => {
-  const named = (s: TrainingStore, hidden: string[]) => s.searcher(hidden).query(question).hits.size;
+  const named = (s: InProcessStore, hidden: string[]) => s.searcher(hidden).query(question).hits.size;
   t.ok(named(full, []) > 0, 'the question names the film');
   t.equal(named(full, ['film']), 0, 'hidden: nothing named');
   t.equal(named(without, []), 0, 'never ingested: nothing named');
 });
 
 t.test('a word only filtered-out rows hold is unseen, as when never ingested', async (t) => {
-  const unseen = (s: TrainingStore, hidden: string[]) => {
+  const unseen = (s: InProcessStore, hidden: string[]) => {
     const searcher = s.searcher(hidden);
     const q = searcher.query(question);
     return q.qt.filter((term) => !searcher.c.searchable(term)).length;
@@ -43,14 +42,14 @@ t.test('a word only filtered-out rows hold is unseen, as when never ingested', a
 });
 
 t.test('hidden documents leave the statistics and the whole search as if never ingested', async (t) => {
-  const params = full.model.params.search as unknown as LoopParams;
+  const params = full.model.params.search as LoopParams;
   const film = termId(stem('film'));
   t.not(full.corpus().idf(film), without.corpus().idf(film), '"film" is rarer without the film');
   t.equal(full.corpus(['film']).idf(film), without.corpus().idf(film), 'hidden: the idf of a store without it');
   t.same(full.corpus(['film']).stats, without.corpus().stats, 'and its statistics');
   t.same(full.corpus(['nowhere']).stats, full.corpus().stats, 'hiding a document the store lacks changes nothing');
   for (const q of [question, 'Which silent films did Guido Brignone direct?', 'Who is the father of Lilla Brignone?']) {
-    const run = (s: TrainingStore, hidden: string[]) => {
+    const run = (s: InProcessStore, hidden: string[]) => {
       const out = s.search(q, params, { hidden });
       return { hits: out.hits.map((h) => [s.docIdOf(h.row), h.score.toFixed(9), h.hop]), confidence: out.confidence.toFixed(9), hops: out.hopsUsed };
     };

@@ -1,13 +1,15 @@
 // The reader's re-ranking of one-hop results (answer/rerank.ts): the first n passages are re-ordered
-// by w·[hop-1 score, best-sentence logit] and nothing else changes; the scores keep their values,
+// by the weighted sum of the named features [hop-1 score, best-sentence logit] and nothing else changes; the scores keep their values,
 // best first. Over HTTP, a one-hop search of a server whose model has params.rerank returns exactly
 // that re-ordering of what the same model without it returns, and max_results 1 the first passage of
-// it. The model's parameters are checked.
+// it. The model's parameters are checked, by name.
 import path from 'node:path';
 import t from 'tap';
 import { NativeReader } from '../src/answer/reader.js';
-import { rerankLead, rerankParams, rerankScores } from '../src/answer/rerank.js';
-import type { LoadedModelFolder } from '../src/engine/model/folder.js';
+import { RERANK_NAMES, rerankLead, rerankParams, rerankScores } from '../src/answer/rerank.js';
+import { defaultModelUri } from '../src/config.js';
+import { type LoadedModelFolder, loadModelFolder } from '../src/engine/index.js';
+import { manifestProblem } from '../src/engine/model/index.js';
 import { makeReaderModel, testReaderFile } from './helpers/reader-model.js';
 import { startTestServer, tempDir } from './helpers/server.js';
 
@@ -36,18 +38,28 @@ t.test('the head is re-ordered, scores reassigned best-first, the rest untouched
 });
 
 t.test("the model's params.rerank is read and checked", async (t) => {
+  const features = ['hop1_score', 'sentence_logit'];
+  t.same(RERANK_NAMES, features, 'the re-ranking features, by name');
   const folder = (params: Record<string, unknown>) => ({ manifest: { name: 'm', version: '1', params }, files: new Map() }) as unknown as LoadedModelFolder;
-  t.same(rerankParams(folder({ rerank: { n: 2, w: [1, 0.3] } })), { params: { n: 2, w: [1, 0.3] } });
+  t.same(rerankParams(folder({ rerank: { n: 2, w: [1, 0.3], features } })), { params: { n: 2, w: [1, 0.3], features } });
   t.match(rerankParams(folder({})).problem, /m@1 has no params\.rerank/);
-  for (const bad of [{ n: 0, w: [1, 0] }, { n: 2, w: [1] }, { n: 2.5, w: [1, 0] }, { n: 2, w: [1, null] }, { w: [1, 0] }]) {
-    t.match(rerankParams(folder({ rerank: bad })), { params: undefined, problem: /not \{n: 1\.\.100/ }, JSON.stringify(bad));
+  t.match(rerankParams(folder({ rerank: { n: 2, w: [1, 0.3], features: [...features].reverse() } })), {
+    params: undefined,
+    problem: "m@1: params.rerank does not fit this version's re-ranking (feature 1 is 'sentence_logit' in the model and 'hop1_score' in this engine)",
+  });
+  t.match(rerankParams(folder({ rerank: { n: 2, w: [1], features } })), { params: undefined, problem: /it has 1 weights for 2 features/ });
+  // the manifest's schema refuses values of the wrong type or range before any of this runs
+  const { manifest } = loadModelFolder(defaultModelUri());
+  for (const bad of [{ n: 0 }, { n: 2.5 }, { n: 101 }, { w: [1, null] }, { n: undefined }, { features: [''] }]) {
+    const rerank = { ...manifest.params.rerank, ...bad };
+    t.match(manifestProblem({ ...manifest, params: { ...manifest.params, rerank } }), /^\/params\/rerank/, JSON.stringify(bad));
   }
 });
 
 t.test('over HTTP: a one-hop result is the re-ordering of the one the model without it returns', async (t) => {
   const dir = tempDir(t);
   // weights that prefer the lower logit make the re-ordering visible whatever the engine's order
-  const params = { n: 2, w: [0, -1] };
+  const params = { n: 2, w: [0, -1], features: [...RERANK_NAMES] };
   makeReaderModel(path.join(dir, 'plain'), undefined, null);
   makeReaderModel(path.join(dir, 'rerank'), undefined, params);
   const docs = [

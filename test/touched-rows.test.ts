@@ -2,8 +2,8 @@
 // buffer: top-k, maximum, largest difference and histogram agree whether the touched rows are few
 // (listed and gathered) or many (whole-buffer kernels), with untouched rows at 0 and masked rows.
 import t from 'tap';
-import { TouchedRows } from '../src/engine/ranking/touched-rows.js';
-import { createEngineRuntime } from '../src/engine/runtime/bootstrap.js';
+import { TouchedRows } from '../src/engine/ranking/index.js';
+import { createEngineRuntime } from '../src/engine/runtime/index.js';
 import { Arena, rng } from './helpers/engine.js';
 
 const rt = await createEngineRuntime();

@@ -5,8 +5,8 @@
 import t from 'tap';
 import fs from 'node:fs';
 import path from 'node:path';
-import { readModelFolder } from '../src/engine/model/folder.js';
-import { H1_NAMES } from '../src/engine/ranking/features.js';
+import { readModelFolder } from '../src/engine/model/index.js';
+import { H1_NAMES } from '../src/engine/ranking/index.js';
 import { READER_FILE } from '../src/answer/reader.js';
 import { train } from '../src/train/train.js';
 import { SHARED, startTestServer, tempDir } from './helpers/server.js';

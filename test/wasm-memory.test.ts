@@ -2,9 +2,9 @@
 // refreshed views, out-of-memory without corruption, deferred reclamation.
 
 import t from 'tap';
-import { AllocSizeError, InvalidPointerError, WasmOutOfMemoryError } from '../src/engine/runtime/errors.js';
-import { MAX_MEMORY_BYTES, PAGE_BYTES, WasmHeap, createSharedMemory } from '../src/engine/runtime/memory.js';
-import { createEngineRuntime } from '../src/engine/runtime/bootstrap.js';
+import { AllocSizeError, InvalidPointerError, WasmOutOfMemoryError } from '../src/engine/runtime/index.js';
+import { MAX_MEMORY_BYTES, PAGE_BYTES, WasmHeap, createSharedMemory } from '../src/engine/runtime/index.js';
+import { createEngineRuntime } from '../src/engine/runtime/index.js';
 import { rng, throwsTyped } from './helpers/engine.js';
 
 const newHeap = (maxBytes?: number): WasmHeap => new WasmHeap(createSharedMemory(), { heapBase: 1024, maxBytes });

@@ -4,7 +4,7 @@
 // enrichment timeout; a failure is an `error` {type, message, fix} from the error table with
 // `text` null; `citations` are ids of passages that were read; `source` is `native` or the model.
 import { ApiError, type ErrorBody } from '../errors.js';
-import type { LoadedModelFolder } from '../engine/model/folder.js';
+import type { LoadedModelFolder } from '../engine/index.js';
 import type { EnrichClient } from './llm-client.js';
 import { answerMessages, checkCitations, promptPassages, type PassageRef } from './llm-answer.js';
 import { NativeReader, READER_FILE } from './reader.js';

@@ -4,7 +4,7 @@
 // each question term it holds, prefix sums and nearest-term indices, so any feature of a span or
 // sentence costs O(its length). Invariants: shared by training and serving (the same facts for the
 // same text); sentences are listed passage by passage in text order.
-import { hash32 } from '../engine/text/tokenize.js';
+import { hash32 } from '../engine/index.js';
 import { analyseQuestion, EDGE_STOP, sentences, STOP, words, type Question, type Words } from './text-units.js';
 
 const MONTHS = new Set('january february march april may june july august september october november december jan feb mar apr jun jul aug sep sept oct nov dec'.split(' '));

@@ -3,7 +3,7 @@
 // answer is an exact substring passages[i].text.slice(start, end) of one passage (widened only by
 // an adjacent currency or percent sign); a reader file whose feature lists differ from this code's
 // is refused, never silently misread; reading allocates only per question and passage.
-import { hash32 } from '../engine/text/tokenize.js';
+import { hash32 } from '../engine/index.js';
 import { prepare } from './reader-context.js';
 import { DotSink, scoreSentences, SENT_NAMES, topSentences } from './reader-sentences.js';
 import { forEachSpan, HASH_FEATURES, spanFeatures, SPAN_NAMES } from './reader-spans.js';

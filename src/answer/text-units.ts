@@ -4,8 +4,8 @@
 // are UTF-16 code units of the text it came from, so any span of words is an exact substring;
 // sentences are contiguous, non-empty word ranges covering every word in order; a question's
 // terms are its non-stop stems (wh-words excluded), each with the idf of the reader file.
-import { QUESTION_WORDS } from '../engine/ranking/confidence.js';
-import { stem } from '../engine/text/tokenize.js';
+import { QUESTION_WORDS } from '../engine/index.js';
+import { stem } from '../engine/index.js';
 
 const WORD = /[\p{L}\p{N}]+(?:[.,:'’-][\p{L}\p{N}]+)*/gu;
 const UPPER = /^\p{Lu}/u;

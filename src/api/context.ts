@@ -3,8 +3,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Enrichment } from '../answer/enrichment.js';
 import type { NativeReader } from '../answer/reader.js';
-import type { RerankParams } from '../answer/rerank.js';
-import type { Engine } from '../engine/types.js';
+import type { Engine, RerankParams } from '../engine/index.js';
 import type { KeyRing } from '../store/keys.js';
 import type { FairGate } from './fair-gate.js';
 import type { StoreRegistry } from './store-registry.js';

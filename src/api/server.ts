@@ -9,8 +9,8 @@ import type { AddressInfo } from 'node:net';
 import { pino, type Logger } from 'pino';
 import { VERSION, type Config } from '../config.js';
 import { loadEngine } from '../engine/index.js';
-import { readModelFolder } from '../engine/model/folder.js';
-import type { Engine } from '../engine/types.js';
+import { loadModelFolder } from '../engine/index.js';
+import type { Engine } from '../engine/index.js';
 import { ApiError } from '../errors.js';
 import { lockDataDir } from '../store/data-dir-lock.js';
 import { KeyRing } from '../store/keys.js';
@@ -69,7 +69,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     const modelLog = { info: (msg: string, f?: object) => logger.info(f ?? {}, msg), warn: (msg: string, f?: object) => logger.warn(f ?? {}, msg) };
     const modelDir = await resolveModel(config.modelUri, config.modelCache, modelLog);
     // Read and verified once; the engine places its tables and the answerer takes its reader from it.
-    const model = readModelFolder(modelDir);
+    const model = loadModelFolder(modelDir);
     engine = await loadEngine({ model, threads: opts.threads, maxQueue: opts.maxQueue });
     const registry = new StoreRegistry(config.dataDir, engine, (msg, fields) => logger.info(fields ?? {}, msg));
     // Answers and enrichment: the native reader from the model folder, or the SVC_ENRICH_* endpoint.

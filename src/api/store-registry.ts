@@ -6,7 +6,7 @@
 // another (lookups are always by project); a store is attached (reachable) only once its encodings
 // were made by the loaded model: a store of another model version is re-encoded from its stored
 // text first (see reencode), while the server still answers 503 `starting`.
-import type { Engine, StoreIndex } from '../engine/types.js';
+import type { Engine, StoreIndex } from '../engine/index.js';
 import { ApiError } from '../errors.js';
 import { createStore, destroyStore, isStoreId, listProjects, newStoreId, openProjectStores } from '../store/catalog.js';
 import type { StoreDb, StoreMeta } from '../store/store-db.js';

@@ -1,21 +1,19 @@
 // The engine facade: loads the model into a fresh shared memory, starts the worker pool with the
 // model descriptor, and implements the Engine contract (encode batches, create store indexes).
 // Encoding splits a batch into chunks run in parallel on the workers; each chunk comes back with
-// its prebuilt index segment.
+// its prebuilt index segment. A model is read here only through loadModelFolder, which refuses a
+// folder whose weights do not fit this engine's features.
 import { VERSION } from '../version.js';
-import { denseScratchBytes } from './model/dense-encoder.js';
-import { createContext, type EngineContext } from './index/context.js';
-import type { EncodeResult } from './segment/encode-op.js';
-import { loadModel, type ModelDescriptor } from './model/place.js';
-import type { LoadedModelFolder } from './model/folder.js';
-import { EnginePool } from './runtime/pool.js';
-import type { SegmentBatch } from './index/store-index.js';
-import { MemoryStoreIndex } from './index/store-index.js';
+import { createContext, type EngineContext, MemoryStoreIndex, type SegmentBatch } from './index/index.js';
+import { type LoadedModelFolder, loadModel, ModelError, type ModelDescriptor, readModelFolder, denseScratchBytes } from './model/index.js';
+import { WORKERS } from './params.js';
+import { modelFitProblem } from './ranking/index.js';
+import { createEngineRuntime, EnginePool, type EngineRuntime } from './runtime/index.js';
+import type { EncodeResult } from './segment/index.js';
 import type { EncodedBatch, Engine, Metadata, StoreIndex } from './types.js';
-import { createEngineRuntime, type EngineRuntime } from './runtime/bootstrap.js';
 
 export interface EngineOptions {
-  /** The verified model folder (read once by whoever starts the engine). */
+  /** The verified model folder (read once by whoever starts the engine: loadModelFolder). */
   model: LoadedModelFolder;
   threads?: number;
   /** Tasks that may wait for a worker before the pool answers busy. */
@@ -23,8 +21,26 @@ export interface EngineOptions {
   log?: (msg: string, fields?: Record<string, unknown>) => void;
 }
 
-/** Documents per encode task: small enough to spread a batch over the workers. */
-const ENCODE_CHUNK = 125;
+/**
+ * Reads and verifies a model folder (manifest schema, every file's size and SHA-256) and checks that
+ * its weights were fitted on the features this engine computes; a ModelError (with a `fix`) names
+ * what is wrong.
+ */
+export function loadModelFolder(dir: string): LoadedModelFolder {
+  const folder = readModelFolder(dir);
+  const { manifest } = folder;
+  const misfit = manifest.params.search && modelFitProblem(manifest.params.search);
+  if (misfit) {
+    throw new ModelError(`model ${manifest.name}@${manifest.version} was trained for another version of svc: ${misfit}`, 'Use the model this version of svc ships (models/DEFAULT), or train one with `svc train`.');
+  }
+  return folder;
+}
+
+/** The worker module of the engine's pool: worker.ts beside this file under TypeScript, worker.js in dist. */
+export function engineWorkerUrl(): URL {
+  const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
+  return new URL(`./worker${ext}`, import.meta.url);
+}
 
 class SvcEngine implements Engine {
   readonly id: string;
@@ -38,7 +54,7 @@ class SvcEngine implements Engine {
 
   async encode(docs: Array<{ id: string; text: string; metadata?: Metadata }>): Promise<EncodedBatch> {
     const chunks: (typeof docs)[] = [];
-    for (let i = 0; i < docs.length; i += ENCODE_CHUNK) chunks.push(docs.slice(i, i + ENCODE_CHUNK));
+    for (let i = 0; i < docs.length; i += WORKERS.encodeChunk) chunks.push(docs.slice(i, i + WORKERS.encodeChunk));
     const dim = this.ctx.model.params.dense?.dim ?? 0;
     const results = await Promise.all(
       chunks.map((c) =>
@@ -64,18 +80,20 @@ class SvcEngine implements Engine {
   }
 }
 
+/** The engine on a model folder read by loadModelFolder. */
 export async function loadEngine(opts: EngineOptions): Promise<Engine> {
   const runtime = await createEngineRuntime();
   const { descriptor } = loadModel(opts.model, runtime.heap);
   return startEngine(runtime, descriptor, opts).engine;
 }
 
-/** An engine over a model already placed in `runtime`'s memory; also hands out its internals (for training). */
+/** An engine over a model already placed in `runtime`'s memory; also hands out its internals (the in-process store). */
 export function startEngine(runtime: EngineRuntime, descriptor: ModelDescriptor, opts: Omit<EngineOptions, 'model'> = {}): { engine: Engine; ctx: EngineContext } {
   const log = opts.log ?? (() => {});
   const pool = new EnginePool({
     module: runtime.module,
     heap: runtime.heap,
+    workerUrl: engineWorkerUrl(),
     threads: opts.threads,
     maxQueue: opts.maxQueue,
     shared: descriptor,

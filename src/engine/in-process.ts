@@ -1,22 +1,26 @@
-// An in-process store for training: the real engine (encoder, segments, worker pool for encoding)
-// over a corpus, searched on the main thread through the same Searcher and stages the workers run,
-// so features and results at training time are those of serving. A store can hide documents (the
-// "answer not in the store" runs) as if they had been deleted: no hidden row is returned or counted
-// in the statistics.
-import { startEngine } from '../engine/index.js';
-import type { EngineContext } from '../engine/index/context.js';
-import { placeModel, type ModelDescriptor, type ModelParams } from '../engine/model/place.js';
-import { SearchCorpus, snapshotOf, type CorpusStats } from '../engine/ranking/corpus.js';
-import { hopBuffers, hopScratchBytes, type HopBuffers } from '../engine/ranking/buffers.js';
-import { Searcher, RANK_CAP } from '../engine/ranking/hops.js';
-import { denseScratchBytes } from '../engine/model/dense-encoder.js';
-import { runLoop, type LoopOutput, type LoopParams } from '../engine/ranking/loop.js';
-import type { MemoryStoreIndex, Segment } from '../engine/index/store-index.js';
-import type { Engine, StoredDocument } from '../engine/types.js';
-import { createEngineRuntime, type EngineRuntime } from '../engine/runtime/bootstrap.js';
-import type { CorpusDoc } from './data.js';
+// An in-process store: the real engine (encoder, segments, worker pool for encoding) over a
+// corpus, searched on the main thread through the same Searcher, stages and loop the workers run,
+// so what training fits and what serving computes are the same features and results. A store can
+// hide documents (the "answer not in the store" runs) as if they had been deleted: no hidden row is
+// returned or counted in the statistics. Segments are loaded as a store is opened (fixed chunks, no
+// background merges), so the row order, and with it every tie between equal scores, never depends
+// on timing.
+import { startEngine } from './engine.js';
+import type { EngineContext, MemoryStoreIndex, Segment } from './index/index.js';
+import { denseScratchBytes, type LoopParams, type ModelDescriptor, type ModelParams, placeModel } from './model/index.js';
+import { HOPS } from './params.js';
+import { type CorpusStats, hopBuffers, hopScratchBytes, type HopBuffers, type LoopOutput, runLoop, SearchCorpus, Searcher, snapshotOf } from './ranking/index.js';
+import { createEngineRuntime, type EngineRuntime } from './runtime/index.js';
+import type { Engine, Metadata, StoredDocument } from './types.js';
 
-export class TrainingStore {
+/** A document of an in-process store. */
+export interface InProcessDoc {
+  id: string;
+  text: string;
+  metadata?: Metadata;
+}
+
+export class InProcessStore {
   private readonly segments: Segment[];
   private readonly stats: CorpusStats;
   private readonly buf: HopBuffers;
@@ -39,8 +43,8 @@ export class TrainingStore {
     ({ segments: this.segments, stats: this.stats } = index.snapshot());
     this.totalRows = this.segments.reduce((n, s) => n + s.nRows, 0);
     const heap = runtime.heap;
-    const block = heap.alloc(hopScratchBytes(this.totalRows, RANK_CAP, denseScratchBytes(model.params.dense?.dim ?? 0)));
-    this.buf = hopBuffers(block, this.totalRows, RANK_CAP);
+    const block = heap.alloc(hopScratchBytes(this.totalRows, HOPS.rankCap, denseScratchBytes(model.params.dense?.dim ?? 0)));
+    this.buf = hopBuffers(block, this.totalRows, HOPS.rankCap);
     this.segments.reduce((b, s) => (this.segBase.push(b), b + s.nRows), 0);
     for (let r = 0; r < this.totalRows; r++) {
       const id = index.docIdOf(r, this.segments) ?? '';
@@ -52,7 +56,7 @@ export class TrainingStore {
     for (const s of this.segments) for (let r = 0; r < s.nRows; r++) this.rowSpan.push([s.rowStart[r], s.rowEnd[r]]);
   }
 
-  private remember(docs: CorpusDoc[]): this {
+  private remember(docs: InProcessDoc[]): this {
     for (const d of docs) this.texts.set(d.id, d.text);
     return this;
   }
@@ -64,17 +68,15 @@ export class TrainingStore {
   }
 
   /** Builds the model (name, params, table files) in a fresh memory and ingests `docs` into one store. */
-  static async open(docs: CorpusDoc[], model: { name: string; version: string; params: ModelParams; files?: Map<string, Uint8Array> }, threads?: number): Promise<TrainingStore> {
+  static async open(docs: InProcessDoc[], model: { name: string; version: string; params: ModelParams; files?: Map<string, Uint8Array> }, threads?: number): Promise<InProcessStore> {
     const runtime = await createEngineRuntime();
     const descriptor = placeModel(model.name, model.version, model.params, model.files ?? new Map(), runtime.heap);
     const { engine, ctx } = startEngine(runtime, descriptor, { threads });
     const index = engine.createIndex({ compactWhenIdle: false }) as MemoryStoreIndex;
-    // Loaded as a store is opened (fixed chunks, no background merges), so the segments and row
-    // order, and with them every tie between equal scores, never depend on timing.
     const stored: StoredDocument[] = [];
     for (let i = 0; i < docs.length; i += 1000) for (const d of (await engine.encode(docs.slice(i, i + 1000))).docs) stored.push({ id: d.id, metadata: d.metadata, encoding: d.encoding });
     await index.load(stored);
-    return new TrainingStore(runtime, descriptor, engine, ctx, index).remember(docs);
+    return new InProcessStore(runtime, descriptor, engine, ctx, index).remember(docs);
   }
 
   /** Global rows of a document in this store's snapshot. */
@@ -134,7 +136,7 @@ export class TrainingStore {
   /** A whole search (stop rule included) with the given learned parameters. */
   search(text: string, search: LoopParams, opts: { maxHops?: number; maxResults?: number; hidden?: string[] } = {}): LoopOutput & { corpus: SearchCorpus } {
     const corpus = this.corpus(opts.hidden);
-    const model = { ...this.model, params: { ...this.model.params, search: search as unknown as Record<string, unknown> } };
+    const model = { ...this.model, params: { ...this.model.params, search } };
     const out = runLoop(corpus, model, { query: text, maxHops: opts.maxHops ?? 4, maxResults: opts.maxResults ?? 10 }, this.buf);
     return { ...out, corpus };
   }

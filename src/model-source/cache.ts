@@ -1,14 +1,14 @@
 // The model cache (SVC_MODEL_CACHE). Layout: `<cache>/<s3|gs>/<bucket>/<prefix>/<version>/` holds
 // one verified model folder per remote URI; `<cache>/.tmp-<pid>-<rand>/` is a download in progress
 // and `<cache>/.trash-<rand>/` a replaced folder being removed. Invariants: a cached folder is
-// trusted only after readModelFolder verifies every listed file (size and SHA-256) on each start;
+// trusted only after loadModelFolder verifies every listed file (size and SHA-256) on each start;
 // a download becomes visible under its final name only by one rename of a fully written, verified
 // and fsynced temp folder, so a crash or network failure mid-download leaves at most a temp folder,
 // which no start trusts and the next start removes (once its process is gone).
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { ModelError, readModelFolder } from '../engine/model/folder.js';
+import { ModelError, loadModelFolder } from '../engine/index.js';
 import type { ModelLog } from './download.js';
 import type { RemoteModel } from './model-uri.js';
 import { ModelSourceError } from './source-error.js';
@@ -18,7 +18,7 @@ import { fsyncDir } from '../fsync.js';
 export function cachedModelVerifies(dir: string, remote: RemoteModel, log: ModelLog): boolean {
   if (!fs.existsSync(path.join(dir, 'manifest.json'))) return false;
   try {
-    readModelFolder(dir);
+    loadModelFolder(dir);
     return true;
   } catch (err) {
     if (!(err instanceof ModelError)) throw err;
@@ -63,7 +63,7 @@ export async function installModel(cacheDir: string, final: string, remote: Remo
   try {
     await fill(tmp);
     try {
-      readModelFolder(tmp);
+      loadModelFolder(tmp);
     } catch (err) {
       throw err instanceof ModelError ? asRemote(err, tmp, remote) : err;
     }

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { sha256Hex, type ManifestFile } from '../engine/model/folder.js';
+import { sha256Hex, type ManifestFile } from '../engine/index.js';
 import type { RemoteModel } from './model-uri.js';
 import type { ObjectSource } from './object-source.js';
 import { failureError, ModelSourceError, type FailureContext } from './source-error.js';

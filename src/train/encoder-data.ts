@@ -3,9 +3,9 @@
 // wiki-pool text (a title with its paragraph, or a sentence with the rest of its paragraph). Neither
 // the held-out SQuAD-train articles (isHeldOutArticle) nor the evaluation articles of
 // squad-articles-dev (whose paragraphs are also in the wiki-pool) are used.
-import { FLAG_SENTENCE_START, termId } from '../engine/text/analyze.js';
-import { termSeq } from '../engine/text/analyze.js';
-import { tokenize } from '../engine/text/tokenize.js';
+import { FLAG_SENTENCE_START, termId } from '../engine/index.js';
+import { termSeq } from '../engine/index.js';
+import { tokenize } from '../engine/index.js';
 import { isHeldOutArticle, type CorpusDoc, type SquadParagraph } from './data.js';
 
 export interface EncoderCorpus {

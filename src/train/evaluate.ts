@@ -1,7 +1,7 @@
 // Scores a fitted model on questions it may not have seen: whole searches (stop rule included) with
 // max_results = k for each reported k, all-gold@k, the confidence at k = 10 against "all gold found",
 // the hops used, and the confidence when the question's documents are hidden from the store.
-import type { LoopParams } from '../engine/ranking/loop.js';
+import type { LoopParams } from '../engine/index.js';
 import type { TrainQuery } from './data.js';
 import type { Item } from './fit-chains.js';
 import { ece } from './learners.js';

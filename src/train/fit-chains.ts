@@ -3,9 +3,7 @@
 // answer passages of single-hop questions); W2 ranks 2-chains (positives: two passages of distinct
 // supporting documents); W3 ranks 2- and 3-chains together (positives: the chains holding the most
 // supporting documents, the shortest of them). W2 and W3 learn from multi-hop sets only.
-import { buildHop1, buildHop2, buildHop3, dotw, X2_DIM, X3_DIM, type Chains } from '../engine/ranking/stages.js';
-import { H1_NAMES } from '../engine/ranking/features.js';
-import type { ExpansionParams } from '../engine/ranking/hops.js';
+import { buildHop1, buildHop2, buildHop3, CHAIN2_NAMES, CHAIN3_NAMES, type Chains, dotw, type ExpansionParams, H1_NAMES } from '../engine/index.js';
 import type { TrainQuery } from './data.js';
 import { fitSoftmax, type Group } from './learners.js';
 import { evidenceRows, type TrainSet } from './train-set.js';
@@ -72,7 +70,7 @@ export function fitChains(items: Item[], o: ChainFitOptions): ChainWeights {
     const { two } = buildStages(it, { W1 }, o.exp, o.theta);
     return two ? { x: two.X, pos: two.chains.map((ch) => evidenceDocs(it, ev, ch) === 2) } : empty;
   });
-  const W2 = Array.from(fitSoftmax(g2, X2_DIM, o.l2));
+  const W2 = Array.from(fitSoftmax(g2, CHAIN2_NAMES.length, o.l2));
   log(`W2 fitted on ${g2.filter((g) => g.pos.some(Boolean)).length} questions with an evidence 2-chain`);
 
   const g3 = multi.map((it) => {
@@ -84,7 +82,7 @@ export function fitChains(items: Item[], o: ChainFitOptions): ChainWeights {
     const shortest = Math.min(...three.chains.filter((_, i) => n[i] === best).map((ch) => ch.length));
     return { x: three.X, pos: three.chains.map((ch, i) => best > 0 && n[i] === best && ch.length === shortest) };
   });
-  const W3 = Array.from(fitSoftmax(g3, X3_DIM, o.l2));
+  const W3 = Array.from(fitSoftmax(g3, CHAIN3_NAMES.length, o.l2));
   log(`W3 fitted on ${g3.filter((g) => g.pos.some(Boolean)).length} questions`);
   return { W1, W2, W3 };
 }

@@ -1,12 +1,10 @@
 // The sufficiency model of each stage: logistic regression over the stage's confidence features
-// (search-confidence.ts) predicting "the first k results hold sufficient evidence", with the same
+// (engine ranking/sufficiency-features.ts) predicting "the first k results hold sufficient evidence", with the same
 // questions asked of the store with their supporting documents hidden as extra negatives, rows
 // weighted as HYPER.confWeights says (hidden runs, questions that need three or more documents),
 // then Platt-calibrated on logits it did not see in training (inner cross-fitting by question) over
 // the answerable rows only.
-import { confFeatures, type ConfParams, type Stage } from '../engine/ranking/confidence.js';
-import type { ExpansionParams } from '../engine/ranking/hops.js';
-import { dotw, hop1Chains, stageOf, type Chains } from '../engine/ranking/stages.js';
+import { type Chains, type ConfParams, dotw, type ExpansionParams, hop1Chains, type Stage, stageOf, sufficiencyFeatures } from '../engine/index.js';
 import { buildStages, type ChainWeights, type Item } from './fit-chains.js';
 import { HYPER } from './hyper.js';
 import { fitLogistic, fitPlatt, stratifiedFolds } from './learners.js';
@@ -40,7 +38,7 @@ function rowsFor(item: Item, qi: number, w: ChainWeights, exp: ExpansionParams, 
   stages.forEach((st, h) => {
     for (const k of CONF_KS) {
       const y = !hidden && sufficient(set, q, st.ret.slice(0, k), ev) ? 1 : 0;
-      out.push({ query: qi, stage: h, f: confFeatures(b.s.c, b.Q, st, k), y, w: weight, answerable: !hidden });
+      out.push({ query: qi, stage: h, f: sufficiencyFeatures(b.s.c, b.Q, st, k), y, w: weight, answerable: !hidden });
     }
   });
   return out;

@@ -5,8 +5,8 @@
 // self-supervised wiki-pool pairs; Adam on the rows and weights a batch touches, learning rate warmed
 // up then decayed linearly to 10%. The batch products run in the WASM kernels (pool, dot). Output:
 // the vocabulary (sorted term ids), int8 rows with scales, and the weights, as model files.
-import { DENSE_FILES, type DenseParams } from '../engine/model/place.js';
-import type { EngineRuntime } from '../engine/runtime/bootstrap.js';
+import { DENSE_FILES, type DenseParams } from '../engine/index.js';
+import type { EngineRuntime } from '../engine/index.js';
 import type { EncoderCorpus } from './encoder-data.js';
 import { mulberry32 } from './learners.js';
 

@@ -1,10 +1,10 @@
-// Fits the calibration of the confidence a search returns (search-confidence.ts, returnedConfidence)
+// Fits the calibration of the confidence a search returns (engine ranking/confidence.ts, returnedConfidence)
 // on whole searches of questions the model never saw: the cross-validation folds' results, each
 // question searched with max_results 10 as asked (label: its evidence found) and with its documents
 // hidden (label 0, weighted HYPER.returned.noAnswer). Invariants: only held-out searches are fitted
 // on; crossCalibrated maps a fold's results with a calibration fitted on the other folds alone, so
 // the cross-validated figures stay out-of-sample.
-import { logit, returnedConfidence, type ReturnedCalibration } from '../engine/ranking/confidence.js';
+import { logit, returnedConfidence, type ReturnedCalibration } from '../engine/index.js';
 import type { QueryResult } from './evaluate.js';
 import { fitPlatt } from './learners.js';
 

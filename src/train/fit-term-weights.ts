@@ -3,10 +3,8 @@
 // BM25 contribution; φ is fitted by a listwise softmax over each question's BM25 top-K passages
 // (positives: passages of the gold article holding an answer), on SQuAD-train articles the rest of
 // training never sees, for terms asked about in at least `minCount` questions (others keep 1).
-import type { Query } from '../engine/ranking/hops.js';
-import type { SearchCorpus } from '../engine/ranking/corpus.js';
+import type { InProcessStore, Query, SearchCorpus } from '../engine/index.js';
 import type { TrainQuery } from './data.js';
-import type { TrainingStore } from './harness.js';
 import { minimize } from './lbfgs.js';
 import { evidenceRows, type TrainSet } from './train-set.js';
 
@@ -43,7 +41,7 @@ function contributions(c: SearchCorpus, q: Query, row: number): Float64Array {
 }
 
 export function fitTermWeights(set: TrainSet, o: TermWeightOptions): { terms: number[]; weights: number[] } {
-  const store: TrainingStore = set.store;
+  const store: InProcessStore = set.store;
   const counts = new Map<number, number>();
   const rows: Array<{ terms: number[]; x: Float64Array[]; pos: boolean[] }> = [];
   for (const q of set.queries as TrainQuery[]) {

@@ -1,9 +1,9 @@
 // The keyword form of a training question, as a user who types keywords would write it: the
 // question's words less its function words (the stop list) and question words, where a function
 // word inside a name ("Battle of Hastings", "The Prairie King") is kept, since a user keeps names
-// whole. Invariant: a keyword form never reads as a question (isQuestion in search-confidence.ts
+// whole. Invariant: a keyword form never reads as a question (isQuestion in engine ranking/question.ts
 // is false for it), so the keyword sufficiency models are trained on the queries they serve.
-import { isQuestionWord } from '../engine/ranking/confidence.js';
+import { isQuestionWord } from '../engine/index.js';
 import { STOP_WORDS } from './hyper.js';
 
 const STOP = new Set(STOP_WORDS);

@@ -6,7 +6,7 @@
 // the idf function returned is exactly what NativeReader.idf computes from the table.
 import { passageWords, prepare, type PassageWords } from '../answer/reader-context.js';
 import { analyseQuestion, normalizeAnswer } from '../answer/text-units.js';
-import { hash32 } from '../engine/text/tokenize.js';
+import { hash32 } from '../engine/index.js';
 import type { SquadParagraph } from './data.js';
 
 export const IDF_BITS = 18;

@@ -2,13 +2,13 @@
 // questions need every supporting document (any passage of each); single-hop questions over long
 // documents need one passage of the gold document that contains an answer string.
 import type { TrainQuery } from './data.js';
-import type { TrainingStore } from './harness.js';
+import type { InProcessStore } from '../engine/index.js';
 
 export type Judge = 'all-gold-docs' | 'answer-passage';
 
 export interface TrainSet {
   name: string;
-  store: TrainingStore;
+  store: InProcessStore;
   queries: TrainQuery[];
   judge: Judge;
   /** Whether the set's questions train the chain scorers W2 and W3 (multi-hop sets only). */

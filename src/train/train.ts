@@ -8,11 +8,18 @@
 // write the folder with a manifest naming the data (with hashes), the hyper-parameters and the
 // cross-validated figures. Deterministic for a given seed.
 import path from 'node:path';
-import { ENGINE_FORMAT, writeModelFolder } from '../engine/model/folder.js';
-import type { ModelParams } from '../engine/model/place.js';
-import type { LoopParams, Sufficiency } from '../engine/ranking/loop.js';
-import { CONF_NAMES, isQuestion, type ReturnedCalibration } from '../engine/ranking/confidence.js';
-import { H1_NAMES, H2_NAMES } from '../engine/ranking/features.js';
+import {
+  createEngineRuntime,
+  ENGINE_FORMAT,
+  featureNames,
+  InProcessStore,
+  isQuestion,
+  type LoopParams,
+  type ModelParams,
+  type ReturnedCalibration,
+  type Sufficiency,
+  writeModelFolder,
+} from '../engine/index.js';
 import { DataFolder, isHeldOutArticle, squadArticles, type CorpusDoc, type TrainQuery } from './data.js';
 import { evaluateQueries, summarise, type QueryResult } from './evaluate.js';
 import { fitChains, type Item } from './fit-chains.js';
@@ -21,12 +28,9 @@ import { crossCalibrated, fitReturned } from './fit-returned.js';
 import { fitTermWeights } from './fit-term-weights.js';
 import { fitReader, type ReaderMetrics } from './fit-reader.js';
 import { NativeReader, READER_FILE } from '../answer/reader.js';
-import type { RerankParams } from '../answer/rerank.js';
 import { fitRerank } from './fit-rerank.js';
 import { encoderCorpus } from './encoder-data.js';
 import { fitEncoder, type TrainedEncoder } from './fit-encoder.js';
-import { createEngineRuntime } from '../engine/runtime/bootstrap.js';
-import { TrainingStore } from './harness.js';
 import { mulberry32, stratifiedFolds } from './learners.js';
 import { HYPER, STOP_WORDS } from './hyper.js';
 import { keywordForm } from './keyword-queries.js';
@@ -68,7 +72,7 @@ function fitAll(items: Item[], keyworded: Item[], theta: Theta, seed: number, lo
   const chains = fitChains(items, { l2: HYPER.l2, exp: HYPER.exp, theta: map, log });
   const conf = fitConfidence(items, chains, HYPER.exp, map, HYPER.confL2, seed);
   const keywords = { conf: fitConfidence(keyworded, chains, HYPER.exp, map, HYPER.confL2, seed) };
-  return { theta, ...chains, exp: HYPER.exp, conf, tau: HYPER.tau, keywords };
+  return { theta, ...chains, exp: HYPER.exp, conf, tau: HYPER.tau, keywords, features: featureNames() };
 }
 
 /** The calibrations of the returned confidence: one from the searches of questions, one from those of keyword queries. */
@@ -101,7 +105,7 @@ async function trainEncoder(data: DataFolder, o: TrainOptions): Promise<TrainedE
 async function learnTermWeights(data: DataFolder, o: TrainOptions, base: Model): Promise<Theta> {
   const { docs, queries } = squadArticles(data.squadTrain(), (t) => !isHeldOutArticle(t), HYPER.theta.perArticle);
   const picked = o.sample ? { docs: docs.slice(0, 3), queries: queries.filter((q) => docs.slice(0, 3).some((d) => d.id === q.gold[0])) } : { docs, queries };
-  const store = await TrainingStore.open(picked.docs, base, o.threads);
+  const store = await InProcessStore.open(picked.docs, base, o.threads);
   try {
     const set: TrainSet = { name: 'squad-fit', store, queries: picked.queries, judge: 'answer-passage', chains: false };
     return fitTermWeights(set, { ...HYPER.theta, log: o.log });
@@ -128,8 +132,8 @@ async function openSets(data: DataFolder, o: TrainOptions, base: Model): Promise
   const squadQueries = squad.queries.filter((q) => squadDocs.some((d) => d.id === q.gold[0])).slice(0, o.sample ?? Infinity);
   o.log(`data: wiki-pool ${corpus.length} documents, ${queries.length} multi-hop questions; ${squadDocs.length} SQuAD articles, ${squadQueries.length} single-hop questions`);
   return [
-    { name: 'wiki-pool', store: await TrainingStore.open(corpus, base, o.threads), queries, judge: 'all-gold-docs', chains: true },
-    { name: 'squad-articles', store: await TrainingStore.open(squadDocs, base, o.threads), queries: squadQueries, judge: 'answer-passage', chains: false },
+    { name: 'wiki-pool', store: await InProcessStore.open(corpus, base, o.threads), queries, judge: 'all-gold-docs', chains: true },
+    { name: 'squad-articles', store: await InProcessStore.open(squadDocs, base, o.threads), queries: squadQueries, judge: 'answer-passage', chains: false },
   ];
 }
 
@@ -139,7 +143,7 @@ export async function train(o: TrainOptions): Promise<{ dir: string; metrics: un
   const data = new DataFolder(o.dataDir);
   const encoder = await trainEncoder(data, o);
   o.log(`trained the dense encoder (${elapsed()})`);
-  const base: ModelParams = { stop: STOP_WORDS, lexical: HYPER.lexical, dense: encoder.params, search: {} };
+  const base: ModelParams = { stop: STOP_WORDS, lexical: HYPER.lexical, dense: encoder.params };
   const model: Model = { name: o.name, version: o.version, params: base, files: encoder.files };
   const reader = trainReader(data, o);
   o.log(`trained the native reader (${elapsed()})`);
@@ -176,7 +180,7 @@ export async function train(o: TrainOptions): Promise<{ dir: string; metrics: un
     const search: LoopParams = { ...fitted, returned, keywords: { ...fitted.keywords, returned: keywords } };
     const rerank = fitRerank(items, search, NativeReader.parse(reader.file), HYPER.rerank);
     o.log(`re-ranking of one-hop results: w ${rerank.params.w.map((v) => v.toFixed(3)).join(', ')}; training hit@1 of the stage-1 head ${rerank.at1.map((v) => v.toFixed(3)).join(' -> ')} (${elapsed()})`);
-    const params: ModelParams & { rerank: RerankParams } = { ...base, search: search as unknown as Record<string, unknown>, rerank: rerank.params };
+    const params: ModelParams = { ...base, search, rerank: rerank.params };
     const dir = path.resolve(o.outDir);
     writeModelFolder(
       dir,
@@ -187,14 +191,13 @@ export async function train(o: TrainOptions): Promise<{ dir: string; metrics: un
         engine: ENGINE_FORMAT,
         dims: encoder.params.dim,
         tokenizer: { name: 'svc-words-porter/1', rules: 'NFKD, marks removed, lowercased runs of letters and digits; Porter (1980) stems; stop words dropped from queries only' },
-        params: params as unknown as Record<string, unknown>,
+        params,
         training: {
           seed: o.seed,
           sample: o.sample ?? null,
           data: data.used,
           sets: sets.map((s) => ({ name: s.name, documents: s.store.totalRows, questions: s.queries.length, judge: s.judge })),
           hyperparameters: HYPER,
-          features: { h1: H1_NAMES, h2: H2_NAMES, confidence: CONF_NAMES },
         },
         metrics: {
           cross_validation: {

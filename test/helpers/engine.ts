@@ -2,7 +2,7 @@
 // blocks holding typed arrays, tolerance checks and typed-error assertions.
 
 import type { Test } from 'tap';
-import type { EngineRuntime } from '../../src/engine/runtime/bootstrap.js';
+import type { EngineRuntime } from '../../src/engine/runtime/index.js';
 
 /** mulberry32: small deterministic PRNG in [0, 1) (the one training uses). */
 export { mulberry32 as rng } from '../../src/train/learners.js';

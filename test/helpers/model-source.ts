@@ -7,7 +7,7 @@ import path from 'node:path';
 import { pino } from 'pino';
 import type { RunningServer } from '../../src/api/server.js';
 import { defaultModelUri } from '../../src/config.js';
-import { readModelFolder, writeModelFolder, type Manifest } from '../../src/engine/model/folder.js';
+import { readModelFolder, writeModelFolder, type Manifest } from '../../src/engine/model/index.js';
 import { Api, startTestServer } from './server.js';
 
 /** Deterministic bytes (so two model versions built by the tests differ only by their version). */

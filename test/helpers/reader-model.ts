@@ -3,9 +3,9 @@
 // training code (fitReaderOn) on small templated SQuAD-shaped articles about invented people,
 // places and films. Deterministic; the reader is trained once per test process.
 import { defaultModelUri } from '../../src/config.js';
-import { readModelFolder, writeModelFolder } from '../../src/engine/model/folder.js';
+import { readModelFolder, writeModelFolder } from '../../src/engine/model/index.js';
 import { READER_FILE } from '../../src/answer/reader.js';
-import type { RerankParams } from '../../src/answer/rerank.js';
+import type { RerankParams } from '../../src/engine/index.js';
 import type { SquadParagraph } from '../../src/train/data.js';
 import { fitReaderOn } from '../../src/train/fit-reader.js';
 

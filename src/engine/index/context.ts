@@ -1,23 +1,10 @@
 // What a store index needs from the engine: the shared heap, the worker pool, the model, and the
 // worker round trips that build segments. Scratch blocks for a task are allocated here on the main
 // thread and freed once the task settled (workers never allocate).
-import type { MergeSource } from '../segment/merge-policy.js';
-import type { ModelDescriptor } from '../model/place.js';
-import type { EnginePool } from '../runtime/pool.js';
-import type { BuildArgs, MergeArgs, MergeResult } from '../segment/ops.js';
-import type { BuiltSegment } from '../segment/build.js';
-import type { WasmHeap } from '../runtime/memory.js';
-
-export interface EngineContext {
-  heap: WasmHeap;
-  pool: EnginePool;
-  model: ModelDescriptor;
-  log: (msg: string, fields?: Record<string, unknown>) => void;
-  buildFromBlobs(blobs: Uint8Array[]): Promise<BuiltSegment>;
-  mergeSegments(sources: MergeSource[]): Promise<MergeResult>;
-  /** Runs `op` with a scratch block of `bytes` bytes passed as `args.scratch`. */
-  withScratch<R>(op: string, bytes: number, args: Record<string, unknown>): Promise<R>;
-}
+import type { ModelDescriptor } from '../model/index.js';
+import type { EnginePool, WasmHeap } from '../runtime/index.js';
+import type { BuildArgs, BuiltSegment, MergeArgs, MergeResult } from '../segment/index.js';
+import type { EngineContext } from './types.js';
 
 export function createContext(heap: WasmHeap, pool: EnginePool, model: ModelDescriptor, log: EngineContext['log']): EngineContext {
   const dim = model.params.dense?.dim ?? 0;

@@ -1,24 +1,10 @@
 // Main-thread side of a search: snapshots the segments, builds the filter mask, runs the `search`
 // op in a worker with its scratch, then maps the rows it returns to documents and renders the trace.
 // Rows whose document changed while the search ran are dropped (never returned with stale text).
-import type { EngineContext } from './context.js';
+import { type SearchTask, type SearchTaskResult, searchScratchBytes, snapshotOf } from '../ranking/index.js';
+import type { PassageHit, SearchParams } from '../types.js';
 import { explain } from './explain.js';
-import { snapshotOf } from '../ranking/corpus.js';
-import type { SearchTask, SearchTaskResult } from '../ranking/search-op.js';
-import { searchScratchBytes } from '../ranking/search-op.js';
-import type { Segment } from './store-index.js';
-import type { Metadata, PassageHit, SearchOutcome, SearchParams, TextReader } from '../types.js';
-
-export interface RowRef {
-  docId: string;
-  start: number;
-  end: number;
-  metadata: Metadata;
-}
-
-export interface PendingResult {
-  resolve(rowRef: (seg: Segment, row: number) => RowRef | undefined, readText: TextReader): SearchOutcome;
-}
+import type { EngineContext, PendingResult, Segment } from './types.js';
 
 /** `allowed` lists, per snapshot segment index, the [first, count) row ranges a filter lets through. */
 export async function runSearch(

@@ -1,11 +1,10 @@
 // Renders raw trace steps into one readable `why` per hop, from the query text and the text of the
 // passages involved: which query words matched, which words of the passage read led on, or which
 // title it names.
-import { termId } from '../text/analyze.js';
-import type { RawStep } from '../ranking/search-op.js';
-import type { RowRef } from './dispatch.js';
-import { tokenize } from '../text/tokenize.js';
+import type { RawStep } from '../ranking/index.js';
+import { termId, tokenize } from '../text/index.js';
 import type { TextReader, TraceStep } from '../types.js';
+import type { RowRef } from './types.js';
 
 /** Distinct surface words of `text` at the given token positions (or whose term ids are listed). */
 function words(text: string, pick: (form: string, i: number) => boolean): string[] {

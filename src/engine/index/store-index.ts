@@ -10,31 +10,15 @@
 //   version (set by each upsert, kept by a merge) is the row's;
 // - live-row statistics (count, summed lengths) always equal those of the rows not flagged dead;
 // - segments are merged in the background: by the tiered policy after each write, and once a store
-//   has seen no write for IDLE_MS, its smallest segments (IDLE_MERGE_ROWS rows in all) into one (a
+//   has seen no write for SEGMENTS.idleMs, its smallest segments (SEGMENTS.idleMergeRows rows in all) into one (a
 //   search pays per segment for every term and title it looks up; a bulk load or a restart leaves many).
-import type { EngineContext } from './context.js';
-import { FilterIndex } from './filter-index.js';
-import type { CorpusStats } from '../ranking/corpus.js';
-import { mergePlan, type MergeSource } from '../segment/merge-policy.js';
-import { runSearch } from './dispatch.js';
-import type { BuiltSegment } from '../segment/build.js';
+import { SEGMENTS } from '../params.js';
+import type { CorpusStats } from '../ranking/index.js';
+import { type BuiltSegment, type MergeSource, mergePlan } from '../segment/index.js';
 import type { EncodedBatch, Metadata, SearchOutcome, SearchParams, StoredDocument, StoreIndex, TextReader } from '../types.js';
-
-export interface Segment {
-  /** unique in the process (never reused, whatever the store) */
-  id: number;
-  base: number;
-  dead: number;
-  nRows: number;
-  liveRows: number;
-  rowSlot: Uint32Array;
-  /** version of the document each row was written for */
-  rowVersion: Uint32Array;
-  rowStart: Uint32Array;
-  rowEnd: Uint32Array;
-  blen: Float32Array;
-  tlen: Float32Array;
-}
+import { runSearch } from './dispatch.js';
+import { FilterIndex } from './filter-index.js';
+import type { EngineContext, Segment, SegmentBatch } from './types.js';
 
 interface DocEntry {
   slot: number;
@@ -44,16 +28,6 @@ interface DocEntry {
   count: number;
   metadata: Metadata;
 }
-
-/** A built segment with the documents its rows belong to (rowDoc indexes `docs`). */
-export interface SegmentBatch {
-  built: BuiltSegment;
-  docs: Array<{ id: string; metadata: Metadata }>;
-}
-
-const LOAD_CHUNK = 4096;
-const IDLE_MS = 1000;
-const IDLE_MERGE_ROWS = 1 << 18;
 
 /** Segment ids are unique in the process, across stores: searches key what they remember of a segment by it (term-ranges.ts). */
 let nextSegmentId = 1;
@@ -108,7 +82,7 @@ export class MemoryStoreIndex implements StoreIndex {
     let cur: StoredDocument[] = [];
     for (const d of stored) {
       cur.push(d);
-      if (cur.length === LOAD_CHUNK) {
+      if (cur.length === SEGMENTS.loadChunk) {
         chunks.push(cur);
         cur = [];
       }
@@ -137,7 +111,7 @@ export class MemoryStoreIndex implements StoreIndex {
     this.armIdleMerge();
   }
 
-  /** Restarts the idle clock (after each write): the idle merge runs IDLE_MS after the last one. */
+  /** Restarts the idle clock (after each write): the idle merge runs SEGMENTS.idleMs after the last one. */
   private armIdleMerge(): void {
     if (this.opts.compactWhenIdle === false || this.closed) return;
     clearTimeout(this.idleTimer);
@@ -145,14 +119,14 @@ export class MemoryStoreIndex implements StoreIndex {
     this.idleTimer = setTimeout(() => {
       this.idleDue = false;
       this.idleMerge();
-    }, IDLE_MS);
+    }, SEGMENTS.idleMs);
     this.idleTimer.unref?.();
   }
 
   /**
-   * Merges the smallest segments, up to IDLE_MERGE_ROWS rows in all, into one (after any merge running
-   * now), when the others hold at least 1/8 of the largest's rows: a trickle of small writes is not
-   * folded into a big segment each time (at most 8 rows rewritten per row written, per size step),
+   * Merges the smallest segments, up to SEGMENTS.idleMergeRows rows in all, into one (after any merge
+   * running now), when the others hold at least 1/SEGMENTS.idleMergeRatio of the largest's rows: a trickle of small writes is not
+   * folded into a big segment each time (at most SEGMENTS.idleMergeRatio rows rewritten per row written, per size step),
    * and the merge's memory stays bounded however large the store.
    */
   private idleMerge(): void {
@@ -161,14 +135,14 @@ export class MemoryStoreIndex implements StoreIndex {
     const small: Segment[] = [];
     let rows = 0;
     for (const seg of [...this.segments].sort((a, b) => a.nRows - b.nRows)) {
-      if (rows + seg.nRows > IDLE_MERGE_ROWS) break;
+      if (rows + seg.nRows > SEGMENTS.idleMergeRows) break;
       small.push(seg);
       rows += seg.nRows;
     }
     if (small.length < 2) return;
     const largest = small[small.length - 1].nRows;
     // in list order (oldest first), as the tiered merges keep it: ties between equal scores go to the lower row
-    if (8 * (rows - largest) >= largest) this.startMerge(this.segments.filter((seg) => small.includes(seg)));
+    if (SEGMENTS.idleMergeRatio * (rows - largest) >= largest) this.startMerge(this.segments.filter((seg) => small.includes(seg)));
   }
 
   /**
@@ -258,7 +232,7 @@ export class MemoryStoreIndex implements StoreIndex {
     this.ctx.heap.retire(seg.dead);
   }
 
-  /** Merges small segments in the background when there are too many (see merge-policy.ts). */
+  /** Merges small segments in the background when there are too many (segment/merge-policy.ts). */
   private maybeMerge(): void {
     if (this.merging || this.closed) return;
     const plan = mergePlan(this.segments);

@@ -1,35 +1,17 @@
 // A model is a versioned folder: `manifest.json` plus the weight files it lists, each with its
-// size and SHA-256. Loading reads every listed file and verifies both; a missing manifest, a file
-// that is missing, of the wrong size or hash, a manifest for another engine, or loop weights that
-// do not fit the features this engine computes (loopParamsProblem) is refused with an
-// error naming the folder and the file. Nothing unlisted is read.
+// size and SHA-256. Loading validates the manifest against its JSON schema (manifest.ts), then reads
+// every listed file and verifies both; a missing or invalid manifest, a file that is missing, of the
+// wrong size or hash, or a manifest for another engine is refused with a ModelError naming the
+// folder and the file. Nothing unlisted is read. Whether the weights fit this engine's features is
+// checked where the engine starts (ranking's modelFitProblem), not here: reading a folder needs
+// none of the ranking code.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { loopParamsProblem, type LoopParams } from '../ranking/loop.js';
+import { manifestProblem } from './manifest.js';
+import type { LoadedModelFolder, Manifest, ManifestFile } from './types.js';
 
 export const ENGINE_FORMAT = 'svc-engine/1';
-
-export interface ManifestFile {
-  path: string;
-  bytes: number;
-  sha256: string;
-}
-
-export interface Manifest {
-  format: 'svc-model/1';
-  name: string;
-  version: string;
-  engine: string;
-  created_at?: string;
-  dims: number;
-  tokenizer: Record<string, unknown>;
-  files: ManifestFile[];
-  /** Small hyper-parameters the runtime needs (scorer weights, calibration, ...). */
-  params: Record<string, unknown>;
-  training?: Record<string, unknown>;
-  metrics?: Record<string, unknown>;
-}
 
 export class ModelError extends Error {
   constructor(
@@ -39,12 +21,6 @@ export class ModelError extends Error {
     super(message);
     this.name = 'ModelError';
   }
-}
-
-export interface LoadedModelFolder {
-  dir: string;
-  manifest: Manifest;
-  files: Map<string, Buffer>;
 }
 
 export function sha256Hex(buf: Uint8Array): string {
@@ -57,22 +33,20 @@ export function readModelFolder(dir: string): LoadedModelFolder {
   const manifestPath = path.join(dir, 'manifest.json');
   if (!fs.existsSync(dir)) throw new ModelError(`model folder ${dir} does not exist`, 'Point SVC_MODEL_URI at a model folder (one holding manifest.json).');
   if (!fs.existsSync(manifestPath)) throw new ModelError(`model folder ${dir} has no manifest.json`, 'Point SVC_MODEL_URI at a version folder that holds manifest.json, not at its parent.');
-  let manifest: Manifest;
+  let json: unknown;
   try {
-    manifest = JSON.parse(fs.readFileSync(manifestPath, 'utf8')) as Manifest;
+    json = JSON.parse(fs.readFileSync(manifestPath, 'utf8'));
   } catch (err) {
     throw new ModelError(`model manifest ${manifestPath} is not valid JSON: ${(err as Error).message}`, REFETCH);
   }
-  if (manifest.format !== 'svc-model/1' || !Array.isArray(manifest.files) || !manifest.name || !manifest.version) {
-    throw new ModelError(`model manifest ${manifestPath} is not an svc-model/1 manifest`, REFETCH);
+  const engine = (json as { engine?: unknown } | null)?.engine;
+  if (typeof engine === 'string' && engine !== ENGINE_FORMAT) {
+    const { name, version } = json as { name?: unknown; version?: unknown };
+    throw new ModelError(`model ${String(name)}@${String(version)} needs engine ${engine}; this server runs ${ENGINE_FORMAT}`, 'Use a model trained for this version of svc, or upgrade svc.');
   }
-  if (manifest.engine !== ENGINE_FORMAT) {
-    throw new ModelError(`model ${manifest.name}@${manifest.version} needs engine ${manifest.engine}; this server runs ${ENGINE_FORMAT}`, 'Use a model trained for this version of svc, or upgrade svc.');
-  }
-  const misfit = loopParamsProblem(manifest.params?.search as Partial<LoopParams> | undefined);
-  if (misfit) {
-    throw new ModelError(`model ${manifest.name}@${manifest.version} was trained for another version of svc: ${misfit}`, 'Use the model this version of svc ships (models/DEFAULT), or train one with `svc train`.');
-  }
+  const problem = manifestProblem(json);
+  if (problem) throw new ModelError(`model manifest ${manifestPath} is not an svc-model/1 manifest: ${problem}`, REFETCH);
+  const manifest = json as Manifest;
   const files = new Map<string, Buffer>();
   for (const f of manifest.files) {
     if (path.isAbsolute(f.path) || f.path.split(/[\\/]/).includes('..')) throw new ModelError(`model manifest ${manifestPath} lists a file outside the folder: ${f.path}`, REFETCH);

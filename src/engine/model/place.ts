@@ -1,59 +1,17 @@
-// The model at run time. `loadModel` reads and verifies a model folder (model-folder.ts), places its
+// The model at run time. `loadModel` takes a model folder read and verified by folder.ts, places its
 // weight tables in the shared memory and returns a ModelDescriptor: plain data (parameters and
 // table pointers) that every worker receives once, at start. Invariants: the tables are written
 // before any worker starts and never change afterwards; the fingerprint identifies name@version
 // and is stamped into every document encoding made with this model.
-import type { LoadedModelFolder, Manifest } from './folder.js';
-import { hash32 } from '../text/tokenize.js';
-import type { WasmHeap } from '../runtime/memory.js';
-
-/** Parameters of the dense encoder (absent when the model has none). */
-export interface DenseParams {
-  dim: number;
-  /** Vocabulary size: rows of the embedding table. */
-  size: number;
-}
-
-export interface ModelParams {
-  stop: string[];
-  lexical: { k1: number; b: number; k1Title: number; bTitle: number; titleWeight: number };
-  dense?: DenseParams;
-  /** Search-loop parameters (beams, feature weights, stop classifier, calibration); see search-model.ts. */
-  search: Record<string, unknown>;
-}
-
-/** The dense encoder's tables in shared memory (byte pointers). */
-export interface DenseTables {
-  dim: number;
-  size: number;
-  /** u32 [size]: term ids of the vocabulary, sorted; row i is the term vocab[i] */
-  vocab: number;
-  /** int8 [size x dim] */
-  table: number;
-  /** f32 [size]: row scales */
-  scales: number;
-  /** f32 [size]: learned term weights */
-  weights: number;
-}
+import type { LoadedModel, LoadedModelFolder, ModelDescriptor, ModelParams } from './types.js';
+import { hash32 } from '../text/index.js';
+import type { WasmHeap } from '../runtime/index.js';
 
 /** Files of the dense encoder in a model folder. */
 export const DENSE_FILES = { vocab: 'dense-vocab.u32', table: 'dense-table.i8', scales: 'dense-scales.f32', weights: 'dense-weights.f32' } as const;
 
-export interface ModelDescriptor {
-  name: string;
-  version: string;
-  fingerprint: number;
-  params: ModelParams;
-  dense?: DenseTables;
-}
-
 export function modelFingerprint(name: string, version: string): number {
   return hash32(`${name}@${version}`);
-}
-
-export interface LoadedModel {
-  manifest: Manifest;
-  descriptor: ModelDescriptor;
 }
 
 function place(heap: WasmHeap, buf: Uint8Array): number {
@@ -63,7 +21,7 @@ function place(heap: WasmHeap, buf: Uint8Array): number {
 }
 
 export function loadModel({ manifest, files }: LoadedModelFolder, heap: WasmHeap): LoadedModel {
-  return { manifest, descriptor: placeModel(manifest.name, manifest.version, manifest.params as unknown as ModelParams, files, heap) };
+  return { manifest, descriptor: placeModel(manifest.name, manifest.version, manifest.params, files, heap) };
 }
 
 /** Places a model's tables (files by name) in the shared memory and describes it. */

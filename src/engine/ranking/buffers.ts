@@ -1,30 +1,10 @@
-// The per-search scratch of the hops (search-hops.ts), laid out in one block: f32 score buffers,
+// The per-search scratch of the hops (hops.ts), laid out in one block: f32 score buffers,
 // the touched-row marks, list and gather buffers of touched-rows.ts (each per row of the snapshot),
 // then the top-k lists, the rank histogram and the dense encoder's scratch. Serving (search-op.ts)
-// and training (train/harness.ts) lay it out the same way.
+// and training (in-process.ts) lay it out the same way.
 
-/** Score buffers (byte pointers of f32[totalRows]), touched-row scratch and top-k scratch. */
-export interface HopBuffers {
-  sBody: number;
-  sTitle: number;
-  s: number;
-  s2: number;
-  /** u8[totalRows] marks of the rows hop 1 touched, and of those a later hop touched */
-  mark: number;
-  mark2: number;
-  /** u32[totalRows] row list and two f32[totalRows] gather buffers */
-  idx: number;
-  g: number;
-  g2: number;
-  topIdx: number;
-  topScores: number;
-  /** u32[HIST_BINS] for rank estimates */
-  hist: number;
-  /** denseScratchBytes(dim) for encoding the question (unused without an encoder) */
-  dense: number;
-}
-
-export const HIST_BINS = 2048;
+import { SCAN } from '../params.js';
+import type { HopBuffers } from './types.js';
 
 const align16 = (n: number) => (n + 15) & ~15;
 
@@ -32,7 +12,7 @@ const align16 = (n: number) => (n + 15) & ~15;
 export function hopScratchBytes(totalRows: number, topK: number, denseBytes: number): number {
   const f = align16(4 * Math.max(totalRows, 1));
   const u8 = align16(Math.max(totalRows, 1));
-  return 7 * f + 2 * u8 + 8 * topK + 4 * HIST_BINS + denseBytes;
+  return 7 * f + 2 * u8 + 8 * topK + 4 * SCAN.histBins + denseBytes;
 }
 
 /** Lays HopBuffers out from `ptr` (a block of hopScratchBytes). */
@@ -44,6 +24,6 @@ export function hopBuffers(ptr: number, totalRows: number, topK: number): HopBuf
   return {
     sBody: at(0), sTitle: at(1), s: at(2), s2: at(3), idx: at(4), g: at(5), g2: at(6),
     mark: ptr + 7 * f, mark2: ptr + 7 * f + u8,
-    topIdx: top, topScores: top + 4 * topK, hist: top + 8 * topK, dense: top + 8 * topK + 4 * HIST_BINS,
+    topIdx: top, topScores: top + 4 * topK, hist: top + 8 * topK, dense: top + 8 * topK + 4 * SCAN.histBins,
   };
 }

@@ -4,46 +4,16 @@
 // dead and filtered-out rows. Worker side; reads segments only through SegmentView and kernels.
 // The per-row accessors run in the search's inner loops: they allocate nothing but the views and
 // tuples they return (a search's garbage is what its collections cost at a million rows).
-import type { ModelParams } from '../model/place.js';
-import { SEC } from '../segment/layout.js';
-import type { WasmKernels } from '../runtime/kernels.js';
+import type { LexicalParams } from '../model/index.js';
+import { SEC } from '../segment/index.js';
+import type { WasmKernels } from '../runtime/index.js';
 import { termTable, type TermTable } from './term-ranges.js';
-import { SegmentView, type PostingRange } from '../segment/view.js';
+import type { CorpusStats, ScanMarks, ScanTarget, SnapshotSegment } from './types.js';
+import { SegmentView, type PostingRange } from '../segment/index.js';
 
-export interface SnapshotSegment {
-  /** the segment's process-unique id: where its terms' postings lie is remembered across searches (term-ranges.ts); absent: looked up per search */
-  id?: number;
-  base: number;
-  dead: number;
-  nRows: number;
-  /** rows flagged dead when the snapshot was taken (0: none, document frequencies need no check) */
-  deadRows?: number;
-}
-
-/** What a search needs of a store's segment (store-index.ts Segment): the snapshot a worker reads. */
+/** What a search needs of a store's segment (index/store-index.ts Segment): the snapshot a worker reads. */
 export function snapshotOf(s: { id: number; base: number; dead: number; nRows: number; liveRows: number }): SnapshotSegment {
   return { id: s.id, base: s.base, dead: s.dead, nRows: s.nRows, deadRows: s.nRows - s.liveRows };
-}
-
-export interface CorpusStats {
-  rows: number;
-  avgBody: number;
-  avgTitle: number;
-  /** average body length of a whole document (sum over its passages) */
-  avgDoc: number;
-}
-
-/** A field scanned into a score buffer, its BM25 scaled by `scale`. */
-export interface ScanTarget {
-  field: 'body' | 'title';
-  scores: number;
-  scale: number;
-}
-
-/** Touched-row marks of a scan (u8 per global row) and the terms that only add to marked rows. */
-export interface ScanMarks {
-  ptr: number;
-  restrict?: readonly boolean[];
 }
 
 export class SearchCorpus {
@@ -63,7 +33,7 @@ export class SearchCorpus {
     readonly kernels: WasmKernels,
     readonly snapshot: SnapshotSegment[],
     readonly stats: CorpusStats,
-    readonly lexical: ModelParams['lexical'],
+    readonly lexical: LexicalParams,
     private readonly blocked: number,
   ) {
     this.segs = snapshot.map((s) => new SegmentView(kernels.views, s.base));

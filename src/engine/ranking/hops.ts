@@ -3,62 +3,25 @@
 // the question's terms (body + title fields) and builds a pool: the best rows plus the rows of the
 // titles the question names. A later hop reads a passage p: p's rare terms (title line, capitalised
 // words, other words, weighted) are scanned and added to the question's scores (the query update),
-// and the titles p names become link candidates. Feature definitions: search-features.ts.
+// and the titles p names become link candidates. Feature definitions: hop1-features.ts, hop2-features.ts.
 // Every scan marks the rows it touches; reductions over a score buffer (top-k, maxima, rank
 // histograms) run over those rows only when they are few (touched-rows.ts), and with a scan budget
 // common terms only add to rows the rare ones touched (scan-budget.ts: the approximate scan).
-// A hop's candidates are bounded whatever the store: at most HIT_TITLES / LINK_TITLES named titles.
-import { FLAG_CAPITALISED, FLAG_STOP, termId } from '../text/analyze.js';
-import { cosineI8, DenseEncoder } from '../model/dense-encoder.js';
-import type { DenseTables } from '../model/place.js';
-import type { ScanTarget, SearchCorpus } from './corpus.js';
-import { h1Features, h2Features, heldBy, presence, qcovOf, type QueryFeatureContext } from './features.js';
-import { bestMentions, titleHits, type TitleHit } from './phrases.js';
-import { tokenize } from '../text/tokenize.js';
-import { HIST_BINS, type HopBuffers } from './buffers.js';
+// A hop's candidates are bounded whatever the store: at most HOPS.hitTitles / HOPS.linkTitles named
+// titles (params.ts).
+import { type DenseTables, DenseEncoder, cosineI8, type ExpansionParams } from '../model/index.js';
+import { HOPS, SCAN } from '../params.js';
+import { FLAG_CAPITALISED, FLAG_STOP, termId, tokenize } from '../text/index.js';
+import { bm25 } from './bm25.js';
+import type { SearchCorpus } from './corpus.js';
+import { heldBy, presence, qcovOf } from './features-common.js';
+import { h1Features } from './hop1-features.js';
+import { h2Features } from './hop2-features.js';
+import { bestMentions, titleHits } from './phrases.js';
+import { answerKind } from './question.js';
 import { restrictedTerms } from './scan-budget.js';
 import { TouchedRows } from './touched-rows.js';
-
-export interface ExpansionParams {
-  a_title: number;
-  a_cap: number;
-  a_body: number;
-  M: number;
-  dfmax: number;
-}
-
-export const POOL = 40;
-export const RANK_CAP = 1000;
-/** Rows taken from the top of a scan, before excluding the documents already read. */
-const TOP_TAKE = 64;
-const NEXT_CANDIDATES = 20;
-const LINK_PER_TITLE = 2;
-const HIT_PER_TITLE = 3;
-const QUESTION_CANDIDATES = 10;
-/**
- * Titles whose rows a hop adds as candidates, at most (the best mentions first): bounds a hop's work
- * when a passage names many titles (a corpus of many near-identical titles). On the dev suites a
- * question names at most 7 titles and a passage at most 21, so the caps never bind there.
- */
-const HIT_TITLES = 16;
-const LINK_TITLES = 24;
-
-export interface Query extends QueryFeatureContext {
-  text: string;
-  forms: string[];
-  /** term id of every question token, and whether it is capitalised / a stop word */
-  ids: Uint32Array;
-  caps: boolean[];
-  stops: boolean[];
-}
-
-export interface Candidates {
-  rows: number[];
-  features: Float64Array[];
-}
-
-const ASKS_NUMBER = /\bhow (many|much)\b|\bwhat (number|percentage|percent|amount)\b/i;
-const ASKS_DATE = /\bwhen\b|\bwhat (year|century|decade|date|month|day|time)\b|\bwhich (year|century|decade)\b|\bhow long\b/i;
+import type { Candidates, HopBuffers, Query, ScanTarget, TitleHit } from './types.js';
 
 export class Searcher {
   constructor(
@@ -69,7 +32,7 @@ export class Searcher {
     readonly theta: ReadonlyMap<number, number> = new Map(),
     /** the dense encoder's tables, when the model has one */
     readonly denseTables?: DenseTables,
-    /** postings a scan reads in full before it prunes common terms (see APPROXIMATE_ROWS); 0: exact scans */
+    /** postings a scan reads in full before it prunes common terms (see SCAN.approximateRows); 0: exact scans */
     readonly scanBudget = 0,
   ) {}
 
@@ -143,20 +106,21 @@ export class Searcher {
   }
 
   /**
-   * rank(row): how many rows score above it, capped at RANK_CAP: exact for the rows of `exact`
+   * rank(row): how many rows score above it, capped at HOPS.rankCap: exact for the rows of `exact`
    * (the top of the scan, best first), estimated beyond them from a histogram of the scores
-   * (HIST_BINS bins over [0, max]; rows are spread evenly within a bin). The histogram is taken
+   * (SCAN.histBins bins over [0, max]; rows are spread evenly within a bin). The histogram is taken
    * now when `eager` (the touched-row list is then free for the next scan), else at the first
    * estimate, while `ptr` and the list still hold this scan.
    */
   private ranker(rows: TouchedRows, ptr: number, scores: Float32Array, exact: Array<[number, number]>, max: number, eager = false): (row: number) => number {
     const known = new Map(exact.map(([row], i) => [row, i]));
     const kk = this.c.kernels;
+    const bins = SCAN.histBins;
     const counts = () => {
-      rows.histogram(ptr, max, HIST_BINS, this.buf.hist);
-      const h = kk.views.u32At(this.buf.hist, HIST_BINS);
-      const a = new Float64Array(HIST_BINS + 1);
-      for (let b = HIST_BINS - 1; b >= 0; b--) a[b] = a[b + 1] + h[b];
+      rows.histogram(ptr, max, bins, this.buf.hist);
+      const h = kk.views.u32At(this.buf.hist, bins);
+      const a = new Float64Array(bins + 1);
+      for (let b = bins - 1; b >= 0; b--) a[b] = a[b + 1] + h[b];
       return a;
     };
     let above = eager ? counts() : undefined;
@@ -165,11 +129,11 @@ export class Searcher {
       if (r !== undefined) return r;
       above ??= counts();
       const v = scores[row];
-      if (!(v > 0)) return Math.min(above[0], RANK_CAP);
-      const pos = Math.min((v / max) * HIST_BINS, HIST_BINS - 1e-9);
+      if (!(v > 0)) return Math.min(above[0], HOPS.rankCap);
+      const pos = Math.min((v / max) * bins, bins - 1e-9);
       const b = Math.floor(pos);
       const est = above[b + 1] + (above[b] - above[b + 1]) * (b + 1 - pos);
-      return Math.min(Math.max(Math.round(est), exact.length), RANK_CAP);
+      return Math.min(Math.max(Math.round(est), exact.length), HOPS.rankCap);
     };
   }
 
@@ -198,14 +162,13 @@ export class Searcher {
         }
       }
       v = 0;
-      const norm = k1 * (1 - b + (b * len) / c.stats.avgDoc);
-      for (let i = 0; i < qt.length; i++) if (tf[i]) v += qw[i] * c.idf(qt[i]) * ((tf[i] * (k1 + 1)) / (tf[i] + norm));
+      for (let i = 0; i < qt.length; i++) if (tf[i]) v += qw[i] * c.idf(qt[i]) * bm25(tf[i], len, c.stats.avgDoc, k1, b);
       memo.set(first, v);
       return v;
     };
     let max = 0;
     return (row) => {
-      if (!max) max = Math.max(1e-6, ...top.slice(0, POOL).map(([r]) => raw(r)));
+      if (!max) max = Math.max(1e-6, ...top.slice(0, HOPS.pool).map(([r]) => raw(r)));
       return raw(row) / max;
     };
   }
@@ -254,7 +217,7 @@ export class Searcher {
     c.mask(this.buf.sBody);
     c.mask(this.buf.sTitle);
     const touched = this.touched(this.buf.mark, this.hop1Marked);
-    const order = this.top(touched, this.buf.s, TOP_TAKE);
+    const order = this.top(touched, this.buf.s, HOPS.topTake);
     const flags = Uint8Array.from(caps, (v) => (v ? FLAG_CAPITALISED : 0));
     const hits = titleHits(c, ids, flags, 0);
     const s = this.scoresOf(this.buf.s);
@@ -293,7 +256,7 @@ export class Searcher {
       qw,
       bigrams,
       capTerms,
-      asks: ASKS_NUMBER.test(text) ? 'number' : ASKS_DATE.test(text) ? 'date' : 'other',
+      asks: answerKind(text),
       allTerms: new Set(ids),
       docScore: this.docScorer(qt, qw, order),
       ...this.denseScorers(ids),
@@ -302,10 +265,10 @@ export class Searcher {
 
   /** Hop-1 pool (best rows by s, plus the best rows of every title the question names) and features. */
   hop1(q: Query): Candidates {
-    const rows = q.order.slice(0, POOL);
+    const rows = q.order.slice(0, HOPS.pool);
     const seen = new Set(rows);
-    for (const titleKey of bestMentions(q.hits, HIT_TITLES)) {
-      for (const r of bestRows(this.c.titleRows(titleKey), q.s, HIT_PER_TITLE)) if (!seen.has(r) && q.s[r] > 0) (seen.add(r), rows.push(r));
+    for (const titleKey of bestMentions(q.hits, HOPS.hitTitles)) {
+      for (const r of bestRows(this.c.titleRows(titleKey), q.s, HOPS.hitPerTitle)) if (!seen.has(r) && q.s[r] > 0) (seen.add(r), rows.push(r));
     }
     return { rows, features: rows.map((r) => h1Features(this.c, q, r)) };
   }
@@ -337,7 +300,7 @@ export class Searcher {
 
   /**
    * Candidates to extend a chain whose passages are `reads` (last = the passage read now), with
-   * their chain features H2 (see search-features.ts). `beam` holds the hop-1 beam rows (hop 2) or
+   * their hop features H2 (hop2-features.ts). `beam` holds the hop-1 beam rows (hop 2) or
    * is empty (hop 3); `earlier` are the titles named by passages read before the last one.
    */
   hopNext(q: Query, reads: number[], beam: ReadonlySet<number>, x: ExpansionParams): Candidates & { expansion: number[]; links: Map<number, TitleHit> } {
@@ -354,10 +317,10 @@ export class Searcher {
     const s2 = this.scoresOf(this.buf.s2);
     const s = q.s;
     const readDocs = new Set(reads.map((r) => c.docOf(r)));
-    let take = TOP_TAKE;
+    let take: number = HOPS.topTake;
     let order2 = this.top(touched, this.buf.s2, take);
-    while (order2.length === take && order2.filter(([r]) => !readDocs.has(c.docOf(r))).length < NEXT_CANDIDATES && take < RANK_CAP) {
-      take = Math.min(4 * take, RANK_CAP);
+    while (order2.length === take && order2.filter(([r]) => !readDocs.has(c.docOf(r))).length < HOPS.nextCandidates && take < HOPS.rankCap) {
+      take = Math.min(4 * take, HOPS.rankCap);
       order2 = this.top(touched, this.buf.s2, take);
     }
     const rows: number[] = [];
@@ -367,14 +330,14 @@ export class Searcher {
       if (!have.has(r) && !readDocs.has(c.docOf(r)) && (s2[r] > 0 || (linked && s2[r] > -Infinity))) (have.add(r), rows.push(r));
     };
     for (const [r] of order2) {
-      if (rows.length >= NEXT_CANDIDATES) break;
+      if (rows.length >= HOPS.nextCandidates) break;
       add(r);
     }
     const pSeq = c.seq(p);
     const pSkip = c.titleLineLength(p);
     const links = this.linksOf(p);
-    for (const titleKey of bestMentions(links, LINK_TITLES)) for (const r of bestRows(c.titleRows(titleKey), s2, LINK_PER_TITLE)) add(r, true);
-    for (const r of q.order.slice(0, QUESTION_CANDIDATES)) add(r);
+    for (const titleKey of bestMentions(links, HOPS.linkTitles)) for (const r of bestRows(c.titleRows(titleKey), s2, HOPS.linkPerTitle)) add(r, true);
+    for (const r of q.order.slice(0, HOPS.questionCandidates)) add(r);
     const earlier = new Set<number>();
     for (const r of reads.slice(0, -1)) for (const k of this.linksOf(r).keys()) earlier.add(k);
     const readPresent = heldBy(q, reads);

@@ -1,7 +1,7 @@
 // The multi-hop loop (worker side): stage 1 (hop 1), then, unless the calibrated sufficiency of the
 // evidence reaches the model's threshold or max_hops is 1, stage 2 (chains of 2), then likewise
 // stage 3 (chains of 3). The response comes from the stage run whose evidence is most likely
-// sufficient (a deeper stage must beat a shallower one by STAGE_MARGIN): its result list (assemble,
+// sufficient (a deeper stage must beat a shallower one by STAGES.margin): its result list (assemble,
 // which draws on hop 1's ranking at every stage), the hop that found each passage and its
 // confidence (recalibrated by the model's `returned` calibration); a query typed as keywords rather
 // than phrased as a question (isQuestion) is scored by the model's `keywords` sufficiency models and
@@ -9,16 +9,16 @@
 // and the trace has a step per hop (the deepest stage's top chain). A stage-1 result lists
 // max(maxResults, lead) passages, its confidence still that of the first maxResults (the caller
 // re-orders the head and cuts the list, see SearchParams.lead).
-import type { ModelDescriptor } from '../model/place.js';
-import { CONF_NAMES, chainOrder, confFeatures, confidence, isQuestion, returnedConfidence, type ConfParams, type ReturnedCalibration, type Stage } from './confidence.js';
-import { H1_NAMES } from './features.js';
+import type { LoopParams, ModelDescriptor, Sufficiency } from '../model/index.js';
+import { HOPS, SCAN, STAGES } from '../params.js';
+import { chainOrder, confidence, returnedConfidence } from './confidence.js';
 import type { SearchCorpus } from './corpus.js';
-import type { HopBuffers } from './buffers.js';
-import { SCAN_BUDGET } from './scan-budget.js';
-import { RANK_CAP, Searcher, type ExpansionParams } from './hops.js';
-import { buildHop1, buildHop2, buildHop3, dotw, hop1Chains, stageOf, X2_DIM, X3_DIM, type Chains, type Why } from './stages.js';
-
-export const TOPK_MAX = RANK_CAP;
+import { dotw } from './feature-table.js';
+import { Searcher } from './hops.js';
+import { isQuestion } from './question.js';
+import { buildHop1, buildHop2, buildHop3, hop1Chains, stageOf } from './stages.js';
+import { sufficiencyFeatures } from './sufficiency-features.js';
+import type { Chains, HopBuffers, LoopOutput, Stage, Why } from './types.js';
 
 /** The learned question-term weights as a map (built once per parameter object). */
 const thetas = new WeakMap<object, Map<number, number>>();
@@ -31,69 +31,9 @@ export function thetaOf(m: LoopParams): Map<number, number> {
   return t;
 }
 
-/** The learned part of the model used by the loop (model.params.search). */
-export interface LoopParams {
-  /** learned question-term weights (term ids and weights); absent terms weigh 1 */
-  theta?: { terms: number[]; weights: number[] };
-  W1: number[];
-  W2: number[];
-  W3: number[];
-  exp: ExpansionParams;
-  conf: ConfParams[];
-  tau: number[];
-  /** calibration of the confidence returned (absent in models before 1.10.0: returned as is) */
-  returned?: ReturnedCalibration;
-  /** the sufficiency models and calibration of keyword queries (absent before 1.12.0: those of questions serve them) */
-  keywords?: Sufficiency;
-}
-
-/** What scores a stage's evidence: a sufficiency model per stage, and the returned confidence's calibration. */
-export interface Sufficiency {
-  conf: ConfParams[];
-  returned?: ReturnedCalibration;
-}
-
 /** The sufficiency models that score a query: the keyword ones for a query that is not a question. */
 export function sufficiencyFor(m: LoopParams, query: string): Sufficiency {
   return m.keywords && !isQuestion(query) ? m.keywords : m;
-}
-
-/**
- * Why a model's loop parameters do not fit the features this engine computes (undefined when they
- * do, or when the model has none): a model trained on other features would be scored silently wrong.
- */
-export function loopParamsProblem(m: Partial<LoopParams> | undefined): string | undefined {
-  if (!m || m.W1 === undefined) return undefined;
-  const want: Array<[string, unknown[] | undefined, number]> = [
-    ['W1 (hop 1)', m.W1, H1_NAMES.length],
-    ['W2 (2-chains)', m.W2, X2_DIM],
-    ['W3 (3-chains)', m.W3, X3_DIM],
-    ...(m.conf ?? []).map((c, i): [string, unknown[] | undefined, number] => [`conf[${i}].w (sufficiency)`, c.w, CONF_NAMES.length]),
-    ...(m.keywords?.conf ?? []).map((c, i): [string, unknown[] | undefined, number] => [`keywords.conf[${i}].w (sufficiency of keyword queries)`, c.w, CONF_NAMES.length]),
-  ];
-  for (const [name, w, n] of want) {
-    if (!Array.isArray(w) || w.length !== n) return `${name} has ${Array.isArray(w) ? w.length : 'no'} weights; this engine computes ${n} features`;
-  }
-  if (m.keywords && m.keywords.conf?.length !== m.conf?.length) return `keywords.conf has ${m.keywords.conf?.length ?? 'no'} stage models; conf has ${m.conf?.length ?? 'none'}`;
-  for (const [name, r] of [['returned', m.returned], ['keywords.returned', m.keywords?.returned]] as const) {
-    if (r !== undefined && !(Number.isFinite(r.a) && Number.isFinite(r.b) && r.a > 0)) return `${name} (calibration of the returned confidence) is not {a > 0, b}: it must keep the order of confidences`;
-  }
-  return undefined;
-}
-
-export interface LoopHit {
-  row: number;
-  score: number;
-  hop: number;
-}
-
-export interface LoopOutput {
-  hits: LoopHit[];
-  hopsUsed: number;
-  /** the stage whose list is returned: 1 when every passage was found by the question alone */
-  stage: number;
-  confidence: number;
-  steps: Array<{ hop: number; row: number; why: Why }>;
 }
 
 /** The trace: the best chain reaching the deepest hop run, one step per hop. */
@@ -121,28 +61,21 @@ interface Done {
 }
 
 /**
- * How much more confident a deeper stage must be to be returned instead of a shallower one: the
- * calibrated confidences of the stages are estimates, and taking the largest as is favours deeper
- * stages by chance. Measured over HTTP: 0.05 lifts squad-articles-dev hit@1 by 0.02 and costs
- * hotpotqa/2wiki all-gold@10 under 0.01.
- */
-const STAGE_MARGIN = 0.05;
-
-/**
  * Runs hops while the best evidence so far is not sufficient (its calibrated confidence below the
  * stage's threshold) and max_hops allows; returns the stage whose evidence is most likely sufficient,
  * with the hops actually run and the path the deepest hop read.
  */
 export function runLoop(c: SearchCorpus, model: ModelDescriptor, task: { query: string; maxHops: number; maxResults: number; lead?: number; approximate?: boolean; scanBudget?: number }, buf: HopBuffers): LoopOutput {
-  const m = model.params.search as unknown as LoopParams;
+  const m = model.params.search;
+  if (!m) throw new Error(`model ${model.name}@${model.version} has no search parameters`);
   const k = task.maxResults;
-  const s = new Searcher(c, new Set(model.params.stop), buf, thetaOf(m), model.dense, task.approximate ? (task.scanBudget ?? SCAN_BUDGET) : 0);
+  const s = new Searcher(c, new Set(model.params.stop), buf, thetaOf(m), model.dense, task.approximate ? (task.scanBudget ?? SCAN.budget) : 0);
   const q = s.query(task.query);
   if (q.order.length === 0) return { hits: [], hopsUsed: 1, stage: 1, confidence: 0, steps: [] };
   const suff = sufficiencyFor(m, task.query);
   const done: Done[] = [];
   const finish = (ch: Chains, scores: number[], hops: number): LoopOutput => {
-    const best = done.reduce((a, b) => (b.conf > a.conf + STAGE_MARGIN ? b : a));
+    const best = done.reduce((a, b) => (b.conf > a.conf + STAGES.margin ? b : a));
     return {
       hits: best.st.ret.map((row, i) => ({ row, score: best.st.scores[best.st.from[i]], hop: best.st.hops[i] })),
       hopsUsed: hops,
@@ -154,18 +87,18 @@ export function runLoop(c: SearchCorpus, model: ModelDescriptor, task: { query: 
   const h1 = buildHop1(s, q, m.W1);
   const ch1 = hop1Chains(s, q, h1);
   // stage 1's list as far as the caller's lead asks; its first k are the list the confidence reads
-  const st1 = stageOf(c, ch1, h1.h1, Math.max(k, Math.min(task.lead ?? 0, TOPK_MAX)), h1.ranked);
-  done.push({ st: st1, conf: confidence(suff.conf[0], confFeatures(c, q, firstOf(st1, k), k)) });
+  const st1 = stageOf(c, ch1, h1.h1, Math.max(k, Math.min(task.lead ?? 0, HOPS.rankCap)), h1.ranked);
+  done.push({ st: st1, conf: confidence(suff.conf[0], sufficiencyFeatures(c, q, firstOf(st1, k), k)) });
   if (task.maxHops === 1 || done[0].conf >= m.tau[0] || h1.beam.length === 0) return finish(ch1, h1.h1, 1);
   const ch2 = buildHop2(s, q, h1, m.exp);
   if (ch2.chains.length === 0) return finish(ch1, h1.h1, 1);
   const sc2 = ch2.X.map((x) => dotw(m.W2, x));
   const st2 = stageOf(c, ch2, sc2, k, h1.ranked);
-  done.push({ st: st2, conf: confidence(suff.conf[1], confFeatures(c, q, st2, k)) });
+  done.push({ st: st2, conf: confidence(suff.conf[1], sufficiencyFeatures(c, q, st2, k)) });
   if (task.maxHops === 2 || Math.max(done[0].conf, done[1].conf) >= m.tau[1]) return finish(ch2, sc2, 2);
   const ch3 = buildHop3(s, q, ch2, sc2, m.exp);
   const sc3 = ch3.X.map((x) => dotw(m.W3, x));
   const st3 = stageOf(c, ch3, sc3, k, h1.ranked);
-  done.push({ st: st3, conf: confidence(suff.conf[2], confFeatures(c, q, st3, k)) });
+  done.push({ st: st3, conf: confidence(suff.conf[2], sufficiencyFeatures(c, q, st3, k)) });
   return finish(ch3, sc3, ch3.chains.some((ch) => ch.length === 3) ? 3 : 2);
 }

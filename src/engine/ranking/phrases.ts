@@ -2,26 +2,11 @@
 // passage being read), and how often a title phrase is mentioned across the store. A title is
 // identified by its title key (the phrase key of its full title); a mention is the longest window of
 // the sequence equal to that title or to its base title (without a trailing parenthetical).
-import { FLAG_CAPITALISED } from '../text/analyze.js';
-import { phraseExtend, phraseFinal, phraseKey, PHRASE_SEED } from '../text/phrase.js';
+import { FLAG_CAPITALISED } from '../text/index.js';
+import { phraseExtend, phraseFinal, phraseKey, PHRASE_SEED } from '../text/index.js';
 import type { SearchCorpus } from './corpus.js';
-
-export const MAX_PHRASE = 12;
-
-export interface TitleHit {
-  /** Terms in the mention. */
-  len: number;
-  /** Share of capitalised tokens in the mention. */
-  capfrac: number;
-  /** Position of the first mention (terms after `skip`). */
-  pos: number;
-  /** Whether the full title (not only the base title) was mentioned. */
-  full: boolean;
-  /** Phrase key of the mention (for its mention count). */
-  key: number;
-  /** Terms of the mention (for its mention count). */
-  terms: Uint32Array;
-}
+import type { TitleHit } from './types.js';
+import { FEATURE_TEXT } from '../params.js';
 
 /**
  * Titles mentioned in seq[skip:] that a row the search may return bears (live, not filtered out),
@@ -32,7 +17,7 @@ export function titleHits(c: SearchCorpus, seq: Uint32Array, flags: Uint8Array |
   const out = new Map<number, TitleHit>();
   for (let i = skip; i < seq.length; i++) {
     let h = PHRASE_SEED;
-    for (let j = i; j < Math.min(seq.length, i + MAX_PHRASE); j++) {
+    for (let j = i; j < Math.min(seq.length, i + FEATURE_TEXT.maxPhrase); j++) {
       h = phraseExtend(h, seq[j]);
       const key = phraseFinal(h);
       if (!c.hasPrefix(key)) break;
@@ -63,9 +48,6 @@ export function containsPhrase(seq: Uint32Array, skip: number, phrase: Uint32Arr
   return false;
 }
 
-/** Rows with at most this many postings for the phrase's rarest term are checked exactly. */
-const EXACT_LIMIT = 100;
-
 /**
  * How many passages mention a phrase in their body (after their title line): exact when the
  * phrase's rarest term is rare enough to check every passage holding it, otherwise that term's
@@ -78,7 +60,7 @@ export function phraseMentions(c: SearchCorpus, terms: Uint32Array, cache: Map<n
   let rarest = terms[0];
   for (const t of terms) if (c.df(t) < c.df(rarest)) rarest = t;
   let n: number;
-  if (c.df(rarest) > EXACT_LIMIT) n = c.df(rarest);
+  if (c.df(rarest) > FEATURE_TEXT.exactMentions) n = c.df(rarest);
   else {
     n = 0;
     for (const row of c.rowsWithTerm(rarest)) {

@@ -1,18 +1,9 @@
-// When a scan is approximate and which terms it prunes. Above APPROXIMATE_ROWS rows a store searches
+// Which terms an approximate scan prunes. Above SCAN.approximateRows rows (params.ts) a store searches
 // approximately by default: each scan (hop 1's question, a later hop's expansion) reads in full the
 // postings of its rarest terms while their total fits the budget, and the remaining (common) terms
 // only add to the rows those touched, so a scan's cost is bounded by the budget, not the store
 // size. Rows holding only common terms are not scored; every row that is scored gets its exact score.
 import type { SearchCorpus } from './corpus.js';
-
-/**
- * Stores with more rows than this search approximately by default: a scan reads in full the
- * postings of its rarest terms, up to SCAN_BUDGET postings, and adds the other terms only to the
- * rows those touched (rows holding none of the rare terms are not scored). Below it, every scan is
- * exact.
- */
-export const APPROXIMATE_ROWS = 250_000;
-export const SCAN_BUDGET = 1 << 15;
 
 /**
  * Which terms of a scan only add to rows already touched: none when `budget` is 0 (exact);

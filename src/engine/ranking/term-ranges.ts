@@ -9,8 +9,10 @@
 // passages it reads), which cost about a tenth of its time on a store of seven to nine segments
 // (one being written to, or one past the idle merge's 2^18 passages).
 // Invariants: per thread (module state: each worker has its own); an entry is exactly what the
-// segments' own lookups return; memory is bounded (MAX_SNAPSHOTS tables of MAX_TERMS entries per field).
-import type { PostingRange } from '../segment/view.js';
+// segments' own lookups return; memory is bounded (SCAN.rangeSnapshots tables of SCAN.rangeTerms entries per field; a full
+// table is cleared and refilled: the terms in use come back quickly).
+import { SCAN } from '../params.js';
+import type { PostingRange } from '../segment/index.js';
 
 export type TermField = 'body' | 'title';
 /** Per term, its postings in each segment of the snapshot (undefined where a segment lacks it). */
@@ -19,10 +21,6 @@ export type TermRanges = Map<number, Array<PostingRange | undefined>>;
 export type PhraseTitles = Map<number, ReadonlyArray<{ titleKey: number; full: boolean }>>;
 export type TermTable = Record<TermField, TermRanges> & { phrase: PhraseTitles };
 
-/** Snapshots remembered per thread (searches over several stores, or while one is being written). */
-const MAX_SNAPSHOTS = 8;
-/** Terms per table and field; a full one is cleared and refilled (the terms in use come back quickly). */
-const MAX_TERMS = 1 << 16;
 
 const tables = new Map<string, TermTable>();
 
@@ -40,10 +38,10 @@ export function termTable(ids: ReadonlyArray<number | undefined>): TermTable {
   if (t) tables.delete(key);
   else {
     t = { body: new Map(), title: new Map(), phrase: new Map() };
-    if (tables.size >= MAX_SNAPSHOTS) tables.delete(tables.keys().next().value!);
+    if (tables.size >= SCAN.rangeSnapshots) tables.delete(tables.keys().next().value!);
   }
   tables.set(key, t);
-  for (const m of [t.body, t.title, t.phrase]) if (m.size >= MAX_TERMS) m.clear();
+  for (const m of [t.body, t.title, t.phrase]) if (m.size >= SCAN.rangeTerms) m.clear();
   return t;
 }
 

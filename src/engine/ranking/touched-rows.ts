@@ -1,21 +1,13 @@
 // The rows a scan touched, and reductions over a score buffer that count only them. BM25
 // accumulation marks every row it adds to (a u8 per row) and counts them; when they are few (at most
-// 1/SPARSE_SHARE of the rows) they are listed in row order and top-k, maximum, largest difference and
+// 1/SCAN.sparseShare of the rows) they are listed in row order and top-k, maximum, largest difference and
 // histogram run over their gathered scores, so a hop's work follows the postings it read rather than
 // the store size; otherwise the kernels run over the whole buffer. Both give the same answers: rows
 // never touched score 0 (or -Infinity where masked) and are counted as zeros (in the sparse
 // histogram, dead untouched rows too: the only difference, in bin 0).
-import type { WasmKernels } from '../runtime/kernels.js';
-
-/** Marks (u8[totalRows]), the row list (u32[totalRows]) and two f32[totalRows] gather buffers. */
-export interface RowSetBuffers {
-  mark: number;
-  idx: number;
-  g: number;
-  g2: number;
-}
-
-const SPARSE_SHARE = 8;
+import { SCAN } from '../params.js';
+import type { WasmKernels } from '../runtime/index.js';
+import type { RowSetBuffers } from './types.js';
 
 export class TouchedRows {
   private readonly sparse: boolean;
@@ -28,7 +20,7 @@ export class TouchedRows {
     private readonly buf: RowSetBuffers,
     readonly count: number,
   ) {
-    this.sparse = count * SPARSE_SHARE <= totalRows;
+    this.sparse = count * SCAN.sparseShare <= totalRows;
     if (this.sparse) this.count = kk.markedIndices(buf.mark, totalRows, buf.idx);
   }
 

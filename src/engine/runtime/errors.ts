@@ -3,6 +3,7 @@
 // WireError and are rebuilt here into the same class with the same code, so
 // callers can test `instanceof` / `code` whichever thread raised them.
 
+import type { WireError } from './types.js';
 export class KernelBoundsError extends RangeError {
   readonly code = 'ERR_KERNEL_BOUNDS';
   override name = 'KernelBoundsError';
@@ -59,13 +60,6 @@ export class TaskFailedError extends Error {
   constructor(message: string, readonly remoteName: string, readonly remoteCode?: string) {
     super(message);
   }
-}
-
-export interface WireError {
-  name: string;
-  message: string;
-  code?: string;
-  stack?: string;
 }
 
 const rebuild: Record<string, (message: string) => Error> = {

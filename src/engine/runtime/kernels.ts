@@ -6,8 +6,9 @@
 // sized from the arguments: the caller owns the blocks they point into.
 
 import { KernelBoundsError } from './errors.js';
-import { type KernelExports, instantiateRaw } from './module.js';
+import { instantiateRaw } from './module.js';
 import { MAX_I32, MemoryViews } from './views.js';
+import type { KernelExports } from './types.js';
 
 /** Largest dim for int8 dots: keeps the i32 accumulator exact (dim * 128 * 128 < 2^31). */
 export const MAX_I8_DIM = 65536;

@@ -9,6 +9,7 @@ import { AllocSizeError, InvalidPointerError, WasmOutOfMemoryError } from './err
 import { EpochTracker, PinToken } from './epochs.js';
 import { ALIGN, FreeList, alignUp } from './free-list.js';
 import { MemoryViews } from './views.js';
+import type { HeapOptions, HeapStats } from './types.js';
 
 export { PinToken } from './epochs.js';
 
@@ -23,27 +24,6 @@ export function createSharedMemory(initialBytes = MIN_PAGES * PAGE_BYTES): WebAs
   const initial = Math.max(MIN_PAGES, Math.ceil(initialBytes / PAGE_BYTES));
   if (initial > MAX_PAGES) throw new WasmOutOfMemoryError(`initial memory ${initialBytes} B exceeds 4 GiB`, initialBytes);
   return new WebAssembly.Memory({ initial, maximum: MAX_PAGES, shared: true });
-}
-
-export interface HeapOptions {
-  /** First usable byte (the kernels' heap_base()); rounded up to 16. */
-  heapBase: number;
-  /** Cap on the memory size, rounded down to whole pages; default 4 GiB. */
-  maxBytes?: number;
-}
-
-export interface HeapStats {
-  /** Bytes in live blocks, including retired blocks still awaiting reclamation. */
-  bytesInUse: number;
-  bytesRetired: number;
-  /** Bytes in free-list holes below the bump pointer. */
-  bytesFree: number;
-  liveBlocks: number;
-  retiredBlocks: number;
-  outstandingPins: number;
-  top: number;
-  capacity: number;
-  maxBytes: number;
 }
 
 export class WasmHeap {

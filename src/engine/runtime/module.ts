@@ -6,35 +6,7 @@
 
 import { readFile } from 'node:fs/promises';
 import { KernelModuleError } from './errors.js';
-
-/** Raw kernel exports; pointers are byte offsets, all arguments unchecked. */
-export interface KernelExports {
-  heap_base(): number;
-  dot_i8_rows(rows: number, nRows: number, dim: number, q: number, scales: number, alpha: number, beta: number, out: number): void;
-  dot_i8_gather(rows: number, dim: number, ids: number, nIds: number, q: number, scales: number, alpha: number, beta: number, out: number): void;
-  dot_f32_rows(rows: number, nRows: number, dim: number, q: number, alpha: number, beta: number, out: number): void;
-  gemv_f32(W: number, rows: number, cols: number, x: number, y: number): void;
-  topk(scores: number, n: number, k: number, outIdx: number, outScores: number): number;
-  topk_push(scores: number, n: number, base: number, k: number, hIdx: number, hScores: number, count: number): number;
-  topk_sort(hIdx: number, hScores: number, count: number): void;
-  pool_f32(table: number, dim: number, ids: number, weights: number, n: number, out: number): void;
-  pool_i8(table: number, rowScales: number, dim: number, ids: number, weights: number, n: number, out: number): void;
-  l2_normalize(v: number, dim: number): number;
-  quantize_i8(src: number, dim: number, dst: number): number;
-  axpy_f32(n: number, a: number, x: number, y: number): void;
-  count_above(scores: number, n: number, v: number): number;
-  max_f32(scores: number, n: number): number;
-  histogram_f32(scores: number, n: number, lo: number, hi: number, bins: number, out: number): void;
-  max_diff_f32(a: number, b: number, n: number): number;
-  bm25_accumulate(postings: number, n: number, rowLimit: number, docLen: number, avgLen: number, k1: number, b: number, weight: number, scores: number): void;
-  bm25_accumulate_touch(postings: number, n: number, rowLimit: number, docLen: number, avgLen: number, k1: number, b: number, weight: number,
-    scores: number, mark: number): number;
-  bm25_accumulate_marked(postings: number, n: number, rowLimit: number, docLen: number, avgLen: number, k1: number, b: number, weight: number,
-    scores: number, mark: number): void;
-  marked_indices(mark: number, n: number, out: number): number;
-  gather_f32(src: number, srcLength: number, idx: number, n: number, dst: number): void;
-  mask_dead(scores: number, n: number, flags: number): void;
-}
+import type { KernelExports } from './types.js';
 
 const KERNEL_NAMES: readonly (keyof KernelExports)[] = [
   'heap_base', 'dot_i8_rows', 'dot_i8_gather', 'dot_f32_rows', 'gemv_f32', 'topk', 'topk_push', 'topk_sort',

@@ -7,33 +7,11 @@
 // rather than waiting forever; close() waits for in-flight tasks, then stops.
 
 import { availableParallelism } from 'node:os';
+import { WORKERS } from '../params.js';
 import { Piscina } from 'piscina';
-import { PoolBrokenError, PoolBusyError, PoolClosedError, type WireError, errorFromWire } from './errors.js';
+import { PoolBrokenError, PoolBusyError, PoolClosedError, errorFromWire } from './errors.js';
 import type { WasmHeap } from './memory.js';
-
-/**
- * Young-generation size of a worker's V8 heap, at most: bounded, so V8's sizing of it stops at a
- * known figure (bench/soak.ts), and large enough that what a search allocates (4 to 7 MB, most of
- * it dead when the search ends) dies young. At 8 MB most of a search's working set outlived two
- * scavenges, was promoted, and full collections of 40 to 86 ms made the p99: on musique-dev the
- * worker's search time went from p50 9.8-10.0 / max 39-70 ms at 8 MB to 7.4-8.3 / 13-17 ms at 64.
- */
-const WORKER_YOUNG_GEN_MB = 64;
-
-/** What each worker receives in workerData. */
-export interface EngineWorkerData {
-  module: WebAssembly.Module;
-  memory: WebAssembly.Memory;
-  /** Plain data every worker needs besides the kernels (e.g. the model descriptor). */
-  shared?: unknown;
-}
-
-export interface TaskEnvelope {
-  op: string;
-  args: unknown;
-}
-
-export type TaskReply = { ok: true; value: unknown } | { ok: false; error: WireError };
+import type { EngineWorkerData, TaskEnvelope, TaskReply } from './types.js';
 
 export interface EnginePoolOptions {
   module: WebAssembly.Module;
@@ -42,17 +20,12 @@ export interface EnginePoolOptions {
   threads?: number;
   /** Tasks that may wait for a thread before run() answers PoolBusyError (default 16 per thread). */
   maxQueue?: number;
-  /** Worker module; default worker.ts next to this file under TypeScript, worker.js in dist. */
-  workerUrl?: URL;
+  /** Worker module: one that registers the ops the pool runs (the engine's worker.ts; engineWorkerUrl()). */
+  workerUrl: URL;
   /** Plain (structured-clone) data handed to every worker as `ctx.shared`. */
   shared?: unknown;
   /** Called when a worker fails outside any task (e.g. at start-up); such errors never crash the process. */
   onWorkerError?: (err: Error) => void;
-}
-
-export function defaultWorkerUrl(): URL {
-  const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
-  return new URL(`../worker${ext}`, import.meta.url);
 }
 
 export class EnginePool {
@@ -77,13 +50,13 @@ export class EnginePool {
     this.heap = opts.heap;
     const workerData: EngineWorkerData = { module: opts.module, memory: opts.heap.memory, shared: opts.shared };
     this.piscina = new Piscina({
-      filename: (opts.workerUrl ?? defaultWorkerUrl()).href,
+      filename: opts.workerUrl.href,
       minThreads: this.threads,
       maxThreads: this.threads,
       maxQueue: Infinity, // admission is done in run(), which bounds what reaches Piscina
       idleTimeout: Infinity,
       workerData,
-      resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GEN_MB },
+      resourceLimits: { maxYoungGenerationSizeMb: WORKERS.youngGenMb },
     });
     this.piscina.on('error', (err: Error) => {
       this.lastWorkerError = err;

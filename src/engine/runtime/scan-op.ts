@@ -5,42 +5,16 @@
 // scratch block (scanScratchBytes(k) bytes) and returns copies, so the caller
 // may free the query and scratch as soon as the task settled.
 
+import { WORKERS } from '../params.js';
 import type { OpContext } from './op-registry.js';
 import type { EnginePool } from './pool.js';
 import { KernelBoundsError } from './errors.js';
 import { alignUp } from './free-list.js';
 import type { WasmKernels } from './kernels.js';
-
-export const SCAN_TILE_ROWS = 4096;
-
-export interface ScanArgs {
-  /** Byte offset of row 0 of the int8 matrix (row-major, `dim` bytes per row). */
-  rows: number;
-  dim: number;
-  /** Half-open range of absolute row ids to scan. */
-  rowStart: number;
-  rowEnd: number;
-  /** f32 per-row scales, indexed by absolute row id. */
-  scales: number;
-  /** int8 query of `dim` bytes. */
-  q: number;
-  /** Query scale (default 1): score = alpha * scales[row] * dot(row, q). */
-  alpha?: number;
-  k: number;
-  /** Optional u8 per-row dead flags (absolute row ids); 0 = none. */
-  flags?: number;
-  /** Block of at least scanScratchBytes(k) bytes, 4-aligned. */
-  scratch: number;
-}
-
-export interface ScanResult {
-  /** Absolute row ids, best first. */
-  ids: Uint32Array;
-  scores: Float32Array;
-}
+import type { ScanArgs, ScanRequest, ScanResult } from './types.js';
 
 export function scanScratchBytes(k: number): number {
-  return SCAN_TILE_ROWS * 4 + 2 * alignUp(k * 4);
+  return WORKERS.scanTileRows * 4 + 2 * alignUp(k * 4);
 }
 
 function int(what: string, v: unknown): number {
@@ -59,11 +33,11 @@ export function scanRange(kernels: WasmKernels, a: ScanArgs): ScanResult {
   const alpha = a.alpha ?? 1;
   kernels.views.check('scan scratch', scratch, scanScratchBytes(k) / 4, 4);
   const tile = scratch;
-  const heapIdx = scratch + SCAN_TILE_ROWS * 4;
+  const heapIdx = scratch + WORKERS.scanTileRows * 4;
   const heapScores = heapIdx + alignUp(k * 4);
   let count = 0;
-  for (let r = start; k > 0 && r < end; r += SCAN_TILE_ROWS) {
-    const n = Math.min(SCAN_TILE_ROWS, end - r);
+  for (let r = start; k > 0 && r < end; r += WORKERS.scanTileRows) {
+    const n = Math.min(WORKERS.scanTileRows, end - r);
     kernels.dotI8Rows(rows + r * dim, n, dim, q, scales + r * 4, alpha, 0, tile);
     if (flags !== 0) kernels.maskDead(tile, n, flags + r);
     count = kernels.topkPush(tile, n, r, k, heapIdx, heapScores, count);
@@ -74,10 +48,6 @@ export function scanRange(kernels: WasmKernels, a: ScanArgs): ScanResult {
 
 export function scanOp(ctx: OpContext, args: ScanArgs): ScanResult {
   return scanRange(ctx.kernels, args);
-}
-
-export interface ScanRequest extends Omit<ScanArgs, 'q' | 'scratch'> {
-  query: Int8Array;
 }
 
 /** Main thread: copies the query into shared memory, runs `scan` in the pool, frees the scratch. */

@@ -2,38 +2,11 @@
 // vectors and lengths, every row's term sequence and flags, its document's title terms, and three
 // sorted dictionaries: body terms -> postings, title terms -> postings, title phrases -> rows.
 // Pure TypeScript on plain buffers (runs in a worker or on the main thread); the layout is read by
-// wasm-segment.ts. Invariants: rows keep input order; postings are sorted by row, packed as
+// view.ts. Invariants: rows keep input order; postings are sorted by row, packed as
 // `row << 8 | min(tf, 255)`; dictionary keys are sorted ascending and unique.
-import type { EncodedPassage } from './encoding.js';
-import { phraseKey } from '../text/phrase.js';
+import { phraseKey } from '../text/index.js';
 import { HEADER_WORDS, MAGIC, SEC, SECTION_COUNT } from './layout.js';
-
-/**
- * One document's rows: its passages, its title terms, and how many leading title terms form its base
- * title (the title without a trailing parenthetical, a prefix of the full title; 0: none).
- */
-export interface SegmentDoc {
-  title: Uint32Array;
-  baseLen: number;
-  passages: EncodedPassage[];
-}
-
-export interface SegmentInput {
-  docs: SegmentDoc[];
-  dim: number;
-}
-
-export interface BuiltSegment {
-  image: ArrayBuffer;
-  /** For each row, the index of its document in `docs` (non-decreasing). */
-  rowDoc: Uint32Array;
-  /** Passage offsets of each row in its document's text. */
-  rowStart: Uint32Array;
-  rowEnd: Uint32Array;
-  /** Body and title lengths (terms) of each row, for live statistics. */
-  blen: Float32Array;
-  tlen: Float32Array;
-}
+import type { BuiltSegment, SegmentInput } from './types.js';
 
 /**
  * Sorted unique keys with CSR-style starts and packed postings from (key, row) occurrences given in

@@ -1,28 +1,13 @@
 // The `encode` worker op: analyses documents (passages, term sequences, titles), encodes every
 // passage with the dense encoder, serialises each document's encoding (the bytes the store keeps)
 // and builds the index segment of the whole chunk, so the main thread only has to copy it in.
-import { analyzeDocument, type AnalyzedDoc } from '../text/analyze.js';
-import { DenseEncoder } from '../model/dense-encoder.js';
+import { analyzeDocument, type AnalyzedDoc } from '../text/index.js';
+import { DenseEncoder } from '../model/index.js';
 import { encodeBlob } from './encoding.js';
-import type { ModelDescriptor } from '../model/place.js';
-import type { OpContext } from '../runtime/op-registry.js';
-import { buildSegment, type BuiltSegment, type SegmentDoc } from './build.js';
-
-export interface EncodeArgs {
-  docs: Array<{ text: string; title?: unknown }>;
-  scratch: number;
-}
-
-export interface EncodedDoc {
-  nTokens: number;
-  passages: Array<[number, number]>;
-  blob: Uint8Array;
-}
-
-export interface EncodeResult {
-  docs: EncodedDoc[];
-  built: BuiltSegment;
-}
+import type { ModelDescriptor } from '../model/index.js';
+import type { OpContext } from '../runtime/index.js';
+import { buildSegment } from './build.js';
+import type { EncodeArgs, EncodeResult, EncodedDoc, SegmentDoc } from './types.js';
 
 const stopSets = new WeakMap<ModelDescriptor, Set<string>>();
 

@@ -5,24 +5,10 @@
 //   per passage: u32 start | u32 end | f32 scale | i8 vec[dim] (padded to 4)
 //                u32 nTerms | u32 terms[nTerms] | u8 flags[nTerms] (padded to 4)
 // A blob of another model (fingerprint) or format is refused, never misread.
-import type { AnalyzedDoc } from '../text/analyze.js';
+import type { AnalyzedDoc } from '../text/index.js';
+import type { DecodedDoc, EncodedPassage } from './types.js';
 
 const MAGIC = 0x31455653; // 'SVE1'
-
-export interface EncodedPassage {
-  start: number;
-  end: number;
-  scale: number;
-  vec: Int8Array;
-  terms: Uint32Array;
-  flags: Uint8Array;
-}
-
-export interface DecodedDoc {
-  title: Uint32Array;
-  baseLen: number;
-  passages: EncodedPassage[];
-}
 
 export class EncodingFormatError extends Error {
   constructor(message: string) {

@@ -1,4 +1,4 @@
-// The byte layout of an index segment image (built by segment-build.ts, read by wasm-segment.ts).
+// The byte layout of an index segment image (built by build.ts, read by view.ts).
 // Header: HEADER_WORDS u32 words: magic, nRows, dim, total bytes, then (offset, byteLength) for each
 // section in SEC order. Sections start on 16-byte boundaries relative to the image start.
 

@@ -1,19 +1,9 @@
 // When and what to merge. Segments are grouped in size tiers (powers of 4 of their row count);
-// when a tier holds MERGE_FACTOR or more segments, the smallest such tier is merged into one
+// when a tier holds SEGMENTS.mergeFactor or more segments, the smallest such tier is merged into one
 // segment. Segments that are mostly dead are merged too. This keeps the segment count logarithmic
 // in the store size whatever the ingest batch sizes, and reclaims deleted rows.
 
-export const MERGE_FACTOR = 6;
-const DEAD_RATIO = 0.5;
-
-export interface MergeSource {
-  base: number;
-  dead: number;
-  nRows: number;
-  rowStart: Uint32Array;
-  rowEnd: Uint32Array;
-  rowSlot: Uint32Array;
-}
+import { SEGMENTS } from '../params.js';
 
 interface Sized {
   nRows: number;
@@ -29,9 +19,9 @@ export function mergePlan<T extends Sized>(segments: T[]): T[] | undefined {
     const t = tier(s.liveRows);
     tiers.set(t, [...(tiers.get(t) ?? []), s]);
   }
-  const full = [...tiers.entries()].filter(([, ss]) => ss.length >= MERGE_FACTOR).sort((a, b) => a[0] - b[0]);
-  if (full.length) return full[0][1].slice(0, 2 * MERGE_FACTOR);
-  const sparse = segments.filter((s) => s.nRows > 64 && s.liveRows < DEAD_RATIO * s.nRows);
+  const full = [...tiers.entries()].filter(([, ss]) => ss.length >= SEGMENTS.mergeFactor).sort((a, b) => a[0] - b[0]);
+  if (full.length) return full[0][1].slice(0, 2 * SEGMENTS.mergeFactor);
+  const sparse = segments.filter((s) => s.nRows > 64 && s.liveRows < SEGMENTS.deadRatio * s.nRows);
   if (sparse.length === 0) return undefined;
   const smallest = [...segments].sort((a, b) => a.liveRows - b.liveRows);
   const partner = smallest.find((s) => s !== sparse[0]);

@@ -2,16 +2,10 @@
 // store) and `merge` from live rows of existing segments. Both return a BuiltSegment (copied to
 // the main thread by structured clone).
 import { decodeBlob } from './encoding.js';
-import type { MergeSource } from './merge-policy.js';
-import type { OpContext } from '../runtime/op-registry.js';
-import { buildSegment, type BuiltSegment, type SegmentDoc } from './build.js';
+import type { OpContext } from '../runtime/index.js';
+import { buildSegment } from './build.js';
 import { SegmentView } from './view.js';
-
-export interface BuildArgs {
-  blobs: Uint8Array[];
-  fingerprint: number;
-  dim: number;
-}
+import type { BuildArgs, BuiltSegment, MergeArgs, MergeResult, MergeSource, SegmentDoc } from './types.js';
 
 export function buildOp(_ctx: OpContext, a: BuildArgs): BuiltSegment {
   const docs: SegmentDoc[] = a.blobs.map((blob) => {
@@ -19,17 +13,6 @@ export function buildOp(_ctx: OpContext, a: BuildArgs): BuiltSegment {
     return { title: d.title, baseLen: d.baseLen, passages: d.passages };
   });
   return buildSegment({ docs, dim: a.dim });
-}
-
-export interface MergeArgs {
-  sources: MergeSource[];
-  dim: number;
-}
-
-export interface MergeResult {
-  built: BuiltSegment;
-  /** For each merged row: source index << 24 | source row. */
-  rowSource: Uint32Array;
 }
 
 export function mergeOp(ctx: OpContext, a: MergeArgs): MergeResult {

@@ -1,17 +1,11 @@
-// Read access to an index segment image placed in the shared memory (layout: segment-layout.ts).
+// Read access to an index segment image placed in the shared memory (layout: layout.ts).
 // A SegmentView is cheap and short-lived: build one per task (its typed views are taken from the
 // memory at construction and must not be kept across a memory growth). Segments are immutable, so
 // any thread may read them while the main thread writes other blocks; the only mutable per-segment
 // data, the dead flags, lives in a separate block owned by the store index.
-import type { SegmentDoc } from './build.js';
 import { HEADER_WORDS, MAGIC, SEC } from './layout.js';
-import type { MemoryViews } from '../runtime/views.js';
-
-export interface PostingRange {
-  /** Absolute byte pointer of the first posting (u32 `row << 8 | tf`). */
-  ptr: number;
-  count: number;
-}
+import type { MemoryViews } from '../runtime/index.js';
+import type { PostingRange, SegmentDoc } from './types.js';
 
 export class SegmentView {
   readonly nRows: number;

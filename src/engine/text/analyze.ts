@@ -3,7 +3,8 @@
 // deterministic given the model's stop list. A document's title is `metadata.title` when it is a
 // string, else its first line when that line is short and the document has more lines.
 import { splitPassages } from './passages.js';
-import { hash32, stem, tokenize, type Tokens } from './tokenize.js';
+import { hash32, stem, tokenize } from './tokenize.js';
+import type { AnalyzedDoc, AnalyzedPassage, TermSeq, Tokens } from './types.js';
 
 /** Token starts with an uppercase letter or a digit. */
 export const FLAG_CAPITALISED = 1;
@@ -15,26 +16,6 @@ export const FLAG_NUMBER = 8;
 export const FLAG_YEAR = 16;
 
 const MAX_TITLE_LINE = 100;
-
-export interface TermSeq {
-  /** Term ids: hash32 of each token's stem, in text order. */
-  terms: Uint32Array;
-  flags: Uint8Array;
-}
-
-export interface AnalyzedPassage extends TermSeq {
-  start: number;
-  end: number;
-}
-
-export interface AnalyzedDoc {
-  passages: AnalyzedPassage[];
-  /** Title terms (empty when the document has no title). */
-  title: Uint32Array;
-  /** Leading title terms that form the title without a trailing parenthetical ("Devotion (1929 film)" -> 1); 0 when there is none. */
-  baseLen: number;
-  nTokens: number;
-}
 
 const termIds = new Map<string, number>();
 

@@ -4,14 +4,7 @@
 // several tokens sharing its offsets. Offsets are UTF-16 code units of the original text, so a
 // token can always be shown as written. Stems are Porter stems of the folded form, cached.
 import { porterStem } from './porter.js';
-
-export interface Tokens {
-  /** Folded forms, in text order. */
-  forms: string[];
-  /** [start, end) of each token in the original text. */
-  start: Uint32Array;
-  end: Uint32Array;
-}
+import type { Tokens } from './types.js';
 
 const RUN = /[\p{L}\p{N}]+/gu;
 const ASCII_ALNUM_LOWER = /^[a-z0-9]+$/;

@@ -1,0 +1,57 @@
+// The types of the store index (main thread): its segments and the batches installed into them,
+// the engine context it runs tasks through, and what a search dispatch hands back.
+import type { ModelDescriptor } from '../model/index.js';
+import type { EnginePool, WasmHeap } from '../runtime/index.js';
+import type { BuiltSegment, MergeResult, MergeSource } from '../segment/index.js';
+import type { Metadata, SearchOutcome, TextReader } from '../types.js';
+
+/** One segment of a store's index: its image and dead flags in shared memory, and per-row bookkeeping. */
+export interface Segment {
+  /** unique in the process (never reused, whatever the store) */
+  id: number;
+  base: number;
+  dead: number;
+  nRows: number;
+  liveRows: number;
+  rowSlot: Uint32Array;
+  /** version of the document each row was written for */
+  rowVersion: Uint32Array;
+  rowStart: Uint32Array;
+  rowEnd: Uint32Array;
+  blen: Float32Array;
+  tlen: Float32Array;
+}
+
+/** A built segment with the documents its rows belong to (rowDoc indexes `docs`). */
+export interface SegmentBatch {
+  built: BuiltSegment;
+  docs: Array<{ id: string; metadata: Metadata }>;
+}
+
+/** What a search row resolves to while its document is still the version the row was written for. */
+export interface RowRef {
+  docId: string;
+  start: number;
+  end: number;
+  metadata: Metadata;
+}
+
+/** A search that ran: its rows are resolved to documents (and its trace rendered) by the index that dispatched it. */
+export interface PendingResult {
+  resolve(rowRef: (seg: Segment, row: number) => RowRef | undefined, readText: TextReader): SearchOutcome;
+}
+
+/**
+ * What a store index needs from the engine: the shared heap, the worker pool, the model, and the
+ * worker round trips that build segments (context.ts).
+ */
+export interface EngineContext {
+  heap: WasmHeap;
+  pool: EnginePool;
+  model: ModelDescriptor;
+  log: (msg: string, fields?: Record<string, unknown>) => void;
+  buildFromBlobs(blobs: Uint8Array[]): Promise<BuiltSegment>;
+  mergeSegments(sources: MergeSource[]): Promise<MergeResult>;
+  /** Runs `op` with a scratch block of `bytes` bytes passed as `args.scratch`. */
+  withScratch<R>(op: string, bytes: number, args: Record<string, unknown>): Promise<R>;
+}

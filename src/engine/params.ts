@@ -1,0 +1,118 @@
+// The engine's tuned constants, in one place. Each was chosen by measurement (the comment says what
+// it trades); none is learned (learned weights ship in the model folder) and none is a format
+// constant (byte layouts keep theirs beside the code that writes them). Changing a ranking constant
+// changes the candidates and features the model was trained on: retrain (`npm run train`) and
+// compare `npm run eval` before and after. The scales written inside a feature's definition (a cap
+// of 6 on a mention's length, say) belong to that feature and live in its table.
+
+/** How many rows each hop considers. */
+export const HOPS = {
+  /** hop 1's pool: the best rows by BM25 re-ranked by the hop-1 model (plus the rows of titles the question names) */
+  pool: 40,
+  /** ranks are exact up to here and estimated beyond (histograms); also the largest top-k a search lists */
+  rankCap: 1000,
+  /** rows taken from the top of a scan before the documents already read are excluded (grown 4x while too few remain) */
+  topTake: 64,
+  /** candidates a later hop takes from its scan */
+  nextCandidates: 20,
+  /** hop 1's best rows a later hop also proposes */
+  questionCandidates: 10,
+  /** rows taken per title the question names, and per title a read passage names */
+  hitPerTitle: 3,
+  linkPerTitle: 2,
+  /**
+   * Titles whose rows a hop adds as candidates, at most (the best mentions first): bounds a hop's
+   * work when a passage names many titles (a corpus of many near-identical titles). On the dev
+   * suites the caps never bind.
+   */
+  hitTitles: 16,
+  linkTitles: 24,
+} as const;
+
+/** The loop's stages. */
+export const STAGES = {
+  /** documents of stage 1 that stage 2 extends into chains, and 2-chains that stage 3 extends */
+  beam2: 5,
+  beam3: 5,
+  /**
+   * How much more confident a deeper stage must be to be returned instead of a shallower one: the
+   * calibrated confidences of the stages are estimates, and taking the largest as is favours deeper
+   * stages by chance. Measured over HTTP: it lifts squad-articles-dev hit@1 and costs the multi-hop
+   * suites' all-gold@10 under 0.01.
+   */
+  margin: 0.05,
+} as const;
+
+/** How a stage's result list is assembled (assemble.ts). */
+export const RESULT_LIST = {
+  /**
+   * A chain stage lists, right after its top chain, those of hop 1's best `keepLong` passages that
+   * lie in a long document (`longDoc` passages or more): in a store of whole articles the passages
+   * the question itself matches best are mostly in one article, and a chain stage must not push
+   * them down for the next chains.
+   */
+  keepLong: 3,
+  longDoc: 4,
+  /** a passage sharing more than this share of the shorter of the two with a listed passage of its document is not listed */
+  maxOverlap: 0.25,
+} as const;
+
+/** What features read of text. */
+export const FEATURE_TEXT = {
+  /** average sentence length (terms) the sentence-level BM25 assumes */
+  sentenceAvg: 25,
+  /** longest title mention looked for (terms) */
+  maxPhrase: 12,
+  /** a phrase whose rarest term has at most this many postings has its mentions counted exactly; above, that term's df stands in */
+  exactMentions: 100,
+} as const;
+
+/** How scans read postings and reduce score buffers. */
+export const SCAN = {
+  /**
+   * Stores with more rows than this search approximately by default: a scan reads in full the
+   * postings of its rarest terms, up to `budget` postings, and adds the other terms only to the
+   * rows those touched (rows holding none of the rare terms are not scored). Below it every scan is
+   * exact.
+   */
+  approximateRows: 250_000,
+  budget: 1 << 15,
+  /** reductions run over the touched rows only when they are at most 1/sparseShare of the rows */
+  sparseShare: 8,
+  /** bins of the score histograms behind rank estimates */
+  histBins: 2048,
+  /** snapshots and terms per snapshot whose posting ranges a worker remembers (term-ranges.ts) */
+  rangeSnapshots: 8,
+  rangeTerms: 1 << 16,
+} as const;
+
+/** The store index's segments (main thread). */
+export const SEGMENTS = {
+  /** documents per segment built when a store opens */
+  loadChunk: 4096,
+  /** a store with no write for this long merges its small segments into one */
+  idleMs: 1000,
+  /** rows an idle merge takes, at most (bounds its memory however large the store) */
+  idleMergeRows: 1 << 18,
+  /** an idle merge runs when the other small segments hold at least 1/idleMergeRatio of the largest's rows */
+  idleMergeRatio: 8,
+  /** segments per size tier (powers of 4 of their row count) that trigger a tiered merge */
+  mergeFactor: 6,
+  /** a segment with more than this share of dead rows is merged */
+  deadRatio: 0.5,
+} as const;
+
+/** Encoding and the worker threads. */
+export const WORKERS = {
+  /** documents per encode task: small enough to spread a batch over the workers */
+  encodeChunk: 125,
+  /**
+   * Young-generation size of a worker's V8 heap, in MB, at most: bounded, so V8's sizing of it stops
+   * at a known figure (bench/soak.ts), and large enough that what a search allocates (most of it
+   * dead when the search ends) dies young. At 8 MB most of a search's working set outlived two
+   * scavenges, was promoted, and full collections made the p99 (docs/architecture.md).
+   */
+  youngGenMb: 64,
+  /** rows per tile of the dense scan op (the tile's scores stay in L1/L2) */
+  scanTileRows: 4096,
+} as const;

@@ -1,0 +1,12 @@
+// The engine's segment room: the byte layout of an immutable index segment, building one from
+// encoded documents, reading one in shared memory (SegmentView), the persisted encoding of a
+// document, when to merge segments, and the worker ops that encode documents and build and merge
+// segments.
+export { buildSegment, radixOrder } from './build.js';
+export { encodeOp, stopSet } from './encode-op.js';
+export { decodeBlob, encodeBlob, EncodingFormatError, encodedSize } from './encoding.js';
+export { HEADER_WORDS, MAGIC, SEC, SECTION_COUNT } from './layout.js';
+export { mergePlan } from './merge-policy.js';
+export { buildOp, mergeOp } from './ops.js';
+export type * from './types.js';
+export { SegmentView } from './view.js';

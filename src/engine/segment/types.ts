@@ -1,0 +1,94 @@
+// The types of index segments: the documents a segment is built from, the built image with its
+// per-row arrays, the persisted encoding of a document, and the arguments and results of the
+// segment ops (encode, build, merge) that cross to the workers.
+
+/**
+ * One document's rows: its passages, its title terms, and how many leading title terms form its base
+ * title (the title without a trailing parenthetical, a prefix of the full title; 0: none).
+ */
+export interface SegmentDoc {
+  title: Uint32Array;
+  baseLen: number;
+  passages: EncodedPassage[];
+}
+
+export interface SegmentInput {
+  docs: SegmentDoc[];
+  dim: number;
+}
+
+export interface BuiltSegment {
+  image: ArrayBuffer;
+  /** For each row, the index of its document in `docs` (non-decreasing). */
+  rowDoc: Uint32Array;
+  /** Passage offsets of each row in its document's text. */
+  rowStart: Uint32Array;
+  rowEnd: Uint32Array;
+  /** Body and title lengths (terms) of each row, for live statistics. */
+  blen: Float32Array;
+  tlen: Float32Array;
+}
+
+export interface EncodedPassage {
+  start: number;
+  end: number;
+  scale: number;
+  vec: Int8Array;
+  terms: Uint32Array;
+  flags: Uint8Array;
+}
+
+export interface DecodedDoc {
+  title: Uint32Array;
+  baseLen: number;
+  passages: EncodedPassage[];
+}
+
+export interface PostingRange {
+  /** Absolute byte pointer of the first posting (u32 `row << 8 | tf`). */
+  ptr: number;
+  count: number;
+}
+
+export interface BuildArgs {
+  blobs: Uint8Array[];
+  fingerprint: number;
+  dim: number;
+}
+
+export interface MergeArgs {
+  sources: MergeSource[];
+  dim: number;
+}
+
+export interface MergeResult {
+  built: BuiltSegment;
+  /** For each merged row: source index << 24 | source row. */
+  rowSource: Uint32Array;
+}
+
+export interface EncodeArgs {
+  docs: Array<{ text: string; title?: unknown }>;
+  scratch: number;
+}
+
+export interface EncodedDoc {
+  nTokens: number;
+  passages: Array<[number, number]>;
+  blob: Uint8Array;
+}
+
+export interface EncodeResult {
+  docs: EncodedDoc[];
+  built: BuiltSegment;
+}
+
+/** A segment a merge reads: its image and dead flags in shared memory, and its per-row offsets and document slots. */
+export interface MergeSource {
+  base: number;
+  dead: number;
+  nRows: number;
+  rowStart: Uint32Array;
+  rowEnd: Uint32Array;
+  rowSlot: Uint32Array;
+}

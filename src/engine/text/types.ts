@@ -1,0 +1,30 @@
+// The types of text analysis: a text's tokens, a passage's term sequence with per-token flags, and
+// a whole document as the index needs it.
+
+export interface Tokens {
+  /** Folded forms, in text order. */
+  forms: string[];
+  /** [start, end) of each token in the original text. */
+  start: Uint32Array;
+  end: Uint32Array;
+}
+
+export interface TermSeq {
+  /** Term ids: hash32 of each token's stem, in text order. */
+  terms: Uint32Array;
+  flags: Uint8Array;
+}
+
+export interface AnalyzedPassage extends TermSeq {
+  start: number;
+  end: number;
+}
+
+export interface AnalyzedDoc {
+  passages: AnalyzedPassage[];
+  /** Title terms (empty when the document has no title). */
+  title: Uint32Array;
+  /** Leading title terms that form the title without a trailing parenthetical ("Devotion (1929 film)" -> 1); 0 when there is none. */
+  baseLen: number;
+  nTokens: number;
+}
