@@ -2,8 +2,8 @@
 // non-multiple-of-16 and empty sizes; plus the wrappers' bound checks.
 
 import t from 'tap';
-import { KernelBoundsError } from '../src/engine/runtime/index.js';
-import { createEngineRuntime } from '../src/engine/runtime/index.js';
+import { bm25 } from '../src/engine/ranking/index.js';
+import { createEngineRuntime, KernelBoundsError } from '../src/engine/runtime/index.js';
 import { Arena, near, randF32, randI8, rng, throwsTyped } from './helpers/engine.js';
 
 const rt = await createEngineRuntime();
@@ -222,7 +222,7 @@ t.test('l2_normalize and quantize_i8', async (t) => {
   A.freeAll();
 });
 
-t.test('bm25_accumulate matches the formula and stops at rowLimit', async (t) => {
+t.test('bm25_accumulate matches the TypeScript bm25 the features use, and stops at rowLimit', async (t) => {
   const r = rng(8);
   const nRows = 50, k1 = 1.2, b = 0.75, avg = 40, weight = 2.5;
   for (const rowLimit of [0, 10, 37, 50]) {
@@ -235,7 +235,7 @@ t.test('bm25_accumulate matches the formula and stops at rowLimit', async (t) =>
     K.bm25Accumulate(A.put(postings), postings.length, rowLimit, A.put(docLen), avg, k1, b, weight, pS);
     const want = [...s0];
     rowsUsed.forEach((row, i) => {
-      if (row < rowLimit) want[row] += weight * tfs[i] * (k1 + 1) / (tfs[i] + k1 * (1 - b + b * docLen[row] / avg));
+      if (row < rowLimit) want[row] += weight * bm25(tfs[i], docLen[row], avg, k1, b);
     });
     near(t, A.f32(pS, nRows), want, 1e-5, 1e-6, `rowLimit ${rowLimit}`);
     A.freeAll();

@@ -11,8 +11,9 @@ export const HOPS = {
   pool: 40,
   /** ranks are exact up to here and estimated beyond (histograms); also the largest top-k a search lists */
   rankCap: 1000,
-  /** rows taken from the top of a scan before the documents already read are excluded (grown 4x while too few remain) */
+  /** rows taken from the top of a scan before the documents already read are excluded, grown by topTakeGrowth while too few remain */
   topTake: 64,
+  topTakeGrowth: 4,
   /** candidates a later hop takes from its scan */
   nextCandidates: 20,
   /** hop 1's best rows a later hop also proposes */

@@ -320,7 +320,7 @@ export class Searcher {
     let take: number = HOPS.topTake;
     let order2 = this.top(touched, this.buf.s2, take);
     while (order2.length === take && order2.filter(([r]) => !readDocs.has(c.docOf(r))).length < HOPS.nextCandidates && take < HOPS.rankCap) {
-      take = Math.min(4 * take, HOPS.rankCap);
+      take = Math.min(HOPS.topTakeGrowth * take, HOPS.rankCap);
       order2 = this.top(touched, this.buf.s2, take);
     }
     const rows: number[] = [];

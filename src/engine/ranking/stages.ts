@@ -19,6 +19,8 @@ const QCOV = H1_NAMES.indexOf('qcov');
 const HIT = H1_NAMES.indexOf('hit');
 const QCOV_UNION = H2_NAMES.indexOf('qcov_union');
 const LK = H2_NAMES.indexOf('lk');
+/** Words of the passage read that a trace step quotes for an expansion. */
+const TRACE_WORDS = 4;
 
 /** Indices into `rows`, taken in `order` (best first), keeping the first row of each document, at most n. */
 function bestDocs(c: SearchCorpus, rows: number[], order: number[], n: number): number[] {
@@ -51,7 +53,7 @@ function stepWhy(s: Searcher, p: number, link: { pos: number; len: number } | un
     const skip = s.c.titleLineLength(p);
     return { kind: 'link', fromRow: p, positions: Array.from({ length: link.len }, (_, i) => skip + link.pos + i) };
   }
-  return { kind: 'expansion', fromRow: p, positions: expansion.slice(0, 4) };
+  return { kind: 'expansion', fromRow: p, positions: expansion.slice(0, TRACE_WORDS) };
 }
 
 /** 2-chains (p in the beam, c a candidate read from p), with their chain features (chain-features.ts). */
