@@ -7,7 +7,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import t, { type Test } from 'tap';
 import { checkCitations } from '../src/answer/llm-answer.js';
-import { EnrichClient } from '../src/answer/llm-client.js';
+import { EnrichClient } from '../src/llm/index.js';
 import { startFakeOpenAi } from './helpers/fake-openai.js';
 import { SchemaChecker } from './helpers/schema.js';
 import { startTestServer } from './helpers/server.js';

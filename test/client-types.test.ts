@@ -1,6 +1,6 @@
-// The client's types cannot drift from the served contract: src/client/api-types.ts must be exactly
-// what the generator makes of the OpenAPI document a real server serves (SVC_UPDATE_TYPES=1 rewrites
-// it), and the client has an error class for every error type of the server's table, with its status.
+// The client's and the server's types cannot drift from the served contract: src/api-types.ts must be
+// exactly what the generator makes of the OpenAPI document a real server serves (SVC_UPDATE_TYPES=1
+// rewrites it), and the client has an error class for every error type of the server's table, with its status.
 import fs from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
@@ -9,7 +9,7 @@ import { ERROR_CLASSES, SvcError } from '../src/client/index.js';
 import { ERRORS } from '../src/errors.js';
 import { REPO, startTestServer } from './helpers/server.js';
 
-const FILE = path.join(REPO, 'src', 'client', 'api-types.ts');
+const FILE = path.join(REPO, 'src', 'api-types.ts');
 const { api } = await startTestServer(t, { threads: 1 });
 const doc = await api.get('/openapi.json');
 
@@ -24,14 +24,14 @@ t.test('api-types.ts is what the served OpenAPI document generates', async (t) =
   const a = have.split('\n');
   const b = want.split('\n');
   const i = a.findIndex((line, k) => line !== b[k]);
-  t.fail(`src/client/api-types.ts differs from the served document at line ${i + 1}:\n  committed: ${a[i]}\n  served:    ${b[i]}\nRegenerate with SVC_UPDATE_TYPES=1 npx tap test/client-types.test.ts, then fix what no longer compiles.`);
+  t.fail(`src/api-types.ts differs from the served document at line ${i + 1}:\n  committed: ${a[i]}\n  served:    ${b[i]}\nRegenerate with SVC_UPDATE_TYPES=1 npx tap test/client-types.test.ts, then fix what no longer compiles.`);
 });
 
 t.test('every schema, operation and error type of the document is in the generated module', async (t) => {
   const generated = fs.readFileSync(FILE, 'utf8');
   for (const name of Object.keys(doc.components.schemas)) t.match(generated, new RegExp(`export (interface|type) ${name}\\b`), `schema ${name}`);
   const ops = Object.values(doc.paths as Record<string, Record<string, { operationId: string }>>).flatMap((item) => Object.values(item).map((o) => o.operationId));
-  const { OPERATIONS, ERROR_STATUS } = await import('../src/client/api-types.js');
+  const { OPERATIONS, ERROR_STATUS } = await import('../src/api-types.js');
   t.same(Object.keys(OPERATIONS).sort(), ops.sort(), 'OPERATIONS lists every operationId');
   for (const [type, status] of Object.entries(ERROR_STATUS)) t.equal(ERRORS[type as keyof typeof ERRORS]?.status, status, `${type} is ${status} in src/errors.ts`);
 });

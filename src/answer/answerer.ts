@@ -1,20 +1,19 @@
 // The `answer` of a search with answer=true, built from the passages the search returned. With
 // SVC_ENRICH_MODEL set it comes from that LLM (llm-answer.ts), otherwise from the native reader of
 // the model folder (reader.ts). Invariants: answer() never throws and never outlives the
-// enrichment timeout; a failure is an `error` {type, message, fix} from the error table with
-// `text` null; `citations` are ids of passages that were read; `source` is `native` or the model.
-import { ApiError, type ErrorBody } from '../errors.js';
+// enrichment timeout; a failure is an `error` {type, message, fix} from the error table, of one of
+// the types the Answer schema allows, with `text` null; `citations` are ids of passages that were
+// read; `source` is `native` or the model. The shape is the API's Answer (src/api-types.ts).
+import type { Answer, AnswerError } from '../api-types.js';
+import { ApiError } from '../errors.js';
 import type { LoadedModelFolder } from '../engine/index.js';
-import type { EnrichClient } from './llm-client.js';
+import type { EnrichClient } from '../llm/index.js';
 import { answerMessages, checkCitations, promptPassages, type PassageRef } from './llm-answer.js';
 import { NativeReader, READER_FILE } from './reader.js';
 
-export interface Answer {
-  text: string | null;
-  citations: string[];
-  source: string;
-  error?: ErrorBody['error'];
-}
+/** The error types an answer can carry: the reader's and the LLM client's. */
+const ANSWER_ERRORS: Record<AnswerError['type'], true> = { answer_unavailable: true, enrichment_failed: true, enrichment_timeout: true };
+const isAnswerError = (type: string): type is AnswerError['type'] => Object.hasOwn(ANSWER_ERRORS, type);
 
 /** Passages the native reader reads (a search returns at most 100). */
 const NATIVE_PASSAGES = 10;
@@ -73,5 +72,8 @@ export class Answerer {
 
 function failed(source: string, err: unknown): Answer {
   const e = err instanceof ApiError ? err : new ApiError('enrichment_failed', String((err as Error)?.message ?? err));
-  return { text: null, citations: [], source, error: e.body().error };
+  const { type, message, fix } = e.body().error;
+  // Only the three answer types reach here (the reader's failures and EnrichClient's); another would
+  // not fit the documented shape, so it would be reported as enrichment_failed.
+  return { text: null, citations: [], source, error: { type: isAnswerError(type) ? type : 'enrichment_failed', message, fix } };
 }

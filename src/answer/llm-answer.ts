@@ -4,7 +4,7 @@
 // passage text are sent (best first, none cut); `citations` holds only ids that were sent, each
 // once, in order of first citation; a bracketed group in the text that cites only ids that were
 // not sent (an invented citation) is removed from the text.
-import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import type { ChatMessage } from '../llm/index.js';
 
 export const MAX_PASSAGES = 10;
 export const MAX_PROMPT_CHARS = 24_000;
@@ -32,7 +32,7 @@ export function promptPassages(passages: PassageRef[]): PassageRef[] {
   return out;
 }
 
-export function answerMessages(question: string, sent: PassageRef[]): ChatCompletionMessageParam[] {
+export function answerMessages(question: string, sent: PassageRef[]): ChatMessage[] {
   const body = sent.map((p) => `[${p.doc_id}]\n${p.text}`).join('\n\n');
   return [
     { role: 'system', content: SYSTEM },

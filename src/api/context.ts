@@ -1,10 +1,23 @@
 // What a request handler receives and returns. Handlers are plain functions of a validated request
 // (project resolved by auth, defaults applied by validation); the router adapts them to Express.
+//
+// Typed by operation: a `Handler<'search'>` gets a `Ctx<'search'>` whose params, query, body and
+// declared headers are the types generated from the OpenAPI document (src/api-types.ts, whose
+// OperationTypes names each operation's parts) and returns a `Reply<'search'>` whose body must be
+// the operation's response type. The router validates every part against the same document before
+// the handler runs (validate.ts), which is what makes these types true. Validation also fills in
+// every field whose schema has a `default` (Ajv useDefaults): the generator lists those fields per
+// operation (`defaults`, the query parameters and the body's top-level properties), and
+// `WithDefaults` makes exactly them required. That mapped type over the generated names was chosen
+// over a second, server-side copy of every generated type: it adds two lines to the generated
+// module instead of a variant of each schema, and it is sound, since it claims presence only for
+// fields that validation always fills in (a default nested deeper would stay optional).
 import type { IncomingHttpHeaders } from 'node:http';
-import type { Enrichment } from '../answer/enrichment.js';
-import type { NativeReader } from '../answer/reader.js';
+import type { NativeReader } from '../answer/index.js';
+import type { OperationId, OperationTypes } from '../api-types.js';
 import type { Engine, RerankParams } from '../engine/index.js';
 import type { KeyRing } from '../store/keys.js';
+import type { Enrichment } from './enrichment.js';
 import type { FairGate } from './fair-gate.js';
 import type { StoreRegistry } from './store-registry.js';
 
@@ -29,20 +42,31 @@ export interface Services {
   gate?: FairGate;
 }
 
-export interface Ctx {
+/** `T` with the properties `K` present: validation filled them in from their schema's `default`. */
+export type WithDefaults<T, K extends PropertyKey> = T & Required<Pick<T, K & keyof T>>;
+
+type Parts<Op extends OperationId> = OperationTypes[Op];
+
+/** The declared headers of an operation under the lower-case names Node gives them. */
+type DeclaredHeaders<H> = string extends keyof H ? unknown : { [K in keyof H as Lowercase<K & string>]: H[K] };
+
+/** The request of operation `Op` once the router has authenticated and validated it. */
+export interface Ctx<Op extends OperationId> {
   project: string;
-  params: Record<string, string>;
-  query: Record<string, any>;
-  body: any;
-  headers: IncomingHttpHeaders;
+  params: Parts<Op>['path'];
+  query: WithDefaults<Parts<Op>['query'], Parts<Op>['defaults']['query']>;
+  /** The JSON body; undefined for an operation that takes none. */
+  body: [Parts<Op>['body']] extends [never] ? undefined : WithDefaults<Parts<Op>['body'], Parts<Op>['defaults']['body']>;
+  headers: IncomingHttpHeaders & DeclaredHeaders<Parts<Op>['headers']>;
   requestId: string;
   services: Services;
 }
 
-export interface Reply {
+export interface Reply<Op extends OperationId> {
   status: number;
-  body?: unknown;
+  /** Serialized as JSON; absent: an empty reply (204). */
+  body?: Parts<Op>['response'];
   headers?: Record<string, string>;
 }
 
-export type Handler = (ctx: Ctx) => Promise<Reply> | Reply;
+export type Handler<Op extends OperationId> = (ctx: Ctx<Op>) => Promise<Reply<Op>> | Reply<Op>;

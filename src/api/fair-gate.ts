@@ -5,7 +5,6 @@
 // idle one is served at its next turn. A project whose queue already holds `queue` requests is
 // answered at once with 503 service_unavailable and Retry-After, never left to time out.
 import { ApiError } from '../errors.js';
-import type { Ctx } from './context.js';
 
 interface Waiter {
   start: () => void;
@@ -62,7 +61,7 @@ export class FairGate {
 }
 
 /** Runs the engine part of a request (never an outside call such as an LLM) through the gate of the server, if any. */
-export function engineTurn<T>(ctx: Pick<Ctx, 'project' | 'services'>, fn: () => Promise<T>): Promise<T> {
+export function engineTurn<T>(ctx: { project: string; services: { gate?: FairGate } }, fn: () => Promise<T>): Promise<T> {
   const gate = ctx.services.gate;
   return gate ? gate.run(ctx.project, fn) : fn();
 }

@@ -3,28 +3,21 @@
 // record are written in one durable transaction and the index is updated before the reply, so a
 // document is searchable when the call returns. An Idempotency-Key replay returns the stored reply.
 import { createHash } from 'node:crypto';
+import type { DocumentInfo, DocumentInput, IngestResponse } from '../api-types.js';
 import { ApiError } from '../errors.js';
-import type { DocumentContent } from '../ingest-content/extract.js';
 import type { PreparedDoc } from '../store/store-db.js';
 import type { BodyTooLargeError } from './body.js';
-import type { Ctx, Handler, Reply } from './context.js';
+import type { Handler, Reply, Services } from './context.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { engineTurn } from './fair-gate.js';
 import { LIMITS } from './schemas.js';
-
-interface DocInput {
-  id: string;
-  /** exactly one of text and content (checked below) */
-  text?: string;
-  content?: DocumentContent;
-  metadata?: Record<string, string | number | boolean>;
-}
 
 const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
 const MB = 1024 * 1024;
 const mb = (bytes: number) => `${(bytes / MB).toFixed(1)} MB`;
 
-function checkDocuments(docs: DocInput[]): void {
+/** Checks what the schema cannot: distinct and addressable ids, exactly one of text and content, well-formed strings. */
+function checkDocuments(docs: DocumentInput[]): void {
   const seen = new Set<string>();
   docs.forEach((d, i) => {
     const where = `body.documents[${i}]`;
@@ -74,14 +67,14 @@ export function ingestTooLarge(err: BodyTooLargeError): ApiError {
   });
 }
 
-export const ingestDocuments: Handler = async (ctx: Ctx): Promise<Reply> => {
+export const ingestDocuments: Handler<'ingestDocuments'> = async (ctx) => {
   const { registry, engine } = ctx.services;
   const store = registry.get(ctx.project, ctx.params.store);
-  const docs: DocInput[] = ctx.body.documents;
+  const docs = ctx.body.documents;
   checkDocuments(docs);
-  const key = ctx.headers['idempotency-key'] as string | undefined;
+  const key = ctx.headers['idempotency-key'];
   const hash = key ? createHash('sha256').update(JSON.stringify(ctx.body)).digest('hex') : '';
-  const replay = (): Reply | undefined => {
+  const replay = (): Reply<'ingestDocuments'> | undefined => {
     const rec = key ? store.db.getIdempotency(key) : undefined;
     if (!rec || Date.now() - rec.created_at > IDEMPOTENCY_TTL_MS) return undefined;
     if (rec.hash !== hash) {
@@ -89,7 +82,8 @@ export const ingestDocuments: Handler = async (ctx: Ctx): Promise<Reply> => {
         fix: 'Use a new Idempotency-Key for a new request; resend the original body unchanged to get the original response.',
       });
     }
-    return { status: rec.status, body: rec.body, headers: { 'Idempotent-Replayed': 'true' } };
+    // The record holds the reply this operation wrote below (the store keeps it as opaque JSON).
+    return { status: rec.status, body: rec.body as IngestResponse, headers: { 'Idempotent-Replayed': 'true' } };
   };
   const early = replay();
   if (early) return early;
@@ -104,7 +98,7 @@ export const ingestDocuments: Handler = async (ctx: Ctx): Promise<Reply> => {
     n_tokens: batch.docs[i].nTokens,
     encoding: batch.docs[i].encoding,
   }));
-  const body = { ingested: docs.length, doc_ids: docs.map((d) => d.id) };
+  const body: IngestResponse = { ingested: docs.length, doc_ids: docs.map((d) => d.id) };
   return store.lock.run(async () => {
     if (store.closed) registry404(ctx);
     const late = replay();
@@ -119,7 +113,7 @@ export const ingestDocuments: Handler = async (ctx: Ctx): Promise<Reply> => {
 type DocPos = number;
 const isDocPos = (p: unknown): p is DocPos => Number.isSafeInteger(p) && (p as number) > 0;
 
-export const listDocuments: Handler = (ctx: Ctx): Reply => {
+export const listDocuments: Handler<'listDocuments'> = (ctx) => {
   const store = ctx.services.registry.get(ctx.project, ctx.params.store);
   const before = decodeCursor('docs', ctx.query.cursor, isDocPos);
   const { docs, more } = store.db.listDocs(ctx.query.limit, before);
@@ -136,16 +130,16 @@ function missing(id: string, store: string): ApiError {
   });
 }
 
-export const getDocument: Handler = (ctx: Ctx): Reply => {
+export const getDocument: Handler<'getDocument'> = (ctx) => {
   const store = ctx.services.registry.get(ctx.project, ctx.params.store);
   const rec = store.db.getDoc(ctx.params.id);
   if (!rec) throw missing(ctx.params.id, ctx.params.store);
-  const body: Record<string, unknown> = { id: ctx.params.id, metadata: rec.metadata, n_tokens: rec.n_tokens, ingested_at: rec.ingested_at };
+  const body: DocumentInfo = { id: ctx.params.id, metadata: rec.metadata, n_tokens: rec.n_tokens, ingested_at: rec.ingested_at };
   if (ctx.query.include_text) body.text = store.db.getText(ctx.params.id) ?? '';
   return { status: 200, body };
 };
 
-export const deleteDocument: Handler = async (ctx: Ctx): Promise<Reply> => {
+export const deleteDocument: Handler<'deleteDocument'> = async (ctx) => {
   const store = ctx.services.registry.get(ctx.project, ctx.params.store);
   const removed = await store.lock.run(async () => {
     if (store.closed) registry404(ctx);
@@ -157,7 +151,7 @@ export const deleteDocument: Handler = async (ctx: Ctx): Promise<Reply> => {
   return { status: 204 };
 };
 
-function registry404(ctx: Ctx): never {
+function registry404(ctx: { project: string; params: { store: string }; services: Services }): never {
   ctx.services.registry.get(ctx.project, ctx.params.store);
   throw new Error('unreachable: a closed store is not in the registry');
 }

@@ -2,11 +2,12 @@
 // pool) and resolves the passage references it returns to text; a passage whose document was
 // deleted meanwhile is dropped rather than returned without text. The head of a one-hop result is
 // re-ordered by the native reader when the model has re-ranking weights (answer/rerank.ts).
-import type { Ctx, Handler, Reply } from './context.js';
+import type { Health, Passage, SearchResult } from '../api-types.js';
+import type { Handler } from './context.js';
 import { engineTurn } from './fair-gate.js';
-import { rerankLead } from '../answer/rerank.js';
+import { rerankLead } from '../answer/index.js';
 
-export const search: Handler = async (ctx: Ctx): Promise<Reply> => {
+export const search: Handler<'search'> = async (ctx) => {
   const { registry, engine } = ctx.services;
   const store = registry.get(ctx.project, ctx.params.store);
   const b = ctx.body;
@@ -21,7 +22,7 @@ export const search: Handler = async (ctx: Ctx): Promise<Reply> => {
       (docId, start, end) => text(docId)?.slice(start, end),
     ),
   );
-  let passages = [];
+  let passages: Passage[] = [];
   for (const p of outcome.passages) {
     const t = text(p.docId);
     if (t === undefined) continue;
@@ -33,7 +34,7 @@ export const search: Handler = async (ctx: Ctx): Promise<Reply> => {
   const started = performance.now();
   if (rr && outcome.stage === 1) passages = rerankLead(rr.reader, rr.params, b.query, passages);
   passages = passages.slice(0, b.max_results);
-  const body: Record<string, unknown> = {
+  const body: SearchResult = {
     passages,
     confidence: outcome.confidence,
     hops_used: outcome.hopsUsed,
@@ -46,10 +47,10 @@ export const search: Handler = async (ctx: Ctx): Promise<Reply> => {
   return { status: 200, body };
 };
 
-export const health: Handler = (ctx: Ctx): Reply => {
+export const health: Handler<'health'> = (ctx) => {
   const { state, version, engine } = ctx.services;
-  const body = { status: state, version, engine: engine.id };
+  const body: Health = { status: state, version, engine: engine.id };
   return state === 'ok' ? { status: 200, body } : { status: 503, body, headers: { 'Retry-After': '1' } };
 };
 
-export const openapi: Handler = (ctx: Ctx): Reply => ({ status: 200, body: ctx.services.openapi });
+export const openapi: Handler<'openapi'> = (ctx) => ({ status: 200, body: ctx.services.openapi });

@@ -1,10 +1,11 @@
 // Store endpoints: create, list (newest first, cursor = position after the last store returned),
 // get (live stats), delete.
-import type { Ctx, Handler, Reply } from './context.js';
+import type { Store } from '../api-types.js';
+import type { Handler } from './context.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import type { OpenStore } from './store-registry.js';
 
-export function storeBody(s: OpenStore) {
+export function storeBody(s: OpenStore): Store {
   const m = s.db.meta;
   return { id: m.id, name: m.name, n_docs: s.db.nDocs, size_bytes: s.db.sizeBytes(), created_at: m.created_at };
 }
@@ -17,14 +18,14 @@ function compare(a: StorePos, b: StorePos): number {
   return a[0] === b[0] ? (a[1] < b[1] ? 1 : a[1] > b[1] ? -1 : 0) : a[0] < b[0] ? 1 : -1;
 }
 
-export const createStore: Handler = async (ctx: Ctx): Promise<Reply> => {
+export const createStore: Handler<'createStore'> = async (ctx) => {
   const store = await ctx.services.registry.create(ctx.project, ctx.body.name);
   return { status: 201, body: storeBody(store) };
 };
 
-export const listStores: Handler = (ctx: Ctx): Reply => {
+export const listStores: Handler<'listStores'> = (ctx) => {
   const after = decodeCursor('stores', ctx.query.cursor, isStorePos);
-  const limit: number = ctx.query.limit;
+  const limit = ctx.query.limit;
   const sorted = ctx.services.registry
     .list(ctx.project)
     .map((s) => ({ s, pos: [s.db.meta.created_at, s.db.meta.id] as StorePos }))
@@ -35,9 +36,9 @@ export const listStores: Handler = (ctx: Ctx): Reply => {
   return { status: 200, body: { stores: page.map((x) => storeBody(x.s)), next_cursor: next } };
 };
 
-export const getStore: Handler = (ctx: Ctx): Reply => ({ status: 200, body: storeBody(ctx.services.registry.get(ctx.project, ctx.params.store)) });
+export const getStore: Handler<'getStore'> = (ctx) => ({ status: 200, body: storeBody(ctx.services.registry.get(ctx.project, ctx.params.store)) });
 
-export const deleteStore: Handler = async (ctx: Ctx): Promise<Reply> => {
+export const deleteStore: Handler<'deleteStore'> = async (ctx) => {
   await ctx.services.registry.delete(ctx.project, ctx.params.store);
   return { status: 204 };
 };

@@ -2,11 +2,13 @@
 // until loaded), auth (project), rate limit (per project), declared headers, query (coerced,
 // defaults applied), JSON body (size-capped, validated), then the handler. A known path with
 // another method is 405 with Allow; anything else under /v1 is 404 `route_not_found`.
+import type { IncomingHttpHeaders } from 'node:http';
 import express, { type Request, type Response, type NextFunction } from 'express';
+import type { OperationId } from '../api-types.js';
 import { ApiError } from '../errors.js';
 import { resolveProject, type AuthOptions } from './auth.js';
 import { BodyTooLargeError, readJsonBody } from './body.js';
-import type { Ctx, Handler, Services } from './context.js';
+import type { Ctx, Handler, Reply, Services } from './context.js';
 import { OPERATIONS } from './openapi.js';
 import type { RateLimiter } from './rate-limit.js';
 import { LIMITS } from './schemas.js';
@@ -15,7 +17,8 @@ import * as stores from './handlers-stores.js';
 import * as documents from './handlers-documents.js';
 import * as searchHandlers from './handlers-search.js';
 
-const HANDLERS: Record<string, Handler> = {
+/** One handler per operation of the document, each typed by its operation's generated types. */
+const HANDLERS: { [Op in OperationId]: Handler<Op> } = {
   createStore: stores.createStore,
   listStores: stores.listStores,
   getStore: stores.getStore,
@@ -28,6 +31,30 @@ const HANDLERS: Record<string, Handler> = {
   health: searchHandlers.health,
   openapi: searchHandlers.openapi,
 };
+
+const isOperationId = (id: string): id is OperationId => Object.hasOwn(HANDLERS, id);
+
+/** A request as the router has it, before it is seen as its operation's types. */
+interface RouteRequest {
+  project: string;
+  params: Record<string, string>;
+  query: Record<string, unknown>;
+  body: unknown;
+  headers: IncomingHttpHeaders;
+  requestId: string;
+  services: Services;
+}
+
+/**
+ * The handler of `op` as the router calls it. Every part of the request has been validated against
+ * the operation's schemas in the OpenAPI document that src/api-types.ts is generated from (and
+ * test/client-types.test.ts keeps the two equal): this assertion is where that check becomes the
+ * handler's types, the one place a request's type is not inferred.
+ */
+function handlerOf<Op extends OperationId>(op: Op): (req: RouteRequest) => Promise<Reply<Op>> | Reply<Op> {
+  const handler: Handler<Op> = HANDLERS[op];
+  return (req) => handler(req as unknown as Ctx<Op>);
+}
 
 /** Body caps: ingest takes 32 MB (read up to 64 MB to name what was too large); the rest 64 KB. */
 const SMALL_BODY = 64 * 1024;
@@ -44,14 +71,15 @@ export interface RouterOptions {
 
 export function buildRouter({ services, auth, limiter }: RouterOptions): express.Router {
   const router = express.Router({ caseSensitive: true, strict: false });
-  const validators = compileValidators(services.openapi as Record<string, any>, OPERATIONS);
+  const validators = compileValidators(services.openapi, OPERATIONS);
   const methodsByPath = new Map<string, string[]>();
 
   for (const op of OPERATIONS) {
     const path = expressPath(op.path);
     methodsByPath.set(path, [...(methodsByPath.get(path) ?? []), op.method.toUpperCase()]);
     const v = validators.get(op.id)!;
-    const handler = HANDLERS[op.id];
+    if (!isOperationId(op.id)) throw new Error(`no handler for operation ${op.id}: regenerate src/api-types.ts (see test/client-types.test.ts)`);
+    const handler = handlerOf(op.id);
     const isIngest = op.id === 'ingestDocuments';
     router[op.method](path, async (req: Request, res: Response, next: NextFunction) => {
       try {
@@ -81,8 +109,7 @@ export function buildRouter({ services, auth, limiter }: RouterOptions): express
           }
           v.body!(body);
         }
-        const ctx: Ctx = { project, params: req.params as Record<string, string>, query, body, headers: req.headers, requestId: res.locals.requestId, services };
-        const reply = await handler(ctx);
+        const reply = await handler({ project, params: req.params as Record<string, string>, query, body, headers: req.headers, requestId: res.locals.requestId, services });
         for (const [k, val] of Object.entries(reply.headers ?? {})) res.setHeader(k, val);
         if (reply.body === undefined) res.status(reply.status).end();
         else res.status(reply.status).json(reply.body);

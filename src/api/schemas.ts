@@ -3,7 +3,7 @@
 // behaviour cannot drift. Every property's `description` states its valid range: validation errors
 // quote it as the `fix`. Limits live here once, as constants.
 import { ERRORS } from '../errors.js';
-import { CONTENT_MEDIA_TYPES } from '../ingest-content/media-types.js';
+import { CONTENT_MEDIA_TYPES } from '../ingest-content/index.js';
 
 export const LIMITS = {
   storeName: { pattern: '^[a-z0-9_-]{1,64}$' },

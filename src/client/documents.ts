@@ -2,7 +2,7 @@
 // default), which makes the call safe to retry: a repeat is answered from the server's record
 // instead of being applied again. Document ids are path-encoded by the transport, so any id works.
 import { randomUUID } from 'node:crypto';
-import type { DocumentInfo, DocumentInput, DocumentList, DocumentSummary, IngestResponse } from './api-types.js';
+import type { DocumentInfo, DocumentInput, DocumentList, DocumentSummary, IngestResponse } from '../api-types.js';
 import type { CallOptions } from './config.js';
 import { ingestStream, type IngestStreamOptions, type IngestTotals } from './ingest-stream.js';
 import { paginate, type ListOptions } from './paginate.js';

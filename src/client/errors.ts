@@ -3,7 +3,7 @@
 // request id from X-Request-Id); a type this client does not know yet becomes a plain SvcError, so
 // additive server changes never break callers. Failures without a response (connection, deadline,
 // configuration) are SvcErrors too, with status 0 and a `fix`, so one catch handles everything.
-import type { ErrorType } from './api-types.js';
+import type { ErrorType } from '../api-types.js';
 
 export interface SvcErrorInit {
   message: string;

@@ -59,4 +59,4 @@ export type {
   StoreCreate,
   StoreList,
   TraceStep,
-} from './api-types.js';
+} from '../api-types.js';

@@ -4,7 +4,7 @@
 // the same Idempotency-Keys) on every run; a document that cannot fit in one request of
 // MAX_REQUEST_BYTES raises DocumentTooLargeError before anything of it is sent. Each document is
 // serialized once.
-import type { DocumentInput } from './api-types.js';
+import type { DocumentInput } from '../api-types.js';
 import { DocumentTooLargeError, InvalidRequestError, SvcError } from './errors.js';
 
 export const MAX_BATCH_DOCS = 1000;

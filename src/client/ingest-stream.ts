@@ -8,7 +8,7 @@
 //   so a re-run cuts it the same way), the batches in flight finish, then it throws or returns.
 //   `signal` aborts the batches in flight too and rejects with its reason.
 import { createHash, randomUUID } from 'node:crypto';
-import type { DocumentInput } from './api-types.js';
+import type { DocumentInput } from '../api-types.js';
 import type { CallOptions } from './config.js';
 import { InvalidRequestError } from './errors.js';
 import { annotate, BatchCutter, MAX_BATCH_DOCS, MAX_REQUEST_BYTES, type Batch } from './ingest-batches.js';

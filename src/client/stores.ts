@@ -1,7 +1,7 @@
 // Store operations. getOrCreate never raises store_already_exists: it reads first, creates when the
 // store is missing, and on a 409 (another caller created it in between) reads again; its create may
 // be retried like an idempotent call, since a repeat that finds the name taken resolves the same way.
-import type { Store, StoreList } from './api-types.js';
+import type { Store, StoreList } from '../api-types.js';
 import type { CallOptions } from './config.js';
 import { StoreAlreadyExistsError, StoreNotFoundError } from './errors.js';
 import { paginate, type ListOptions } from './paginate.js';

@@ -1,8 +1,8 @@
 // The client: one object per base URL and key, with stores, documents, search and health. Methods
 // map one-to-one onto the operations of the OpenAPI document and use its generated types, so a
-// change to the served contract shows up here as a compile error (see api-types.ts). Request and
+// change to the served contract shows up here as a compile error (see src/api-types.ts). Request and
 // response fields keep their wire names (snake_case); options of the client itself are camelCase.
-import type { Health, SearchRequest, SearchResult } from './api-types.js';
+import type { Health, SearchRequest, SearchResult } from '../api-types.js';
 import { resolveConfig, type CallOptions, type SvcOptions } from './config.js';
 import { Documents } from './documents.js';
 import { Stores } from './stores.js';

@@ -3,7 +3,7 @@
 // included); an abort of the caller's signal rejects at once with the signal's reason; a non-2xx
 // response always becomes the typed error of its `error.type`; path parameters are percent-encoded
 // with '.' as %2E (URL parsers resolve dot segments, even encoded ones, in some stacks).
-import { OPERATIONS, type OperationId, type OperationTypes } from './api-types.js';
+import { OPERATIONS, type OperationId, type OperationTypes } from '../api-types.js';
 import type { CallOptions, ResolvedConfig } from './config.js';
 import { ConnectionError, DeadlineExceededError, errorFromResponse, InvalidRequestError, SvcError, UnexpectedResponseError } from './errors.js';
 import { backoffMs, isRetryable, sleep } from './retry.js';

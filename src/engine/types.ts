@@ -3,8 +3,10 @@
 // in-memory index per open store, and answers searches with passage references (document id and
 // character offsets) that the caller resolves to text. It never sees HTTP, LMDB or the CLI.
 
-export type MetadataValue = string | number | boolean;
-export type Metadata = Record<string, MetadataValue>;
+import type { Metadata } from '../api-types.js';
+
+/** A document's metadata: the one type the OpenAPI document declares (src/api-types.ts, generated). */
+export type { Metadata, MetadataValue } from '../api-types.js';
 
 export interface EncodedDocument {
   id: string;

@@ -6,16 +6,11 @@
 // an image or scanned page is a 400 whose fix names the variables to set; at most
 // MAX_TRANSCRIPTIONS vision calls per request, VISION_CONCURRENCY at a time; the text returned is
 // well-formed Unicode with at least one non-space character.
-import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import type { EnrichClient } from '../answer/llm-client.js';
+import type { DocumentContent } from '../api-types.js';
 import { ApiError } from '../errors.js';
+import type { ChatMessage, EnrichClient } from '../llm/index.js';
 import { CONTENT_MEDIA_TYPES as MEDIA_TYPES, type MediaType } from './media-types.js';
 import { PdfError, readPdf } from './pdf.js';
-
-export interface DocumentContent {
-  media_type: MediaType;
-  data: string;
-}
 
 export const MAX_TRANSCRIPTIONS = 100;
 const VISION_CONCURRENCY = 4;
@@ -98,7 +93,7 @@ export class ContentExtractor {
   }
 
   private async transcribe(p: { image: string; mime: string; label: string }): Promise<string> {
-    const messages: ChatCompletionMessageParam[] = [
+    const messages: ChatMessage[] = [
       {
         role: 'user',
         content: [

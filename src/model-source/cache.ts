@@ -10,8 +10,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ModelError, loadModelFolder } from '../engine/index.js';
 import type { ModelLog } from './download.js';
-import type { RemoteModel } from './model-uri.js';
 import { ModelSourceError } from './source-error.js';
+import type { RemoteModel } from './types.js';
 import { fsyncDir } from '../fsync.js';
 
 /** True when `dir` holds a model folder that verifies; a corrupt one is logged (and will be fetched again). */

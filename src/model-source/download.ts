@@ -9,9 +9,8 @@ import path from 'node:path';
 import { Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { sha256Hex, type ManifestFile } from '../engine/index.js';
-import type { RemoteModel } from './model-uri.js';
-import type { ObjectSource } from './object-source.js';
-import { failureError, ModelSourceError, type FailureContext } from './source-error.js';
+import { failureError, ModelSourceError } from './source-error.js';
+import type { FailureContext, ObjectSource, RemoteModel } from './types.js';
 import { fsyncFile } from '../fsync.js';
 
 export interface ModelLog {

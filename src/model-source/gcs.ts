@@ -2,9 +2,8 @@
 // default credentials (GOOGLE_APPLICATION_CREDENTIALS, gcloud's ADC file, or the attached service
 // account); STORAGE_EMULATOR_HOST points it at an emulator. Without credentials the client sends
 // anonymous requests (a public bucket works); a 401 then reads as missing credentials.
-import type { RemoteModel } from './model-uri.js';
-import type { ObjectSource } from './object-source.js';
-import { errorDetail, isNetworkError, type Failure } from './source-error.js';
+import { errorDetail, isNetworkError } from './source-error.js';
+import type { Failure, ObjectSource, RemoteModel } from './types.js';
 
 export async function openGcs(remote: RemoteModel): Promise<ObjectSource> {
   const { Storage } = await import('@google-cloud/storage');

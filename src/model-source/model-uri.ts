@@ -4,17 +4,7 @@
 // (not empty, `.` or `..`, no backslash or NUL) are accepted, so the cache path never leaves the cache.
 import path from 'node:path';
 import { ModelSourceError } from './source-error.js';
-
-export type RemoteScheme = 's3' | 'gs';
-
-export interface RemoteModel {
-  scheme: RemoteScheme;
-  bucket: string;
-  /** Key prefix of the version folder: '' (bucket root) or segments ending in '/'. */
-  prefix: string;
-  /** The URI in canonical form, ending in '/'. */
-  uri: string;
-}
+import type { RemoteModel, RemoteScheme } from './types.js';
 
 const REMOTE_RE = /^(s3|gs):\/\/([^/]*)\/?(.*)$/;
 

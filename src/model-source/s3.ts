@@ -3,9 +3,8 @@
 // role); AWS_ENDPOINT_URL_S3 (or AWS_ENDPOINT_URL) for another S3-compatible server, which is then
 // addressed path-style (bucket in the path), the one style every compatible server accepts.
 import type { Readable } from 'node:stream';
-import type { RemoteModel } from './model-uri.js';
-import type { ObjectSource } from './object-source.js';
-import { errorDetail, isNetworkError, type Failure } from './source-error.js';
+import { errorDetail, isNetworkError } from './source-error.js';
+import type { Failure, ObjectSource, RemoteModel } from './types.js';
 
 const DENIED = new Set(['AccessDenied', 'Forbidden', 'InvalidAccessKeyId', 'SignatureDoesNotMatch', 'ExpiredToken', 'InvalidToken', 'AllAccessDisabled']);
 

@@ -2,7 +2,7 @@
 // involved) and the cause, and carries a `fix` (printed by the CLI as `fix:`). Object-store clients
 // report failures in their own shapes; each source classifies them into a FailureKind, and this
 // module turns a kind into the message and fix, so S3 and GCS read the same.
-import type { RemoteScheme } from './model-uri.js';
+import type { Failure, FailureContext, RemoteScheme } from './types.js';
 
 export class ModelSourceError extends Error {
   constructor(
@@ -13,29 +13,6 @@ export class ModelSourceError extends Error {
     super(message, options);
     this.name = 'ModelSourceError';
   }
-}
-
-export type FailureKind = 'no_object' | 'no_bucket' | 'credentials' | 'region' | 'denied' | 'network' | 'other';
-
-export interface Failure {
-  kind: FailureKind;
-  /** The client's own words, for the message. */
-  detail: string;
-}
-
-export interface FailureContext {
-  scheme: RemoteScheme;
-  /** The model URI (the version folder). */
-  uri: string;
-  bucket: string;
-  /** The object being read, as a URI; absent for listing. */
-  object?: string;
-  /** The object is the manifest (a missing manifest means a wrong folder, not a partial upload). */
-  isManifest?: boolean;
-  /** Where the client sends requests, for network errors. */
-  endpoint: string;
-  /** Version folders seen near the URI, to suggest when the manifest is missing. */
-  nearby?: { parent: string; folders: string[] };
 }
 
 const CREDENTIALS_FIX: Record<RemoteScheme, string> = {

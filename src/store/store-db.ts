@@ -13,10 +13,8 @@
 //   with a StorageError and leaves the store as it was (see storage-error.ts); `verify` checks the
 //   invariants above on disk (every record has its text, encoding and order entry, and no more).
 import { open, type Database, type RootDatabase } from 'lmdb';
+import type { Metadata } from '../api-types.js';
 import { storageError } from './storage-error.js';
-
-export type MetadataValue = string | number | boolean;
-export type Metadata = Record<string, MetadataValue>;
 
 export interface StoreMeta {
   id: string;

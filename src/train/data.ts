@@ -5,11 +5,12 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
+import type { Metadata } from '../engine/index.js';
 
 export interface CorpusDoc {
   id: string;
   text: string;
-  metadata: Record<string, string | number | boolean>;
+  metadata: Metadata;
 }
 
 export interface TrainQuery {

@@ -6,10 +6,7 @@
 // match and F1, SQuAD normalisation). Deterministic for given data and options: the file holds no
 // timing, so training twice writes the same bytes.
 import zlib from 'node:zlib';
-import { scoreSentences, sentenceFeatures, SENT_NAMES, topSentences } from '../answer/reader-sentences.js';
-import { forEachSpan, HASH_FEATURES, spanFeatures, SPAN_NAMES } from '../answer/reader-spans.js';
-import { NativeReader, READER_FORMAT, type ReaderFile } from '../answer/reader.js';
-import { normalizeAnswer, scoreAnswer } from '../answer/text-units.js';
+import { forEachSpan, HASH_FEATURES, NativeReader, normalizeAnswer, READER_FORMAT, scoreAnswer, scoreSentences, sentenceFeatures, SENT_NAMES, spanFeatures, SPAN_NAMES, topSentences, type ReaderFile } from '../answer/index.js';
 import type { DataFolder, SquadParagraph } from './data.js';
 import { article, buildIdf, contextOf, IDF_BITS, IDF_SCALE, PASSAGES, rank, type Example } from './reader-data.js';
 import { fitSparseSoftmax, SparseGroups } from './reader-softmax.js';

@@ -3,8 +3,7 @@
 // score and the native reader's best-sentence logit (the features rerankScores weighs in serving); a
 // softmax over those n with the evidence passages as positives (questions with evidence among them).
 import { buildHop1, dotw, hop1Chains, type LoopParams, type RerankParams, stageOf, thetaOf } from '../engine/index.js';
-import type { NativeReader } from '../answer/reader.js';
-import { RERANK_NAMES, rerankFeatures } from '../answer/rerank.js';
+import { RERANK_NAMES, rerankFeatures, type NativeReader } from '../answer/index.js';
 import type { Item } from './fit-chains.js';
 import { fitSoftmax, type Group } from './learners.js';
 import { evidenceRows } from './train-set.js';

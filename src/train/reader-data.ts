@@ -4,8 +4,7 @@
 // question the reading context a search would give: the article's paragraphs ranked by BM25 for the
 // question (top PASSAGES), with which sentences hold an answer string. Invariants: deterministic;
 // the idf function returned is exactly what NativeReader.idf computes from the table.
-import { passageWords, prepare, type PassageWords } from '../answer/reader-context.js';
-import { analyseQuestion, normalizeAnswer } from '../answer/text-units.js';
+import { analyseQuestion, normalizeAnswer, passageWords, prepare, type PassageWords } from '../answer/index.js';
 import { hash32 } from '../engine/index.js';
 import type { SquadParagraph } from './data.js';
 

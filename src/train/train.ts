@@ -27,7 +27,7 @@ import { fitConfidence } from './fit-confidence.js';
 import { crossCalibrated, fitReturned } from './fit-returned.js';
 import { fitTermWeights } from './fit-term-weights.js';
 import { fitReader, type ReaderMetrics } from './fit-reader.js';
-import { NativeReader, READER_FILE } from '../answer/reader.js';
+import { NativeReader, READER_FILE } from '../answer/index.js';
 import { fitRerank } from './fit-rerank.js';
 import { encoderCorpus } from './encoder-data.js';
 import { fitEncoder, type TrainedEncoder } from './fit-encoder.js';

@@ -1,6 +1,7 @@
 // The OpenAI-compatible enrichment endpoint (SVC_ENRICH_URL, default the public OpenAI API) reached
-// through the `openai` package, for answers and transcriptions. Invariants: the package is loaded and
-// the client created on first use, so a server that never needs enrichment never touches either; every call is
+// through the `openai` package, for answers (src/answer) and transcriptions (src/ingest-content).
+// Invariants: the package is loaded and the client created on first use, so a server that never
+// needs enrichment never touches either; every call is
 // bounded by SVC_ENRICH_TIMEOUT (one attempt, no retries; an abort signal and a timer both end it,
 // body included); every failure is an ApiError of type enrichment_failed or enrichment_timeout
 // whose message names the endpoint and whose fix names what to check; the API key never appears
@@ -10,6 +11,9 @@ import type { ChatCompletionMessageParam } from 'openai/resources/chat/completio
 import { ApiError } from '../errors.js';
 
 export const DEFAULT_ENRICH_URL = 'https://api.openai.com/v1';
+
+/** One message of a chat completion (text, or text and images). */
+export type ChatMessage = ChatCompletionMessageParam;
 
 export interface EnrichSettings {
   url?: string;
@@ -51,7 +55,7 @@ export class EnrichClient {
    * One chat completion; resolves with the assistant's text (non-empty) or throws an ApiError. Only
    * `model` and `messages` are sent (no temperature or token limit: some models refuse them).
    */
-  async chat(model: string, messages: ChatCompletionMessageParam[], what: string): Promise<string> {
+  async chat(model: string, messages: ChatMessage[], what: string): Promise<string> {
     let client: OpenAI;
     try {
       // Loading the client (the first call imports the package) is not the endpoint's time: the

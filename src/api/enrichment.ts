@@ -3,10 +3,10 @@
 // transcriptions and exists only when SVC_ENRICH_MODEL or SVC_VISION_MODEL is set; the native
 // reader (loaded once from the verified model folder, see loadReader) answers only when no answer
 // model is set.
+import { Answerer, type NativeLoad } from '../answer/index.js';
 import type { Config } from '../config.js';
-import { ContentExtractor } from '../ingest-content/extract.js';
-import { Answerer, type NativeLoad } from './answerer.js';
-import { EnrichClient } from './llm-client.js';
+import { ContentExtractor } from '../ingest-content/index.js';
+import { EnrichClient } from '../llm/index.js';
 
 export interface Enrichment {
   answerer: Answerer;
