@@ -12,6 +12,7 @@ import { loadReader } from '../src/answer/answerer.js';
 import { normalizeAnswer, scoreAnswer } from '../src/answer/text-units.js';
 import { defaultModelUri } from '../src/config.js';
 import { readModelFolder } from '../src/engine/model/index.js';
+import type { Query } from './bench-util.js';
 import { evalServer, ingestCorpus, readSuite } from './eval-server.js';
 
 const { values: args } = parseArgs({
@@ -28,7 +29,8 @@ const { values: args } = parseArgs({
 
 const suite = readSuite(args.suite!);
 const corpus = suite.corpus;
-let queries = suite.queries.filter((q: any) => q.answerable !== false);
+// (every answerable query of the suites has its answers)
+let queries = suite.queries.filter((q): q is Query & { answers: string[] } => q.answerable !== false && q.answers !== undefined);
 if (args.limit) queries = queries.slice(0, Number(args.limit));
 
 const { call, stop } = await evalServer({ url: args.url, model: args.model });

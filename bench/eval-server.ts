@@ -11,16 +11,17 @@ import path from 'node:path';
 import { pino } from 'pino';
 import { startServer } from '../src/api/server.js';
 import { loadConfig } from '../src/config.js';
+import type { Doc, Query } from './bench-util.js';
 
 export type Call = (method: string, p: string, body?: unknown) => Promise<any>;
 
-const readJsonl = (p: string) => fs.readFileSync(p, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+const readJsonl = <T>(p: string): T[] => fs.readFileSync(p, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as T);
 
 /** A suite folder of ../shared/bench: its SUITE.json, corpus and queries. */
-export function readSuite(dir: string): { name: string; corpus: any[]; queries: any[] } {
+export function readSuite(dir: string): { name: string; corpus: Doc[]; queries: Query[] } {
   const suiteDir = path.resolve(dir);
   const suite = JSON.parse(fs.readFileSync(path.join(suiteDir, 'SUITE.json'), 'utf8')) as { name: string; corpus: string };
-  return { name: suite.name, corpus: readJsonl(path.resolve(suiteDir, suite.corpus)), queries: readJsonl(path.join(suiteDir, 'queries.jsonl')) };
+  return { name: suite.name, corpus: readJsonl<Doc>(path.resolve(suiteDir, suite.corpus)), queries: readJsonl<Query>(path.join(suiteDir, 'queries.jsonl')) };
 }
 
 export interface EvalServer {
@@ -74,12 +75,12 @@ export async function waitSettled(index: unknown): Promise<number> {
 }
 
 /** Creates `store` afresh and ingests `corpus` in batches; returns the seconds the ingest took. */
-export async function ingestCorpus(call: Call, store: string, corpus: any[], batch: number): Promise<number> {
+export async function ingestCorpus(call: Call, store: string, corpus: Doc[], batch: number): Promise<number> {
   await call('DELETE', `/stores/${store}`).catch(() => undefined);
   await call('POST', '/stores', { name: store });
   const t0 = performance.now();
   for (let i = 0; i < corpus.length; i += batch) {
-    await call('POST', `/stores/${store}/documents`, { documents: corpus.slice(i, i + batch).map((d: any) => ({ id: d.id, text: d.text, metadata: d.metadata ?? {} })) });
+    await call('POST', `/stores/${store}/documents`, { documents: corpus.slice(i, i + batch).map((d) => ({ id: d.id, text: d.text, metadata: d.metadata ?? {} })) });
   }
   return (performance.now() - t0) / 1000;
 }

@@ -20,6 +20,7 @@ import { parseArgs } from 'node:util';
 import { keywordForm } from '../src/train/keyword-queries.js';
 import { evalServer, ingestCorpus, readSuite } from './eval-server.js';
 import { noAnswerMetrics, suiteMetrics, type QueryOutcome } from './eval-metrics.js';
+import type { Query } from './bench-util.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -47,11 +48,11 @@ const suite = readSuite(args.suite);
 const asked = args.ask ? readSuite(args.ask) : suite;
 let queries = asked.queries;
 if (args.limit) queries = queries.slice(0, Number(args.limit));
-if (args.keywords) queries = queries.map((q: any) => ({ ...q, query: keywordForm(q.query) }));
+if (args.keywords) queries = queries.map((q) => ({ ...q, query: keywordForm(q.query) }));
 // --hide-gold: every gold document of the queries is left out, so no query has its answer in the store.
 const noAnswer = args['hide-gold'] || args.ask !== undefined;
-const hidden = new Set<string>(noAnswer ? queries.flatMap((q: any) => q.gold_doc_ids) : []);
-const corpus = suite.corpus.filter((d: any) => !hidden.has(d.id));
+const hidden = new Set<string>(noAnswer ? queries.flatMap((q) => q.gold_doc_ids) : []);
+const corpus = suite.corpus.filter((d) => !hidden.has(d.id));
 const maxResults = Number(args['max-results']);
 
 const { call, stop, settle, restart } = await evalServer({ url: args.url, model: args.model });
@@ -70,7 +71,7 @@ for (let i = 0; i < Number(args.warmup) && queries.length; i++) {
   await call('POST', `/stores/${store}/search`, { query: queries[i % queries.length].query, max_results: maxResults });
 }
 
-const outcomes: QueryOutcome[] = new Array(queries.length);
+const outcomes: Array<QueryOutcome & { query: Query }> = new Array(queries.length);
 let next = 0;
 async function worker() {
   while (next < queries.length) {

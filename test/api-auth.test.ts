@@ -7,6 +7,7 @@ import path from 'node:path';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { REPO, startTestServer, tempDir } from './helpers/server.js';
+import { rejectsApi } from './helpers/rejects-api.js';
 
 const run = promisify(execFile);
 const dataDir = tempDir(t);
@@ -21,8 +22,8 @@ t.test('without a valid key every endpoint but health is 401', async (t) => {
     t.equal(r.body.error.type, 'unauthorized');
     t.match(r.body.error.fix, /svc keys create/);
   }
-  await t.rejects(api.get('/stores', { authorization: 'Basic abc' }), { status: 401, type: 'unauthorized', body: { error: { message: /Bearer/ } } });
-  await t.rejects(api.get('/stores', { authorization: 'Bearer svc_aaaaaaaa_' + 'a'.repeat(40) }), { status: 401, type: 'unauthorized' });
+  await rejectsApi(t, api.get('/stores', { authorization: 'Basic abc' }), { status: 401, type: 'unauthorized', body: { error: { message: /Bearer/ } } });
+  await rejectsApi(t, api.get('/stores', { authorization: 'Bearer svc_aaaaaaaa_' + 'a'.repeat(40) }), { status: 401, type: 'unauthorized' });
   t.equal((await api.raw('GET', '/health')).status, 200);
 });
 
@@ -36,13 +37,13 @@ t.test('keys CLI against a running server: create, use, list, revoke', async (t)
   await A.post('/stores/secret/documents', { documents: [{ id: 'd', text: 'Project A private text.' }] });
   t.equal((await A.get('/stores')).stores.length, 1);
   t.equal((await B.get('/stores')).stores.length, 0, "B does not see A's stores");
-  await t.rejects(B.get('/stores/secret'), { status: 404, type: 'store_not_found' }, 'no existence leak');
-  await t.rejects(B.post('/stores/secret/search', { query: 'private' }), { status: 404, type: 'store_not_found' });
+  await rejectsApi(t, B.get('/stores/secret'), { status: 404, type: 'store_not_found' }, 'no existence leak');
+  await rejectsApi(t, B.post('/stores/secret/search', { query: 'private' }), { status: 404, type: 'store_not_found' });
   await B.post('/stores', { name: 'secret' });
   t.not((await B.get('/stores/secret')).id, (await A.get('/stores/secret')).id, 'same name, separate stores');
   const idA = (await A.get('/stores/secret')).id;
   t.equal((await A.with({ 'X-Svc-Project': 'proj-b' }).get('/stores/secret')).id, idA, 'the project header cannot switch projects with auth');
-  await t.rejects(B.get('/stores/secret/documents/d'), { status: 404, type: 'document_not_found' });
+  await rejectsApi(t, B.get('/stores/secret/documents/d'), { status: 404, type: 'document_not_found' });
 
   const list = (await svc(['keys', 'list'])).stdout;
   t.match(list, /proj-a/);
@@ -53,7 +54,7 @@ t.test('keys CLI against a running server: create, use, list, revoke', async (t)
   t.equal(fs.statSync(path.join(dataDir, 'keys.json')).mode & 0o777, 0o600, 'key file is private');
 
   await svc(['keys', 'revoke', a]);
-  await t.rejects(A.get('/stores'), { status: 401, type: 'unauthorized' }, 'revoked key refused without restart');
+  await rejectsApi(t, A.get('/stores'), { status: 401, type: 'unauthorized' }, 'revoked key refused without restart');
   t.equal((await B.get('/stores')).stores.length, 1, 'other keys unaffected');
   t.match((await svc(['keys', 'list'])).stdout, /revoked/);
   const err = await svc(['keys', 'revoke', 'svc_zzzzzzzz_' + 'z'.repeat(40)]).catch((e) => e);

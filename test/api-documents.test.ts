@@ -3,6 +3,7 @@
 // 422 errors, each body checked against the OpenAPI schemas.
 import t from 'tap';
 import { startTestServer } from './helpers/server.js';
+import { rejectsApi } from './helpers/rejects-api.js';
 import { SchemaChecker } from './helpers/schema.js';
 
 const { api } = await startTestServer(t);
@@ -23,7 +24,7 @@ t.test('ingest then get, with and without text', async (t) => {
   const full = await api.get('/stores/docs/documents/a?include_text=true');
   t.equal(full.text, 'Alpha text. Second sentence here.');
   t.notOk('text' in (await api.get('/stores/docs/documents/a?include_text=false')));
-  await t.rejects(api.get('/stores/docs/documents/a?include_text=maybe'), { status: 400, type: 'invalid_request' });
+  await rejectsApi(t, api.get('/stores/docs/documents/a?include_text=maybe'), { status: 400, type: 'invalid_request' });
   t.equal((await api.get('/stores/docs')).n_docs, 1);
 });
 
@@ -51,15 +52,15 @@ t.test('ids with reserved, unicode and control characters round-trip through the
   }
   const r = await api.raw('DELETE', `/stores/docs/documents/${encodeURIComponent('a/b')}`);
   t.equal(r.status, 204);
-  await t.rejects(api.get(`/stores/docs/documents/${encodeURIComponent('a/b')}`), { status: 404, type: 'document_not_found' });
-  await t.rejects(api.get('/stores/docs/documents/%E0%A4%A'), { status: 400, type: 'invalid_request' });
+  await rejectsApi(t, api.get(`/stores/docs/documents/${encodeURIComponent('a/b')}`), { status: 404, type: 'document_not_found' });
+  await rejectsApi(t, api.get('/stores/docs/documents/%E0%A4%A'), { status: 400, type: 'invalid_request' });
 });
 
 t.test('document validation (every invalid document: hostile-input.test.ts)', async (t) => {
   const err = await api.post('/stores/docs/documents', { documents: [{ id: 'x' }] }).catch((e) => e);
   t.match(err, { status: 400, type: 'invalid_request', body: { error: { message: /text/, fix: /text/ } } });
-  await t.rejects(api.get('/stores/docs/documents/x'), { status: 404, type: 'document_not_found' }, 'nothing was written');
-  await t.rejects(api.post('/stores/nope/documents', { documents: [doc('z')] }), { status: 404, type: 'store_not_found' });
+  await rejectsApi(t, api.get('/stores/docs/documents/x'), { status: 404, type: 'document_not_found' }, 'nothing was written');
+  await rejectsApi(t, api.post('/stores/nope/documents', { documents: [doc('z')] }), { status: 404, type: 'store_not_found' });
 });
 
 t.test('413 document_too_large names the document and the 32 MB limit', async (t) => {
@@ -74,7 +75,7 @@ t.test('413 document_too_large names the document and the 32 MB limit', async (t
   t.match(err2, { status: 413, type: 'document_too_large' });
   t.match(err2.body.error.message, /request body is 36\.\d MB.*largest documents: 'part/);
   t.match(err2.body.error.fix, /ingestStream/);
-  await t.rejects(api.get('/stores/docs/documents/huge'), { status: 404, type: 'document_not_found' });
+  await rejectsApi(t, api.get('/stores/docs/documents/huge'), { status: 404, type: 'document_not_found' });
 });
 
 t.test('Idempotency-Key: a replay returns the original response and ingests nothing', async (t) => {
@@ -92,8 +93,8 @@ t.test('Idempotency-Key: a replay returns the original response and ingests noth
   t.not(before.ingested_at, undefined);
   const err = await api.post('/stores/docs/documents', { documents: [doc('i2')] }, { 'Idempotency-Key': key }).catch((e) => e);
   t.match(err, { status: 422, type: 'idempotency_key_reused' });
-  await t.rejects(api.get('/stores/docs/documents/i2'), { status: 404, type: 'document_not_found' });
-  await t.rejects(api.post('/stores/docs/documents', body, { 'Idempotency-Key': 'k'.repeat(256) }), { status: 400, type: 'invalid_request' });
+  await rejectsApi(t, api.get('/stores/docs/documents/i2'), { status: 404, type: 'document_not_found' });
+  await rejectsApi(t, api.post('/stores/docs/documents', body, { 'Idempotency-Key': 'k'.repeat(256) }), { status: 400, type: 'invalid_request' });
   const concurrent = await Promise.all(
     Array.from({ length: 4 }, () => api.raw('POST', '/stores/docs/documents', { documents: [doc('c1')] }, { 'Idempotency-Key': 'same-time' })),
   );
@@ -120,8 +121,8 @@ t.test('list: most recently ingested first; a cursor walk sees every document on
   t.equal(first.documents[0].id, `new${n - 1}`);
   await api.post('/stores/walk/documents', { documents: [doc('w00', 'reingested')] });
   t.equal((await api.get('/stores/walk/documents?limit=1')).documents[0].id, 'w00', 'upsert moves to the front');
-  await t.rejects(api.get('/stores/walk/documents?limit=500'), { status: 400, type: 'invalid_request' });
-  await t.rejects(api.get(`/stores/walk/documents?cursor=${Buffer.from('{"k":"stores","p":["a","b"]}').toString('base64url')}`), { status: 400, type: 'invalid_request' });
+  await rejectsApi(t, api.get('/stores/walk/documents?limit=500'), { status: 400, type: 'invalid_request' });
+  await rejectsApi(t, api.get(`/stores/walk/documents?cursor=${Buffer.from('{"k":"stores","p":["a","b"]}').toString('base64url')}`), { status: 400, type: 'invalid_request' });
 });
 
 t.test('delete a document', async (t) => {
@@ -129,8 +130,8 @@ t.test('delete a document', async (t) => {
   t.equal((await api.post('/stores/docs/search', { query: 'Zanzibar spices' })).passages[0]?.doc_id, 'gone');
   const r = await api.raw('DELETE', '/stores/docs/documents/gone');
   t.equal(r.status, 204);
-  await t.rejects(api.get('/stores/docs/documents/gone'), { status: 404, type: 'document_not_found', body: { error: { fix: /GET \/v1\/stores\/docs\/documents/ } } });
-  await t.rejects(api.delete('/stores/docs/documents/gone'), { status: 404, type: 'document_not_found' });
+  await rejectsApi(t, api.get('/stores/docs/documents/gone'), { status: 404, type: 'document_not_found', body: { error: { fix: /GET \/v1\/stores\/docs\/documents/ } } });
+  await rejectsApi(t, api.delete('/stores/docs/documents/gone'), { status: 404, type: 'document_not_found' });
   const after = await api.post('/stores/docs/search', { query: 'Zanzibar spices', max_results: 100 });
   t.notOk(after.passages.some((p: any) => p.doc_id === 'gone'), 'gone from search at once');
 });

@@ -2,10 +2,10 @@
 // unknown routes, wrong methods, rate limiting with Retry-After, and the served OpenAPI document
 // validated as 3.1 whose error responses list exactly the table's types. Malformed, oversized and
 // hostile requests: hostile-input.test.ts.
-import t from 'tap';
+import t, { type Test } from 'tap';
 import zlib from 'node:zlib';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { ERRORS } from '../src/errors.js';
+import { ERRORS, type ErrorBody } from '../src/errors.js';
 import { startTestServer } from './helpers/server.js';
 import { SchemaChecker } from './helpers/schema.js';
 
@@ -14,7 +14,7 @@ const doc = await api.get('/openapi.json');
 const schemas = new SchemaChecker(doc);
 await api.post('/stores', { name: 'e' });
 
-function isErrorBody(t: Tap.Test, r: { status: number; body: any }, status: number, type: string): void {
+function isErrorBody(t: Test, r: { status: number; body: any }, status: number, type: string): void {
   t.equal(r.status, status, `status ${status}`);
   t.same(schemas.errors('Error', r.body), [], 'error body matches the Error schema');
   t.equal(r.body?.error?.type, type);
@@ -53,7 +53,7 @@ t.test('unknown routes and methods', async (t) => {
   t.match(r.headers.get('allow'), /GET.*DELETE/);
   const outside = await fetch(api.base.replace('/v1', '/v2/stores'));
   t.equal(outside.status, 404);
-  t.equal((await outside.json()).error.type, 'route_not_found');
+  t.equal(((await outside.json()) as ErrorBody).error.type, 'route_not_found');
 });
 
 // Malformed, oversized and compression-bomb bodies: see the matrix in hostile-input.test.ts.
@@ -107,7 +107,7 @@ t.test('an unexpected failure is 500 internal with the request id, and leaks not
   t.teardown(() => server.close());
   const port = (server.address() as any).port;
   const res = await fetch(`http://127.0.0.1:${port}/v1/stores`, { headers: { 'x-request-id': 'trace-me' } });
-  const body = await res.json();
+  const body = (await res.json()) as ErrorBody;
   t.equal(res.status, 500);
   t.equal(body.error.type, 'internal');
   t.match(body.error.message, /trace-me/);

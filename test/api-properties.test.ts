@@ -85,7 +85,7 @@ for (const [p, ops] of Object.entries<Record<string, any>>(doc.paths)) {
       const statuses = new Map<number, number>();
       await fc.assert(
         fc.asyncProperty(requests(p, op), async (req) => {
-          const qs = new URLSearchParams(Object.entries(req.query).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)])).toString();
+          const qs = new URLSearchParams(Object.entries(req.query).filter(([, v]) => v !== undefined).map(([k, v]): [string, string] => [k, String(v)])).toString();
           const r = await api.raw(method.toUpperCase(), `${req.path.replace('@p2id', p2id)}${qs ? `?${qs}` : ''}`, req.body, req.headers);
           statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
           if (process.env.SVC_PROP_DEBUG && r.status >= 400) console.error(method, req.path, JSON.stringify(req.body)?.slice(0, 80), r.body?.error?.message);

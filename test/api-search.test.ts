@@ -2,6 +2,7 @@
 // semantics (every pair must match), trace on request, defaults and validation errors.
 import t from 'tap';
 import { startTestServer } from './helpers/server.js';
+import { rejectsApi } from './helpers/rejects-api.js';
 import { SchemaChecker } from './helpers/schema.js';
 
 const { api } = await startTestServer(t);
@@ -77,7 +78,7 @@ t.test('validation errors name the field and its range', async (t) => {
     t.match(err, { status: 400, type: 'invalid_request' }, JSON.stringify(body).slice(0, 60));
     t.match(err.body.error.fix, fix);
   }
-  await t.rejects(api.post('/stores/missing/search', { query: 'x' }), { status: 404, type: 'store_not_found' });
+  await rejectsApi(t, api.post('/stores/missing/search', { query: 'x' }), { status: 404, type: 'store_not_found' });
 });
 
 t.test('an empty store answers with no passages and low confidence', async (t) => {

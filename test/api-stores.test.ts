@@ -4,6 +4,7 @@ import t from 'tap';
 import fs from 'node:fs';
 import path from 'node:path';
 import { startTestServer } from './helpers/server.js';
+import { rejectsApi } from './helpers/rejects-api.js';
 import { SchemaChecker } from './helpers/schema.js';
 
 const { api, dataDir } = await startTestServer(t);
@@ -28,19 +29,19 @@ t.test('409 store_already_exists for a taken name', async (t) => {
 });
 
 t.test('400 invalid_request for bad names, with a fix (hostile names: hostile-input.test.ts)', async (t) => {
-  await t.rejects(api.post('/stores', { name: 'sp ace' }), { status: 400, type: 'invalid_request', body: { error: { fix: /1 to 64 characters from \[a-z0-9-_\]/ } } });
-  await t.rejects(api.post('/stores', {}), { status: 400, type: 'invalid_request', body: { error: { message: /name/ } } });
-  await t.rejects(api.post('/stores', { name: 'ok', extra: 1 }), { status: 400, type: 'invalid_request', body: { error: { fix: /Allowed fields: name/ } } });
-  await t.rejects(api.post('/stores', { name: 5 }), { status: 400, type: 'invalid_request' });
+  await rejectsApi(t, api.post('/stores', { name: 'sp ace' }), { status: 400, type: 'invalid_request', body: { error: { fix: /1 to 64 characters from \[a-z0-9-_\]/ } } });
+  await rejectsApi(t, api.post('/stores', {}), { status: 400, type: 'invalid_request', body: { error: { message: /name/ } } });
+  await rejectsApi(t, api.post('/stores', { name: 'ok', extra: 1 }), { status: 400, type: 'invalid_request', body: { error: { fix: /Allowed fields: name/ } } });
+  await rejectsApi(t, api.post('/stores', { name: 5 }), { status: 400, type: 'invalid_request' });
   const ok = await api.post('/stores', { name: 'a-b_c-0'.padEnd(64, 'z') });
   t.equal(ok.name.length, 64);
 });
 
 t.test('404 store_not_found', async (t) => {
-  await t.rejects(api.get('/stores/nope'), { status: 404, type: 'store_not_found', body: { error: { fix: /POST \/v1\/stores/ } } });
-  await t.rejects(api.get('/stores/st_aaaaaaaaaaaaaaaa'), { status: 404, type: 'store_not_found' });
-  await t.rejects(api.delete('/stores/nope'), { status: 404, type: 'store_not_found' });
-  await t.rejects(api.get('/stores/..'), { status: 404 });
+  await rejectsApi(t, api.get('/stores/nope'), { status: 404, type: 'store_not_found', body: { error: { fix: /POST \/v1\/stores/ } } });
+  await rejectsApi(t, api.get('/stores/st_aaaaaaaaaaaaaaaa'), { status: 404, type: 'store_not_found' });
+  await rejectsApi(t, api.delete('/stores/nope'), { status: 404, type: 'store_not_found' });
+  await rejectsApi(t, api.get('/stores/..'), { status: 404 });
 });
 
 t.test('list: newest first, paginated with an opaque cursor', async (t) => {
@@ -63,11 +64,11 @@ t.test('list: newest first, paginated with an opaque cursor', async (t) => {
   const all = await api.get('/stores');
   t.equal(all.stores.length, 7, 'default limit 20 covers all');
   t.equal(all.next_cursor, null);
-  await t.rejects(api.get('/stores?limit=0'), { status: 400, type: 'invalid_request', body: { error: { fix: /1 to 100/ } } });
-  await t.rejects(api.get('/stores?limit=101'), { status: 400, type: 'invalid_request' });
-  await t.rejects(api.get('/stores?limit=abc'), { status: 400, type: 'invalid_request' });
-  await t.rejects(api.get('/stores?cursor=garbage'), { status: 400, type: 'invalid_request', body: { error: { fix: /next_cursor/ } } });
-  await t.rejects(api.get('/stores?sort=asc'), { status: 400, type: 'invalid_request', body: { error: { message: /sort/ } } });
+  await rejectsApi(t, api.get('/stores?limit=0'), { status: 400, type: 'invalid_request', body: { error: { fix: /1 to 100/ } } });
+  await rejectsApi(t, api.get('/stores?limit=101'), { status: 400, type: 'invalid_request' });
+  await rejectsApi(t, api.get('/stores?limit=abc'), { status: 400, type: 'invalid_request' });
+  await rejectsApi(t, api.get('/stores?cursor=garbage'), { status: 400, type: 'invalid_request', body: { error: { fix: /next_cursor/ } } });
+  await rejectsApi(t, api.get('/stores?sort=asc'), { status: 400, type: 'invalid_request', body: { error: { message: /sort/ } } });
 });
 
 t.test('delete removes the store, its folder and frees the name', async (t) => {
@@ -76,8 +77,8 @@ t.test('delete removes the store, its folder and frees the name', async (t) => {
   const r = await api.raw('DELETE', '/stores/doomed');
   t.equal(r.status, 204);
   t.equal(r.body, undefined, 'no body');
-  await t.rejects(api.get('/stores/doomed'), { status: 404, type: 'store_not_found' });
-  await t.rejects(api.get(`/stores/${s.id}/documents`), { status: 404, type: 'store_not_found' });
+  await rejectsApi(t, api.get('/stores/doomed'), { status: 404, type: 'store_not_found' });
+  await rejectsApi(t, api.get(`/stores/${s.id}/documents`), { status: 404, type: 'store_not_found' });
   t.notOk(fs.existsSync(path.join(dataDir, 'default', s.id)), 'folder removed');
   const again = await api.post('/stores', { name: 'doomed' });
   t.not(again.id, s.id, 'a new store gets a new id');
@@ -89,5 +90,5 @@ t.test('projects are separate under --no-auth via X-Svc-Project', async (t) => {
   await other.post('/stores', { name: 'alpha' });
   t.equal((await other.get('/stores')).stores.length, 1);
   t.ok(fs.existsSync(path.join(dataDir, 'other')));
-  await t.rejects(api.with({ 'X-Svc-Project': 'Bad!' }).get('/stores'), { status: 400, type: 'invalid_request' });
+  await rejectsApi(t, api.with({ 'X-Svc-Project': 'Bad!' }).get('/stores'), { status: 400, type: 'invalid_request' });
 });

@@ -6,6 +6,7 @@ import t from 'tap';
 import fs from 'node:fs';
 import path from 'node:path';
 import { startTestServer, tempDir } from './helpers/server.js';
+import { rejectsApi } from './helpers/rejects-api.js';
 import { verifyDataDir, walkDocs } from './helpers/store-check.js';
 
 const QUERIES = ['Who directed Devotion?', 'river through Vienna', 'zqk7 marker', 'mountains and glaciers', 'father of the actress'];
@@ -61,5 +62,5 @@ t.test('a copied data dir of a stopped server serves identical results', async (
   t.same(restored, live.kb, 'the live index (replaced and deleted passages still flagged dead) scores exactly like the index rebuilt from disk');
 
   await second.api.post('/stores/kb/documents', { documents: [{ id: 'only-in-copy', text: 'Written to the copy only.' }] });
-  await t.rejects(original.api.get('/stores/kb/documents/only-in-copy'), { status: 404, type: 'document_not_found' }, 'the copy is independent');
+  await rejectsApi(t, original.api.get('/stores/kb/documents/only-in-copy'), { status: 404, type: 'document_not_found' }, 'the copy is independent');
 });

@@ -2,7 +2,7 @@
 // splitting keeps every passage an exact substring of at most 1200 characters, in order of start,
 // covering every non-space character, cut at sentence ends and carrying the sentences that follow;
 // the blob format round-trips and refuses another model.
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { analyzeDocument, documentTitle, FLAG_CAPITALISED, FLAG_SENTENCE_START, FLAG_STOP } from '../src/engine/text/index.js';
 import { decodeBlob, encodeBlob, EncodingFormatError } from '../src/engine/segment/index.js';
 import { MAX_PASSAGE, splitPassages } from '../src/engine/text/index.js';
@@ -26,7 +26,7 @@ t.test('porter stems', async (t) => {
   for (const [w, s] of Object.entries(cases)) t.equal(porterStem(w), s, w);
 });
 
-function checkPassages(t: Tap.Test, text: string, max = MAX_PASSAGE) {
+function checkPassages(t: Test, text: string, max = MAX_PASSAGE) {
   const ps = splitPassages(text);
   const covered = new Uint8Array(text.length);
   let last = -1;

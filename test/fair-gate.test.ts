@@ -6,6 +6,7 @@
 import t from 'tap';
 import { FairGate } from '../src/api/fair-gate.js';
 import { startTestServer } from './helpers/server.js';
+import { rejectsApi } from './helpers/rejects-api.js';
 
 /** A task that runs until `finish()` and records when it started. */
 function task(log: string[], name: string) {
@@ -24,7 +25,7 @@ t.test('slots, round robin and the per-project queue bound', async (t) => {
   await tick();
   t.same(log, ['a0', 'a1'], 'two slots: two running');
   t.equal(gate.waiting('A'), 3);
-  await t.rejects(gate.run('A', async () => undefined), { type: 'service_unavailable', status: 503, headers: { 'Retry-After': '1' } }, 'A has 3 waiting: refused at once');
+  await rejectsApi(t, gate.run('A', async () => undefined), { type: 'service_unavailable', status: 503, headers: { 'Retry-After': '1' } }, 'A has 3 waiting: refused at once');
   const b = [task(log, 'b0'), task(log, 'b1')];
   runs.push(...b.map((x) => gate.run('B', x.fn)));
   a[0].finish();

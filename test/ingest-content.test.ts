@@ -10,6 +10,7 @@ import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { encodePng } from '../src/ingest-content/png.js';
 import { startFakeOpenAi } from './helpers/fake-openai.js';
 import { startTestServer } from './helpers/server.js';
+import { rejectsApi } from './helpers/rejects-api.js';
 
 const b64 = (b: Uint8Array) => Buffer.from(b).toString('base64');
 
@@ -60,7 +61,7 @@ t.test('without enrichment: a PDF text layer is extracted; images and scanned pa
     t.match(err.body.error.message, what, name);
     t.match(err.body.error.fix, /SVC_VISION_MODEL.*SVC_ENRICH_MODEL/, `${name}: the fix names the variables`);
   }
-  await t.rejects(api.get('/stores/files/documents/scan.pdf'), { status: 404 }, 'nothing was written');
+  await rejectsApi(t, api.get('/stores/files/documents/scan.pdf'), { status: 404 }, 'nothing was written');
 });
 
 t.test('content validation', async (t) => {
@@ -120,7 +121,7 @@ t.test('with a vision model: images and scanned pages are transcribed through th
   fake.reply = () => ({ delayMs: 60_000, text: 'late' });
   const slow = await api.post('/stores/scans/documents', { documents: [doc('scan.pdf', 'application/pdf', scannedPdf)] }).catch((e) => e);
   t.match(slow, { status: 504, type: 'enrichment_timeout', body: { error: { fix: /SVC_ENRICH_TIMEOUT/ } } });
-  await t.rejects(api.get('/stores/scans/documents/scan.pdf'), { status: 404 }, 'nothing was written');
+  await rejectsApi(t, api.get('/stores/scans/documents/scan.pdf'), { status: 404 }, 'nothing was written');
 });
 
 t.test('SVC_VISION_MODEL falls back to SVC_ENRICH_MODEL', async (t) => {

@@ -3,7 +3,7 @@
 // preloaded (in it and its worker threads), which reports and fails any outbound connection, UDP
 // send or host-name lookup; the sentinel itself is checked first. Also: URI parsing and cache paths,
 // and a model folder whose weights do not fit this engine's features is refused.
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -103,17 +103,20 @@ t.test('docs/deploying.md documents the Dockerfile as it is', async (t) => {
   t.equal(block?.[1], fs.readFileSync(path.join(REPO, 'Dockerfile'), 'utf8'));
 });
 
-t.test('a model trained on other features than this engine computes is refused, naming the first difference', async (t) => {
+/** A copy of the shipped model folder in a temp dir with its manifest edited. */
+function editedModel(t: Test, edit: (manifest: Record<string, any>) => void): string {
   const shipped = defaultModelUri();
+  const dir = tempDir(t);
+  for (const f of fs.readdirSync(shipped)) fs.copyFileSync(path.join(shipped, f), path.join(dir, f));
+  const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8'));
+  edit(manifest);
+  fs.writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify(manifest));
+  return dir;
+}
+
+t.test('a model trained on other features than this engine computes is refused, naming the first difference', async (t) => {
   type Search = { W1: number[]; W3: number[]; conf: Array<{ w: number[] }>; features: Record<'W1' | 'W2' | 'W3' | 'conf', string[]> };
-  const copy = (edit: (search: Search, manifest: Record<string, any>) => void) => {
-    const dir = tempDir(t);
-    for (const f of fs.readdirSync(shipped)) fs.copyFileSync(path.join(shipped, f), path.join(dir, f));
-    const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8'));
-    edit(manifest.params.search, manifest);
-    fs.writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify(manifest));
-    return dir;
-  };
+  const copy = (edit: (search: Search) => void) => editedModel(t, (m) => edit(m.params.search));
   t.ok(loadModelFolder(copy(() => {})).manifest, 'the unedited copy loads');
   const fix = /svc train/;
   const swap = (xs: string[], i: number) => ([xs[i], xs[i + 1]] = [xs[i + 1], xs[i]]);
@@ -131,15 +134,7 @@ t.test('a model trained on other features than this engine computes is refused, 
 });
 
 t.test('a manifest that does not follow its JSON schema is refused, naming the field', async (t) => {
-  const shipped = defaultModelUri();
-  const copy = (edit: (manifest: Record<string, any>) => void) => {
-    const dir = tempDir(t);
-    for (const f of fs.readdirSync(shipped)) fs.copyFileSync(path.join(shipped, f), path.join(dir, f));
-    const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8'));
-    edit(manifest);
-    fs.writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify(manifest));
-    return dir;
-  };
+  const copy = (edit: (manifest: Record<string, any>) => void) => editedModel(t, edit);
   const fix = /Restore the model folder/;
   t.throws(() => loadModelFolder(copy((m) => void (m.params.search.W1[3] = '0.5'))), { name: 'ModelError', message: /is not an svc-model\/1 manifest: \/params\/search\/W1\/3 must be number$/, fix });
   t.throws(() => loadModelFolder(copy((m) => void delete m.params.search.features)), { name: 'ModelError', message: /\/params\/search must have required property 'features'$/ });

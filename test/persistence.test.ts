@@ -4,6 +4,7 @@ import t from 'tap';
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { Api, REPO, startTestServer, tempDir } from './helpers/server.js';
+import { rejectsApi } from './helpers/rejects-api.js';
 
 t.test('clean restart keeps stores, documents, order and search', async (t) => {
   const first = await startTestServer(t);
@@ -18,7 +19,7 @@ t.test('clean restart keeps stores, documents, order and search', async (t) => {
   t.equal((await second.api.get('/stores/p')).n_docs, 29);
   const hit = await second.api.post('/stores/p/search', { query: 'tok17' });
   t.equal(hit.passages[0].doc_id, 'd17', 'index rebuilt from LMDB');
-  await t.rejects(second.api.get('/stores/p/documents/d3'), { status: 404, type: 'document_not_found' });
+  await rejectsApi(t, second.api.get('/stores/p/documents/d3'), { status: 404, type: 'document_not_found' });
 });
 
 function startCli(dataDir: string): Promise<{ child: ChildProcess; api: Api }> {

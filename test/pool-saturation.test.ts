@@ -3,8 +3,9 @@
 // again once the queue drains. The server runs with one worker and no queue (startServer's
 // maxQueue), so an ingest of more documents than one encode task takes is refused deterministically,
 // and a burst of searches overflows it.
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { startTestServer } from './helpers/server.js';
+import { rejectsApi } from './helpers/rejects-api.js';
 
 const docs = (from: number, n: number) => Array.from({ length: n }, (_, i) => ({ id: `d${from + i}`, text: `Document ${from + i} about harbour ${i % 17} and the railway to town ${i % 23}. ${'More words about ships. '.repeat(10)}` }));
 const filler = await startTestServer(t);
@@ -22,7 +23,7 @@ async function patiently(method: string, p: string, body: unknown) {
   }
 }
 
-function isBusy(t: Tap.Test, r: { status: number; body: any; headers: Headers }, what: string): void {
+function isBusy(t: Test, r: { status: number; body: any; headers: Headers }, what: string): void {
   t.equal(r.status, 503, `${what}: 503`);
   t.equal(r.body.error.type, 'service_unavailable');
   t.match(r.body.error.message, /saturated/);
@@ -33,7 +34,7 @@ t.test('an ingest that needs more workers than are free is refused with 503, wri
   const r = await api.raw('POST', '/stores/busy/documents', { documents: docs(5000, 400) });
   isBusy(t, r, 'ingest of 400 documents (4 encode tasks) with room for 1');
   t.equal((await api.get('/stores/busy')).n_docs, 1200, 'nothing written');
-  await t.rejects(api.get('/stores/busy/documents/d5000'), { status: 404, type: 'document_not_found' });
+  await rejectsApi(t, api.get('/stores/busy/documents/d5000'), { status: 404, type: 'document_not_found' });
   t.equal((await patiently('POST', '/stores/busy/documents', { documents: docs(5000, 100) })).status, 200, 'one task at a time is served, after Retry-After');
 });
 

@@ -129,7 +129,7 @@ t.test('a pool whose workers cannot start fails tasks instead of hanging', async
   const dir = t.testdir();
   writeFileSync(`${dir}/bad-worker.mjs`, "throw new Error('worker cannot load');\n");
   const seen: Error[] = [];
-  const bad = new EnginePool({ module: rt.module, heap: rt.heap, workerUrl: engineWorkerUrl(), threads: 1,
+  const bad = new EnginePool({ module: rt.module, heap: rt.heap, threads: 1,
     workerUrl: pathToFileURL(`${dir}/bad-worker.mjs`), onWorkerError: (e) => seen.push(e) });
   const first = await Promise.allSettled([bad.run('scan', {}), bad.run('scan', {})]);
   t.ok(first.every((r) => r.status === 'rejected'), 'tasks dispatched during start-up reject');

@@ -23,18 +23,18 @@ const P = [
 
 t.test('the reader logit of the answer sentence is the larger', async (t) => {
   t.ok(reader.bestSentence(Q, P[1].text) > reader.bestSentence(Q, P[0].text));
-  t.same(rerankScores(reader, { n: 2, w: [2, 0.5] }, Q, [1, 3], [P[0].text, P[1].text]), [2 + 0.5 * reader.bestSentence(Q, P[0].text), 6 + 0.5 * reader.bestSentence(Q, P[1].text)]);
+  t.same(rerankScores(reader, { n: 2, w: [2, 0.5], features: [...RERANK_NAMES] }, Q, [1, 3], [P[0].text, P[1].text]), [2 + 0.5 * reader.bestSentence(Q, P[0].text), 6 + 0.5 * reader.bestSentence(Q, P[1].text)]);
 });
 
 t.test('the head is re-ordered, scores reassigned best-first, the rest untouched', async (t) => {
-  const out = rerankLead(reader, { n: 2, w: [0, 1] }, Q, P);
+  const out = rerankLead(reader, { n: 2, w: [0, 1], features: [...RERANK_NAMES] }, Q, P);
   t.same(out.map((p) => p.id), ['b', 'a', 'c']);
   t.same(out.map((p) => p.score), [2, 1.9, 1]);
   t.same(P.map((p) => p.id), ['a', 'b', 'c'], 'the input is not modified');
-  t.same(rerankLead(reader, { n: 2, w: [1, 0] }, Q, P).map((p) => p.id), ['a', 'b', 'c'], 'score alone keeps the order');
-  t.same(rerankLead(reader, { n: 1, w: [0, 1] }, Q, P).map((p) => p.id), ['a', 'b', 'c'], 'n = 1 changes nothing');
-  t.same(rerankLead(reader, { n: 10, w: [0, 1] }, Q, P).map((p) => p.id).sort(), ['a', 'b', 'c'], 'n beyond the list: the same passages');
-  t.same(rerankLead(reader, { n: 2, w: [0, 1] }, Q, []), []);
+  t.same(rerankLead(reader, { n: 2, w: [1, 0], features: [...RERANK_NAMES] }, Q, P).map((p) => p.id), ['a', 'b', 'c'], 'score alone keeps the order');
+  t.same(rerankLead(reader, { n: 1, w: [0, 1], features: [...RERANK_NAMES] }, Q, P).map((p) => p.id), ['a', 'b', 'c'], 'n = 1 changes nothing');
+  t.same(rerankLead(reader, { n: 10, w: [0, 1], features: [...RERANK_NAMES] }, Q, P).map((p) => p.id).sort(), ['a', 'b', 'c'], 'n beyond the list: the same passages');
+  t.same(rerankLead(reader, { n: 2, w: [0, 1], features: [...RERANK_NAMES] }, Q, []), []);
 });
 
 t.test("the model's params.rerank is read and checked", async (t) => {

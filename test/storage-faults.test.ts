@@ -9,11 +9,12 @@ import t from 'tap';
 import { openFaultFs } from './helpers/fault-fs.js';
 import { failingChild, startChild, type ChildServer } from './helpers/child-server.js';
 import { tempDir } from './helpers/server.js';
+import { rejectsApi } from './helpers/rejects-api.js';
 import { verifyDataDir, walkDocs } from './helpers/store-check.js';
 
 const fsys = await openFaultFs(tempDir(t, 'svc-faults-'), '24m');
 if (typeof fsys === 'string') {
-  t.skip(`storage faults need a tmpfs in a private mount namespace: ${fsys}`);
+  t.skip(`storage faults need a tmpfs in a private mount namespace: ${fsys}`, () => {});
 } else {
   t.teardown(() => fsys.close());
   const serve = () => startChild(fsys.dir, { prefix: fsys.prefix });
@@ -46,7 +47,7 @@ if (typeof fsys === 'string') {
 
     t.equal((await s.api.raw('GET', '/health')).status, 200, 'the server is still up');
     t.same(await Promise.all(acked.map((id) => search(s, id).then((r) => r.join()))), before.slice(0, acked.length), 'search unchanged');
-    await t.rejects(s.api.get('/stores/full/documents/big'), { status: 404, type: 'document_not_found' }, 'nothing of a refused ingest');
+    await rejectsApi(t, s.api.get('/stores/full/documents/big'), { status: 404, type: 'document_not_found' }, 'nothing of a refused ingest');
 
     fsys.unfill();
     await s.api.post('/stores/full/documents', { documents: [doc('late')] });

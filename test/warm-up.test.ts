@@ -1,11 +1,11 @@
 // Warm-up of a restarted server (src/api/warm-up.ts): it searches its largest store before it answers,
 // changes nothing, and does nothing where there is nothing to search.
 import t from 'tap';
-import { pino } from 'pino';
+import { pino, type Logger } from 'pino';
 import { warmUpQueries } from '../src/api/warm-up.js';
 import { startTestServer } from './helpers/server.js';
 
-function logCapture(): { logger: ReturnType<typeof pino>; lines: Array<Record<string, any>> } {
+function logCapture(): { logger: Logger; lines: Array<Record<string, any>> } {
   const lines: Array<Record<string, any>> = [];
   return { lines, logger: pino({ level: 'info' }, { write: (s: string) => void lines.push(JSON.parse(s)) }) };
 }

@@ -58,7 +58,7 @@ export function makeReaderModel(dir: string, reader: Uint8Array | null = testRea
   const { manifest, files } = readModelFolder(defaultModelUri());
   const { files: _files, ...rest } = manifest;
   if (rerank !== undefined) {
-    const { rerank: _old, ...params } = rest.params as Record<string, unknown>;
+    const { rerank: _old, ...params } = rest.params;
     rest.params = rerank ? { ...params, rerank } : params;
   }
   const out = new Map<string, Uint8Array>(files);

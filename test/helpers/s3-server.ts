@@ -33,7 +33,7 @@ export function s3Env(endpoint: string): Record<string, string> {
 
 export async function startS3(buckets: string[]): Promise<TestS3> {
   const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-s3rver-'));
-  const s3rver = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory, configureBuckets: buckets.map((name) => ({ name })) });
+  const s3rver = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory, configureBuckets: buckets.map((name) => ({ name, configs: [] })) });
   const { port } = (await s3rver.run()) as { port: number };
   const http = (s3rver as unknown as { httpServer: Server }).httpServer;
   const endpoint = `http://127.0.0.1:${port}`;

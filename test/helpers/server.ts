@@ -47,7 +47,7 @@ export class Api {
   async raw(method: string, p: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply> {
     const init: RequestInit = { method, headers: { ...this.defaultHeaders, ...headers } };
     if (body !== undefined) {
-      init.body = typeof body === 'string' || body instanceof Uint8Array ? (body as BodyInit) : JSON.stringify(body);
+      init.body = typeof body === 'string' || body instanceof Uint8Array ? body : JSON.stringify(body);
       (init.headers as Record<string, string>)['content-type'] ??= 'application/json';
     }
     const res = await fetch(this.base + p, init);
