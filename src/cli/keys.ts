@@ -1,8 +1,8 @@
 // `svc keys create|list|revoke`: manage API keys in the data dir (SVC_DATA_DIR) of the server host.
 // A running server sees changes at once. The secret is printed once, by `create`, on stdout alone.
+// The store layer (and lmdb with it) is loaded only when a keys command runs.
 import type { Command } from 'commander';
 import { loadConfig, NAME_RE } from '../config.js';
-import { KeyNotFoundError, KeyRing } from '../store/keys.js';
 import { CliError } from './cli-error.js';
 
 export function registerKeys(program: Command): void {
@@ -12,7 +12,8 @@ export function registerKeys(program: Command): void {
     .command('create')
     .description('Create an API key for a project and print it once')
     .option('--project <project>', 'project the key gives access to (default: SVC_PROJECT or "default")')
-    .action((opts: { project?: string }) => {
+    .action(async (opts: { project?: string }) => {
+      const { KeyRing } = await import('../store/index.js');
       const config = loadConfig();
       const project = opts.project ?? config.project;
       if (!NAME_RE.test(project)) throw new CliError(`'${project}' is not a valid project name`, 'Use 1 to 64 characters of [a-z0-9-_].');
@@ -25,7 +26,8 @@ export function registerKeys(program: Command): void {
     .command('list')
     .description('List keys: id, prefix, project, created, status (never the secret)')
     .option('--json', 'print JSON')
-    .action((opts: { json?: boolean }) => {
+    .action(async (opts: { json?: boolean }) => {
+      const { KeyRing } = await import('../store/index.js');
       const list = new KeyRing(loadConfig().dataDir).list().map(({ sha256: _hash, ...k }) => k);
       if (opts.json) {
         process.stdout.write(`${JSON.stringify(list, null, 2)}\n`);
@@ -35,21 +37,32 @@ export function registerKeys(program: Command): void {
         process.stdout.write("no keys; create one with 'svc keys create --project <project>'\n");
         return;
       }
-      const rows = [['ID', 'PREFIX', 'PROJECT', 'CREATED', 'STATUS'], ...list.map((k) => [k.id, `${k.prefix}…`, k.project, k.created_at, k.revoked_at ? `revoked ${k.revoked_at}` : 'active'])];
+      const rows = [
+        ['ID', 'PREFIX', 'PROJECT', 'CREATED', 'STATUS'],
+        ...list.map((k) => [k.id, `${k.prefix}…`, k.project, k.created_at, k.revoked_at ? `revoked ${k.revoked_at}` : 'active']),
+      ];
       const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-      for (const r of rows) process.stdout.write(`${r.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd()}\n`);
+      for (const r of rows)
+        process.stdout.write(
+          `${r
+            .map((c, i) => c.padEnd(widths[i]))
+            .join('  ')
+            .trimEnd()}\n`,
+        );
     });
 
   keys
     .command('revoke')
     .description('Revoke a key (give the key itself or its id); a running server refuses it at once')
     .argument('<API_KEY>', 'the key, or its id as shown by `svc keys list`')
-    .action((key: string) => {
+    .action(async (key: string) => {
+      const { KeyNotFoundError, KeyRing } = await import('../store/index.js');
       try {
         const rec = new KeyRing(loadConfig().dataDir).revoke(key);
         process.stdout.write(`revoked key ${rec.id} (project '${rec.project}')\n`);
       } catch (err) {
-        if (err instanceof KeyNotFoundError) throw new CliError(err.message, "List keys with 'svc keys list' and pass the full key or its id.");
+        if (err instanceof KeyNotFoundError)
+          throw new CliError(err.message, "List keys with 'svc keys list' and pass the full key or its id.");
         throw err;
       }
     });

@@ -3,7 +3,7 @@
 // The server (express, lmdb, the engine) is imported only when `serve` runs, so client commands
 // start fast.
 import type { Command } from 'commander';
-import type { RunningServer } from '../api/server.js';
+import type { RunningServer } from '../api/index.js';
 import { loadConfig, VERSION } from '../config.js';
 import { CliError } from './cli-error.js';
 
@@ -16,27 +16,32 @@ export function registerServe(program: Command): void {
     .option('--no-auth', 'disable API keys: anyone who can reach the port can read and write every store')
     .action(async (opts: { port: string; host?: string; auth: boolean }) => {
       const port = Number(opts.port);
-      if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`--port ${opts.port} is not a port number`, 'Use an integer from 0 to 65535.');
+      if (!Number.isInteger(port) || port < 0 || port > 65535)
+        throw new CliError(`--port ${opts.port} is not a port number`, 'Use an integer from 0 to 65535.');
       const config = loadConfig();
       const noAuth = !opts.auth;
       const host = opts.host ?? (noAuth ? '127.0.0.1' : '0.0.0.0');
-      const { startServer } = await import('../api/server.js');
-      const { DataDirLockedError } = await import('../store/data-dir-lock.js');
-      const { StorageError } = await import('../store/storage-error.js');
+      const { startServer } = await import('../api/index.js');
+      const { DataDirLockedError, StorageError } = await import('../store/index.js');
       let server: RunningServer;
       try {
         server = await startServer({ config, port, host, noAuth });
       } catch (err) {
         if (err instanceof DataDirLockedError) {
-          throw new CliError(err.message, `Stop the other server, or give this one another SVC_DATA_DIR. If no svc server runs there (pid ${err.pid} is another program), remove ${err.lockFile}.`);
+          throw new CliError(
+            err.message,
+            `Stop the other server, or give this one another SVC_DATA_DIR. If no svc server runs there (pid ${err.pid} is another program), remove ${err.lockFile}.`,
+          );
         }
         if (err instanceof StorageError) {
-          const fix = err.fault === 'full'
-            ? `Free space on the volume holding ${err.dir}, or point SVC_DATA_DIR at a larger one.`
-            : `Make ${err.dir} writable by this user (mount it read-write, fix its owner or mode), or point SVC_DATA_DIR at a writable directory.`;
+          const fix =
+            err.fault === 'full'
+              ? `Free space on the volume holding ${err.dir}, or point SVC_DATA_DIR at a larger one.`
+              : `Make ${err.dir} writable by this user (mount it read-write, fix its owner or mode), or point SVC_DATA_DIR at a writable directory.`;
           throw new CliError(err.message, fix);
         }
-        if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new CliError(`port ${port} is in use`, 'Stop whatever listens there, or pass another --port.');
+        if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE')
+          throw new CliError(`port ${port} is in use`, 'Stop whatever listens there, or pass another --port.');
         throw err;
       }
       const { services } = server;
@@ -46,9 +51,13 @@ export function registerServe(program: Command): void {
         `svc ${VERSION} · engine ${services.engine.id} · model ${config.modelUri} (cache ${config.modelCache}) · data ${config.dataDir} (project ${config.project}) · ${auth} · listening on ${host}:${server.port}, API at ${server.url}\n`,
       );
       if (noAuth) {
-        process.stderr.write(`WARNING: authentication is OFF (--no-auth): anyone who can reach ${host}:${server.port} can read and write every store. Use it only for local development.\n`);
+        process.stderr.write(
+          `WARNING: authentication is OFF (--no-auth): anyone who can reach ${host}:${server.port} can read and write every store. Use it only for local development.\n`,
+        );
       } else if (nKeys === 0) {
-        process.stderr.write("note: no API keys exist yet; every request will get 401. Create one with 'svc keys create --project <project>'.\n");
+        process.stderr.write(
+          "note: no API keys exist yet; every request will get 401. Create one with 'svc keys create --project <project>'.\n",
+        );
       }
       let stopping = false;
       const stop = (signal: string) => {

@@ -19,22 +19,34 @@ export function registerTrain(program: Command): void {
     .option('--sample <n>', 'train on n questions per suite and their documents only (quick, small model)')
     .option('--threads <n>', 'encoding worker threads')
     .option('--no-default', 'do not point models/DEFAULT at the new folder')
-    .action(async (o: { data: string; out?: string; name: string; modelVersion: string; seed: string; folds: string; sample?: string; threads?: string; default: boolean }) => {
-      const { train } = await import('../train/train.js');
-      const outDir = o.out ?? path.join(PACKAGE_ROOT, 'models', `${o.name}-${o.modelVersion}`);
-      const { dir } = await train({
-        dataDir: path.resolve(o.data),
-        outDir,
-        name: o.name,
-        version: o.modelVersion,
-        seed: Number(o.seed),
-        folds: Number(o.folds),
-        sample: o.sample ? Number(o.sample) : undefined,
-        threads: o.threads ? Number(o.threads) : undefined,
-        log: (m) => process.stderr.write(`${m}\n`),
-      });
-      const models = path.join(PACKAGE_ROOT, 'models');
-      if (o.default && path.dirname(dir) === models) fs.writeFileSync(path.join(models, 'DEFAULT'), `${path.basename(dir)}\n`);
-      process.stdout.write(`${dir}\n`);
-    });
+    .action(
+      async (o: {
+        data: string;
+        out?: string;
+        name: string;
+        modelVersion: string;
+        seed: string;
+        folds: string;
+        sample?: string;
+        threads?: string;
+        default: boolean;
+      }) => {
+        const { train } = await import('../train/index.js');
+        const outDir = o.out ?? path.join(PACKAGE_ROOT, 'models', `${o.name}-${o.modelVersion}`);
+        const { dir } = await train({
+          dataDir: path.resolve(o.data),
+          outDir,
+          name: o.name,
+          version: o.modelVersion,
+          seed: Number(o.seed),
+          folds: Number(o.folds),
+          sample: o.sample ? Number(o.sample) : undefined,
+          threads: o.threads ? Number(o.threads) : undefined,
+          log: (m) => process.stderr.write(`${m}\n`),
+        });
+        const models = path.join(PACKAGE_ROOT, 'models');
+        if (o.default && path.dirname(dir) === models) fs.writeFileSync(path.join(models, 'DEFAULT'), `${path.basename(dir)}\n`);
+        process.stdout.write(`${dir}\n`);
+      },
+    );
 }
