@@ -4,11 +4,11 @@
 // every worker never rewrites shared memory) and never trap on inputs that the
 // TypeScript wrappers in src/engine/runtime/kernels.ts accept.
 
-export { dot_i8_rows, dot_i8_gather, dot_f32_rows, gemv_f32 } from './dot';
-export { topk, topk_push, topk_sort } from './topk';
+export { dot_f32_rows, dot_i8_gather, dot_i8_rows, gemv_f32 } from './dot';
 export { pool_f32, pool_i8 } from './pooling';
-export { l2_normalize, quantize_i8, axpy_f32, count_above, max_f32, histogram_f32, max_diff_f32 } from './vector';
-export { bm25_accumulate, bm25_accumulate_touch, bm25_accumulate_marked, marked_indices, gather_f32, mask_dead } from './sparse';
+export { bm25_accumulate, bm25_accumulate_marked, bm25_accumulate_touch, gather_f32, marked_indices, mask_dead } from './sparse';
+export { topk, topk_push, topk_sort } from './topk';
+export { axpy_f32, count_above, histogram_f32, l2_normalize, max_diff_f32, max_f32, quantize_i8 } from './vector';
 
 // First byte past the module's static data: the allocator starts at or above it.
 export function heap_base(): usize {

@@ -11,11 +11,10 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { scanRange, scanScratchBytes } from '../src/engine/runtime/index.js';
-import { createEngineRuntime } from '../src/engine/runtime/index.js';
+import { createEngineRuntime, scanRange, scanScratchBytes } from '../src/engine/runtime/index.js';
 import { log, median, selfMaxRss, suiteCorpus, suiteQueries } from './bench-util.js';
 import { SynthCorpus } from './synth-corpus.js';
-import { LowRankVectors, TextProjector, randomVector, rng } from './text-vectors.js';
+import { LowRankVectors, randomVector, rng, TextProjector } from './text-vectors.js';
 
 // The ESM entry of usearch does not find its prebuilt binary under Node 20; the CommonJS one does.
 const usearch = createRequire(import.meta.url)('usearch') as typeof import('usearch');
@@ -35,8 +34,13 @@ const efs = args.efs ?? [16, 32, 64, 128, 256, 512];
 
 const rt = await createEngineRuntime({ initialBytes: n * dim + n * 4 + nq * dim + (8 << 20) });
 const heap = rt.heap;
-const mRows = heap.alloc(n * dim), mScales = heap.alloc(n * 4), mQ = heap.alloc(nq * dim), mScratch = heap.alloc(scanScratchBytes(10));
-const rows = heap.views.i8At(mRows, n * dim), scales = heap.views.f32At(mScales, n), qs = heap.views.i8At(mQ, nq * dim);
+const mRows = heap.alloc(n * dim),
+  mScales = heap.alloc(n * 4),
+  mQ = heap.alloc(nq * dim),
+  mScratch = heap.alloc(scanScratchBytes(10));
+const rows = heap.views.i8At(mRows, n * dim),
+  scales = heap.views.f32At(mScales, n),
+  qs = heap.views.i8At(mQ, nq * dim);
 
 /**
  * Streams the unit vectors (row i, then the queries) to `row`/`query`; deterministic, so the svc
@@ -46,10 +50,20 @@ async function vectors(row: (i: number, v: Float32Array) => void, query?: (j: nu
   if (args.kind === 'text') {
     const pool = suiteCorpus('hotpotqa-dev');
     const questions = [...suiteQueries('hotpotqa-dev'), ...suiteQueries('2wiki-dev')].slice(0, nq);
-    const proj = new TextProjector(dim, pool.filter((_, i) => i % 4 === 0).map((d) => d.text));
+    const proj = new TextProjector(
+      dim,
+      pool.filter((_, i) => i % 4 === 0).map((d) => d.text),
+    );
     let i = 0;
-    for (const batch of new SynthCorpus(pool, questions.flatMap((q) => q.gold_doc_ids)).batches(n, 10000)) for (const d of batch) row(i++, proj.vector(d.text));
-    if (query) questions.forEach((q, j) => query(j, proj.vector(q.query)));
+    for (const batch of new SynthCorpus(
+      pool,
+      questions.flatMap((q) => q.gold_doc_ids),
+    ).batches(n, 10000))
+      for (const d of batch) row(i++, proj.vector(d.text));
+    if (query)
+      questions.forEach((q, j) => {
+        query(j, proj.vector(q.query));
+      });
   } else if (args.kind === 'lowrank') {
     const gen = new LowRankVectors(dim, 32);
     const next = rng(12345);
@@ -65,12 +79,19 @@ async function vectors(row: (i: number, v: Float32Array) => void, query?: (j: nu
 /** usearch's i8 codes of a unit vector (it truncates v·127); svc keeps them with scale 1/|code|. */
 function put(target: Int8Array, i: number, v: Float32Array): number {
   let s = 0;
-  for (let j = 0; j < dim; j++) s += (target[i * dim + j] = Math.trunc(v[j] * 127)) ** 2;
+  for (let j = 0; j < dim; j++) {
+    const code = Math.trunc(v[j] * 127);
+    target[i * dim + j] = code;
+    s += code ** 2;
+  }
   return s > 0 ? 1 / Math.sqrt(s) : 0;
 }
 
 const t0 = performance.now();
-await vectors((i, v) => (scales[i] = put(rows, i, v)), (j, v) => put(qs, j, v));
+await vectors(
+  (i, v) => (scales[i] = put(rows, i, v)),
+  (j, v) => put(qs, j, v),
+);
 const report: Record<string, unknown> = { n, dim, kind: args.kind, queries: nq, vectorSeconds: (performance.now() - t0) / 1000 };
 log(`ann ${args.kind} ${n}: vectors ready`);
 
@@ -88,7 +109,14 @@ report.scanBytes = n * dim + 4 * n;
 
 // HNSW build.
 const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ann-bench-')), 'index.usearch');
-const config = { dimensions: dim, metric: usearch.MetricKind.Cos, quantization: usearch.ScalarKind.I8, connectivity: 16, expansion_add: 128, multi: false };
+const config = {
+  dimensions: dim,
+  metric: usearch.MetricKind.Cos,
+  quantization: usearch.ScalarKind.I8,
+  connectivity: 16,
+  expansion_add: 128,
+  multi: false,
+};
 const tb = performance.now();
 const built = new usearch.Index({ ...config, expansion_search: 64 });
 const CHUNK = 20000;
@@ -98,7 +126,11 @@ let added = 0;
 let addSeconds = 0;
 const flush = () => {
   const t = performance.now();
-  built.add(BigUint64Array.from({ length: filled }, (_, i) => BigInt(added + i)), chunk.subarray(0, filled * dim), 0);
+  built.add(
+    BigUint64Array.from({ length: filled }, (_, i) => BigInt(added + i)),
+    chunk.subarray(0, filled * dim),
+    0,
+  );
   addSeconds += (performance.now() - t) / 1000;
   added += filled;
   filled = 0;

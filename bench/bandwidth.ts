@@ -24,4 +24,4 @@ export function measureBandwidth(bytes = 512 * 2 ** 20, runs = 9): Bandwidth {
 }
 
 /** Milliseconds to stream `bytes` at `gbs` GB/s. */
-export const floorMs = (bytes: number, gbs: number) => bytes / (gbs * 1e9) * 1000;
+export const floorMs = (bytes: number, gbs: number) => (bytes / (gbs * 1e9)) * 1000;

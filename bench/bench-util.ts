@@ -32,7 +32,11 @@ export const MULTI_HOP_SUITES = ['hotpotqa-dev', '2wiki-dev', 'musique-dev'] as 
 export const LONG_DOC_SUITE = 'squad-articles-dev';
 
 export function readJsonl<T>(p: string): T[] {
-  return fs.readFileSync(p, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as T);
+  return fs
+    .readFileSync(p, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as T);
 }
 
 export function suiteQueries(suite: string, limit?: number): Query[] {
@@ -73,10 +77,14 @@ export interface ChildReport {
 export function runChild(script: string, args: unknown, opts: { nodeArgs?: string[] } = {}): Promise<ChildReport> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), '--import', 'tsx', path.join(BENCH_DIR, script), JSON.stringify(args)], {
-      cwd: REPO_DIR,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const child = spawn(
+      process.execPath,
+      [...(opts.nodeArgs ?? []), '--import', 'tsx', path.join(BENCH_DIR, script), JSON.stringify(args)],
+      {
+        cwd: REPO_DIR,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     let out = '';
     child.stdout.on('data', (b: Buffer) => (out += b.toString()));
     child.on('error', reject);
@@ -111,14 +119,19 @@ export function procMaxRss(pid: number): number {
 /** One line about the machine and its load, for result headers. */
 export function machineLine(): string {
   const cpus = os.cpus();
-  const load = os.loadavg().map((l) => l.toFixed(2)).join(' ');
+  const load = os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
   return `${cpus.length} x ${cpus[0]?.model.trim() ?? 'cpu'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB RAM, ${os.platform()} ${os.release()}, Node ${process.version}, load average ${load}`;
 }
 
 export function table(header: string[], rows: string[][]): string {
   const w = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (r: string[]) => `| ${r.map((c, i) => (i === 0 ? c.padEnd(w[i]) : c.padStart(w[i]))).join(' | ')} |`;
-  return [line(header), `|${w.map((n, i) => (i === 0 ? '-'.repeat(n + 2) : `${'-'.repeat(n + 1)}:`)).join('|')}|`, ...rows.map(line)].join('\n');
+  return [line(header), `|${w.map((n, i) => (i === 0 ? '-'.repeat(n + 2) : `${'-'.repeat(n + 1)}:`)).join('|')}|`, ...rows.map(line)].join(
+    '\n',
+  );
 }
 
 export const fmt = (x: number | undefined, digits = 3) => (x === undefined || Number.isNaN(x) ? '–' : x.toFixed(digits));

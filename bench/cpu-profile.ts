@@ -50,7 +50,8 @@ export class CpuProfile {
       if (v === undefined) {
         const n = byNode.get(id)!;
         const p = parent.get(id);
-        own.set(id, (v = !n.callFrame.url.startsWith('node:inspector') && (p === undefined || isOwn(p))));
+        v = !n.callFrame.url.startsWith('node:inspector') && (p === undefined || isOwn(p));
+        own.set(id, v);
       }
       return v;
     };

@@ -5,13 +5,11 @@
 // loader, engine, index snapshot, search op), so what it measures is what a worker executes; the
 // index is settled (no merge running) before any search.
 import { defaultModelUri } from '../src/config.js';
-import { startEngine } from '../src/engine/index.js';
-import { loadModel, type ModelDescriptor } from '../src/engine/model/index.js';
-import { readModelFolder } from '../src/engine/model/index.js';
-import { snapshotOf } from '../src/engine/ranking/index.js';
-import { searchOp, searchScratchBytes, type SearchTask } from '../src/engine/ranking/index.js';
 import type { MemoryStoreIndex } from '../src/engine/index/index.js';
 import type { Engine } from '../src/engine/index.js';
+import { startEngine } from '../src/engine/index.js';
+import { loadModel, type ModelDescriptor, readModelFolder } from '../src/engine/model/index.js';
+import { type SearchTask, searchOp, searchScratchBytes, snapshotOf } from '../src/engine/ranking/index.js';
 import { createEngineRuntime, type EngineRuntime } from '../src/engine/runtime/index.js';
 import type { Doc } from './bench-util.js';
 import { KernelProfile } from './kernel-profile.js';
@@ -44,7 +42,13 @@ export class EngineHarness {
   }
 
   /** One search through the search op on this thread; returns document ids best first and its time. */
-  search(query: string, maxResults = 10, maxHops = 4, scan?: 'exact' | 'approximate', scanBudget?: number): { docIds: string[]; ms: number; hops: number } {
+  search(
+    query: string,
+    maxResults = 10,
+    maxHops = 4,
+    scan?: 'exact' | 'approximate',
+    scanBudget?: number,
+  ): { docIds: string[]; ms: number; hops: number } {
     const { segments, stats } = this.index.snapshot();
     const totalRows = segments.reduce((n, s) => n + s.nRows, 0);
     const dim = this.model.params.dense?.dim ?? 0;
@@ -67,7 +71,10 @@ export class EngineHarness {
       const out = searchOp({ kernels: this.profile.kernels, shared: this.model }, task);
       const ms = performance.now() - t0;
       const bases: number[] = [];
-      segments.reduce((b, s) => (bases.push(b), b + s.nRows), 0);
+      segments.reduce((b, s) => {
+        bases.push(b);
+        return b + s.nRows;
+      }, 0);
       const docIds = out.hits.map((h) => this.index.docIdOf(bases[h.seg] + h.row, segments) ?? '');
       return { docIds, ms, hops: out.hopsUsed };
     } finally {

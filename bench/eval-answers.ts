@@ -38,7 +38,8 @@ const store = `answers-${suite.name}`.replace(/[^a-z0-9_-]/g, '-');
 await ingestCorpus(call, store, corpus, 200);
 
 const { reader } = loadReader(readModelFolder(args.model ?? defaultModelUri()));
-const rows: Array<{ em: number; f1: number; reachable: boolean; error?: string; source?: string; readMs?: number; roundTripMs: number }> = [];
+const rows: Array<{ em: number; f1: number; reachable: boolean; error?: string; source?: string; readMs?: number; roundTripMs: number }> =
+  [];
 let next = 0;
 async function worker() {
   while (next < queries.length) {
@@ -52,7 +53,10 @@ async function worker() {
     let readMs: number | undefined;
     if (reader) {
       const t0 = performance.now();
-      reader.read(q.query, r.passages.slice(0, 10).map((p: any) => p.text));
+      reader.read(
+        q.query,
+        r.passages.slice(0, 10).map((p: any) => p.text),
+      );
       readMs = performance.now() - t0;
     }
     rows.push({ em, f1, reachable, error: r.answer?.error?.type, source: r.answer?.source, readMs, roundTripMs });
@@ -79,7 +83,12 @@ const metrics = {
   answer_errors: rows.filter((r) => r.error).length,
   reader_ms_p50: r3(pct(read, 0.5)),
   reader_ms_p99: r3(pct(read, 0.99)),
-  round_trip_ms_p50: r3(pct(rows.map((r) => r.roundTripMs), 0.5)),
+  round_trip_ms_p50: r3(
+    pct(
+      rows.map((r) => r.roundTripMs),
+      0.5,
+    ),
+  ),
 };
 if (args.json) process.stdout.write(`${JSON.stringify(metrics, null, 2)}\n`);
 else for (const [k, v] of Object.entries(metrics)) process.stdout.write(`  ${k.padEnd(30)} ${v}\n`);

@@ -38,11 +38,18 @@ export function percentile(xs: number[], p: number): number {
 export function eceFloor(conf: number[], draws = 1000, seed = 1): number {
   const rand = mulberry32(seed);
   let sum = 0;
-  for (let d = 0; d < draws; d++) sum += ece(conf, conf.map((c) => (rand() < c ? 1 : 0)));
+  for (let d = 0; d < draws; d++)
+    sum += ece(
+      conf,
+      conf.map((c) => (rand() < c ? 1 : 0)),
+    );
   return sum / draws;
 }
 
-export function suiteMetrics(outcomes: QueryOutcome[], run: { ingestDocs: number; ingestSeconds: number; maxResults: number }): Record<string, number> {
+export function suiteMetrics(
+  outcomes: QueryOutcome[],
+  run: { ingestDocs: number; ingestSeconds: number; maxResults: number },
+): Record<string, number> {
   const longDocs = outcomes.some((o) => o.query.gold_paragraph !== undefined);
   const scored = outcomes.filter((o) => o.query.answerable !== false);
   const rate = (f: (o: QueryOutcome) => boolean) => scored.filter(f).length / Math.max(scored.length, 1);

@@ -15,13 +15,22 @@ import type { Doc, Query } from './bench-util.js';
 
 export type Call = (method: string, p: string, body?: unknown) => Promise<any>;
 
-const readJsonl = <T>(p: string): T[] => fs.readFileSync(p, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as T);
+const readJsonl = <T>(p: string): T[] =>
+  fs
+    .readFileSync(p, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as T);
 
 /** A suite folder of ../shared/bench: its SUITE.json, corpus and queries. */
 export function readSuite(dir: string): { name: string; corpus: Doc[]; queries: Query[] } {
   const suiteDir = path.resolve(dir);
   const suite = JSON.parse(fs.readFileSync(path.join(suiteDir, 'SUITE.json'), 'utf8')) as { name: string; corpus: string };
-  return { name: suite.name, corpus: readJsonl<Doc>(path.resolve(suiteDir, suite.corpus)), queries: readJsonl<Query>(path.join(suiteDir, 'queries.jsonl')) };
+  return {
+    name: suite.name,
+    corpus: readJsonl<Doc>(path.resolve(suiteDir, suite.corpus)),
+    queries: readJsonl<Query>(path.join(suiteDir, 'queries.jsonl')),
+  };
 }
 
 export interface EvalServer {
@@ -44,7 +53,8 @@ export async function evalServer(opts: { url?: string; model?: string }): Promis
   if (!base) {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-eval-'));
     const env: NodeJS.ProcessEnv = { SVC_DATA_DIR: dataDir, SVC_LOG: 'silent', ...(opts.model ? { SVC_MODEL_URI: opts.model } : {}) };
-    const start = () => startServer({ config: loadConfig(env), port: 0, host: '127.0.0.1', noAuth: true, rateLimit: 1e9, logger: pino({ level: 'silent' }) });
+    const start = () =>
+      startServer({ config: loadConfig(env), port: 0, host: '127.0.0.1', noAuth: true, rateLimit: 1e9, logger: pino({ level: 'silent' }) });
     let server = await start();
     base = server.url;
     settle = (store) => waitSettled(server.services.registry.get('default', store).index);
@@ -59,7 +69,11 @@ export async function evalServer(opts: { url?: string; model?: string }): Promis
     };
   }
   const call: Call = async (method, p, body) => {
-    const res = await fetch(base + p, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(base + p, {
+      method,
+      headers: { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const json = res.status === 204 ? undefined : await res.json();
     if (res.status >= 400) throw new Error(`${method} ${p}: ${res.status} ${JSON.stringify(json)}`);
     return json;
@@ -80,7 +94,9 @@ export async function ingestCorpus(call: Call, store: string, corpus: Doc[], bat
   await call('POST', '/stores', { name: store });
   const t0 = performance.now();
   for (let i = 0; i < corpus.length; i += batch) {
-    await call('POST', `/stores/${store}/documents`, { documents: corpus.slice(i, i + batch).map((d) => ({ id: d.id, text: d.text, metadata: d.metadata ?? {} })) });
+    await call('POST', `/stores/${store}/documents`, {
+      documents: corpus.slice(i, i + batch).map((d) => ({ id: d.id, text: d.text, metadata: d.metadata ?? {} })),
+    });
   }
   return (performance.now() - t0) / 1000;
 }

@@ -18,9 +18,9 @@
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { keywordForm } from '../src/train/keyword-queries.js';
-import { evalServer, ingestCorpus, readSuite } from './eval-server.js';
-import { noAnswerMetrics, suiteMetrics, type QueryOutcome } from './eval-metrics.js';
 import type { Query } from './bench-util.js';
+import { noAnswerMetrics, type QueryOutcome, suiteMetrics } from './eval-metrics.js';
+import { evalServer, ingestCorpus, readSuite } from './eval-server.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -40,7 +40,9 @@ const { values: args } = parseArgs({
   },
 });
 if (!args.suite) {
-  process.stderr.write('usage: npm run eval -- --suite ../shared/bench/<suite> [--limit N] [--warmup N] [--url BASE] [--model DIR] [--keywords] [--hide-gold | --ask ../shared/bench/<suite>] [--json]\n');
+  process.stderr.write(
+    'usage: npm run eval -- --suite ../shared/bench/<suite> [--limit N] [--warmup N] [--url BASE] [--model DIR] [--keywords] [--hide-gold | --ask ../shared/bench/<suite>] [--json]\n',
+  );
   process.exit(2);
 }
 
@@ -97,6 +99,9 @@ if (args.dump) {
 const metrics = noAnswer ? noAnswerMetrics(outcomes) : suiteMetrics(outcomes, { ingestDocs: corpus.length, ingestSeconds, maxResults });
 if (args.json) process.stdout.write(`${JSON.stringify({ suite: suite.name, queries: queries.length, ...metrics }, null, 2)}\n`);
 else {
-  process.stdout.write(`suite ${suite.name}: ${queries.length} queries${asked === suite ? '' : ` of ${asked.name}`}${args.keywords ? ' as keywords' : ''}, corpus ${corpus.length} documents${corpus.length < suite.corpus.length ? ` (${suite.corpus.length - corpus.length} gold documents hidden)` : ''}, max_results ${maxResults}\n`);
-  for (const [k, v] of Object.entries(metrics)) process.stdout.write(`  ${k.padEnd(24)} ${typeof v === 'number' ? (Number.isInteger(v) ? v : v.toFixed(3)) : v}\n`);
+  process.stdout.write(
+    `suite ${suite.name}: ${queries.length} queries${asked === suite ? '' : ` of ${asked.name}`}${args.keywords ? ' as keywords' : ''}, corpus ${corpus.length} documents${corpus.length < suite.corpus.length ? ` (${suite.corpus.length - corpus.length} gold documents hidden)` : ''}, max_results ${maxResults}\n`,
+  );
+  for (const [k, v] of Object.entries(metrics))
+    process.stdout.write(`  ${k.padEnd(24)} ${typeof v === 'number' ? (Number.isInteger(v) ? v : v.toFixed(3)) : v}\n`);
 }

@@ -68,8 +68,14 @@ export class KernelProfile {
   }
 
   totals(): KernelStat {
-    let calls = 0, ms = 0, bytes = 0;
-    for (const s of this.stats.values()) (calls += s.calls), (ms += s.ms), (bytes += s.bytes);
+    let calls = 0,
+      ms = 0,
+      bytes = 0;
+    for (const s of this.stats.values()) {
+      calls += s.calls;
+      ms += s.ms;
+      bytes += s.bytes;
+    }
     return { calls, ms, bytes };
   }
 

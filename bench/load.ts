@@ -7,11 +7,12 @@
 // round-trip and engine latency percentiles (for the quiet project, against its baseline). Each
 // project searches its own store of `docs` documents. Not part of `npm test`.
 // Usage: npx tsx bench/load.ts [seconds=60] [rate=150] [docs=300]. Needs a built dist/. Prints JSON.
-import autocannon from 'autocannon';
+
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startChild, type ChildServer } from '../test/helpers/child-server.js';
+import autocannon from 'autocannon';
+import { type ChildServer, startChild } from '../test/helpers/child-server.js';
 
 const seconds = Number(process.argv[2] ?? 60);
 const loudRate = Number(process.argv[3] ?? 150);
@@ -35,7 +36,10 @@ async function fill(s: ChildServer, project: string): Promise<void> {
   for (let b = 0; b < docCount; b += 200) {
     const documents = Array.from({ length: Math.min(200, docCount - b) }, (_, i) => {
       const n = b + i;
-      return { id: `d${n}`, text: `Article ${n} on topic ${n % 37}: the harbour of town ${n % 53} and its railway, opened in ${1850 + (n % 150)}. ${'It describes ships, trade and people. '.repeat(6)}` };
+      return {
+        id: `d${n}`,
+        text: `Article ${n} on topic ${n % 37}: the harbour of town ${n % 53} and its railway, opened in ${1850 + (n % 150)}. ${'It describes ships, trade and people. '.repeat(6)}`,
+      };
     });
     await api.post('/stores/kb/documents', { documents });
   }
@@ -43,7 +47,11 @@ async function fill(s: ChildServer, project: string): Promise<void> {
 
 function run(url: string, project: string, rate: number, duration: number, tally: Tally, light = false) {
   let q = 0;
-  const search = { method: 'POST', path: '/v1/stores/kb/search', setupRequest: (req: any) => ({ ...req, body: JSON.stringify({ query: `harbour of town ${q++ % 53} railway`, max_hops: 3 }) }) };
+  const search = {
+    method: 'POST',
+    path: '/v1/stores/kb/search',
+    setupRequest: (req: any) => ({ ...req, body: JSON.stringify({ query: `harbour of town ${q++ % 53} railway`, max_hops: 3 }) }),
+  };
   return autocannon({
     url,
     connections: Math.max(10, Math.ceil(rate / 3)), // enough that the offered rate holds while replies are slow
@@ -86,7 +94,10 @@ try {
   const baseline = summary(await run(base, 'quiet', quietRate, 20, baseTally), baseTally, 20);
   const loudTally: Tally = { status: {}, retryAfterMissing: 0, engineMs: [] };
   const quietTally: Tally = { status: {}, retryAfterMissing: 0, engineMs: [] };
-  const [loud, quiet] = await Promise.all([run(base, 'loud', loudRate, seconds, loudTally), run(base, 'quiet', quietRate, seconds, quietTally)]);
+  const [loud, quiet] = await Promise.all([
+    run(base, 'loud', loudRate, seconds, loudTally),
+    run(base, 'quiet', quietRate, seconds, quietTally),
+  ]);
   const lightTally: Tally = { status: {}, retryAfterMissing: 0, engineMs: [] };
   const light = summary(await run(base, 'loud', loudRate, seconds, lightTally, true), lightTally, seconds);
   const report = {

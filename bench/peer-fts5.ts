@@ -7,7 +7,7 @@
 // never satisfies), ranked by bm25(u, 0, 2, 1) (title weighted 2x). Invariants: every statement
 // batch ends with a sentinel row, so a reply is exactly the lines before it; anything on stderr
 // fails the call.
-import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -53,7 +53,10 @@ export class OramaSystem extends UnitSystem {
   });
 
   protected async add(units: Unit[]): Promise<void> {
-    await insertMultiple(this.db, units.map((u) => ({ id: u.id, title: u.title, body: u.body })));
+    await insertMultiple(
+      this.db,
+      units.map((u) => ({ id: u.id, title: u.title, body: u.body })),
+    );
   }
 
   protected async ids(query: string, k: number): Promise<string[]> {
@@ -80,6 +83,9 @@ export class MiniSearchSystem extends UnitSystem {
   }
 
   protected ids(query: string, k: number): string[] {
-    return this.ms.search(query).slice(0, k).map((r) => String(r.id));
+    return this.ms
+      .search(query)
+      .slice(0, k)
+      .map((r) => String(r.id));
   }
 }

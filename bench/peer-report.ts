@@ -14,8 +14,15 @@ export interface SystemRun {
   memBytes: number;
 }
 
-const ratio = (x: number | undefined, base: number | undefined) => (x === undefined || !base ? '' : ` (${(x / base).toFixed(x / base < 10 ? 2 : 0)}x)`);
-const LABEL: Record<string, string> = { svc: 'svc (HTTP)', svc1: 'svc, max_hops 1', orama: '@orama/orama', minisearch: 'minisearch', fts5: 'SQLite FTS5' };
+const ratio = (x: number | undefined, base: number | undefined) =>
+  x === undefined || !base ? '' : ` (${(x / base).toFixed(x / base < 10 ? 2 : 0)}x)`;
+const LABEL: Record<string, string> = {
+  svc: 'svc (HTTP)',
+  svc1: 'svc, max_hops 1',
+  orama: '@orama/orama',
+  minisearch: 'minisearch',
+  fts5: 'SQLite FTS5',
+};
 
 function speed(r: SystemRun, base?: SystemRun): string[] {
   const rep = r.report;
@@ -42,7 +49,10 @@ export function multiHopTable(runs: SystemRun[]): string {
       ...speed(r, base),
     ];
   });
-  return table(['system', 'hotpotqa all-gold@10', '2wiki @10', 'musique @10', 'hotpotqa @2', 'ingest docs/s', 'search p50 ms', 'p99 ms', 'memory MiB'], rows);
+  return table(
+    ['system', 'hotpotqa all-gold@10', '2wiki @10', 'musique @10', 'hotpotqa @2', 'ingest docs/s', 'search p50 ms', 'p99 ms', 'memory MiB'],
+    rows,
+  );
 }
 
 export function longDocTable(runs: SystemRun[]): string {
@@ -52,7 +62,21 @@ export function longDocTable(runs: SystemRun[]): string {
     const given = r.corpus === 'squad-split' ? `${r.report.units} paragraphs` : `${r.report.docs} articles whole`;
     return [LABEL[r.system] ?? r.system, given, fmt(m.hit1), fmt(m.hit1Uncapped), fmt(m.hit5), fmt(m.doc1), ...speed(r, base)];
   });
-  return table(['system', 'given', 'answer hit@1', 'hit@1 any length', 'hit@5', 'gold doc @1', 'ingest docs/s', 'search p50 ms', 'p99 ms', 'memory MiB'], rows);
+  return table(
+    [
+      'system',
+      'given',
+      'answer hit@1',
+      'hit@1 any length',
+      'hit@5',
+      'gold doc @1',
+      'ingest docs/s',
+      'search p50 ms',
+      'p99 ms',
+      'memory MiB',
+    ],
+    rows,
+  );
 }
 
 /** The floor of one exhaustive hop over svc's wiki-pool index, against svc's measured latency. */
@@ -78,7 +102,9 @@ export function floorLines(o: { gbs: number; svc?: SystemRun; profile?: Record<s
   }
   if (rep?.passages) {
     const dim = o.dim ?? 256;
-    out.push(`An exhaustive dense hop over the same passages as int8 x ${dim} (the model's encodings; svc reads them only for its reranked candidates) would stream ${mib(rep.passages * (dim + 4))} MiB: floor ${floorMs(rep.passages * (dim + 4), o.gbs).toFixed(2)} ms.`);
+    out.push(
+      `An exhaustive dense hop over the same passages as int8 x ${dim} (the model's encodings; svc reads them only for its reranked candidates) would stream ${mib(rep.passages * (dim + 4))} MiB: floor ${floorMs(rep.passages * (dim + 4), o.gbs).toFixed(2)} ms.`,
+    );
   }
   return out;
 }
@@ -92,7 +118,30 @@ export function annTable(reports: Array<Record<string, any>>): string {
       return c ? `${c.p50.toFixed(3)} (ef ${c.ef}, ${(r.exactP50 / c.p50).toFixed(1)}x)` : 'not reached';
     };
     const best = Math.max(...r.curve.map((c: { recall: number }) => c.recall));
-    return [r.kind, num(r.n), r.exactP50.toFixed(3), cell(0.9), cell(0.95), cell(0.99), fmt(best), num(r.n / r.buildSeconds), mib(r.indexFileBytes)];
+    return [
+      r.kind,
+      num(r.n),
+      r.exactP50.toFixed(3),
+      cell(0.9),
+      cell(0.95),
+      cell(0.99),
+      fmt(best),
+      num(r.n / r.buildSeconds),
+      mib(r.indexFileBytes),
+    ];
   });
-  return table(['vectors', 'n', 'exact scan ms', 'HNSW ms @ recall 0.90 (speed-up)', '@ 0.95', '@ 0.99', 'best recall', 'HNSW build vectors/s', 'HNSW MiB'], rows);
+  return table(
+    [
+      'vectors',
+      'n',
+      'exact scan ms',
+      'HNSW ms @ recall 0.90 (speed-up)',
+      '@ 0.95',
+      '@ 0.99',
+      'best recall',
+      'HNSW build vectors/s',
+      'HNSW MiB',
+    ],
+    rows,
+  );
 }

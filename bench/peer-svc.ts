@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pino } from 'pino';
-import { startServer, type RunningServer } from '../src/api/server.js';
+import { type RunningServer, startServer } from '../src/api/server.js';
 import { loadConfig } from '../src/config.js';
 import type { Doc } from './bench-util.js';
 import { waitSettled } from './eval-server.js';
@@ -41,14 +41,26 @@ export class SvcSystem implements BenchSystem {
   static async start(opts: { model?: string; threads?: number; maxHops?: number } = {}): Promise<SvcSystem> {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-'));
     const env: NodeJS.ProcessEnv = { SVC_DATA_DIR: dataDir, SVC_LOG: 'silent', ...(opts.model ? { SVC_MODEL_URI: opts.model } : {}) };
-    const server = await startServer({ config: loadConfig(env), port: 0, host: '127.0.0.1', noAuth: true, rateLimit: 1e9, threads: opts.threads, logger: pino({ level: 'silent' }) });
+    const server = await startServer({
+      config: loadConfig(env),
+      port: 0,
+      host: '127.0.0.1',
+      noAuth: true,
+      rateLimit: 1e9,
+      threads: opts.threads,
+      logger: pino({ level: 'silent' }),
+    });
     const sys = new SvcSystem(server, dataDir, opts.maxHops);
     await sys.call('POST', '/stores', { name: STORE });
     return sys;
   }
 
   async call(method: string, p: string, body?: unknown): Promise<any> {
-    const res = await fetch(this.server.url + p, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(this.server.url + p, {
+      method,
+      headers: { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const json = res.status === 204 ? undefined : await res.json();
     if (res.status >= 400) throw new Error(`${method} ${p}: ${res.status} ${JSON.stringify(json)}`);
     return json;

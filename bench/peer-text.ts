@@ -5,7 +5,7 @@
 // Invariants: a split passage is an exact trimmed substring of its document between blank lines and
 // keeps its document's id in `docId`; a passage longer than MAX_PASSAGE never counts as an answer
 // passage (the README's rule that returning whole documents does not count).
-import { type Doc, type Query, LONG_DOC_SUITE, MULTI_HOP_SUITES, suiteCorpus, suiteQueries } from './bench-util.js';
+import { type Doc, LONG_DOC_SUITE, MULTI_HOP_SUITES, type Query, suiteCorpus, suiteQueries } from './bench-util.js';
 
 export const MAX_PASSAGE = 1200;
 
@@ -71,7 +71,8 @@ export function loadWorkload(corpus: CorpusName, limits: { multiHop?: number; sq
     return { corpus, docs, units, suites: MULTI_HOP_SUITES.map((name) => ({ name, queries: suiteQueries(name, limits.multiHop) })) };
   }
   const docs = suiteCorpus(LONG_DOC_SUITE);
-  const units = corpus === 'squad-whole' ? docs.map((d) => ({ id: d.id, docId: d.id, ...titleAndBody(d) })) : docs.flatMap(splitAtBlankLines);
+  const units =
+    corpus === 'squad-whole' ? docs.map((d) => ({ id: d.id, docId: d.id, ...titleAndBody(d) })) : docs.flatMap(splitAtBlankLines);
   return { corpus, docs, units, suites: [{ name: LONG_DOC_SUITE, queries: suiteQueries(LONG_DOC_SUITE, limits.squad) }] };
 }
 
@@ -89,7 +90,9 @@ export function allGold(q: Query, hits: Hit[], k: number): boolean {
 /** Answer-passage hit@k; `capped` applies the README's 1,200-character passage rule. */
 export function answerHit(q: Query, hits: Hit[], k: number, capped = true): boolean {
   const gold = new Set(q.gold_doc_ids);
-  return hits.slice(0, k).some((h) => gold.has(h.docId) && (!capped || h.text.length <= MAX_PASSAGE) && (q.answers ?? []).some((a) => h.text.includes(a)));
+  return hits
+    .slice(0, k)
+    .some((h) => gold.has(h.docId) && (!capped || h.text.length <= MAX_PASSAGE) && (q.answers ?? []).some((a) => h.text.includes(a)));
 }
 
 export function docHit(q: Query, hits: Hit[], k: number): boolean {

@@ -92,7 +92,12 @@ const out: string[] = [
   ...floorLines({ gbs, svc: svcWiki, profile }).map((l) => `- ${l}`),
 ];
 if (ann.length) {
-  out.push('', `### Exact int8 scan (svc's kernel, one core) vs usearch HNSW at equal recall@10 (n = ${ann[0].n}, 256 dims)`, '', annTable(ann));
+  out.push(
+    '',
+    `### Exact int8 scan (svc's kernel, one core) vs usearch HNSW at equal recall@10 (n = ${ann[0].n}, 256 dims)`,
+    '',
+    annTable(ann),
+  );
 }
 process.stdout.write(`${out.join('\n')}\n`);
 if (opt.json) fs.writeFileSync(opt.json, JSON.stringify({ started, gbs, runs, raw }, null, 1));

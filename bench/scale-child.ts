@@ -6,13 +6,14 @@
 // - mode 'engine': encoded and indexed in-process (no HTTP, no LMDB) and searched through the
 //   search op on this thread with profiled kernels: where a search's time and bytes go.
 // Prints one JSON report line. Args: { mode, size, queries (count per suite), threads? }.
+
+import { SCAN } from '../src/engine/params.js';
 import { type Doc, log, percentile, selfMaxRss, suiteCorpus, suiteQueries } from './bench-util.js';
 import { CpuProfile } from './cpu-profile.js';
 import { EngineHarness } from './engine-harness.js';
 import { SvcSystem } from './peer-svc.js';
 import { allGold } from './peer-text.js';
 import { SynthCorpus } from './synth-corpus.js';
-import { SCAN } from '../src/engine/params.js';
 
 interface Args {
   mode: 'http' | 'engine';
@@ -26,7 +27,10 @@ interface Args {
 const args = JSON.parse(process.argv[2]) as Args;
 const WARMUP = 16;
 const queries = ['hotpotqa-dev', '2wiki-dev'].flatMap((s) => suiteQueries(s, args.queries));
-let synth: SynthCorpus | undefined = new SynthCorpus(suiteCorpus('hotpotqa-dev'), queries.flatMap((q) => q.gold_doc_ids));
+let synth: SynthCorpus | undefined = new SynthCorpus(
+  suiteCorpus('hotpotqa-dev'),
+  queries.flatMap((q) => q.gold_doc_ids),
+);
 const report: Record<string, unknown> = { mode: args.mode, size: args.size, queries: queries.length };
 
 /** Seconds spent inside `add` (generating the synthetic documents is not counted). */
@@ -94,7 +98,11 @@ if (args.mode === 'http') {
       const r = h.search(q.query, 10, 4, scan, budget);
       ms.push(r.ms);
       tops.push(r.docIds);
-      gold10 += +allGold(q, r.docIds.map((docId) => ({ docId, text: '' })), 10);
+      gold10 += +allGold(
+        q,
+        r.docIds.map((docId) => ({ docId, text: '' })),
+        10,
+      );
     }
     const totals = h.profile.totals();
     return {
@@ -116,7 +124,10 @@ if (args.mode === 'http') {
   report.exact = exact.summary;
   for (const budget of args.budgets ?? [SCAN.budget]) {
     const a = runAll('approximate', budget);
-    const kept = a.tops.reduce((n, top, i) => n + top.filter((d) => exact.tops[i].includes(d)).length / Math.max(exact.tops[i].length, 1), 0);
+    const kept = a.tops.reduce(
+      (n, top, i) => n + top.filter((d) => exact.tops[i].includes(d)).length / Math.max(exact.tops[i].length, 1),
+      0,
+    );
     report[`approximate/${budget}`] = { budget, ...a.summary, top10OverlapWithExact: kept / queries.length };
   }
   // the default scan (what a server would run at this size), profiled

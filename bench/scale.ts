@@ -9,10 +9,10 @@
 // of a size is a prefix of the corpus of any larger size.
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
+import { SCAN } from '../src/engine/params.js';
 import { floorMs, measureBandwidth } from './bandwidth.js';
 import { fmt, log, machineLine, mib, num, runChild, table } from './bench-util.js';
 import { annTable } from './peer-report.js';
-import { SCAN } from '../src/engine/params.js';
 
 const { values: opt } = parseArgs({
   args: process.argv.slice(2).filter((a) => a !== 'scale'),
@@ -50,7 +50,10 @@ for (const size of sizes) {
 }
 
 const out: string[] = [
-  `Command: \`npm run bench -- scale ${process.argv.slice(2).filter((a) => a !== 'scale').join(' ')}\` at ${started.toISOString()}, ${((Date.now() - started.getTime()) / 60000).toFixed(0)} minutes.`,
+  `Command: \`npm run bench -- scale ${process.argv
+    .slice(2)
+    .filter((a) => a !== 'scale')
+    .join(' ')}\` at ${started.toISOString()}, ${((Date.now() - started.getTime()) / 60000).toFixed(0)} minutes.`,
   `Machine at start: ${load0}`,
   `Machine at end: ${machineLine()}`,
   `Sequential read bandwidth: ${bw.bestGBs.toFixed(1)} GB/s (best of 9).`,
@@ -75,16 +78,58 @@ const rows = sizes.map((size) => {
     h.dataDirBytes ? mib(h.dataDirBytes) : '–',
   ];
 });
-out.push(table(['documents', 'passages', 'HTTP ingest s (docs/s)', 'engine-only ingest s', 'HTTP search p50 / p99 ms', 'first search ms', 'in-process p50 ms', 'all-gold@10', 'index MiB', 'server peak RSS MiB', 'data dir MiB'], rows));
+out.push(
+  table(
+    [
+      'documents',
+      'passages',
+      'HTTP ingest s (docs/s)',
+      'engine-only ingest s',
+      'HTTP search p50 / p99 ms',
+      'first search ms',
+      'in-process p50 ms',
+      'all-gold@10',
+      'index MiB',
+      'server peak RSS MiB',
+      'data dir MiB',
+    ],
+    rows,
+  ),
+);
 out.push('', '### Where a search spends its time (in-process, per search, mean)', '');
 const krows = sizes.map((size) => {
   const e = raw[`engine/${size}`] ?? {};
   if (!e.kernels) return [num(size), '–', '–', '–', '–', '–'];
-  const top = (e.kernels as Array<{ name: string; ms: number; calls: number }>).slice(0, 4).map((k) => `${k.name} ${k.ms.toFixed(1)} ms/${num(k.calls)} calls`).join(', ');
-  const js = (e.selfTimes as Array<{ fn: string; ms: number }>).slice(0, 4).map((t) => `${t.fn} ${t.ms.toFixed(1)}`).join(', ');
-  return [num(size), fmt(e.searchMean, 1), `${fmt(e.kernelMsPerSearch, 1)} (${(e.kernelBytesPerSearch / 2 ** 20).toFixed(0)} MiB, floor ${floorMs(e.kernelBytesPerSearch, bw.bestGBs).toFixed(1)} ms)`, (e.kernelBytesPerSearch / (4 * e.totalRows)).toFixed(0), top, js];
+  const top = (e.kernels as Array<{ name: string; ms: number; calls: number }>)
+    .slice(0, 4)
+    .map((k) => `${k.name} ${k.ms.toFixed(1)} ms/${num(k.calls)} calls`)
+    .join(', ');
+  const js = (e.selfTimes as Array<{ fn: string; ms: number }>)
+    .slice(0, 4)
+    .map((t) => `${t.fn} ${t.ms.toFixed(1)}`)
+    .join(', ');
+  return [
+    num(size),
+    fmt(e.searchMean, 1),
+    `${fmt(e.kernelMsPerSearch, 1)} (${(e.kernelBytesPerSearch / 2 ** 20).toFixed(0)} MiB, floor ${floorMs(e.kernelBytesPerSearch, bw.bestGBs).toFixed(1)} ms)`,
+    (e.kernelBytesPerSearch / (4 * e.totalRows)).toFixed(0),
+    top,
+    js,
+  ];
 });
-out.push(table(['documents', 'search ms', 'kernels ms (bytes streamed, floor)', 'passes over rows', 'heaviest kernels', 'top self time (ms, CPU profile)'], krows));
+out.push(
+  table(
+    [
+      'documents',
+      'search ms',
+      'kernels ms (bytes streamed, floor)',
+      'passes over rows',
+      'heaviest kernels',
+      'top self time (ms, CPU profile)',
+    ],
+    krows,
+  ),
+);
 out.push('', '### Exact vs approximate scan (in-process, the same store and questions)', '');
 const arows = sizes.flatMap((size) => {
   const e = raw[`engine/${size}`] ?? {};
@@ -105,8 +150,24 @@ const arows = sizes.flatMap((size) => {
       ];
     });
 });
-out.push(table(['documents', 'scan budget (postings)', 'p50 ms exact / approximate', 'speed-up (mean)', 'all-gold@10 exact / approximate', 'exact top 10 kept', 'kernel ms exact / approximate', 'server default'], arows));
-const ann = Object.keys(raw).filter((k) => k.startsWith('ann-')).map((k) => raw[k]);
+out.push(
+  table(
+    [
+      'documents',
+      'scan budget (postings)',
+      'p50 ms exact / approximate',
+      'speed-up (mean)',
+      'all-gold@10 exact / approximate',
+      'exact top 10 kept',
+      'kernel ms exact / approximate',
+      'server default',
+    ],
+    arows,
+  ),
+);
+const ann = Object.keys(raw)
+  .filter((k) => k.startsWith('ann-'))
+  .map((k) => raw[k]);
 if (ann.length) out.push('', '### Exact int8 scan (one core) vs usearch HNSW, 256 dims', '', annTable(ann));
 process.stdout.write(`${out.join('\n')}\n`);
 if (opt.json) fs.writeFileSync(opt.json, JSON.stringify({ started, bw, raw }, null, 1));

@@ -67,7 +67,10 @@ export class SynthCorpus {
       if (isNum(w)) return r() < 0.5 ? String(Math.floor(10 ** (w.length - 1) + r() * 9 * 10 ** (w.length - 1))) : w;
       if (isCap(w)) {
         let m = capMap.get(w);
-        if (m === undefined) capMap.set(w, (m = r() < 0.6 ? this.caps[Math.floor(r() * this.caps.length)] : w));
+        if (m === undefined) {
+          m = r() < 0.6 ? this.caps[Math.floor(r() * this.caps.length)] : w;
+          capMap.set(w, m);
+        }
         return m;
       }
       return w.length >= 4 && r() < 0.15 ? this.words[Math.floor(r() * this.words.length)] : w;

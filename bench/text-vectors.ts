@@ -6,8 +6,9 @@
 // offered too, and low-rank vectors (intrinsic dimension 32) as the kind learned encoders tend to
 // produce. Invariants: deterministic; every vector has `dim` dimensions; int8 values are in
 // [-127, 127] with scale = max|x| / 127 (0 vector: scale 0).
-import { hashString, rng } from './synth-corpus.js';
+
 import { STOP_WORDS } from './peer-text.js';
+import { hashString, rng } from './synth-corpus.js';
 
 const STOP = new Set(STOP_WORDS);
 const NNZ = 8;
@@ -58,7 +59,8 @@ export function normalize(v: Float32Array): Float32Array {
 export function randomVector(dim: number, next: () => number): Float32Array {
   const v = new Float32Array(dim);
   for (let i = 0; i < dim; i += 2) {
-    const r = Math.sqrt(-2 * Math.log(1 - next())), a = 2 * Math.PI * next();
+    const r = Math.sqrt(-2 * Math.log(1 - next())),
+      a = 2 * Math.PI * next();
     v[i] = r * Math.cos(a);
     if (i + 1 < dim) v[i + 1] = r * Math.sin(a);
   }

@@ -2,8 +2,9 @@
 // bound on each call to the enrichment endpoint); the port comes from the `--port` flag. Relative
 // paths resolve against the working directory, except the default model, which is the folder
 // shipped in this package's models/ directory.
-import path from 'node:path';
+
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { PACKAGE_ROOT } from './version.js';
 
 export { PACKAGE_ROOT, VERSION } from './version.js';

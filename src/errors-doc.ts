@@ -39,7 +39,10 @@ export function errorsMarkdown(): string {
     '',
     '| status | type | description | default fix | appears as | headers |',
     '|---|---|---|---|---|---|',
-    ...types.map((e) => `| ${e.status} | \`${e.type}\` | ${cell(e.description)} | ${cell(e.fix)} | ${cell(APPEARS_AS[e.type] ?? 'the response status')} | ${cell(HEADERS[e.type] ?? '')} |`),
+    ...types.map(
+      (e) =>
+        `| ${e.status} | \`${e.type}\` | ${cell(e.description)} | ${cell(e.fix)} | ${cell(APPEARS_AS[e.type] ?? 'the response status')} | ${cell(HEADERS[e.type] ?? '')} |`,
+    ),
     '',
     '## Errors that only appear in an answer',
     '',

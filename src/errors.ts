@@ -16,7 +16,7 @@ export const ERRORS = {
   store_not_found: {
     status: 404,
     description: 'No store by that name or id',
-    fix: "Create it with POST /v1/stores {\"name\": \"<name>\"} (or 'svc stores create <name>'), or list stores with GET /v1/stores.",
+    fix: 'Create it with POST /v1/stores {"name": "<name>"} (or \'svc stores create <name>\'), or list stores with GET /v1/stores.',
   },
   document_not_found: {
     status: 404,

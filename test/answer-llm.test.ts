@@ -36,7 +36,11 @@ t.test('the model answers from the passages, citing them by document id', async 
   fake.requests.length = 0;
   fake.reply = () => ({ text: 'Lilla Brignone [director], daughter of the director Guido Brignone [film, director] [wiki-99].' });
   const r = await ask(t);
-  t.same(r.answer, { text: 'Lilla Brignone [director], daughter of the director Guido Brignone [film, director].', citations: ['director', 'film'], source: 'answer-model-1' });
+  t.same(r.answer, {
+    text: 'Lilla Brignone [director], daughter of the director Guido Brignone [film, director].',
+    citations: ['director', 'film'],
+    source: 'answer-model-1',
+  });
   t.equal(fake.requests.length, 1);
   const req = fake.requests[0];
   t.equal(req.headers.authorization, 'Bearer sk-test-123');
@@ -76,7 +80,11 @@ t.test('an unreachable endpoint; no key means no Authorization header', async (t
   await new Promise((r) => closed.close(r));
   const down = new EnrichClient({ url: `http://127.0.0.1:${port}/v1`, timeoutMs: 5000 });
   const err = await down.chat('m', [{ role: 'user', content: 'hi' }], 'answer').catch((e) => e);
-  t.match(err, { type: 'enrichment_failed', message: new RegExp(`could not reach .*127\\.0\\.0\\.1:${port}.*ECONNREFUSED`), fix: /SVC_ENRICH_URL/ });
+  t.match(err, {
+    type: 'enrichment_failed',
+    message: new RegExp(`could not reach .*127\\.0\\.0\\.1:${port}.*ECONNREFUSED`),
+    fix: /SVC_ENRICH_URL/,
+  });
 
   const keyless = await startTestServer(t, { threads: 1, env: { SVC_ENRICH_URL: fake.url, SVC_ENRICH_MODEL: 'm' } });
   await keyless.api.post('/stores', { name: 'kb' });
@@ -90,6 +98,9 @@ t.test('an unreachable endpoint; no key means no Authorization header', async (t
 
 t.test('checkCitations keeps what was sent and ordinary brackets', async (t) => {
   const sent = new Set(['a', 'b c', 'd']);
-  t.same(checkCitations('X [a] and Y [b c; d] [zz] (see [the table]).', sent), { text: 'X [a] and Y [b c; d] (see [the table]).', citations: ['a', 'b c', 'd'] });
+  t.same(checkCitations('X [a] and Y [b c; d] [zz] (see [the table]).', sent), {
+    text: 'X [a] and Y [b c; d] (see [the table]).',
+    citations: ['a', 'b c', 'd'],
+  });
   t.same(checkCitations('Nothing here.', sent), { text: 'Nothing here.', citations: [] });
 });

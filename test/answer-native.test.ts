@@ -12,7 +12,10 @@ import { SchemaChecker } from './helpers/schema.js';
 import { startTestServer, tempDir } from './helpers/server.js';
 
 const DOCS = [
-  { id: 'film', text: 'Devotion (1929 film)\nDevotion is a 1929 Italian silent drama film directed by Guido Brignone. It was shot in Turin over 40 days.' },
+  {
+    id: 'film',
+    text: 'Devotion (1929 film)\nDevotion is a 1929 Italian silent drama film directed by Guido Brignone. It was shot in Turin over 40 days.',
+  },
   { id: 'director', text: 'Guido Brignone\nGuido Brignone was born in Milan in 1886. He was the father of the actress Lilla Brignone.' },
   { id: 'river', text: 'The Danube\nThe Danube is the second-longest river in Europe, flowing through Vienna and Budapest.' },
 ];
@@ -31,7 +34,10 @@ t.test('answer=true: a span of a returned passage, citing its document', async (
   t.equal(r.answer.text, 'Guido Brignone');
   t.equal(r.answer.citations.length, 1);
   const cited = r.passages.filter((p: any) => p.doc_id === r.answer.citations[0]);
-  t.ok(cited.some((p: any) => p.text.includes(r.answer.text)), 'the answer is in a passage of the cited document');
+  t.ok(
+    cited.some((p: any) => p.text.includes(r.answer.text)),
+    'the answer is in a passage of the cited document',
+  );
   t.notOk('error' in r.answer);
 
   const when = await api.post('/stores/kb/search', { query: 'In what year was Guido Brignone born?', answer: true });
@@ -63,7 +69,12 @@ t.test('a model without reader.json: search works, the answer reports answer_una
   const r = await plain.post('/stores/kb/search', { query: 'Who directed Devotion?', answer: true });
   t.ok(r.passages.length > 0, 'the search results are there');
   t.same(schemas.errors('SearchResult', r), []);
-  t.match(r.answer, { text: null, citations: [], source: 'native', error: { type: 'answer_unavailable', message: /reader\.json/, fix: /SVC_ENRICH_MODEL/ } });
+  t.match(r.answer, {
+    text: null,
+    citations: [],
+    source: 'native',
+    error: { type: 'answer_unavailable', message: /reader\.json/, fix: /SVC_ENRICH_MODEL/ },
+  });
 });
 
 t.test('SQuAD scoring: normalisation, exact match and F1', async (t) => {
@@ -80,8 +91,13 @@ t.test('words and sentences keep offsets; numbers with inner punctuation are one
   const text = 'It killed 69,197 people. Dr. Smith left at 02:28 in the U.S. Army.\nNext line';
   const w = words(text);
   t.ok(w.lower.includes('69,197') && w.lower.includes('02:28'));
-  w.start.forEach((s, i) => t.equal(text.slice(s, w.end[i]).toLowerCase(), w.lower[i]));
-  t.same(sentences(w).map(([a, b]) => text.slice(w.start[a], w.end[b - 1])), ['It killed 69,197 people', 'Dr. Smith left at 02:28 in the U.S. Army', 'Next line']);
+  w.start.forEach((s, i) => {
+    t.equal(text.slice(s, w.end[i]).toLowerCase(), w.lower[i]);
+  });
+  t.same(
+    sentences(w).map(([a, b]) => text.slice(w.start[a], w.end[b - 1])),
+    ['It killed 69,197 people', 'Dr. Smith left at 02:28 in the U.S. Army', 'Next line'],
+  );
 });
 
 t.test('a reader.json for other features is refused', async (t) => {

@@ -3,13 +3,14 @@
 // every endpoint but health and the OpenAPI document; a key of project A gets 404 store_not_found
 // for every endpoint on project B's store, exactly as for a store that does not exist, and changes
 // nothing there; no secret is ever written to the data dir; `svc serve --no-auth` warns loudly.
-import t from 'tap';
+
 import fs from 'node:fs';
 import path from 'node:path';
+import t from 'tap';
 import { KeyRing } from '../src/store/keys.js';
 import { failingChild, startChild } from './helpers/child-server.js';
-import { startTestServer, tempDir } from './helpers/server.js';
 import { rejectsApi } from './helpers/rejects-api.js';
+import { startTestServer, tempDir } from './helpers/server.js';
 import { listTree, snapshot } from './helpers/store-check.js';
 
 const dataDir = tempDir(t);
@@ -79,7 +80,11 @@ t.test("a key of project A gets 404 for project B's store on every endpoint, lik
     const missing = await A.raw(method, p.replace('bstore', 'nostore'), body);
     t.equal(theirs.status, 404, `${method} ${p}: 404`);
     t.equal(theirs.body.error.type, 'store_not_found', `${method} ${p}: store_not_found`);
-    t.same(theirs.body.error.message.replace('bstore', 'X'), missing.body.error.message.replace('nostore', 'X'), `${method} ${p}: same answer as for no store at all`);
+    t.same(
+      theirs.body.error.message.replace('bstore', 'X'),
+      missing.body.error.message.replace('nostore', 'X'),
+      `${method} ${p}: same answer as for no store at all`,
+    );
   }
   t.same((await A.get('/stores')).stores, [], "B's store is not listed for A");
   t.same(snapshot(dataDir), before, "nothing of B's changed");
@@ -104,7 +109,10 @@ t.test('svc serve --no-auth warns loudly and binds to loopback; with auth and no
   const open = await startChild(tempDir(t), { args: ['--no-auth'] });
   t.teardown(() => open.kill());
   t.match(open.stdout(), /auth: OFF \(--no-auth\)/);
-  t.match(await open.waitForStderr(/WARNING/), /^WARNING: authentication is OFF \(--no-auth\): anyone who can reach 127\.0\.0\.1:\d+ can read and write every store/m);
+  t.match(
+    await open.waitForStderr(/WARNING/),
+    /^WARNING: authentication is OFF \(--no-auth\): anyone who can reach 127\.0\.0\.1:\d+ can read and write every store/m,
+  );
   t.match(open.url, /^http:\/\/127\.0\.0\.1:/, 'binds 127.0.0.1 unless --host says otherwise');
   await open.stop();
   const locked = await startChild(tempDir(t), { args: [] });

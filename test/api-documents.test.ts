@@ -2,18 +2,24 @@
 // with and without text, delete, ids that need URL-encoding, idempotent replay, and the 400/404/413/
 // 422 errors, each body checked against the OpenAPI schemas.
 import t from 'tap';
-import { startTestServer } from './helpers/server.js';
 import { rejectsApi } from './helpers/rejects-api.js';
 import { SchemaChecker } from './helpers/schema.js';
+import { startTestServer } from './helpers/server.js';
 
 const { api } = await startTestServer(t);
 const schemas = new SchemaChecker(await api.get('/openapi.json'));
 await api.post('/stores', { name: 'docs' });
 
-const doc = (id: string, text = `Document ${id} talks about rivers and mountains.`, metadata: Record<string, unknown> = {}) => ({ id, text, metadata });
+const doc = (id: string, text = `Document ${id} talks about rivers and mountains.`, metadata: Record<string, unknown> = {}) => ({
+  id,
+  text,
+  metadata,
+});
 
 t.test('ingest then get, with and without text', async (t) => {
-  const r = await api.post('/stores/docs/documents', { documents: [doc('a', 'Alpha text. Second sentence here.', { source: 'wiki', n: 3, ok: true })] });
+  const r = await api.post('/stores/docs/documents', {
+    documents: [doc('a', 'Alpha text. Second sentence here.', { source: 'wiki', n: 3, ok: true })],
+  });
   t.same(r, { ingested: 1, doc_ids: ['a'] });
   t.same(schemas.errors('IngestResponse', r), []);
   const info = await api.get('/stores/docs/documents/a');
@@ -35,7 +41,10 @@ t.test('upsert replaces text and metadata in place', async (t) => {
   t.equal(info.text, 'New text about dogs.');
   t.same(info.metadata, { v: 2 });
   const hits = await api.post('/stores/docs/search', { query: 'cats', max_results: 100 });
-  t.notOk(hits.passages.some((p: any) => p.doc_id === 'u' && /cats/.test(p.text)), 'old passages gone from the index');
+  t.notOk(
+    hits.passages.some((p: any) => p.doc_id === 'u' && /cats/.test(p.text)),
+    'old passages gone from the index',
+  );
   const dogs = await api.post('/stores/docs/search', { query: 'dogs' });
   t.equal(dogs.passages[0]?.doc_id, 'u', 'new text searchable at once');
 });
@@ -94,18 +103,27 @@ t.test('Idempotency-Key: a replay returns the original response and ingests noth
   const err = await api.post('/stores/docs/documents', { documents: [doc('i2')] }, { 'Idempotency-Key': key }).catch((e) => e);
   t.match(err, { status: 422, type: 'idempotency_key_reused' });
   await rejectsApi(t, api.get('/stores/docs/documents/i2'), { status: 404, type: 'document_not_found' });
-  await rejectsApi(t, api.post('/stores/docs/documents', body, { 'Idempotency-Key': 'k'.repeat(256) }), { status: 400, type: 'invalid_request' });
+  await rejectsApi(t, api.post('/stores/docs/documents', body, { 'Idempotency-Key': 'k'.repeat(256) }), {
+    status: 400,
+    type: 'invalid_request',
+  });
   const concurrent = await Promise.all(
-    Array.from({ length: 4 }, () => api.raw('POST', '/stores/docs/documents', { documents: [doc('c1')] }, { 'Idempotency-Key': 'same-time' })),
+    Array.from({ length: 4 }, () =>
+      api.raw('POST', '/stores/docs/documents', { documents: [doc('c1')] }, { 'Idempotency-Key': 'same-time' }),
+    ),
   );
-  t.same(concurrent.map((r) => r.status), [200, 200, 200, 200]);
+  t.same(
+    concurrent.map((r) => r.status),
+    [200, 200, 200, 200],
+  );
   t.equal(concurrent.filter((r) => r.headers.get('idempotent-replayed') === 'true').length, 3, 'exactly one ingested');
 });
 
 t.test('list: most recently ingested first; a cursor walk sees every document once while documents are added', async (t) => {
   await api.post('/stores', { name: 'walk' });
   const ids = Array.from({ length: 45 }, (_, i) => `w${String(i).padStart(2, '0')}`);
-  for (let i = 0; i < ids.length; i += 15) await api.post('/stores/walk/documents', { documents: ids.slice(i, i + 15).map((id) => doc(id)) });
+  for (let i = 0; i < ids.length; i += 15)
+    await api.post('/stores/walk/documents', { documents: ids.slice(i, i + 15).map((id) => doc(id)) });
   const seen: string[] = [];
   let cursor: string | null = null;
   let n = 0;
@@ -122,7 +140,10 @@ t.test('list: most recently ingested first; a cursor walk sees every document on
   await api.post('/stores/walk/documents', { documents: [doc('w00', 'reingested')] });
   t.equal((await api.get('/stores/walk/documents?limit=1')).documents[0].id, 'w00', 'upsert moves to the front');
   await rejectsApi(t, api.get('/stores/walk/documents?limit=500'), { status: 400, type: 'invalid_request' });
-  await rejectsApi(t, api.get(`/stores/walk/documents?cursor=${Buffer.from('{"k":"stores","p":["a","b"]}').toString('base64url')}`), { status: 400, type: 'invalid_request' });
+  await rejectsApi(t, api.get(`/stores/walk/documents?cursor=${Buffer.from('{"k":"stores","p":["a","b"]}').toString('base64url')}`), {
+    status: 400,
+    type: 'invalid_request',
+  });
 });
 
 t.test('delete a document', async (t) => {
@@ -130,8 +151,15 @@ t.test('delete a document', async (t) => {
   t.equal((await api.post('/stores/docs/search', { query: 'Zanzibar spices' })).passages[0]?.doc_id, 'gone');
   const r = await api.raw('DELETE', '/stores/docs/documents/gone');
   t.equal(r.status, 204);
-  await rejectsApi(t, api.get('/stores/docs/documents/gone'), { status: 404, type: 'document_not_found', body: { error: { fix: /GET \/v1\/stores\/docs\/documents/ } } });
+  await rejectsApi(t, api.get('/stores/docs/documents/gone'), {
+    status: 404,
+    type: 'document_not_found',
+    body: { error: { fix: /GET \/v1\/stores\/docs\/documents/ } },
+  });
   await rejectsApi(t, api.delete('/stores/docs/documents/gone'), { status: 404, type: 'document_not_found' });
   const after = await api.post('/stores/docs/search', { query: 'Zanzibar spices', max_results: 100 });
-  t.notOk(after.passages.some((p: any) => p.doc_id === 'gone'), 'gone from search at once');
+  t.notOk(
+    after.passages.some((p: any) => p.doc_id === 'gone'),
+    'gone from search at once',
+  );
 });

@@ -2,12 +2,13 @@
 // unknown routes, wrong methods, rate limiting with Retry-After, and the served OpenAPI document
 // validated as 3.1 whose error responses list exactly the table's types. Malformed, oversized and
 // hostile requests: hostile-input.test.ts.
-import t, { type Test } from 'tap';
+
 import zlib from 'node:zlib';
 import { Validator } from '@seriousme/openapi-schema-validator';
+import t, { type Test } from 'tap';
 import { ERRORS, type ErrorBody } from '../src/errors.js';
-import { startTestServer } from './helpers/server.js';
 import { SchemaChecker } from './helpers/schema.js';
+import { startTestServer } from './helpers/server.js';
 
 const { api } = await startTestServer(t);
 const doc = await api.get('/openapi.json');
@@ -38,10 +39,26 @@ t.test('the OpenAPI document is valid OpenAPI 3.1 and lists the error table', as
       }
     }
   }
-  for (const type of ['invalid_request', 'unauthorized', 'store_not_found', 'store_already_exists', 'document_not_found', 'document_too_large', 'rate_limited', 'internal']) {
+  for (const type of [
+    'invalid_request',
+    'unauthorized',
+    'store_not_found',
+    'store_already_exists',
+    'document_not_found',
+    'document_too_large',
+    'rate_limited',
+    'internal',
+  ]) {
     t.ok(declared.has(type), `spec error ${type} is declared`);
   }
-  const spec = ['/stores', '/stores/{store}', '/stores/{store}/documents', '/stores/{store}/documents/{id}', '/stores/{store}/search', '/health'];
+  const spec = [
+    '/stores',
+    '/stores/{store}',
+    '/stores/{store}/documents',
+    '/stores/{store}/documents/{id}',
+    '/stores/{store}/search',
+    '/health',
+  ];
   for (const p of spec) t.ok(doc.paths[p], `path ${p}`);
 });
 
@@ -58,7 +75,11 @@ t.test('unknown routes and methods', async (t) => {
 
 // Malformed, oversized and compression-bomb bodies: see the matrix in hostile-input.test.ts.
 t.test('compressed bodies are accepted', async (t) => {
-  for (const [encoding, zip] of [['gzip', zlib.gzipSync], ['deflate', zlib.deflateSync], ['br', zlib.brotliCompressSync]] as const) {
+  for (const [encoding, zip] of [
+    ['gzip', zlib.gzipSync],
+    ['deflate', zlib.deflateSync],
+    ['br', zlib.brotliCompressSync],
+  ] as const) {
     const body = zip(Buffer.from(JSON.stringify({ documents: [{ id: `z-${encoding}`, text: 'Compressed body text.' }] })));
     t.equal((await api.raw('POST', '/stores/e/documents', body, { 'content-encoding': encoding })).status, 200, encoding);
   }
@@ -99,9 +120,17 @@ t.test('an unexpected failure is 500 internal with the request id, and leaks not
     state: 'ok',
     openapi: doc,
     keys: new KeyRing('/nonexistent-svc-test'),
-    registry: { list: () => { throw new TypeError('secret internals exploded'); } },
+    registry: {
+      list: () => {
+        throw new TypeError('secret internals exploded');
+      },
+    },
   };
-  const app = createApp({ services, logger: pino({ level: 'silent' }), auth: { noAuth: true, defaultProject: 'default', keys: services.keys } });
+  const app = createApp({
+    services,
+    logger: pino({ level: 'silent' }),
+    auth: { noAuth: true, defaultProject: 'default', keys: services.keys },
+  });
   const server = http.createServer(app);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   t.teardown(() => server.close());

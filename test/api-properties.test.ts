@@ -4,10 +4,11 @@
 // schemas) never get a 5xx; every response's status is one the operation declares, an error's type
 // is one declared under that status, and every body matches its declared schema. SVC_PROP_RUNS
 // sets the runs per operation (default 40); SVC_PROP_SEED replays a failure.
-import t from 'tap';
+
 import fc from 'fast-check';
-import { invalid, valid } from './helpers/schema-arbitrary.js';
+import t from 'tap';
 import { SchemaChecker } from './helpers/schema.js';
+import { invalid, valid } from './helpers/schema-arbitrary.js';
 import { startTestServer } from './helpers/server.js';
 
 const RUNS = Number(process.env.SVC_PROP_RUNS ?? 40);
@@ -25,11 +26,22 @@ async function fixtures(): Promise<void> {
     const id = r.status === 200 ? r.body.id : (await api.post('/stores', { name })).id;
     if (name === 'p2') p2id = id;
   }
-  await api.post('/stores/p1/documents', { documents: [{ id: 'd1', text: 'Seed document about comets.', metadata: { team: 'sky' } }, { id: 'a/b', text: 'Slash id about moons.' }] });
+  await api.post('/stores/p1/documents', {
+    documents: [
+      { id: 'd1', text: 'Seed document about comets.', metadata: { team: 'sky' } },
+      { id: 'a/b', text: 'Slash id about moons.' },
+    ],
+  });
 }
 await fixtures();
 
-const ref = (p: Record<string, any>) => (p.$ref ? p.$ref.replace(/^#\//, '').split('/').reduce((n: any, k: string) => n[k], doc) : p);
+const ref = (p: Record<string, any>) =>
+  p.$ref
+    ? p.$ref
+        .replace(/^#\//, '')
+        .split('/')
+        .reduce((n: any, k: string) => n[k], doc)
+    : p;
 /** '.' and '..' cannot be addressed in a URL path (resolved by every URL parser): the API refuses them as ids. */
 const addressable = (s: string) => s !== '.' && s !== '..';
 const encode = (s: string) => encodeURIComponent(s).replace(/\./g, '%2E');
@@ -46,23 +58,52 @@ function requests(p: string, op: Record<string, any>): fc.Arbitrary<Req> {
   const pathArbs: Record<string, fc.Arbitrary<string>> = {};
   for (const prm of params.filter((x: any) => x.in === 'path')) {
     const known = prm.name === 'store' ? ['p1', 'p2', '@p2id', 'nope'] : ['d1', 'a/b', 'missing'];
-    pathArbs[prm.name] = fc.oneof({ arbitrary: fc.constantFrom(...known), weight: 4 }, { arbitrary: (valid(doc, prm.schema) as fc.Arbitrary<string>).filter(addressable), weight: 1 });
+    pathArbs[prm.name] = fc.oneof(
+      { arbitrary: fc.constantFrom(...known), weight: 4 },
+      { arbitrary: (valid(doc, prm.schema) as fc.Arbitrary<string>).filter(addressable), weight: 1 },
+    );
   }
   // Each query parameter absent, valid or a random string (a cursor is mostly absent: a random one is never valid).
   const queryArbs = Object.fromEntries(
-    params.filter((x: any) => x.in === 'query').map((x: any) => [x.name, fc.oneof({ arbitrary: fc.constant(undefined), weight: x.name === 'cursor' ? 6 : 2 }, { arbitrary: valid(doc, x.schema), weight: 3 }, { arbitrary: fc.string({ maxLength: 6 }), weight: 1 })]),
+    params
+      .filter((x: any) => x.in === 'query')
+      .map((x: any) => [
+        x.name,
+        fc.oneof(
+          { arbitrary: fc.constant(undefined), weight: x.name === 'cursor' ? 6 : 2 },
+          { arbitrary: valid(doc, x.schema), weight: 3 },
+          { arbitrary: fc.string({ maxLength: 6 }), weight: 1 },
+        ),
+      ]),
   );
   const headerArbs = Object.fromEntries(
-    params.filter((x: any) => x.in === 'header').map((x: any) => [x.name, x.name === 'X-Svc-Project' ? fc.constantFrom('default', 'default', 'other', 'Bad!') : fc.oneof(valid(doc, x.schema), fc.constantFrom('', 'a b', 'k'.repeat(300)))]),
+    params
+      .filter((x: any) => x.in === 'header')
+      .map((x: any) => [
+        x.name,
+        x.name === 'X-Svc-Project'
+          ? fc.constantFrom('default', 'default', 'other', 'Bad!')
+          : fc.oneof(valid(doc, x.schema), fc.constantFrom('', 'a b', 'k'.repeat(300))),
+      ]),
   );
   const bodySchema = op.requestBody?.content?.['application/json']?.schema;
   // A document has exactly one of text and content: a rule the schema states in words only.
-  const oneSource = (b: any) => (Array.isArray(b?.documents) ? { ...b, documents: b.documents.map((d: any) => (d.text === undefined ? { ...d, text: 'x', content: undefined } : { ...d, content: undefined })) } : b);
+  const oneSource = (b: any) =>
+    Array.isArray(b?.documents)
+      ? {
+          ...b,
+          documents: b.documents.map((d: any) =>
+            d.text === undefined ? { ...d, text: 'x', content: undefined } : { ...d, content: undefined },
+          ),
+        }
+      : b;
   return fc.record({
     path: fc.record(pathArbs).map((vals) => p.replace(/\{(\w+)\}/g, (_, k) => (vals[k] === '@p2id' ? '@p2id' : encode(vals[k])))),
     query: fc.record(queryArbs),
     headers: fc.record(headerArbs, { requiredKeys: [] }) as fc.Arbitrary<Record<string, string>>,
-    body: bodySchema ? fc.oneof({ arbitrary: valid(doc, bodySchema).map(oneSource), weight: 3 }, { arbitrary: invalid(doc, bodySchema), weight: 2 }) : fc.constant(undefined),
+    body: bodySchema
+      ? fc.oneof({ arbitrary: valid(doc, bodySchema).map(oneSource), weight: 3 }, { arbitrary: invalid(doc, bodySchema), weight: 2 })
+      : fc.constant(undefined),
   });
 }
 
@@ -73,7 +114,8 @@ function problem(op: Record<string, any>, r: { status: number; body: any }): str
   if (!declared) return ANYWHERE.has(r.body?.error?.type) ? undefined : `undeclared status ${r.status}: ${JSON.stringify(r.body)}`;
   const content = declared.content?.['application/json'];
   if (!content) return r.body === undefined ? undefined : `a body where none is declared: ${JSON.stringify(r.body)}`;
-  if (content.examples && !(r.body?.error?.type in content.examples) && !ANYWHERE.has(r.body?.error?.type)) return `error type ${r.body?.error?.type} is not declared under ${r.status}`;
+  if (content.examples && !(r.body?.error?.type in content.examples) && !ANYWHERE.has(r.body?.error?.type))
+    return `error type ${r.body?.error?.type} is not declared under ${r.status}`;
   const name = content.schema.$ref?.split('/').pop();
   const errors = name ? schemas.errors(name, r.body) : typeof r.body === 'object' ? [] : ['not an object'];
   return errors.length ? `body does not match ${name}: ${errors.join('; ')} in ${JSON.stringify(r.body).slice(0, 300)}` : undefined;
@@ -85,12 +127,20 @@ for (const [p, ops] of Object.entries<Record<string, any>>(doc.paths)) {
       const statuses = new Map<number, number>();
       await fc.assert(
         fc.asyncProperty(requests(p, op), async (req) => {
-          const qs = new URLSearchParams(Object.entries(req.query).filter(([, v]) => v !== undefined).map(([k, v]): [string, string] => [k, String(v)])).toString();
+          const qs = new URLSearchParams(
+            Object.entries(req.query)
+              .filter(([, v]) => v !== undefined)
+              .map(([k, v]): [string, string] => [k, String(v)]),
+          ).toString();
           const r = await api.raw(method.toUpperCase(), `${req.path.replace('@p2id', p2id)}${qs ? `?${qs}` : ''}`, req.body, req.headers);
           statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
-          if (process.env.SVC_PROP_DEBUG && r.status >= 400) console.error(method, req.path, JSON.stringify(req.body)?.slice(0, 80), r.body?.error?.message);
+          if (process.env.SVC_PROP_DEBUG && r.status >= 400)
+            console.error(method, req.path, JSON.stringify(req.body)?.slice(0, 80), r.body?.error?.message);
           const wrong = problem(op, r);
-          if (wrong) throw new Error(`${method.toUpperCase()} ${req.path}?${qs} ${JSON.stringify(req.headers)} ${JSON.stringify(req.body)?.slice(0, 300)}: ${wrong}`);
+          if (wrong)
+            throw new Error(
+              `${method.toUpperCase()} ${req.path}?${qs} ${JSON.stringify(req.headers)} ${JSON.stringify(req.body)?.slice(0, 300)}: ${wrong}`,
+            );
           if (method === 'delete' && r.status === 204) await fixtures();
         }),
         { numRuns: RUNS, seed: SEED },

@@ -1,18 +1,30 @@
 // Search over HTTP: the SearchResult shape, hop numbers and hops_used within max_hops, filter
 // semantics (every pair must match), trace on request, defaults and validation errors.
 import t from 'tap';
-import { startTestServer } from './helpers/server.js';
 import { rejectsApi } from './helpers/rejects-api.js';
 import { SchemaChecker } from './helpers/schema.js';
+import { startTestServer } from './helpers/server.js';
 
 const { api } = await startTestServer(t);
 const schemas = new SchemaChecker(await api.get('/openapi.json'));
 await api.post('/stores', { name: 'kb' });
 await api.post('/stores/kb/documents', {
   documents: [
-    { id: 'film', text: 'Devotion (1929 film)\nDevotion is a 1929 Italian silent drama film directed by Guido Brignone.', metadata: { team: 'film', lang: 'en' } },
-    { id: 'director', text: 'Guido Brignone\nGuido Brignone was an Italian film director. He was the father of the actress Lilla Brignone.', metadata: { team: 'people', lang: 'en' } },
-    { id: 'river', text: 'The Danube\nThe Danube is the second-longest river in Europe, flowing through Vienna and Budapest.', metadata: { team: 'geo', lang: 'en' } },
+    {
+      id: 'film',
+      text: 'Devotion (1929 film)\nDevotion is a 1929 Italian silent drama film directed by Guido Brignone.',
+      metadata: { team: 'film', lang: 'en' },
+    },
+    {
+      id: 'director',
+      text: 'Guido Brignone\nGuido Brignone was an Italian film director. He was the father of the actress Lilla Brignone.',
+      metadata: { team: 'people', lang: 'en' },
+    },
+    {
+      id: 'river',
+      text: 'The Danube\nThe Danube is the second-longest river in Europe, flowing through Vienna and Budapest.',
+      metadata: { team: 'geo', lang: 'en' },
+    },
     { id: 'river-de', text: 'Die Donau\nDie Donau ist der zweitlängste Fluss Europas.', metadata: { team: 'geo', lang: 'de' } },
   ],
 });
@@ -22,7 +34,10 @@ t.test('result shape, defaults and hop bookkeeping', async (t) => {
   t.same(schemas.errors('SearchResult', r), []);
   t.ok(r.passages.length > 0 && r.passages.length <= 10);
   t.ok(r.hops_used >= 1 && r.hops_used <= 4, `hops_used ${r.hops_used} within default max_hops 4`);
-  t.ok(r.passages.every((p: any) => p.hop >= 1 && p.hop <= r.hops_used), 'every passage hop within hops_used');
+  t.ok(
+    r.passages.every((p: any) => p.hop >= 1 && p.hop <= r.hops_used),
+    'every passage hop within hops_used',
+  );
   t.ok(r.confidence >= 0 && r.confidence <= 1);
   t.ok(r.latency_ms >= 0);
   t.match(r.engine, /svc-engine/);
@@ -34,7 +49,12 @@ t.test('result shape, defaults and hop bookkeeping', async (t) => {
 
 t.test('max_hops bounds hops_used; max_results bounds passages', async (t) => {
   for (const max_hops of [1, 2, 8]) {
-    const r = await api.post('/stores/kb/search', { query: 'director of Devotion and his child', max_hops, max_results: 3, return_trace: true });
+    const r = await api.post('/stores/kb/search', {
+      query: 'director of Devotion and his child',
+      max_hops,
+      max_results: 3,
+      return_trace: true,
+    });
     t.ok(r.hops_used <= max_hops, `hops_used ${r.hops_used} <= ${max_hops}`);
     t.ok(r.passages.length <= 3);
     t.equal(r.trace.length, r.hops_used, 'one trace step per hop');

@@ -1,11 +1,12 @@
 // Stores over HTTP: create, get by name and id, list newest first with pagination, delete, and the
 // errors of each (400, 404, 409), with every body checked against the OpenAPI schemas.
-import t from 'tap';
+
 import fs from 'node:fs';
 import path from 'node:path';
-import { startTestServer } from './helpers/server.js';
+import t from 'tap';
 import { rejectsApi } from './helpers/rejects-api.js';
 import { SchemaChecker } from './helpers/schema.js';
+import { startTestServer } from './helpers/server.js';
 
 const { api, dataDir } = await startTestServer(t);
 const schemas = new SchemaChecker(await api.get('/openapi.json'));
@@ -29,9 +30,17 @@ t.test('409 store_already_exists for a taken name', async (t) => {
 });
 
 t.test('400 invalid_request for bad names, with a fix (hostile names: hostile-input.test.ts)', async (t) => {
-  await rejectsApi(t, api.post('/stores', { name: 'sp ace' }), { status: 400, type: 'invalid_request', body: { error: { fix: /1 to 64 characters from \[a-z0-9-_\]/ } } });
+  await rejectsApi(t, api.post('/stores', { name: 'sp ace' }), {
+    status: 400,
+    type: 'invalid_request',
+    body: { error: { fix: /1 to 64 characters from \[a-z0-9-_\]/ } },
+  });
   await rejectsApi(t, api.post('/stores', {}), { status: 400, type: 'invalid_request', body: { error: { message: /name/ } } });
-  await rejectsApi(t, api.post('/stores', { name: 'ok', extra: 1 }), { status: 400, type: 'invalid_request', body: { error: { fix: /Allowed fields: name/ } } });
+  await rejectsApi(t, api.post('/stores', { name: 'ok', extra: 1 }), {
+    status: 400,
+    type: 'invalid_request',
+    body: { error: { fix: /Allowed fields: name/ } },
+  });
   await rejectsApi(t, api.post('/stores', { name: 5 }), { status: 400, type: 'invalid_request' });
   const ok = await api.post('/stores', { name: 'a-b_c-0'.padEnd(64, 'z') });
   t.equal(ok.name.length, 64);

@@ -18,7 +18,11 @@ t.test('stores create, list, get, delete', async (t) => {
   const json = JSON.parse((await svc('stores', 'create', 'notes-2', '--json')).stdout);
   t.match(json, { name: 'notes-2', n_docs: 0 });
 
-  const [list, get, refused] = await Promise.all([svc('stores', 'list'), svc('stores', 'get', json.id), svc('stores', 'delete', 'notes-2')]);
+  const [list, get, refused] = await Promise.all([
+    svc('stores', 'list'),
+    svc('stores', 'get', json.id),
+    svc('stores', 'delete', 'notes-2'),
+  ]);
   t.match(list.stdout, /^NAME\s+ID\s+DOCS\s+SIZE\s+CREATED\nnotes-2\s+st_\w+\s+0\s+\d.*\nnotes\s+st_\w+\s+0\s+/, 'newest first');
   t.match(get.stdout, /name\s+notes-2\nid\s+st_\w+\ndocuments\s+0\n/);
   t.equal(refused.code, 1, 'delete without --yes off a terminal is refused');
@@ -61,8 +65,16 @@ t.test('search: passages by hop with scores, confidence, hops, latency and trace
   await api.post('/stores', { name: 'films' });
   await api.post('/stores/films/documents', {
     documents: [
-      { id: 'devotion', text: 'Devotion (1929 film)\nDevotion is a 1929 Italian silent film directed by Guido Brignone.', metadata: { source: 'wiki' } },
-      { id: 'brignone', text: 'Guido Brignone\nGuido Brignone was an Italian director, father of the actress Lilla Brignone.', metadata: { source: 'wiki' } },
+      {
+        id: 'devotion',
+        text: 'Devotion (1929 film)\nDevotion is a 1929 Italian silent film directed by Guido Brignone.',
+        metadata: { source: 'wiki' },
+      },
+      {
+        id: 'brignone',
+        text: 'Guido Brignone\nGuido Brignone was an Italian director, father of the actress Lilla Brignone.',
+        metadata: { source: 'wiki' },
+      },
       { id: 'other', text: 'Lisbon is the capital of Portugal.', metadata: { source: 'atlas' } },
     ],
   });
@@ -92,7 +104,7 @@ t.test('search: passages by hop with scores, confidence, hops, latency and trace
 
   t.equal(apiNames.code, 0, apiNames.stderr);
   const one = JSON.parse(apiNames.stdout);
-  t.equal(one.passages.length, 1, '--max-results, the API\'s name, is --results');
+  t.equal(one.passages.length, 1, "--max-results, the API's name, is --results");
   t.equal(one.hops_used, 1, '--max-hops is --hops');
   t.not(badApiName.code, 0);
   t.match(badApiName.stderr, /--max-results <n>.*use an integer from 1 to 100/);
@@ -138,7 +150,10 @@ t.test('errors print message and fix and exit non-zero', async (t) => {
   for (const r of [missing, invalid, down, wrong, denied]) t.equal(r.code, 1, r.stderr);
   t.match(missing.stderr, /^error: no store named or with id 'nope'.*\nfix: .*svc stores create/);
   t.match(invalid.stderr, /^error: body\.name must match pattern .*\nfix: .*\[a-z0-9-_\]/);
-  t.match(down.stderr, new RegExp(`^error: GET http://127\\.0\\.0\\.1:${port}/v1/stores failed: ECONNREFUSED\\nfix: Check that the server is running`));
+  t.match(
+    down.stderr,
+    new RegExp(`^error: GET http://127\\.0\\.0\\.1:${port}/v1/stores failed: ECONNREFUSED\\nfix: Check that the server is running`),
+  );
   t.match(wrong.stderr, /^error: base URL 'http:\/\/127\.0\.0\.1:8080' does not end in \/v1\nfix: Set SVC_BASE_URL/);
   t.match(denied.stderr, /^error: the API key is not valid.*\nfix: .*svc keys create/);
 });

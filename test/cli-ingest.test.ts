@@ -7,7 +7,7 @@ import path from 'node:path';
 import t from 'tap';
 import { Progress } from '../src/cli/progress.js';
 import { assertBuilt, runCli, spawnCli } from './helpers/cli.js';
-import { FaultProxy, PASS, type Fault } from './helpers/fault-proxy.js';
+import { type Fault, FaultProxy, PASS } from './helpers/fault-proxy.js';
 import { startTestServer, tempDir } from './helpers/server.js';
 
 assertBuilt();
@@ -20,7 +20,9 @@ async function docsOf(store: string): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   let cursor: string | null = null;
   do {
-    const page: { documents: Array<{ id: string; ingested_at: string }>; next_cursor: string | null } = await api.get(`/stores/${store}/documents?limit=100${cursor ? `&cursor=${cursor}` : ''}`);
+    const page: { documents: Array<{ id: string; ingested_at: string }>; next_cursor: string | null } = await api.get(
+      `/stores/${store}/documents?limit=100${cursor ? `&cursor=${cursor}` : ''}`,
+    );
     for (const d of page.documents) out.set(d.id, d.ingested_at);
     cursor = page.next_cursor;
   } while (cursor);
@@ -28,7 +30,9 @@ async function docsOf(store: string): Promise<Map<string, string>> {
 }
 
 function writeJsonl(file: string, n: number): void {
-  const lines = Array.from({ length: n }, (_, i) => JSON.stringify({ id: `j${i}`, text: `Line ${i} is about rivers and hills.`, metadata: { n: i } }));
+  const lines = Array.from({ length: n }, (_, i) =>
+    JSON.stringify({ id: `j${i}`, text: `Line ${i} is about rivers and hills.`, metadata: { n: i } }),
+  );
   fs.writeFileSync(file, `${lines.join('\n')}\n`);
 }
 
@@ -44,11 +48,17 @@ t.test('a folder of .txt/.md files, with plain progress lines off a terminal', a
   fs.writeFileSync(path.join(folder, '.hidden.txt'), 'not ingested');
   fs.writeFileSync(path.join(folder, 'image.png'), 'not ingested');
   proxy.rule = (req) => (isIngest(req) ? new Promise<Fault>((r) => setTimeout(() => r(PASS), 150)) : PASS);
-  const run = await runCli(['ingest', 'notes', folder, '--batch-size', '1', '--concurrency', '1', '--progress-interval', '0.05'], { SVC_BASE_URL: proxy.url });
+  const run = await runCli(['ingest', 'notes', folder, '--batch-size', '1', '--concurrency', '1', '--progress-interval', '0.05'], {
+    SVC_BASE_URL: proxy.url,
+  });
   t.equal(run.code, 0, run.stderr);
-  t.match(run.stdout, /^ingested 3 documents into 'notes' in \d+\.\d s \(\d+ docs\/s, 3 batches\)\n {2}skipped 1 empty file: empty\.txt\n$/);
+  t.match(
+    run.stdout,
+    /^ingested 3 documents into 'notes' in \d+\.\d s \(\d+ docs\/s, 3 batches\)\n {2}skipped 1 empty file: empty\.txt\n$/,
+  );
   t.match(run.stderr, /^ingesting folder .* \(4 files\) into 'notes' \(st_\w+\)\n/);
   t.match(run.stderr, /^ingest: \d\/4 documents \(\d+%\), \d+ docs\/s/m, 'periodic plain lines');
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the test looks for terminal escape codes (ESC [) on purpose
   t.notMatch(run.stderr, /\r|\x1b\[/, 'no terminal control characters');
   const docs = await docsOf('notes');
   t.same([...docs.keys()].sort(), ['a.txt', 'c.TXT', 'sub/b.md'], 'ids are paths relative to the folder');
@@ -57,7 +67,15 @@ t.test('a folder of .txt/.md files, with plain progress lines off a terminal', a
 
 t.test('a JSONL file; a re-run replays, --fresh writes again', async (t) => {
   const file = path.join(dir, 'data.jsonl');
-  fs.writeFileSync(file, [JSON.stringify({ id: 'x1', text: 'First line.', metadata: { team: 'a' } }), '', JSON.stringify({ text: 'A line without an id.' }), ''].join('\n'));
+  fs.writeFileSync(
+    file,
+    [
+      JSON.stringify({ id: 'x1', text: 'First line.', metadata: { team: 'a' } }),
+      '',
+      JSON.stringify({ text: 'A line without an id.' }),
+      '',
+    ].join('\n'),
+  );
   const first = await runCli(['ingest', 'lines', file], { SVC_BASE_URL: server.url });
   t.equal(first.code, 0, first.stderr);
   t.match(first.stdout, /^ingested 2 documents into 'lines'/);
@@ -89,7 +107,10 @@ t.test('bad input: message and fix, non-zero exit', async (t) => {
   t.equal(bad.code, 1);
   t.match(bad.stderr, /error: .*bad\.jsonl:2: not valid JSON .*\nfix: Each line must be one JSON object/);
   t.equal(big.code, 1);
-  t.match(big.stderr, /error: document 'big\.txt' \(#1 of the input\) is 33\.0 MB as JSON, over the 32\.0 MB per-request limit.*\nfix: .*split 'big\.txt'/);
+  t.match(
+    big.stderr,
+    /error: document 'big\.txt' \(#1 of the input\) is 33\.0 MB as JSON, over the 32\.0 MB per-request limit.*\nfix: .*split 'big\.txt'/,
+  );
   t.equal((await api.get('/stores/huge')).n_docs, 0, 'nothing of it was sent');
   t.match(none.stderr, /error: no such file or folder: .*missing\nfix: Give a \.jsonl file, or a folder/);
   t.match(odd.stderr, /error: '.*table\.csv' is not a \.jsonl, \.txt or \.md file\nfix: /);
@@ -114,7 +135,10 @@ t.test('Ctrl-C stops cleanly; a re-run resumes without applying a batch twice', 
   release();
   const first = await cli.done;
   t.equal(first.code, 130, 'exit 130 after an interrupt');
-  t.match(first.stdout, /^interrupted: 40 of 80 documents ingested into 'resume' \(4 batches\) in \d+s; run the same command again to resume\n$/);
+  t.match(
+    first.stdout,
+    /^interrupted: 40 of 80 documents ingested into 'resume' \(4 batches\) in \d+s; run the same command again to resume\n$/,
+  );
   const run1 = proxy.log.filter(isIngest);
   t.equal(run1.length, 4, 'no batch started after Ctrl-C');
   const afterStop = await docsOf('resume');
@@ -123,13 +147,26 @@ t.test('Ctrl-C stops cleanly; a re-run resumes without applying a batch twice', 
   proxy.reset();
   const second = await runCli(args, { SVC_BASE_URL: proxy.url });
   t.equal(second.code, 0, second.stderr);
-  t.match(second.stdout, /^ingested 80 documents into 'resume' .*\n {2}40 of them were already ingested by an earlier run and not written again/);
+  t.match(
+    second.stdout,
+    /^ingested 80 documents into 'resume' .*\n {2}40 of them were already ingested by an earlier run and not written again/,
+  );
   const run2 = proxy.log.filter(isIngest);
-  t.same(run2.filter((e) => e.replayed).map((e) => e.key).sort(), run1.map((e) => e.key).sort(), 'exactly the batches of the first run were replayed');
+  t.same(
+    run2
+      .filter((e) => e.replayed)
+      .map((e) => e.key)
+      .sort(),
+    run1.map((e) => e.key).sort(),
+    'exactly the batches of the first run were replayed',
+  );
   t.equal(run2.filter((e) => !e.replayed).length, 4, 'the other four were written');
   const done = await docsOf('resume');
   t.equal(done.size, 80);
-  t.ok([...afterStop].every(([id, at]) => done.get(id) === at), 'documents of the first run were not written again');
+  t.ok(
+    [...afterStop].every(([id, at]) => done.get(id) === at),
+    'documents of the first run were not written again',
+  );
 });
 
 t.test('a second Ctrl-C aborts the batches in flight; the re-run still applies each batch once', async (t) => {
@@ -138,7 +175,13 @@ t.test('a second Ctrl-C aborts the batches in flight; the re-run still applies e
   let release!: () => void;
   const released = new Promise<void>((r) => (release = r));
   let held = 0;
-  proxy.rule = (req) => (isIngest(req) ? (held++, released.then(() => PASS)) : PASS);
+  proxy.rule = (req) => {
+    if (isIngest(req)) {
+      held++;
+      return released.then(() => PASS);
+    }
+    return PASS;
+  };
   const args = ['ingest', 'aborted', file, '--batch-size', '10', '--concurrency', '1'];
   const cli = spawnCli(args, { SVC_BASE_URL: proxy.url });
   while (held < 1) await new Promise((r) => setTimeout(r, 10));
@@ -147,13 +190,20 @@ t.test('a second Ctrl-C aborts the batches in flight; the re-run still applies e
   cli.child.kill('SIGINT');
   const r = await cli.done;
   t.equal(r.code, 130);
-  t.match(r.stderr, /aborted: 0 documents confirmed; batches in flight were applied whole or not at all; run the same command again to resume/);
+  t.match(
+    r.stderr,
+    /aborted: 0 documents confirmed; batches in flight were applied whole or not at all; run the same command again to resume/,
+  );
   release(); // the held batch now reaches the server although its client is gone
   while (proxy.log.filter(isIngest)[0]?.upstream === undefined) await new Promise((r) => setTimeout(r, 10));
   proxy.reset();
   const again = await runCli(args, { SVC_BASE_URL: proxy.url });
   t.equal(again.code, 0, again.stderr);
-  t.same(proxy.log.filter(isIngest).map((e) => e.replayed), [true, false, false], 'the batch applied after the abort was replayed, not applied again');
+  t.same(
+    proxy.log.filter(isIngest).map((e) => e.replayed),
+    [true, false, false],
+    'the batch applied after the abort was replayed, not applied again',
+  );
   t.equal((await api.get('/stores/aborted')).n_docs, 30);
 });
 
@@ -164,6 +214,7 @@ t.test('on a terminal: a bar with documents/s and ETA, redrawn in place', async 
   now = 2000;
   p.update(250);
   p.draw();
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the progress bar's terminal escape code (ESC [K, erase line) is what is checked
   t.match(out[0], /^\r\[#+-+\] {2}25% 250\/1000 docs · 125 docs\/s · ETA 6s\x1b\[K$/);
   t.ok(out[0].length - 4 <= 80, 'fits the width');
   p.stop();

@@ -8,12 +8,12 @@ import {
   ConnectionError,
   DocumentNotFoundError,
   InvalidRequestError,
-  Svc,
+  type OperationId,
   StoreAlreadyExistsError,
   StoreNotFoundError,
+  Svc,
   SvcError,
   UnauthorizedError,
-  type OperationId,
 } from '../src/client/index.js';
 import { KeyRing } from '../src/store/keys.js';
 import { unusedPort } from './helpers/cli.js';
@@ -33,7 +33,10 @@ t.test('every operation of the document has a typed method whose answer matches 
     listStores: async () => ['StoreList', await svc.stores.list({ limit: 1 })],
     getStore: async () => ['Store', await svc.stores.get('ops')],
     deleteStore: async () => [undefined, await svc.stores.delete('ops-2')],
-    ingestDocuments: async () => ['IngestResponse', (({ replayed: _r, ...body }) => body)(await svc.documents.ingest('ops', [{ id: 'y', text: 'Mountains rise.' }]))],
+    ingestDocuments: async () => [
+      'IngestResponse',
+      (({ replayed: _r, ...body }) => body)(await svc.documents.ingest('ops', [{ id: 'y', text: 'Mountains rise.' }])),
+    ],
     listDocuments: async () => ['DocumentList', await svc.documents.list('ops', { limit: 1 })],
     getDocument: async () => ['DocumentInfo', await svc.documents.get('ops', 'x', { include_text: true })],
     deleteDocument: async () => [undefined, await svc.documents.delete('ops', 'y')],
@@ -41,7 +44,9 @@ t.test('every operation of the document has a typed method whose answer matches 
     health: async () => ['Health', await svc.health()],
     openapi: async () => [undefined, await svc.openapi()],
   };
-  const served = Object.values(doc.paths as Record<string, Record<string, { operationId: string }>>).flatMap((item) => Object.values(item).map((o) => o.operationId));
+  const served = Object.values(doc.paths as Record<string, Record<string, { operationId: string }>>).flatMap((item) =>
+    Object.values(item).map((o) => o.operationId),
+  );
   t.same(Object.keys(calls).sort(), served.sort(), 'this test calls every served operation');
   for (const [op, call] of Object.entries(calls)) {
     const [schema, body] = await call();
@@ -70,7 +75,10 @@ t.test('errors are typed and carry status, type, message, fix and the request id
 t.test('ids that need encoding reach the right document', async (t) => {
   await svc.stores.create('enc');
   const ids = ['a/b', '100%', 'q?x=1#f', '...', '.x', '%2e%2e', 'ünï-😀', 'sp ace'];
-  await svc.documents.ingest('enc', ids.map((id) => ({ id, text: `Text of ${id}.` })));
+  await svc.documents.ingest(
+    'enc',
+    ids.map((id) => ({ id, text: `Text of ${id}.` })),
+  );
   for (const id of ids) t.equal((await svc.documents.get('enc', id, { include_text: true })).text, `Text of ${id}.`, JSON.stringify(id));
   await svc.documents.delete('enc', 'a/b');
   await t.rejects(svc.documents.get('enc', 'a/b'), DocumentNotFoundError);
@@ -78,7 +86,10 @@ t.test('ids that need encoding reach the right document', async (t) => {
 
 t.test('iterators walk every page', async (t) => {
   await svc.stores.create('pages');
-  await svc.documents.ingest('pages', Array.from({ length: 45 }, (_, i) => ({ id: `p${i}`, text: `Page document ${i}.` })));
+  await svc.documents.ingest(
+    'pages',
+    Array.from({ length: 45 }, (_, i) => ({ id: `p${i}`, text: `Page document ${i}.` })),
+  );
   const seen: string[] = [];
   for await (const d of svc.documents.iterate('pages', { limit: 10 })) seen.push(d.id);
   t.equal(seen.length, 45);

@@ -3,8 +3,15 @@
 // batch and scope, so retries and re-runs are replayed, never applied twice), bounded concurrency,
 // progress and totals, per-id ordering, a too-large document refused before sending, stop and resume.
 import t from 'tap';
-import { DocumentTooLargeError, InvalidRequestError, MAX_REQUEST_BYTES, Svc, type DocumentInput, type IngestProgress } from '../src/client/index.js';
-import { FaultProxy, json503, PASS, type Fault } from './helpers/fault-proxy.js';
+import {
+  type DocumentInput,
+  DocumentTooLargeError,
+  type IngestProgress,
+  InvalidRequestError,
+  MAX_REQUEST_BYTES,
+  Svc,
+} from '../src/client/index.js';
+import { type Fault, FaultProxy, json503, PASS } from './helpers/fault-proxy.js';
 import { startTestServer } from './helpers/server.js';
 
 const { server, api } = await startTestServer(t, { threads: 1 });
@@ -13,7 +20,11 @@ const svc = new Svc({ baseUrl: proxy.url, env: {}, retry: { baseDelayMs: 5, maxD
 const isIngest = (e: { method: string; path: string }) => e.method === 'POST' && e.path.endsWith('/documents');
 
 const docs = (n: number, prefix = 'd', from = 0): DocumentInput[] =>
-  Array.from({ length: n }, (_, i) => ({ id: `${prefix}${from + i}`, text: `Document ${prefix}${from + i} is about rivers and hills.`, metadata: { i: from + i } }));
+  Array.from({ length: n }, (_, i) => ({
+    id: `${prefix}${from + i}`,
+    text: `Document ${prefix}${from + i} is about rivers and hills.`,
+    metadata: { i: from + i },
+  }));
 
 async function* slowly<T>(items: T[]): AsyncGenerator<T> {
   for (const x of items) {
@@ -37,9 +48,16 @@ t.test('batches by count and by bytes, with totals and progress', async (t) => {
   t.match(totals, { read: 250, documents: 250, batches: 3, replayedBatches: 0, replayedDocuments: 0, stopped: false });
   const sizes = proxy.log.filter(isIngest).map((e) => e.bodyBytes);
   t.equal(sizes.length, 3);
-  t.equal(totals.bytes, sizes.reduce((a, b) => a + b), 'bytes counts the request bodies');
+  t.equal(
+    totals.bytes,
+    sizes.reduce((a, b) => a + b),
+    'bytes counts the request bodies',
+  );
   t.equal(seen.length, 3, 'progress after each batch');
-  t.ok(seen.every((p, i) => i === 0 || p.documents > seen[i - 1].documents), 'documents only grow');
+  t.ok(
+    seen.every((p, i) => i === 0 || p.documents > seen[i - 1].documents),
+    'documents only grow',
+  );
   t.equal(seen.at(-1)!.documents, 250);
   t.equal((await api.get('/stores/count')).n_docs, 250);
 
@@ -48,8 +66,14 @@ t.test('batches by count and by bytes, with totals and progress', async (t) => {
   const limit = 1500;
   const byBytes = await svc.documents.ingestStream('bytes', docs(60), { batchBytes: limit });
   const bodies = proxy.log.filter(isIngest).map((e) => e.bodyBytes);
-  t.ok(bodies.every((b) => b <= limit), `every body within ${limit} bytes (${bodies.join(', ')})`);
-  t.ok(bodies.slice(0, -1).every((b) => b > limit - 120), 'batches are filled before being cut');
+  t.ok(
+    bodies.every((b) => b <= limit),
+    `every body within ${limit} bytes (${bodies.join(', ')})`,
+  );
+  t.ok(
+    bodies.slice(0, -1).every((b) => b > limit - 120),
+    'batches are filled before being cut',
+  );
   t.equal(byBytes.documents, 60);
   t.equal((await api.get('/stores/bytes')).n_docs, 60);
 });
@@ -72,7 +96,10 @@ t.test('server refusals name the document in the input', async (t) => {
   const err = await svc.documents.ingestStream('refused', input, { batchSize: 10 }).catch((e: unknown) => e);
   t.ok(err instanceof InvalidRequestError);
   t.match((err as Error).message, /documents\[3\] is document 'blank', #4 of the input/);
-  await t.rejects(svc.documents.ingestStream('refused', [{ text: 'no id' } as DocumentInput]), { name: 'InvalidRequestError', message: /#1 of the input has no id/ });
+  await t.rejects(svc.documents.ingestStream('refused', [{ text: 'no id' } as DocumentInput]), {
+    name: 'InvalidRequestError',
+    message: /#1 of the input has no id/,
+  });
   await t.rejects(svc.documents.ingestStream('refused', [], { batchSize: 1001 }), InvalidRequestError);
 });
 
@@ -114,8 +141,14 @@ t.test('faults on the way: every document ingested, no batch applied twice', asy
   const applied = new Map<string, number>();
   for (const e of proxy.log.filter(isIngest)) if (e.upstream === 200 && !e.replayed) applied.set(e.key!, (applied.get(e.key!) ?? 0) + 1);
   t.equal(applied.size, 8, 'eight distinct keys applied');
-  t.ok([...applied.values()].every((c) => c === 1), 'each exactly once');
-  t.ok(proxy.log.filter(isIngest).some((e) => e.replayed), 'some retries were answered by replay');
+  t.ok(
+    [...applied.values()].every((c) => c === 1),
+    'each exactly once',
+  );
+  t.ok(
+    proxy.log.filter(isIngest).some((e) => e.replayed),
+    'some retries were answered by replay',
+  );
   const stored = await allDocs('faulty');
   t.equal(stored.size, 200);
   t.equal((await api.get('/stores/faulty')).n_docs, 200);
@@ -124,7 +157,13 @@ t.test('faults on the way: every document ingested, no batch applied twice', asy
 t.test('the same id later in the input wins, even across concurrent batches', async (t) => {
   await svc.stores.create('order');
   proxy.rule = (req) => (isIngest(req) && req.n % 2 === 1 ? new Promise((r) => setTimeout(() => r(PASS), 150)) : PASS);
-  const input = [{ id: 'a', text: 'First version of a.' }, ...docs(3), { id: 'a', text: 'Second version of a.' }, ...docs(3, 'x'), { id: 'a', text: 'Third version of a.' }];
+  const input = [
+    { id: 'a', text: 'First version of a.' },
+    ...docs(3),
+    { id: 'a', text: 'Second version of a.' },
+    ...docs(3, 'x'),
+    { id: 'a', text: 'Third version of a.' },
+  ];
   const totals = await svc.documents.ingestStream('order', input, { batchSize: 2, concurrency: 4 });
   t.equal(totals.documents, 9);
   t.equal((await svc.documents.get('order', 'a', { include_text: true })).text, 'Third version of a.');
@@ -154,7 +193,10 @@ t.test('the same scope makes a re-run replay what was done; stop ends cleanly', 
   t.match(second, { stopped: false, documents: 120, batches: 6, replayedBatches: 2, replayedDocuments: 40 });
   const after = await allDocs('resume');
   t.equal(after.size, 120);
-  t.ok([...before].every(([id, at]) => after.get(id) === at), 'documents of the first run were not written again');
+  t.ok(
+    [...before].every(([id, at]) => after.get(id) === at),
+    'documents of the first run were not written again',
+  );
 
   proxy.reset();
   const fresh = await svc.documents.ingestStream('resume', input, { batchSize: 20 });
@@ -165,6 +207,12 @@ t.test('the same scope makes a re-run replay what was done; stop ends cleanly', 
 t.test('an AbortSignal cancels the whole stream', async (t) => {
   await svc.stores.create('cancel');
   const ctl = new AbortController();
-  proxy.rule = (req) => (isIngest(req) ? (ctl.abort(), { kind: 'hang' }) : PASS);
+  proxy.rule = (req) => {
+    if (isIngest(req)) {
+      ctl.abort();
+      return { kind: 'hang' };
+    }
+    return PASS;
+  };
   await t.rejects(svc.documents.ingestStream('cancel', docs(50), { batchSize: 10, signal: ctl.signal }), { name: 'AbortError' });
 });

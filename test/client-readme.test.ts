@@ -18,12 +18,17 @@ const DEFAULT_URL = 'http://127.0.0.1:8080/v1';
 function snippet(title: string, lang: string): string {
   const section = README.split(/^## /m).find((s) => s.startsWith(`${title}\n`));
   if (!section) throw new Error(`README.md has no section '## ${title}'`);
-  const m = new RegExp('```' + lang + '\\n([\\s\\S]*?)```').exec(section);
+  const m = new RegExp(`\`\`\`${lang}\\n([\\s\\S]*?)\`\`\``).exec(section);
   if (!m) throw new Error(`section '${title}' has no \`\`\`${lang} block`);
   return m[1];
 }
 
-function run(cmd: string, args: string[], input: string, opts: { cwd: string; env: NodeJS.ProcessEnv }): Promise<{ code: number | null; out: string; err: string }> {
+function run(
+  cmd: string,
+  args: string[],
+  input: string,
+  opts: { cwd: string; env: NodeJS.ProcessEnv },
+): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve) => {
     const child = spawn(cmd, args, { ...opts, stdio: ['pipe', 'pipe', 'pipe'] });
     let out = '';
@@ -68,7 +73,7 @@ t.test('the CLI quick start runs as written', async (t) => {
   t.notOk(fs.existsSync(path.join(cwd, 'films')), 'and the files it wrote');
 });
 
-t.test('the curl session keeps the server\'s logs out of what curl prints, and cleans up', async (t) => {
+t.test("the curl session keeps the server's logs out of what curl prints, and cleans up", async (t) => {
   const script = snippet('A session with curl', 'sh');
   t.match(script, /^npx svc serve --no-auth > \S+ 2>&1 &/m, 'the server logs to a file');
   t.match(script, /-XDELETE \$B\/stores\/quickstart-curl\n/, 'the store is deleted at the end');

@@ -8,12 +8,12 @@ import {
   DeadlineExceededError,
   InvalidRequestError,
   RateLimitedError,
+  type RetryEvent,
   ServiceUnavailableError,
   StoreNotFoundError,
   Svc,
-  type RetryEvent,
 } from '../src/client/index.js';
-import { FaultProxy, json429, json503, PASS, type Fault } from './helpers/fault-proxy.js';
+import { type Fault, FaultProxy, json429, json503, PASS } from './helpers/fault-proxy.js';
 import { startTestServer } from './helpers/server.js';
 
 const { server, api } = await startTestServer(t, { threads: 1 });
@@ -47,7 +47,10 @@ t.test('503 and dropped connections are retried for GET and DELETE', async (t) =
   proxy.rule = firstN(2, json503('1'));
   t.equal((await svc.stores.get('r', { timeoutMs: 10_000 })).name, 'r');
   t.equal(proxy.log.length, 3, 'two 503s, then through');
-  t.ok(retries.every((r) => r.delayMs >= 1000), 'Retry-After honoured');
+  t.ok(
+    retries.every((r) => r.delayMs >= 1000),
+    'Retry-After honoured',
+  );
 
   proxy.reset(firstN(2, { kind: 'drop' }));
   t.equal((await svc.stores.list()).stores.length >= 1, true);
@@ -56,7 +59,11 @@ t.test('503 and dropped connections are retried for GET and DELETE', async (t) =
   await api.post('/stores', { name: 'doomed' });
   proxy.reset(firstN(1, { kind: 'drop-after' }));
   await svc.stores.delete('doomed');
-  t.same(proxy.log.map((e) => e.upstream), [204, 404], 'the first delete was applied, its reply lost; the retry found it gone');
+  t.same(
+    proxy.log.map((e) => e.upstream),
+    [204, 404],
+    'the first delete was applied, its reply lost; the retry found it gone',
+  );
   await t.rejects(svc.stores.get('doomed'), StoreNotFoundError);
 });
 
@@ -74,14 +81,21 @@ t.test('non-idempotent requests are not retried on 503, 500 or a dropped connect
 
   proxy.reset(firstN(1, { kind: 'drop-after' }));
   await t.rejects(svc.stores.create('once'), ConnectionError);
-  t.same(proxy.log.map((e) => e.upstream), [201], 'create: applied once, not repeated after the dropped reply');
+  t.same(
+    proxy.log.map((e) => e.upstream),
+    [201],
+    'create: applied once, not repeated after the dropped reply',
+  );
 
   proxy.reset(firstN(1, { kind: 'drop-after' }));
   await t.rejects(svc.documents.ingest('r', [{ id: 'k0', text: 'No key here.' }], { idempotencyKey: false }), ConnectionError);
   t.equal(proxy.log.length, 1, 'ingest without an Idempotency-Key: one attempt');
 
   proxy.reset(firstN(1, { kind: 'respond', status: 500, body: { error: { type: 'internal', message: 'boom', fix: 'retry' } } }));
-  await t.rejects(svc.documents.ingest('r', [{ id: 'k1', text: 'No key here.' }], { idempotencyKey: false }), { name: 'InternalServerError', status: 500 });
+  await t.rejects(svc.documents.ingest('r', [{ id: 'k1', text: 'No key here.' }], { idempotencyKey: false }), {
+    name: 'InternalServerError',
+    status: 500,
+  });
   t.equal(proxy.log.length, 1);
   t.equal(retries.length, 0, 'no retries at all');
 });
@@ -104,7 +118,15 @@ t.test('a retried ingest is replayed by the server, not applied twice', async (t
   const sends = proxy.entries('POST', /\/documents$/);
   t.equal(sends.length, 3);
   t.equal(new Set(sends.map((e) => e.key)).size, 1, 'the same Idempotency-Key on every attempt');
-  t.same(sends.map((e) => [e.upstream, e.replayed]), [[200, false], [200, true], [200, true]], 'applied by the first attempt, replayed after');
+  t.same(
+    sends.map((e) => [e.upstream, e.replayed]),
+    [
+      [200, false],
+      [200, true],
+      [200, true],
+    ],
+    'applied by the first attempt, replayed after',
+  );
   const first = await svc.documents.get('r', 'once-a');
   await svc.documents.ingest('r', docs, { idempotencyKey: sends[0].key });
   t.equal((await svc.documents.get('r', 'once-a')).ingested_at, first.ingested_at, 'a later replay writes nothing');

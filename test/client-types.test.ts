@@ -4,8 +4,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
-import { generateTypes, tsType } from '../src/client/openapi-codegen.js';
 import { ERROR_CLASSES, SvcError } from '../src/client/index.js';
+import { generateTypes, tsType } from '../src/client/openapi-codegen.js';
 import { ERRORS } from '../src/errors.js';
 import { REPO, startTestServer } from './helpers/server.js';
 
@@ -24,16 +24,22 @@ t.test('api-types.ts is what the served OpenAPI document generates', async (t) =
   const a = have.split('\n');
   const b = want.split('\n');
   const i = a.findIndex((line, k) => line !== b[k]);
-  t.fail(`src/api-types.ts differs from the served document at line ${i + 1}:\n  committed: ${a[i]}\n  served:    ${b[i]}\nRegenerate with SVC_UPDATE_TYPES=1 npx tap test/client-types.test.ts, then fix what no longer compiles.`);
+  t.fail(
+    `src/api-types.ts differs from the served document at line ${i + 1}:\n  committed: ${a[i]}\n  served:    ${b[i]}\nRegenerate with SVC_UPDATE_TYPES=1 npx tap test/client-types.test.ts, then fix what no longer compiles.`,
+  );
 });
 
 t.test('every schema, operation and error type of the document is in the generated module', async (t) => {
   const generated = fs.readFileSync(FILE, 'utf8');
-  for (const name of Object.keys(doc.components.schemas)) t.match(generated, new RegExp(`export (interface|type) ${name}\\b`), `schema ${name}`);
-  const ops = Object.values(doc.paths as Record<string, Record<string, { operationId: string }>>).flatMap((item) => Object.values(item).map((o) => o.operationId));
+  for (const name of Object.keys(doc.components.schemas))
+    t.match(generated, new RegExp(`export (interface|type) ${name}\\b`), `schema ${name}`);
+  const ops = Object.values(doc.paths as Record<string, Record<string, { operationId: string }>>).flatMap((item) =>
+    Object.values(item).map((o) => o.operationId),
+  );
   const { OPERATIONS, ERROR_STATUS } = await import('../src/api-types.js');
   t.same(Object.keys(OPERATIONS).sort(), ops.sort(), 'OPERATIONS lists every operationId');
-  for (const [type, status] of Object.entries(ERROR_STATUS)) t.equal(ERRORS[type as keyof typeof ERRORS]?.status, status, `${type} is ${status} in src/errors.ts`);
+  for (const [type, status] of Object.entries(ERROR_STATUS))
+    t.equal(ERRORS[type as keyof typeof ERRORS]?.status, status, `${type} is ${status} in src/errors.ts`);
 });
 
 t.test('one error class per server error type, with its status', async (t) => {
@@ -52,6 +58,9 @@ t.test('the generator covers the schema forms the document uses', async (t) => {
   t.equal(tsType({ anyOf: [{ type: 'string' }, { type: 'integer' }] }), 'string | number');
   t.equal(tsType({ type: 'array', items: { anyOf: [{ type: 'string' }, { type: 'boolean' }] } }), 'Array<string | boolean>');
   t.equal(tsType({ type: 'object', additionalProperties: { $ref: '#/components/schemas/X' } }), 'Record<string, X>');
-  t.equal(tsType({ type: 'object', required: ['a'], properties: { a: { type: 'string' }, 'b-c': { type: 'number', description: 'B.' } } }), "{\n  a: string;\n  /** B. */\n  'b-c'?: number;\n}");
+  t.equal(
+    tsType({ type: 'object', required: ['a'], properties: { a: { type: 'string' }, 'b-c': { type: 'number', description: 'B.' } } }),
+    "{\n  a: string;\n  /** B. */\n  'b-c'?: number;\n}",
+  );
   t.equal(tsType({}), 'unknown');
 });

@@ -6,13 +6,14 @@
 // walk never returns a document twice; and a restart (index rebuilt from disk) agrees with it all.
 import t from 'tap';
 import { rng } from './helpers/engine.js';
-import { startTestServer, type Api } from './helpers/server.js';
+import { type Api, startTestServer } from './helpers/server.js';
 import { verifyDataDir, walkDocs } from './helpers/store-check.js';
 
 const statuses = new Map<number, number>();
 const count = (status: number) => statuses.set(status, (statuses.get(status) ?? 0) + 1);
 const token = (id: string, v: number) => `zq${id.replace(/\W+/g, 'x')}v${v}`;
-const text = (id: string, v: number) => `Entry ${id} revision ${v}. Marker ${token(id, v)}. ${'Harbours, forests and railways are described here. '.repeat(3)}`;
+const text = (id: string, v: number) =>
+  `Entry ${id} revision ${v}. Marker ${token(id, v)}. ${'Harbours, forests and railways are described here. '.repeat(3)}`;
 
 async function call(api: Api, method: string, p: string, body?: unknown) {
   const r = await api.raw(method, p, body);
@@ -33,13 +34,21 @@ async function writer(api: Api, ids: string[], ops: number, r: () => number, cur
     const present = pick.filter((id) => current.get(id) != null);
     if (pick.length && (r() < 0.65 || !present.length)) {
       const docs = pick.map((id) => ({ id, v: ++version }));
-      const res = await call(api, 'POST', '/stores/shared/documents', { documents: docs.map((d) => ({ id: d.id, text: text(d.id, d.v), metadata: { v: d.v } })) });
-      if (res.status === 200) for (const d of docs) (current.set(d.id, d.v), history.get(d.id)!.push(d.v));
-      else unexpected.push(`ingest ${res.status}`);
+      const res = await call(api, 'POST', '/stores/shared/documents', {
+        documents: docs.map((d) => ({ id: d.id, text: text(d.id, d.v), metadata: { v: d.v } })),
+      });
+      if (res.status === 200) {
+        for (const d of docs) {
+          current.set(d.id, d.v);
+          history.get(d.id)!.push(d.v);
+        }
+      } else unexpected.push(`ingest ${res.status}`);
     } else if (present.length) {
       const res = await call(api, 'DELETE', `/stores/shared/documents/${encodeURIComponent(present[0])}`);
-      if (res.status === 204) (current.set(present[0], null), history.get(present[0])!.push(null));
-      else if (owner || res.status !== 404) unexpected.push(`delete ${present[0]}: ${res.status}`);
+      if (res.status === 204) {
+        current.set(present[0], null);
+        history.get(present[0])!.push(null);
+      } else if (owner || res.status !== 404) unexpected.push(`delete ${present[0]}: ${res.status}`);
     } else {
       await call(api, 'POST', '/stores/shared/search', { query: `harbours ${token(ids[0], 1)}`, return_trace: true });
     }
@@ -52,7 +61,7 @@ async function reader(api: Api, rounds: number, dupes: string[]) {
     let cursor: string | null = null;
     do {
       const r = await call(api, 'GET', `/stores/shared/documents?limit=7${cursor ? `&cursor=${cursor}` : ''}`);
-      for (const d of r.body.documents ?? []) (seen.has(d.id) ? dupes.push(d.id) : seen.add(d.id));
+      for (const d of r.body.documents ?? []) seen.has(d.id) ? dupes.push(d.id) : seen.add(d.id);
       cursor = r.body.next_cursor ?? null;
       await call(api, 'POST', '/stores/shared/search', { query: 'harbours forests railways', max_hops: 3 });
       await call(api, 'GET', `/stores/shared/documents/w0-${i % 10}?include_text=true`);
@@ -91,17 +100,23 @@ t.test('many clients on one store: no 5xx, final state as acknowledged', async (
     reader(api, 3, dupes),
     storeChurn(api, 6),
   ]);
-  t.same([...statuses.keys()].filter((s) => s >= 500), [], `no 5xx among ${[...statuses.values()].reduce((a, b) => a + b)} requests (${JSON.stringify(Object.fromEntries(statuses))})`);
+  t.same(
+    [...statuses.keys()].filter((s) => s >= 500),
+    [],
+    `no 5xx among ${[...statuses.values()].reduce((a, b) => a + b)} requests (${JSON.stringify(Object.fromEntries(statuses))})`,
+  );
   t.same(dupes, [], 'no cursor walk returned a document twice');
   t.same(unexpected, [], 'every write of an owner succeeded');
 
   const check = async (label: string, api: Api) => {
     const wrong: string[] = [];
     const listed = new Map((await walkDocs(api, 'shared')).map((d) => [d.id, d.metadata.v as number]));
-    for (const id of owned.flat()) if ((listed.get(id) ?? null) !== (current.get(id) ?? null)) wrong.push(`${id} is ${listed.get(id)}, acknowledged ${current.get(id)}`);
+    for (const id of owned.flat())
+      if ((listed.get(id) ?? null) !== (current.get(id) ?? null)) wrong.push(`${id} is ${listed.get(id)}, acknowledged ${current.get(id)}`);
     for (const id of contended) {
       const v = listed.get(id) ?? null;
-      if (!(history.get(id)!.length === 0 ? v === null : history.get(id)!.includes(v))) wrong.push(`${id} is ${v}, no acknowledged write left it so`);
+      if (!(history.get(id)!.length === 0 ? v === null : history.get(id)!.includes(v)))
+        wrong.push(`${id} is ${v}, no acknowledged write left it so`);
     }
     t.same(wrong, [], `${label}: ${listed.size} documents listed, each as acknowledged`);
     const unfound: string[] = [];
@@ -128,5 +143,9 @@ t.test('many clients on one store: no 5xx, final state as acknowledged', async (
   t.same(await verifyDataDir(ts.dataDir), [], 'every store passes StoreDb.verify');
   const again = await startTestServer(t, { dataDir: ts.dataDir, rateLimit: 1e6 });
   await check('restarted', again.api);
-  t.same((await again.api.get('/stores')).stores.map((s: any) => s.name), ['shared'], 'only the store that was not deleted');
+  t.same(
+    (await again.api.get('/stores')).stores.map((s: any) => s.name),
+    ['shared'],
+    'only the store that was not deleted',
+  );
 });

@@ -2,11 +2,12 @@
 // recursive copy to another path), start a server on the copy. The copy answers every search
 // exactly as the original did (passages, scores, offsets, confidence, hops), lists the same
 // stores and documents, needs no rebuild, and is independent of the original afterwards.
-import t from 'tap';
+
 import fs from 'node:fs';
 import path from 'node:path';
-import { startTestServer, tempDir } from './helpers/server.js';
+import t from 'tap';
 import { rejectsApi } from './helpers/rejects-api.js';
+import { startTestServer, tempDir } from './helpers/server.js';
 import { verifyDataDir, walkDocs } from './helpers/store-check.js';
 
 const QUERIES = ['Who directed Devotion?', 'river through Vienna', 'zqk7 marker', 'mountains and glaciers', 'father of the actress'];
@@ -37,12 +38,21 @@ t.test('a copied data dir of a stopped server serves identical results', async (
   const other = first.api.with({ 'X-Svc-Project': 'other' });
   await first.api.post('/stores', { name: 'kb' });
   await other.post('/stores', { name: 'kb2' });
-  const docs = Array.from({ length: 40 }, (_, i) => ({ id: `d${i}`, text: `${texts[i % 4]} Copy ${i}.`, metadata: { n: i, team: i % 2 ? 'odd' : 'even' } }));
+  const docs = Array.from({ length: 40 }, (_, i) => ({
+    id: `d${i}`,
+    text: `${texts[i % 4]} Copy ${i}.`,
+    metadata: { n: i, team: i % 2 ? 'odd' : 'even' },
+  }));
   await first.api.post('/stores/kb/documents', { documents: docs });
   await other.post('/stores/kb2/documents', { documents: docs.slice(0, 10) });
   await first.api.post('/stores/kb/documents', { documents: [{ id: 'd3', text: 'Replaced text about the Danube in Vienna.' }] });
   await first.api.delete('/stores/kb/documents/d7');
-  const live = { kb: await answers(first.api, ['kb']), kb2: await answers(other, ['kb2']), docs: await walkDocs(first.api, 'kb'), stores: await first.api.get('/stores') };
+  const live = {
+    kb: await answers(first.api, ['kb']),
+    kb2: await answers(other, ['kb2']),
+    docs: await walkDocs(first.api, 'kb'),
+    stores: await first.api.get('/stores'),
+  };
   await first.server.close();
 
   const copy = path.join(tempDir(t, 'svc-copy-'), 'data');
@@ -59,8 +69,17 @@ t.test('a copied data dir of a stopped server serves identical results', async (
 
   const original = await startTestServer(t, { dataDir: first.dataDir });
   t.same(restored, await answers(original.api, ['kb']), 'bit-identical to the original restarted on its own data dir');
-  t.same(restored, live.kb, 'the live index (replaced and deleted passages still flagged dead) scores exactly like the index rebuilt from disk');
+  t.same(
+    restored,
+    live.kb,
+    'the live index (replaced and deleted passages still flagged dead) scores exactly like the index rebuilt from disk',
+  );
 
   await second.api.post('/stores/kb/documents', { documents: [{ id: 'only-in-copy', text: 'Written to the copy only.' }] });
-  await rejectsApi(t, original.api.get('/stores/kb/documents/only-in-copy'), { status: 404, type: 'document_not_found' }, 'the copy is independent');
+  await rejectsApi(
+    t,
+    original.api.get('/stores/kb/documents/only-in-copy'),
+    { status: 404, type: 'document_not_found' },
+    'the copy is independent',
+  );
 });

@@ -3,10 +3,11 @@
 // lock (its server was killed) is taken over, and when several servers start at once on a stale
 // lock, exactly one wins (the race is run many times with contenders released together). A lock
 // file with no readable pid is stale too.
-import t from 'tap';
+
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import t from 'tap';
 import { failingChild, startChild } from './helpers/child-server.js';
 import { REPO, tempDir } from './helpers/server.js';
 import { snapshot } from './helpers/store-check.js';
@@ -34,7 +35,11 @@ t.test('a stale lock is taken over; one with no readable pid too', async (t) => 
     const dataDir = tempDir(t);
     fs.writeFileSync(path.join(dataDir, '.svc.lock'), content);
     const s = await startChild(dataDir);
-    t.match(fs.readFileSync(path.join(dataDir, '.svc.lock'), 'utf8'), new RegExp(`^${s.child.pid} `), `lock ${JSON.stringify(content)} taken over`);
+    t.match(
+      fs.readFileSync(path.join(dataDir, '.svc.lock'), 'utf8'),
+      new RegExp(`^${s.child.pid} `),
+      `lock ${JSON.stringify(content)} taken over`,
+    );
     await s.stop();
     t.notOk(fs.existsSync(path.join(dataDir, '.svc.lock')), 'released on a clean stop');
   }
@@ -48,11 +53,14 @@ t.test('servers starting at once on a stale lock: exactly one wins', async (t) =
     fs.writeFileSync(path.join(dataDir, '.svc.lock'), String(spawnSync('true').pid));
     const go = path.join(dataDir, 'go');
     const kids = Array.from({ length: 4 }, () => spawn(process.execPath, [racer, dataDir, go], { stdio: ['pipe', 'pipe', 'inherit'] }));
-    const outs = kids.map((k) => new Promise<string>((resolve) => {
-      let out = '';
-      k.stdout!.on('data', (d) => (out += d)).on('end', () => resolve(out.trim()));
-      k.stdout!.on('data', () => out.includes('\n') && resolve(out.trim()));
-    }));
+    const outs = kids.map(
+      (k) =>
+        new Promise<string>((resolve) => {
+          let out = '';
+          k.stdout!.on('data', (d) => (out += d)).on('end', () => resolve(out.trim()));
+          k.stdout!.on('data', () => out.includes('\n') && resolve(out.trim()));
+        }),
+    );
     await new Promise((r) => setTimeout(r, 300));
     fs.writeFileSync(go, '');
     const got = await Promise.all(outs);

@@ -2,10 +2,11 @@
 // generates; docs/configuration.md names every SVC_* variable the source reads or mentions and
 // every option of `svc serve`; every relative link of README.md and docs/*.md (and its #anchor)
 // points at something that exists.
-import t from 'tap';
+
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import t from 'tap';
 import { errorsMarkdown } from '../src/errors-doc.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -67,7 +68,14 @@ function stripCode(markdown: string): string {
 }
 
 t.test('every relative link of README.md and docs/*.md points at something that exists', async (t) => {
-  const pages = ['README.md', 'CHANGELOG.md', ...fs.readdirSync(path.join(REPO, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+  const pages = [
+    'README.md',
+    'CHANGELOG.md',
+    ...fs
+      .readdirSync(path.join(REPO, 'docs'))
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => `docs/${f}`),
+  ];
   t.ok(pages.includes('docs/configuration.md') && pages.includes('docs/errors.md'), 'the docs are found');
   let links = 0;
   for (const page of pages) {
@@ -79,7 +87,8 @@ t.test('every relative link of README.md and docs/*.md points at something that 
       const [file, anchor] = target.split('#') as [string, string | undefined];
       const resolved = file ? path.resolve(path.dirname(path.join(REPO, page)), decodeURIComponent(file)) : path.join(REPO, page);
       if (!t.ok(fs.existsSync(resolved), `${page}: ${target} exists`)) continue;
-      if (anchor && resolved.endsWith('.md')) t.ok(anchors(fs.readFileSync(resolved, 'utf8')).has(anchor), `${page}: ${target} names a heading`);
+      if (anchor && resolved.endsWith('.md'))
+        t.ok(anchors(fs.readFileSync(resolved, 'utf8')).has(anchor), `${page}: ${target} names a heading`);
     }
   }
   t.ok(links > 10, `${links} relative links checked`);

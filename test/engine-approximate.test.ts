@@ -2,25 +2,34 @@
 // answers exactly like the exact scan; past it, the common terms only add to rows the rare terms
 // touched, so a passage holding only common terms is never scored, while the others are still found.
 import t from 'tap';
-import { loadEngine } from '../src/engine/index.js';
-import { readModelFolder } from '../src/engine/model/index.js';
+import { defaultModelUri } from '../src/config.js';
 import type { MemoryStoreIndex } from '../src/engine/index/index.js';
 import type { SearchParams } from '../src/engine/index.js';
-import { defaultModelUri } from '../src/config.js';
+import { loadEngine } from '../src/engine/index.js';
+import { readModelFolder } from '../src/engine/model/index.js';
 
 const engine = await loadEngine({ model: readModelFolder(defaultModelUri()), threads: 1 });
 t.teardown(() => engine.close());
 
 const index = engine.createIndex() as MemoryStoreIndex;
 const docs = [
-  ...['Harare', 'Lusaka', 'Maputo'].map((city, i) => ({ id: `zebra-${i}`, text: `Zebra herd ${i}\nA zebra herd grazes the common grassland near ${city} every dry season.` })),
-  ...Array.from({ length: 60 }, (_, i) => ({ id: `plain-${i}`, text: `Pasture ${i}\nThe common grassland of pasture ${i} is grazed by cattle in the dry season.` })),
+  ...['Harare', 'Lusaka', 'Maputo'].map((city, i) => ({
+    id: `zebra-${i}`,
+    text: `Zebra herd ${i}\nA zebra herd grazes the common grassland near ${city} every dry season.`,
+  })),
+  ...Array.from({ length: 60 }, (_, i) => ({
+    id: `plain-${i}`,
+    text: `Pasture ${i}\nThe common grassland of pasture ${i} is grazed by cattle in the dry season.`,
+  })),
 ];
 index.apply(await engine.encode(docs.map((d) => ({ ...d, metadata: {} }))));
 t.teardown(() => index.close());
 
 const run = async (extra: Partial<SearchParams>) => {
-  const out = await index.search({ query: 'zebra common grassland dry season', maxHops: 1, maxResults: 10, trace: false, ...extra }, () => undefined);
+  const out = await index.search(
+    { query: 'zebra common grassland dry season', maxHops: 1, maxResults: 10, trace: false, ...extra },
+    () => undefined,
+  );
   return out.passages.map((p) => [p.docId, p.score] as const);
 };
 

@@ -62,7 +62,10 @@ t.test('chain vectors put each block where its names say', async (t) => {
   t.equal(at(CHAIN2_NAMES, x2, 'p_h1_gap'), -0.5);
   const pad = chain3Vector(x2);
   t.same([...pad.subarray(0, x2.length)], [...x2], 'a 2-chain among 3-chains keeps its vector');
-  t.ok(pad.subarray(x2.length).every((v) => v === 0), 'padded with zeros, is3 included');
+  t.ok(
+    pad.subarray(x2.length).every((v) => v === 0),
+    'padded with zeros, is3 included',
+  );
   const d = block(H1_NAMES.length, 400);
   const h2d = block(H2_NAMES.length, 500);
   const x3 = chain3Vector(x2, { h1: d, h2: h2d });
@@ -81,13 +84,25 @@ t.test('the shipped model records the names of the features this engine computes
 t.test('a model whose feature names or weights differ is refused, naming the first difference', async (t) => {
   const { manifest } = loadModelFolder(defaultModelUri());
   const shipped = manifest.params.search as LoopParams;
-  const withNames = (key: keyof LoopParams['features'], names: string[]): LoopParams => ({ ...shipped, features: { ...shipped.features, [key]: names } });
+  const withNames = (key: keyof LoopParams['features'], names: string[]): LoopParams => ({
+    ...shipped,
+    features: { ...shipped.features, [key]: names },
+  });
   const h1 = [...H1_NAMES];
   [h1[4], h1[5]] = [h1[5], h1[4]];
   t.equal(modelFitProblem(withNames('W1', h1)), "W1 (hop 1): feature 5 is 'hit_len' in the model and 'hit' in this engine");
-  t.equal(modelFitProblem(withNames('W2', [...CHAIN2_NAMES, 'extra'])), `W2 (2-chains): feature ${CHAIN2_NAMES.length + 1} is 'extra' in the model and nothing in this engine`);
-  t.equal(modelFitProblem(withNames('conf', SUFFICIENCY_NAMES.slice(0, -1))), "conf (sufficiency): feature 29 is nothing in the model and 'sent_top' in this engine");
-  t.equal(modelFitProblem({ ...shipped, W2: shipped.W2.slice(1) }), `W2 (2-chains) has ${CHAIN2_NAMES.length - 1} weights; this engine computes ${CHAIN2_NAMES.length} features`);
+  t.equal(
+    modelFitProblem(withNames('W2', [...CHAIN2_NAMES, 'extra'])),
+    `W2 (2-chains): feature ${CHAIN2_NAMES.length + 1} is 'extra' in the model and nothing in this engine`,
+  );
+  t.equal(
+    modelFitProblem(withNames('conf', SUFFICIENCY_NAMES.slice(0, -1))),
+    "conf (sufficiency): feature 29 is nothing in the model and 'sent_top' in this engine",
+  );
+  t.equal(
+    modelFitProblem({ ...shipped, W2: shipped.W2.slice(1) }),
+    `W2 (2-chains) has ${CHAIN2_NAMES.length - 1} weights; this engine computes ${CHAIN2_NAMES.length} features`,
+  );
   t.equal(namesDiffer(['a', 'b'], ['a', 'b']), undefined);
   t.equal(namesDiffer([], []), undefined);
   t.equal(namesDiffer(['a'], ['b']), "feature 1 is 'a' in the model and 'b' in this engine");

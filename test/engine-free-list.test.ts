@@ -3,9 +3,10 @@
 // release, space at the top given back to the bump region, double/invalid release refused, and a
 // fast-check model test: after any operation sequence, live blocks match a model, never overlap,
 // are aligned, and the free list is exactly the maximal gaps below `top` (none ending at `top`).
-import t from 'tap';
+
 import fc from 'fast-check';
-import { ALIGN, FreeList, alignUp } from '../src/engine/runtime/index.js';
+import t from 'tap';
+import { ALIGN, alignUp, FreeList } from '../src/engine/runtime/index.js';
 
 /** Allocates in order, failing the test on a refusal. */
 function allocAll(fl: FreeList, sizes: number[], limit = 1 << 20): number[] {
@@ -16,11 +17,21 @@ function allocAll(fl: FreeList, sizes: number[], limit = 1 << 20): number[] {
   });
 }
 
-const state = (fl: FreeList) => ({ top: fl.top, live: fl.liveBytes, free: fl.freeBytes, liveBlocks: fl.liveBlocks, freeBlocks: fl.freeBlocks });
+const state = (fl: FreeList) => ({
+  top: fl.top,
+  live: fl.liveBytes,
+  free: fl.freeBytes,
+  liveBlocks: fl.liveBlocks,
+  freeBlocks: fl.freeBlocks,
+});
 
 t.test('alignUp and the base check', async (t) => {
   t.equal(ALIGN, 16);
-  t.same([0, 1, 15, 16, 17, 32, 33].map((n) => alignUp(n)), [0, 16, 16, 16, 32, 32, 48], 'rounds up to 16');
+  t.same(
+    [0, 1, 15, 16, 17, 32, 33].map((n) => alignUp(n)),
+    [0, 16, 16, 16, 32, 32, 48],
+    'rounds up to 16',
+  );
   t.equal(alignUp(5, 8), 8, 'custom alignment');
   t.throws(() => new FreeList(8), RangeError, 'unaligned base refused');
   t.throws(() => new FreeList(1030), RangeError, 'unaligned base refused');
@@ -57,7 +68,11 @@ t.test('release: sizes, double and invalid release, giving space back to the bum
   t.equal(fl.release(b + 16), undefined, 'address inside a free hole refused');
   t.same(state(fl), before, 'refused releases change nothing');
   t.equal(fl.release(c), 16, 'release the top block');
-  t.same(state(fl), { top: 32, live: 32, free: 0, liveBlocks: 1, freeBlocks: 0 }, 'top block and the hole under it return to the bump region');
+  t.same(
+    state(fl),
+    { top: 32, live: 32, free: 0, liveBlocks: 1, freeBlocks: 0 },
+    'top block and the hole under it return to the bump region',
+  );
   fl.release(a);
   t.same(state(fl), { top: 0, live: 0, free: 0, liveBlocks: 0, freeBlocks: 0 }, 'all released: back to base');
   t.equal(fl.allocate(64, 64), 0, 'space below top is reused from the base');
@@ -95,7 +110,11 @@ t.test('best fit: the smallest hole that fits, split when larger', async (t) => 
   t.equal(fl.allocate(80, top), undefined, 'no hole fits 80 and the limit forbids bumping');
   t.equal(fl.allocate(80, top + 80), top, 'bumps when no hole fits, even with holes left');
   t.equal(fl.allocate(64, top), h64, 'the 64-byte hole is used last');
-  t.same([fl.freeBlocks, fl.freeBytes, fl.liveBytes], [0, 0, 3 * 16 + 32 + 16 + 32 + 80 + 64], 'no holes left; guards and the five blocks live');
+  t.same(
+    [fl.freeBlocks, fl.freeBytes, fl.liveBytes],
+    [0, 0, 3 * 16 + 32 + 16 + 32 + 80 + 64],
+    'no holes left; guards and the five blocks live',
+  );
 });
 
 t.test('a block split from a hole coalesces back when released', async (t) => {
@@ -139,7 +158,9 @@ t.test('model check: random allocate/release sequences keep every invariant', as
     fc.property(fc.array(op, { minLength: 1, maxLength: 150, size: 'max' }), (ops) => {
       const fl = new FreeList(BASE);
       const model = new Map<number, number>();
-      const fail = (msg: string): never => { throw new Error(msg); };
+      const fail = (msg: string): never => {
+        throw new Error(msg);
+      };
       for (const o of ops) {
         const sorted = [...model].sort((x, y) => x[0] - y[0]);
         const holes = gaps(BASE, sorted, fl.top);
@@ -150,7 +171,8 @@ t.test('model check: random allocate/release sequences keep every invariant', as
           const topBefore = fl.top;
           const p = fl.allocate(size, LIMIT);
           if (fits.length) {
-            if (p === undefined || !fits.some(([h, s]) => h === p && s === best)) fail(`allocate(${size}) = ${p}: not the start of a best-fit hole of ${best}`);
+            if (p === undefined || !fits.some(([h, s]) => h === p && s === best))
+              fail(`allocate(${size}) = ${p}: not the start of a best-fit hole of ${best}`);
           } else if (topBefore + size <= LIMIT) {
             if (p !== topBefore) fail(`allocate(${size}) = ${p}: should bump at ${topBefore}`);
           } else if (p !== undefined) fail(`allocate(${size}) = ${p}: should be refused under the limit`);
@@ -187,7 +209,8 @@ t.test('model check: random allocate/release sequences keep every invariant', as
         checked++;
       }
       for (const p of [...model.keys()]) fl.release(p);
-      if (JSON.stringify(state(fl)) !== JSON.stringify({ top: BASE, live: 0, free: 0, liveBlocks: 0, freeBlocks: 0 })) fail(`not empty after releasing all: ${JSON.stringify(state(fl))}`);
+      if (JSON.stringify(state(fl)) !== JSON.stringify({ top: BASE, live: 0, free: 0, liveBlocks: 0, freeBlocks: 0 }))
+        fail(`not empty after releasing all: ${JSON.stringify(state(fl))}`);
     }),
     { numRuns: 300, seed: 0x5eed },
   );

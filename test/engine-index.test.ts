@@ -3,11 +3,11 @@
 // background without losing or resurrecting documents, filters restrict every hop, and an index
 // rebuilt from the persisted encodings answers like the original.
 import t from 'tap';
-import { loadEngine } from '../src/engine/index.js';
-import { readModelFolder } from '../src/engine/model/index.js';
+import { defaultModelUri } from '../src/config.js';
 import type { MemoryStoreIndex } from '../src/engine/index/index.js';
 import type { StoredDocument } from '../src/engine/index.js';
-import { defaultModelUri } from '../src/config.js';
+import { loadEngine } from '../src/engine/index.js';
+import { readModelFolder } from '../src/engine/model/index.js';
 
 const engine = await loadEngine({ model: readModelFolder(defaultModelUri()), threads: 2 });
 t.teardown(() => engine.close());
@@ -41,12 +41,17 @@ t.test('many small batches merge in the background; nothing lost or resurrected'
   const index = engine.createIndex() as MemoryStoreIndex;
   const keep = new Map<string, StoredDocument>();
   for (let i = 0; i < 60; i++) {
-    await ingest(index, [doc(`d${i}`, `Doc ${i}\nThis document mentions the unique marker zq${i}x and the word common.`, { parity: i % 2 })], keep);
+    await ingest(
+      index,
+      [doc(`d${i}`, `Doc ${i}\nThis document mentions the unique marker zq${i}x and the word common.`, { parity: i % 2 })],
+      keep,
+    );
     if (i % 7 === 3) {
       index.remove(`d${i - 1}`);
       keep.delete(`d${i - 1}`);
     }
-    if (i % 11 === 5) await ingest(index, [doc(`d${i - 2}`, `Doc ${i - 2} rewritten\nNow it says replaced${i - 2}.`, { parity: i % 2 })], keep);
+    if (i % 11 === 5)
+      await ingest(index, [doc(`d${i - 2}`, `Doc ${i - 2} rewritten\nNow it says replaced${i - 2}.`, { parity: i % 2 })], keep);
   }
   for (let n = 0; n < 200 && index.mergeRunning; n++) await new Promise((r) => setTimeout(r, 20));
   t.ok(index.segmentCount < 20, `segments merged (${index.segmentCount} left of 60+ batches)`);
@@ -108,8 +113,14 @@ t.test('a store idle for a moment merges its small segments into one, answering 
   const index = engine.createIndex() as MemoryStoreIndex;
   const keep = new Map<string, StoredDocument>();
   // distinct term counts per document, so no two passages tie (ties go to the lower row, which a merge renumbers)
-  const text = (i: number, j: number) => `Idle ${i} ${j}\nA passage about ${'harbour '.repeat(i + 1)}and ${'lighthouse '.repeat(j + 1)}near cove${i}x${j}.`;
-  for (let i = 0; i < 12; i++) await ingest(index, Array.from({ length: 3 }, (_, j) => doc(`i${i}-${j}`, text(i, j))), keep);
+  const text = (i: number, j: number) =>
+    `Idle ${i} ${j}\nA passage about ${'harbour '.repeat(i + 1)}and ${'lighthouse '.repeat(j + 1)}near cove${i}x${j}.`;
+  for (let i = 0; i < 12; i++)
+    await ingest(
+      index,
+      Array.from({ length: 3 }, (_, j) => doc(`i${i}-${j}`, text(i, j))),
+      keep,
+    );
   index.remove('i3-1');
   keep.delete('i3-1');
   const before = await index.search({ query: 'harbour lighthouse', maxHops: 2, maxResults: 20, trace: false }, noText);
@@ -118,7 +129,11 @@ t.test('a store idle for a moment merges its small segments into one, answering 
   t.equal(index.segmentCount, 1, 'one segment after the idle merge');
   t.equal(index.passageCount, keep.size, 'nothing lost, the deleted document not back');
   const after = await index.search({ query: 'harbour lighthouse', maxHops: 2, maxResults: 20, trace: false }, noText);
-  t.same(after.passages.map((p) => [p.docId, p.score]), before.passages.map((p) => [p.docId, p.score]), 'same answers, same scores');
+  t.same(
+    after.passages.map((p) => [p.docId, p.score]),
+    before.passages.map((p) => [p.docId, p.score]),
+    'same answers, same scores',
+  );
 
   const reopened = engine.createIndex() as MemoryStoreIndex;
   await reopened.load(keep.values());

@@ -4,12 +4,21 @@
 // title postings packed `row << 8 | min(tf, 255)` and sorted by row, sorted unique dictionaries,
 // title phrases (kind 1 full, 2 base) and prefixes, an empty build, a document without passages;
 // radixOrder's stable order; and a fast-check property comparing random builds with a naive model.
-import t from 'tap';
+
 import fc from 'fast-check';
-import { buildSegment, radixOrder, type BuiltSegment, type SegmentDoc } from '../src/engine/segment/index.js';
-import { SegmentView } from '../src/engine/segment/index.js';
-import { HEADER_WORDS, MAGIC, SEC, SECTION_COUNT } from '../src/engine/segment/index.js';
+import t from 'tap';
 import { createEngineRuntime } from '../src/engine/runtime/index.js';
+import {
+  type BuiltSegment,
+  buildSegment,
+  HEADER_WORDS,
+  MAGIC,
+  radixOrder,
+  SEC,
+  SECTION_COUNT,
+  type SegmentDoc,
+  SegmentView,
+} from '../src/engine/segment/index.js';
 import { phraseKey } from '../src/engine/text/index.js';
 
 const rt = await createEngineRuntime();
@@ -29,16 +38,23 @@ function words(built: BuiltSegment, sec: number): number[] {
 }
 
 const u32 = (...a: number[]) => Uint32Array.from(a);
-const passage = (start: number, end: number, scale: number, vec: number[], terms: number[], flags: number[]) =>
-  ({ start, end, scale, vec: Int8Array.from(vec), terms: Uint32Array.from(terms), flags: Uint8Array.from(flags) });
+const passage = (start: number, end: number, scale: number, vec: number[], terms: number[], flags: number[]) => ({
+  start,
+  end,
+  scale,
+  vec: Int8Array.from(vec),
+  terms: Uint32Array.from(terms),
+  flags: Uint8Array.from(flags),
+});
 const post = (view: SegmentView, r: ReturnType<SegmentView['term']>) => (r ? [...view.postings(r)] : undefined);
 const BIG = 0xfffffff0;
 
 const DOCS: SegmentDoc[] = [
-  { title: u32(10, 20, 30), baseLen: 2, passages: [
-    passage(0, 5, 0.5, [1, -2, 3, -4], [7, 3, 7, 9], [1, 0, 2, 0]),
-    passage(4, 12, 0.25, [127, -128, 0, 5], [3], [4]),
-  ] },
+  {
+    title: u32(10, 20, 30),
+    baseLen: 2,
+    passages: [passage(0, 5, 0.5, [1, -2, 3, -4], [7, 3, 7, 9], [1, 0, 2, 0]), passage(4, 12, 0.25, [127, -128, 0, 5], [3], [4])],
+  },
   { title: u32(), baseLen: 0, passages: [passage(0, 3, 2, [9, 9, 9, 9], [9, BIG, 3], [0, 8, 0])] },
   { title: u32(20, 40), baseLen: 0, passages: [passage(7, 7, 1, [0, 0, 0, -1], [], [])] },
 ];
@@ -73,8 +89,16 @@ t.test('rows keep input order with their spans, vectors, scales, lengths and seq
     const s = view.seq(r);
     t.same([[...s.terms], [...s.flags]], [[...p.terms], [...p.flags]], `row ${r} terms and flags`);
   });
-  t.same([0, 1, 2, 3].map((r) => view.docOf(r)), [0, 0, 1, 2], 'docOf');
-  t.same([0, 1, 2, 3].map((r) => [...view.title(r)]), [[10, 20, 30], [10, 20, 30], [], [20, 40]], 'each row carries its title');
+  t.same(
+    [0, 1, 2, 3].map((r) => view.docOf(r)),
+    [0, 0, 1, 2],
+    'docOf',
+  );
+  t.same(
+    [0, 1, 2, 3].map((r) => [...view.title(r)]),
+    [[10, 20, 30], [10, 20, 30], [], [20, 40]],
+    'each row carries its title',
+  );
   t.same([...view.bodyLengths()], [4, 1, 3, 0]);
   t.same([...view.titleLengths()], [3, 3, 0, 2]);
   t.same([view.totalBodyLength(), view.totalTitleLength()], [8, 8], 'total lengths');
@@ -105,24 +129,44 @@ t.test('title phrases and prefixes', async (t) => {
   const { view, free } = place(built);
   const full = phraseKey([10, 20, 30]);
   const base = phraseKey([10, 20]);
-  t.same(words(built, SEC.phraseKeys), [full, base, phraseKey([20, 40])].sort((a, b) => a - b), 'one key per distinct title');
+  t.same(
+    words(built, SEC.phraseKeys),
+    [full, base, phraseKey([20, 40])].sort((a, b) => a - b),
+    'one key per distinct title',
+  );
   t.same(view.phrase(full) && [...view.phrase(full)!], [1, (1 << 8) | 1], 'full title: kind 1');
   t.same(view.phrase(base) && [...view.phrase(base)!], [2, (1 << 8) | 2], 'base title: kind 2');
   t.same(view.phrase(phraseKey([20, 40])) && [...view.phrase(phraseKey([20, 40]))!], [(3 << 8) | 1]);
   t.equal(view.phrase(phraseKey([20, 30])), undefined, 'not a title');
-  t.same([0, 1, 2, 3].map((r) => view.titleKey(r)), [full, full, 0, phraseKey([20, 40])], 'titleKey, 0 without a title');
-  t.same([0, 1, 2, 3].map((r) => view.baseLen(r)), [2, 2, 0, 0]);
+  t.same(
+    [0, 1, 2, 3].map((r) => view.titleKey(r)),
+    [full, full, 0, phraseKey([20, 40])],
+    'titleKey, 0 without a title',
+  );
+  t.same(
+    [0, 1, 2, 3].map((r) => view.baseLen(r)),
+    [2, 2, 0, 0],
+  );
   for (const p of [[10], [10, 20], [10, 20, 30], [20], [20, 40]]) t.ok(view.hasPrefix(phraseKey(p)), `prefix ${p}`);
   for (const p of [[30], [20, 30], [40], [10, 30]]) t.notOk(view.hasPrefix(phraseKey(p)), `not a prefix: ${p}`);
-  t.same(words(built, SEC.prefixKeys), [10, 20, 30].map((_, i) => phraseKey([10, 20, 30].slice(0, i + 1)))
-    .concat([phraseKey([20]), phraseKey([20, 40])]).sort((a, b) => a - b), 'prefix keys sorted');
+  t.same(
+    words(built, SEC.prefixKeys),
+    [10, 20, 30]
+      .map((_, i) => phraseKey([10, 20, 30].slice(0, i + 1)))
+      .concat([phraseKey([20]), phraseKey([20, 40])])
+      .sort((a, b) => a - b),
+    'prefix keys sorted',
+  );
   free();
   const p1 = () => [passage(0, 1, 1, [], [1], [0])];
-  const other = buildSegment({ docs: [
-    { title: u32(5, 6), baseLen: 0, passages: p1() },
-    { title: u32(5, 6, 7), baseLen: 2, passages: p1() },
-    { title: u32(8, 9), baseLen: 2, passages: p1() },
-  ], dim: 0 });
+  const other = buildSegment({
+    docs: [
+      { title: u32(5, 6), baseLen: 0, passages: p1() },
+      { title: u32(5, 6, 7), baseLen: 2, passages: p1() },
+      { title: u32(8, 9), baseLen: 2, passages: p1() },
+    ],
+    dim: 0,
+  });
   const o = place(other);
   t.same([...o.view.phrase(phraseKey([5, 6]))!], [1, (1 << 8) | 2], "one doc's full title is another's base title: kinds 1 and 2");
   t.same([o.view.baseLen(2), [...o.view.phrase(phraseKey([8, 9]))!]], [0, [(2 << 8) | 1]], 'baseLen not shorter than the title: no base');
@@ -133,12 +177,18 @@ t.test('title phrases and prefixes', async (t) => {
 t.test('term frequency is capped at 255', async (t) => {
   const rep = (term: number, n: number) => new Array(n).fill(term);
   const terms = [...rep(1, 254), ...rep(2, 255), ...rep(3, 256), ...rep(4, 1000)];
-  const built = buildSegment({ docs: [
-    { title: u32(), baseLen: 0, passages: [passage(0, 1, 1, [], [5], [0])] },
-    { title: u32(6, 6, 6), baseLen: 0, passages: [passage(0, 1, 1, [], terms, new Array(terms.length).fill(0))] },
-  ], dim: 0 });
+  const built = buildSegment({
+    docs: [
+      { title: u32(), baseLen: 0, passages: [passage(0, 1, 1, [], [5], [0])] },
+      { title: u32(6, 6, 6), baseLen: 0, passages: [passage(0, 1, 1, [], terms, new Array(terms.length).fill(0))] },
+    ],
+    dim: 0,
+  });
   const { view, free } = place(built);
-  t.same([1, 2, 3, 4].map((k) => post(view, view.term(k))), [[(1 << 8) | 254], [(1 << 8) | 255], [(1 << 8) | 255], [(1 << 8) | 255]]);
+  t.same(
+    [1, 2, 3, 4].map((k) => post(view, view.term(k))),
+    [[(1 << 8) | 254], [(1 << 8) | 255], [(1 << 8) | 255], [(1 << 8) | 255]],
+  );
   t.same(post(view, view.titleTerm(6)), [(1 << 8) | 3], 'repeated title term: tf 3');
   t.equal(view.totalBodyLength(), 1 + terms.length, 'lengths are not capped');
   free();
@@ -153,11 +203,14 @@ t.test('empty builds and documents without passages', async (t) => {
   t.equal(e.view.term(0), undefined, 'no terms');
   t.equal(e.view.phrase(1), undefined, 'no phrases');
   e.free();
-  const gap = buildSegment({ docs: [
-    { title: u32(1), baseLen: 0, passages: [passage(0, 2, 1, [3], [11], [0])] },
-    { title: u32(2), baseLen: 0, passages: [] },
-    { title: u32(3), baseLen: 0, passages: [passage(2, 4, 1, [4], [11], [0])] },
-  ], dim: 1 });
+  const gap = buildSegment({
+    docs: [
+      { title: u32(1), baseLen: 0, passages: [passage(0, 2, 1, [3], [11], [0])] },
+      { title: u32(2), baseLen: 0, passages: [] },
+      { title: u32(3), baseLen: 0, passages: [passage(2, 4, 1, [4], [11], [0])] },
+    ],
+    dim: 1,
+  });
   t.same([...gap.rowDoc], [0, 2], 'a document without passages has no row; rowDoc keeps document indexes');
   const g = place(gap);
   t.same(post(g.view, g.view.term(11)), [1, (1 << 8) | 1]);
@@ -168,69 +221,114 @@ t.test('empty builds and documents without passages', async (t) => {
 t.test('radixOrder is a stable ascending order of unsigned keys', async (t) => {
   t.same([...radixOrder(u32(5, 0xffffffff, 5, 0, 2048, 2047, 1 << 22, 0), 8)], [3, 7, 0, 2, 5, 4, 6, 1]);
   t.same([...radixOrder(u32(), 0)], []);
-  fc.assert(fc.property(fc.array(fc.oneof(fc.nat(20), fc.nat(0xffffffff)), { size: 'max', maxLength: 300 }), (keys) => {
-    const order = [...radixOrder(Uint32Array.from(keys), keys.length)];
-    const want = keys.map((k, i) => [k, i]).sort((a, b) => a[0] - b[0] || a[1] - b[1]).map((x) => x[1]);
-    return JSON.stringify(order) === JSON.stringify(want);
-  }), { numRuns: 200, seed: 7 });
+  fc.assert(
+    fc.property(fc.array(fc.oneof(fc.nat(20), fc.nat(0xffffffff)), { size: 'max', maxLength: 300 }), (keys) => {
+      const order = [...radixOrder(Uint32Array.from(keys), keys.length)];
+      const want = keys
+        .map((k, i) => [k, i])
+        .sort((a, b) => a[0] - b[0] || a[1] - b[1])
+        .map((x) => x[1]);
+      return JSON.stringify(order) === JSON.stringify(want);
+    }),
+    { numRuns: 200, seed: 7 },
+  );
   t.pass('radixOrder matches a stable sort on 200 random key arrays');
 });
 
 t.test('property: random builds match a naive model through SegmentView', async (t) => {
   const term = fc.oneof({ weight: 4, arbitrary: fc.nat(12) }, { weight: 1, arbitrary: fc.nat(0xffffffff) });
-  const pas = fc.record({ terms: fc.array(term, { maxLength: 12 }), span: fc.tuple(fc.nat(1000), fc.nat(100)), scale: fc.float({ noNaN: true }),
-    vec: fc.array(fc.integer({ min: -128, max: 127 }), { minLength: 3, maxLength: 3 }) });
+  const pas = fc.record({
+    terms: fc.array(term, { maxLength: 12 }),
+    span: fc.tuple(fc.nat(1000), fc.nat(100)),
+    scale: fc.float({ noNaN: true }),
+    vec: fc.array(fc.integer({ min: -128, max: 127 }), { minLength: 3, maxLength: 3 }),
+  });
   const doc = fc.record({ title: fc.array(fc.nat(6), { maxLength: 4 }), baseLen: fc.nat(4), passages: fc.array(pas, { maxLength: 3 }) });
   let rowsChecked = 0;
-  fc.assert(fc.property(fc.array(doc, { maxLength: 8 }), (input) => {
-    const docs: SegmentDoc[] = input.map((d) => ({ title: Uint32Array.from(d.title), baseLen: d.baseLen,
-      passages: d.passages.map((p) => passage(p.span[0], p.span[0] + p.span[1], p.scale, p.vec, p.terms, p.terms.map((x) => x & 7))) }));
-    const built = buildSegment({ docs, dim: 3 });
-    const rows = docs.flatMap((d, di) => d.passages.map((p) => ({ d, di, p })));
-    const { view, free } = place(built);
-    try {
-      const eq = (a: unknown, b: unknown, what: string) => {
-        if (JSON.stringify(a) !== JSON.stringify(b)) throw new Error(`${what}: ${JSON.stringify(a)} != ${JSON.stringify(b)}`);
-      };
-      eq(view.nRows, rows.length, 'nRows');
-      rows.forEach(({ d, di, p }, r) => {
-        eq([view.docOf(r), view.span(r), view.scale(r), [...views.i8At(view.vecPtr(r), 3)]], [di, [p.start, p.end], Math.fround(p.scale), [...p.vec]], `row ${r}`);
-        eq([[...view.seq(r).terms], [...view.seq(r).flags], [...view.title(r)]], [[...p.terms], [...p.flags], [...d.title]], `row ${r} sequences`);
-        eq(view.baseLen(r), d.baseLen < d.title.length ? d.baseLen : 0, `row ${r} baseLen`);
-        rowsChecked++;
-      });
-      for (const [sec, startSec, get, of] of [
-        [SEC.termKeys, SEC.termStart, (k: number) => view.term(k), (r: (typeof rows)[number]) => r.p.terms],
-        [SEC.tTermKeys, SEC.tTermStart, (k: number) => view.titleTerm(k), (r: (typeof rows)[number]) => r.d.title],
-      ] as const) {
-        const tf = new Map<number, Map<number, number>>();
-        rows.forEach((row, r) => {
-          for (const k of of(row)) {
-            if (!tf.has(k)) tf.set(k, new Map());
-            tf.get(k)!.set(r, (tf.get(k)!.get(r) ?? 0) + 1);
-          }
+  fc.assert(
+    fc.property(fc.array(doc, { maxLength: 8 }), (input) => {
+      const docs: SegmentDoc[] = input.map((d) => ({
+        title: Uint32Array.from(d.title),
+        baseLen: d.baseLen,
+        passages: d.passages.map((p) =>
+          passage(
+            p.span[0],
+            p.span[0] + p.span[1],
+            p.scale,
+            p.vec,
+            p.terms,
+            p.terms.map((x) => x & 7),
+          ),
+        ),
+      }));
+      const built = buildSegment({ docs, dim: 3 });
+      const rows = docs.flatMap((d, di) => d.passages.map((p) => ({ d, di, p })));
+      const { view, free } = place(built);
+      try {
+        const eq = (a: unknown, b: unknown, what: string) => {
+          if (JSON.stringify(a) !== JSON.stringify(b)) throw new Error(`${what}: ${JSON.stringify(a)} != ${JSON.stringify(b)}`);
+        };
+        eq(view.nRows, rows.length, 'nRows');
+        rows.forEach(({ d, di, p }, r) => {
+          eq(
+            [view.docOf(r), view.span(r), view.scale(r), [...views.i8At(view.vecPtr(r), 3)]],
+            [di, [p.start, p.end], Math.fround(p.scale), [...p.vec]],
+            `row ${r}`,
+          );
+          eq(
+            [[...view.seq(r).terms], [...view.seq(r).flags], [...view.title(r)]],
+            [[...p.terms], [...p.flags], [...d.title]],
+            `row ${r} sequences`,
+          );
+          eq(view.baseLen(r), d.baseLen < d.title.length ? d.baseLen : 0, `row ${r} baseLen`);
+          rowsChecked++;
         });
-        const keys = [...tf.keys()].sort((a, b) => a - b);
-        eq(words(built, sec), keys, 'dictionary keys');
-        eq(words(built, startSec).length, keys.length + 1, 'starts');
-        for (const k of keys) eq(post(view, get(k)), [...tf.get(k)!].map(([r, n]) => ((r << 8) | Math.min(n, 255)) >>> 0), `postings of ${k}`);
-      }
-      const phrases = new Map<number, number[]>();
-      const prefixes = new Set<number>();
-      rows.forEach(({ d }, r) => {
-        const bl = d.baseLen < d.title.length ? d.baseLen : 0;
-        for (const [k, kind] of [[d.title.length ? phraseKey(d.title) : 0, 1], [bl ? phraseKey(d.title, 0, bl) : 0, 2]]) {
-          if (k) phrases.set(k, [...(phrases.get(k) ?? []), ((r << 8) | kind) >>> 0]);
+        for (const [sec, startSec, get, of] of [
+          [SEC.termKeys, SEC.termStart, (k: number) => view.term(k), (r: (typeof rows)[number]) => r.p.terms],
+          [SEC.tTermKeys, SEC.tTermStart, (k: number) => view.titleTerm(k), (r: (typeof rows)[number]) => r.d.title],
+        ] as const) {
+          const tf = new Map<number, Map<number, number>>();
+          rows.forEach((row, r) => {
+            for (const k of of(row)) {
+              if (!tf.has(k)) tf.set(k, new Map());
+              tf.get(k)!.set(r, (tf.get(k)!.get(r) ?? 0) + 1);
+            }
+          });
+          const keys = [...tf.keys()].sort((a, b) => a - b);
+          eq(words(built, sec), keys, 'dictionary keys');
+          eq(words(built, startSec).length, keys.length + 1, 'starts');
+          for (const k of keys)
+            eq(
+              post(view, get(k)),
+              [...tf.get(k)!].map(([r, n]) => ((r << 8) | Math.min(n, 255)) >>> 0),
+              `postings of ${k}`,
+            );
         }
-        for (let n = 1; n <= d.title.length; n++) prefixes.add(phraseKey(d.title, 0, n));
-      });
-      eq(words(built, SEC.phraseKeys), [...phrases.keys()].sort((a, b) => a - b), 'phrase keys');
-      for (const [k, want] of phrases) eq([...view.phrase(k)!], want, `phrase rows of ${k}`);
-      const pk = words(built, SEC.prefixKeys);
-      if (!pk.every((k, i) => i === 0 || pk[i - 1] < k) || ![...prefixes].every((k) => view.hasPrefix(k))) throw new Error('prefix keys');
-    } finally {
-      free();
-    }
-  }), { numRuns: 150, seed: 42 });
+        const phrases = new Map<number, number[]>();
+        const prefixes = new Set<number>();
+        rows.forEach(({ d }, r) => {
+          const bl = d.baseLen < d.title.length ? d.baseLen : 0;
+          for (const [k, kind] of [
+            [d.title.length ? phraseKey(d.title) : 0, 1],
+            [bl ? phraseKey(d.title, 0, bl) : 0, 2],
+          ]) {
+            if (k) phrases.set(k, [...(phrases.get(k) ?? []), ((r << 8) | kind) >>> 0]);
+          }
+          for (let n = 1; n <= d.title.length; n++) prefixes.add(phraseKey(d.title, 0, n));
+        });
+        eq(
+          words(built, SEC.phraseKeys),
+          [...phrases.keys()].sort((a, b) => a - b),
+          'phrase keys',
+        );
+        for (const [k, want] of phrases) eq([...view.phrase(k)!], want, `phrase rows of ${k}`);
+        const pk = words(built, SEC.prefixKeys);
+        if (!pk.every((k, i) => i === 0 || pk[i - 1] < k) || ![...prefixes].every((k) => view.hasPrefix(k))) throw new Error('prefix keys');
+      } finally {
+        free();
+      }
+    }),
+    { numRuns: 150, seed: 42 },
+  );
   t.ok(rowsChecked > 500, `${rowsChecked} rows compared`);
 });

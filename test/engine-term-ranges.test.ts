@@ -3,11 +3,11 @@
 // answer exactly as a store built afresh from the same documents, through writes, replacements,
 // deletions and merges.
 import t from 'tap';
+import { defaultModelUri } from '../src/config.js';
+import type { MemoryStoreIndex } from '../src/engine/index/index.js';
 import { loadEngine } from '../src/engine/index.js';
 import { readModelFolder } from '../src/engine/model/index.js';
-import type { MemoryStoreIndex } from '../src/engine/index/index.js';
 import { rememberedSnapshots, termTable } from '../src/engine/ranking/index.js';
-import { defaultModelUri } from '../src/config.js';
 
 t.test('a table is shared by the snapshots of the same segments only', async (t) => {
   const a = termTable([1, 2, 3]);
@@ -29,10 +29,15 @@ t.teardown(() => engine.close());
 const towns = ['Harare', 'Lusaka', 'Maputo', 'Gaborone', 'Windhoek', 'Lilongwe', 'Maseru', 'Mbabane'];
 const doc = (i: number, v = 0) => ({
   id: `d${i}`,
-  text: `${towns[i % towns.length]} Museum ${i}\nThe museum of ${towns[i % towns.length]} was founded by the architect Ada Kiyemba ${v ? 'after the flood' : 'in 19' + (10 + i)}; it holds ${i} galleries of river pottery and copper work.`,
+  text: `${towns[i % towns.length]} Museum ${i}\nThe museum of ${towns[i % towns.length]} was founded by the architect Ada Kiyemba ${v ? 'after the flood' : `in 19${10 + i}`}; it holds ${i} galleries of river pottery and copper work.`,
   metadata: {},
 });
-const queries = ['who founded the museum of Lusaka', 'river pottery galleries in Maputo', 'Where was the architect of the Harare museum born?', 'copper work after the flood'];
+const queries = [
+  'who founded the museum of Lusaka',
+  'river pottery galleries in Maputo',
+  'Where was the architect of the Harare museum born?',
+  'copper work after the flood',
+];
 
 async function answers(index: MemoryStoreIndex): Promise<string[]> {
   const out: string[] = [];

@@ -3,11 +3,20 @@
 // covering every non-space character, cut at sentence ends and carrying the sentences that follow;
 // the blob format round-trips and refuses another model.
 import t, { type Test } from 'tap';
-import { analyzeDocument, documentTitle, FLAG_CAPITALISED, FLAG_SENTENCE_START, FLAG_STOP } from '../src/engine/text/index.js';
-import { decodeBlob, encodeBlob, EncodingFormatError } from '../src/engine/segment/index.js';
-import { MAX_PASSAGE, splitPassages } from '../src/engine/text/index.js';
-import { porterStem } from '../src/engine/text/index.js';
-import { countTokens, fold, tokenize } from '../src/engine/text/index.js';
+import { decodeBlob, EncodingFormatError, encodeBlob } from '../src/engine/segment/index.js';
+import {
+  analyzeDocument,
+  countTokens,
+  documentTitle,
+  FLAG_CAPITALISED,
+  FLAG_SENTENCE_START,
+  FLAG_STOP,
+  fold,
+  MAX_PASSAGE,
+  porterStem,
+  splitPassages,
+  tokenize,
+} from '../src/engine/text/index.js';
 
 t.test('tokens: folded forms with offsets into the original text', async (t) => {
   const text = 'Régis Laspalès, «H. P. Lovecraft» — ﬁnal 1990s naïve';
@@ -22,7 +31,17 @@ t.test('tokens: folded forms with offsets into the original text', async (t) => 
 });
 
 t.test('porter stems', async (t) => {
-  const cases: Record<string, string> = { caresses: 'caress', ponies: 'poni', relational: 'relat', hopping: 'hop', filing: 'file', generalization: 'gener', '1990s': '1990', '1990': '1990', as: 'as' };
+  const cases: Record<string, string> = {
+    caresses: 'caress',
+    ponies: 'poni',
+    relational: 'relat',
+    hopping: 'hop',
+    filing: 'file',
+    generalization: 'gener',
+    '1990s': '1990',
+    '1990': '1990',
+    as: 'as',
+  };
   for (const [w, s] of Object.entries(cases)) t.equal(porterStem(w), s, w);
 });
 
@@ -38,7 +57,10 @@ function checkPassages(t: Test, text: string, max = MAX_PASSAGE) {
     covered.fill(1, s, e);
     last = s;
   }
-  t.ok([...text].every((ch, i) => covered[i] || /\s/.test(ch)), 'every non-space character is in a passage');
+  t.ok(
+    [...text].every((ch, i) => covered[i] || /\s/.test(ch)),
+    'every non-space character is in a passage',
+  );
   return ps;
 }
 
@@ -48,8 +70,14 @@ t.test('passages: sentences packed within paragraphs', async (t) => {
   const text = `Title line\n\n${para}\n\n${Array.from({ length: 5 }, (_, i) => sentence(i)).join(' ')}\n\n\nShort tail.`;
   const ps = checkPassages(t, text);
   t.ok(ps.length >= 3);
-  t.ok(ps.every(([s, e]) => /[.!?]$/.test(text.slice(s, e))), 'cut at sentence ends');
-  t.ok(ps.slice(0, -1).some(([, e], i) => e > ps[i + 1][0]), 'passages carry the sentences after them');
+  t.ok(
+    ps.every(([s, e]) => /[.!?]$/.test(text.slice(s, e))),
+    'cut at sentence ends',
+  );
+  t.ok(
+    ps.slice(0, -1).some(([, e], i) => e > ps[i + 1][0]),
+    'passages carry the sentences after them',
+  );
   t.same(splitPassages('Dr. Smith met J. R. Tolkien. They talked.'), [[0, 41]], 'no cut after abbreviations or initials');
   checkPassages(t, 'x'.repeat(5000));
   checkPassages(t, `${'word '.repeat(1000)}end`);
@@ -79,7 +107,11 @@ t.test('sentence starts: after a terminal mark before a capital, or a newline; n
   const d = analyzeDocument(text, undefined, new Set());
   const tk = tokenize(text.slice(d.passages[0].start, d.passages[0].end));
   const starts = tk.forms.filter((_, i) => d.passages[0].flags[i] & FLAG_SENTENCE_START);
-  t.same(starts, ['devotion', 'it', 'who', 'nobody', 'next'], "the first token; 'It', 'Who' and 'Nobody' after . ! ?; 'next' after a newline; not 'the' after 'e.g.'");
+  t.same(
+    starts,
+    ['devotion', 'it', 'who', 'nobody', 'next'],
+    "the first token; 'It', 'Who' and 'Nobody' after . ! ?; 'next' after a newline; not 'the' after 'e.g.'",
+  );
 });
 
 t.test('document encodings round-trip and are tied to their model', async (t) => {

@@ -4,10 +4,11 @@
 // (text and a PDF with a text layer) and search with answer=true make none. With SVC_ENRICH_MODEL
 // set: ingest and plain searches still make none; the first answer=true search makes exactly the
 // one the sentinel catches, and still returns the search results with answer.error.
-import t from 'tap';
+
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
+import t from 'tap';
 import { makeReaderModel } from './helpers/reader-model.js';
 import { Api, REPO, tempDir } from './helpers/server.js';
 
@@ -27,11 +28,15 @@ const pdf = Buffer.from(await pdfDoc.save()).toString('base64');
 
 async function serve(t: { teardown(fn: () => void): void }, name: string, env: Record<string, string>) {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('SVC_') && !k.startsWith('OPENAI_')));
-  const child = spawn(process.execPath, ['--import', SENTINEL, '--import', 'tsx', path.join(REPO, 'src', 'cli', 'main.ts'), 'serve', '--no-auth', '--port', '0'], {
-    cwd: REPO,
-    env: { ...clean, SVC_MODEL_URI: model, SVC_DATA_DIR: path.join(root, name), SVC_LOG: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', SENTINEL, '--import', 'tsx', path.join(REPO, 'src', 'cli', 'main.ts'), 'serve', '--no-auth', '--port', '0'],
+    {
+      cwd: REPO,
+      env: { ...clean, SVC_MODEL_URI: model, SVC_DATA_DIR: path.join(root, name), SVC_LOG: 'warn', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   t.teardown(() => void child.kill('SIGKILL'));
   const state = { err: '' };
   child.stderr!.on('data', (d) => (state.err += d));
@@ -70,7 +75,11 @@ t.test('local model, no enrichment variables: ingest, PDF text and native answer
 });
 
 t.test('with SVC_ENRICH_MODEL: only a search asking for an answer calls out', async (t) => {
-  const { api, state, stop } = await serve(t, 'enrich', { SVC_ENRICH_MODEL: 'answer-model', SVC_ENRICH_URL: 'http://203.0.113.20:8000/v1', SVC_ENRICH_TIMEOUT: '5' });
+  const { api, state, stop } = await serve(t, 'enrich', {
+    SVC_ENRICH_MODEL: 'answer-model',
+    SVC_ENRICH_URL: 'http://203.0.113.20:8000/v1',
+    SVC_ENRICH_TIMEOUT: '5',
+  });
   const plain = await api.post('/stores/kb/search', { query: 'Who directed Devotion?' });
   t.notOk('answer' in plain);
   await drain();
@@ -81,5 +90,9 @@ t.test('with SVC_ENRICH_MODEL: only a search asking for an answer calls out', as
   await drain(() => /OUTBOUND/.test(state.err));
   t.match(state.err, /OUTBOUND tcp connect .*203\.0\.113\.20/, 'the answer call went to SVC_ENRICH_URL, and only then');
   t.equal(await stop(), 0);
-  t.same(state.err.split('\n').filter((l) => l.startsWith('OUTBOUND') && !l.includes('203.0.113.20')), [], 'nothing but the enrichment endpoint');
+  t.same(
+    state.err.split('\n').filter((l) => l.startsWith('OUTBOUND') && !l.includes('203.0.113.20')),
+    [],
+    'nothing but the enrichment endpoint',
+  );
 });

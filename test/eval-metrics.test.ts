@@ -47,7 +47,11 @@ t.test('an answer counts as returned only as a whole word or phrase, yes/no neve
     result: { passages: [{ doc_id: 'other', text }], confidence, hops_used: 2, latency_ms: 1 },
     roundTripMs: 1,
   });
-  const m = noAnswerMetrics([outcome(0.9, 'Gardnerville, Nevada had 5,656 people.'), outcome(0.2, 'Minden is a town.'), outcome(0.4, 'Carson City')]);
+  const m = noAnswerMetrics([
+    outcome(0.9, 'Gardnerville, Nevada had 5,656 people.'),
+    outcome(0.2, 'Minden is a town.'),
+    outcome(0.4, 'Carson City'),
+  ]);
   t.equal(m.answer_in_returned, 1 / 3);
   t.equal(m.conf_mean_answer_returned, 0.9);
   t.ok(Math.abs(m.conf_mean_answer_absent - 0.3) < 1e-12);

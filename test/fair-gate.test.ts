@@ -5,14 +5,20 @@
 // project's searches gets 503s while every search of a quiet project is served.
 import t from 'tap';
 import { FairGate } from '../src/api/fair-gate.js';
-import { startTestServer } from './helpers/server.js';
 import { rejectsApi } from './helpers/rejects-api.js';
+import { startTestServer } from './helpers/server.js';
 
 /** A task that runs until `finish()` and records when it started. */
 function task(log: string[], name: string) {
   let finish!: () => void;
   const done = new Promise<void>((r) => (finish = r));
-  return { fn: async () => (log.push(name), done), finish: () => finish() };
+  return {
+    fn: async () => {
+      log.push(name);
+      return done;
+    },
+    finish: () => finish(),
+  };
 }
 
 const tick = () => new Promise((r) => setImmediate(r));
@@ -25,7 +31,12 @@ t.test('slots, round robin and the per-project queue bound', async (t) => {
   await tick();
   t.same(log, ['a0', 'a1'], 'two slots: two running');
   t.equal(gate.waiting('A'), 3);
-  await rejectsApi(t, gate.run('A', async () => undefined), { type: 'service_unavailable', status: 503, headers: { 'Retry-After': '1' } }, 'A has 3 waiting: refused at once');
+  await rejectsApi(
+    t,
+    gate.run('A', async () => undefined),
+    { type: 'service_unavailable', status: 503, headers: { 'Retry-After': '1' } },
+    'A has 3 waiting: refused at once',
+  );
   const b = [task(log, 'b0'), task(log, 'b1')];
   runs.push(...b.map((x) => gate.run('B', x.fn)));
   a[0].finish();
@@ -46,7 +57,10 @@ t.test('slots, round robin and the per-project queue bound', async (t) => {
 
 t.test('a failing task frees its slot', async (t) => {
   const gate = new FairGate(1, 4);
-  await t.rejects(gate.run('A', async () => Promise.reject(new Error('boom'))), /boom/);
+  await t.rejects(
+    gate.run('A', async () => Promise.reject(new Error('boom'))),
+    /boom/,
+  );
   t.equal(await gate.run('A', async () => 'next'), 'next');
 });
 
@@ -54,7 +68,10 @@ t.test('on a server with one worker: a flood from one project does not starve an
   const { api } = await startTestServer(t, { threads: 1, rateLimit: 1e6 });
   const loud = api.with({ 'X-Svc-Project': 'loud' });
   const quiet = api.with({ 'X-Svc-Project': 'quiet' });
-  const docs = Array.from({ length: 300 }, (_, i) => ({ id: `d${i}`, text: `Article ${i} about harbour ${i % 17} and railways. ${'Ships and trade. '.repeat(8)}` }));
+  const docs = Array.from({ length: 300 }, (_, i) => ({
+    id: `d${i}`,
+    text: `Article ${i} about harbour ${i % 17} and railways. ${'Ships and trade. '.repeat(8)}`,
+  }));
   for (const p of [loud, quiet]) {
     await p.post('/stores', { name: 'kb' });
     await p.post('/stores/kb/documents', { documents: docs });
@@ -75,5 +92,8 @@ t.test('on a server with one worker: a flood from one project does not starve an
   const refused = flooded.filter((r) => r.status === 503);
   t.ok(refused.length > 0, `${refused.length} of ${flooded.length} flooding searches refused with 503`);
   t.same([...new Set(flooded.map((r) => r.status))].sort(), [200, 503], 'the flood gets only 200 and 503');
-  t.ok(refused.every((r) => r.body.error.type === 'service_unavailable' && Number(r.headers.get('retry-after')) >= 1), 'each 503 is service_unavailable with Retry-After');
+  t.ok(
+    refused.every((r) => r.body.error.type === 'service_unavailable' && Number(r.headers.get('retry-after')) >= 1),
+    'each 503 is service_unavailable with Retry-After',
+  );
 });

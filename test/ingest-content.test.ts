@@ -5,12 +5,13 @@
 // is stored, searched and returned by include_text. Without a vision model they are refused with a
 // 400 naming the variables; bad content is a 400; a failing or slow vision model is 502/504 and
 // writes nothing; the 32 MB limit counts the base64.
-import t from 'tap';
+
 import { PDFDocument, StandardFonts } from 'pdf-lib';
+import t from 'tap';
 import { encodePng } from '../src/ingest-content/png.js';
 import { startFakeOpenAi } from './helpers/fake-openai.js';
-import { startTestServer } from './helpers/server.js';
 import { rejectsApi } from './helpers/rejects-api.js';
+import { startTestServer } from './helpers/server.js';
 
 const b64 = (b: Uint8Array) => Buffer.from(b).toString('base64');
 
@@ -28,7 +29,10 @@ async function pdf(pages: Array<string[] | 'image'>): Promise<Uint8Array> {
   for (const content of pages) {
     const page = doc.addPage([420, 300]);
     if (content === 'image') page.drawImage(image, { x: 0, y: 0, width: 420, height: 300 });
-    else content.forEach((line, i) => page.drawText(line, { x: 24, y: 260 - 18 * i, size: 12, font }));
+    else
+      content.forEach((line, i) => {
+        page.drawText(line, { x: 24, y: 260 - 18 * i, size: 12, font });
+      });
   }
   return doc.save();
 }
@@ -37,15 +41,24 @@ const LIGHTHOUSE = ['The lighthouse at Skellig was kept by Ada Morrow.', 'She li
 const textPdf = await pdf([LIGHTHOUSE, ['The keeper before her was her father, Tomas Morrow.']]);
 const scannedPdf = await pdf(['image']);
 const mixedPdf = await pdf([['Harbour records, volume two.'], 'image']);
-const doc = (id: string, media_type: string, data: Uint8Array | string) => ({ id, content: { media_type, data: typeof data === 'string' ? data : b64(data) } });
+const doc = (id: string, media_type: string, data: Uint8Array | string) => ({
+  id,
+  content: { media_type, data: typeof data === 'string' ? data : b64(data) },
+});
 
 t.test('without enrichment: a PDF text layer is extracted; images and scanned pages are refused', async (t) => {
   const { api } = await startTestServer(t, { threads: 1 });
   await api.post('/stores', { name: 'files' });
-  const r = await api.post('/stores/files/documents', { documents: [{ ...doc('lighthouse.pdf', 'application/pdf', textPdf), metadata: { kind: 'pdf' } }] });
+  const r = await api.post('/stores/files/documents', {
+    documents: [{ ...doc('lighthouse.pdf', 'application/pdf', textPdf), metadata: { kind: 'pdf' } }],
+  });
   t.same(r, { ingested: 1, doc_ids: ['lighthouse.pdf'] });
   const info = await api.get('/stores/files/documents/lighthouse.pdf?include_text=true');
-  t.equal(info.text, `${LIGHTHOUSE.join('\n')}\n\nThe keeper before her was her father, Tomas Morrow.`, 'pages in order, a blank line between them');
+  t.equal(
+    info.text,
+    `${LIGHTHOUSE.join('\n')}\n\nThe keeper before her was her father, Tomas Morrow.`,
+    'pages in order, a blank line between them',
+  );
   t.same(info.metadata, { kind: 'pdf' });
   const s = await api.post('/stores/files/search', { query: 'who kept the lighthouse at Skellig' });
   t.equal(s.passages[0].doc_id, 'lighthouse.pdf');
@@ -91,7 +104,10 @@ t.test('content validation', async (t) => {
 
 t.test('with a vision model: images and scanned pages are transcribed through the endpoint', async (t) => {
   const fake = await startFakeOpenAi(t);
-  const { api } = await startTestServer(t, { threads: 1, env: { SVC_ENRICH_URL: fake.url, SVC_VISION_MODEL: 'vision-1', SVC_ENRICH_API_KEY: 'sk-v', SVC_ENRICH_TIMEOUT: '1' } });
+  const { api } = await startTestServer(t, {
+    threads: 1,
+    env: { SVC_ENRICH_URL: fake.url, SVC_VISION_MODEL: 'vision-1', SVC_ENRICH_API_KEY: 'sk-v', SVC_ENRICH_TIMEOUT: '1' },
+  });
   await api.post('/stores', { name: 'scans' });
   fake.reply = () => ({ text: 'Harbour ledger 1887: forty barrels of salt landed at Skellig.' });
 
@@ -102,17 +118,33 @@ t.test('with a vision model: images and scanned pages are transcribed through th
   t.equal(req.headers.authorization, 'Bearer sk-v');
   t.same(fake.images(req), [`data:image/png;base64,${b64(card)}`], 'the image itself, as an image content part');
   t.match(fake.texts(req).join(' '), /Transcribe/);
-  t.equal((await api.get('/stores/scans/documents/ledger.png?include_text=true')).text, 'Harbour ledger 1887: forty barrels of salt landed at Skellig.');
-  t.equal((await api.post('/stores/scans/search', { query: 'barrels of salt ledger' })).passages[0].doc_id, 'ledger.png', 'the transcription is searchable');
+  t.equal(
+    (await api.get('/stores/scans/documents/ledger.png?include_text=true')).text,
+    'Harbour ledger 1887: forty barrels of salt landed at Skellig.',
+  );
+  t.equal(
+    (await api.post('/stores/scans/search', { query: 'barrels of salt ledger' })).passages[0].doc_id,
+    'ledger.png',
+    'the transcription is searchable',
+  );
 
   fake.requests.length = 0;
-  await api.post('/stores/scans/documents', { documents: [doc('photo.jpg', 'image/jpeg', Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3, 4])), doc('mixed.pdf', 'application/pdf', mixedPdf), doc('text.pdf', 'application/pdf', textPdf)] });
+  await api.post('/stores/scans/documents', {
+    documents: [
+      doc('photo.jpg', 'image/jpeg', Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3, 4])),
+      doc('mixed.pdf', 'application/pdf', mixedPdf),
+      doc('text.pdf', 'application/pdf', textPdf),
+    ],
+  });
   t.equal(fake.requests.length, 2, 'one call for the JPEG, one for the scanned page; none for the text layer');
   const scanned = fake.requests.flatMap((r) => fake.images(r)).find((u) => u.startsWith('data:image/png'))!;
   const page = Buffer.from(scanned.split(',')[1], 'base64');
   t.same([page.readUInt32BE(16), page.readUInt32BE(20)], [48, 24], 'the page image is the PNG drawn on it, at its size');
   t.ok(fake.requests.some((r) => fake.images(r)[0]?.startsWith('data:image/jpeg;base64,')));
-  t.equal((await api.get('/stores/scans/documents/mixed.pdf?include_text=true')).text, 'Harbour records, volume two.\n\nHarbour ledger 1887: forty barrels of salt landed at Skellig.');
+  t.equal(
+    (await api.get('/stores/scans/documents/mixed.pdf?include_text=true')).text,
+    'Harbour records, volume two.\n\nHarbour ledger 1887: forty barrels of salt landed at Skellig.',
+  );
 
   fake.reply = () => ({ status: 500, error: 'vision backend down' });
   const failed = await api.post('/stores/scans/documents', { documents: [doc('scan.pdf', 'application/pdf', scannedPdf)] }).catch((e) => e);

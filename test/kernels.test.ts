@@ -19,21 +19,27 @@ const dotI8 = (a: Int8Array, ao: number, b: Int8Array, d: number): number => {
 
 t.test('dot_i8_rows matches reference', async (t) => {
   const r = rng(1);
-  for (const dim of DIMS) for (const n of ROWS) {
-    const A = new Arena(rt);
-    const rows = randI8(r, n * dim), q = randI8(r, dim), scales = randF32(r, n, 2), out0 = randF32(r, n);
-    const alpha = 0.5 + r(), beta = n % 2 ? 0 : -0.75;
-    const pOut = A.put(beta === 0 ? new Float32Array(n).fill(NaN) : out0);
-    K.dotI8Rows(A.put(rows), n, dim, A.put(q), A.put(scales), alpha, beta, pOut);
-    const want: number[] = [], scale: number[] = [];
-    for (let i = 0; i < n; i++) {
-      const v = alpha * scales[i] * dotI8(rows, i * dim, q, dim);
-      want.push(v + (beta === 0 ? 0 : beta * out0[i]));
-      scale.push(Math.abs(v) + Math.abs(beta * out0[i]));
+  for (const dim of DIMS)
+    for (const n of ROWS) {
+      const A = new Arena(rt);
+      const rows = randI8(r, n * dim),
+        q = randI8(r, dim),
+        scales = randF32(r, n, 2),
+        out0 = randF32(r, n);
+      const alpha = 0.5 + r(),
+        beta = n % 2 ? 0 : -0.75;
+      const pOut = A.put(beta === 0 ? new Float32Array(n).fill(NaN) : out0);
+      K.dotI8Rows(A.put(rows), n, dim, A.put(q), A.put(scales), alpha, beta, pOut);
+      const want: number[] = [],
+        scale: number[] = [];
+      for (let i = 0; i < n; i++) {
+        const v = alpha * scales[i] * dotI8(rows, i * dim, q, dim);
+        want.push(v + (beta === 0 ? 0 : beta * out0[i]));
+        scale.push(Math.abs(v) + Math.abs(beta * out0[i]));
+      }
+      near(t, A.f32(pOut, n), want, 2e-6, 1e-6, `dim ${dim} rows ${n} beta ${beta}`, scale);
+      A.freeAll();
     }
-    near(t, A.f32(pOut, n), want, 2e-6, 1e-6, `dim ${dim} rows ${n} beta ${beta}`, scale);
-    A.freeAll();
-  }
 });
 
 t.test('count_above and max_f32 match reference (with -Infinity and NaN)', async (t) => {
@@ -76,43 +82,75 @@ t.test('histogram_f32 and max_diff_f32 match reference', async (t) => {
 
 t.test('dot_i8_gather matches reference (repeated ids, scales by row)', async (t) => {
   const r = rng(2);
-  for (const dim of DIMS) for (const nIds of [0, 1, 3, 4, 5, 11]) {
-    const A = new Arena(rt);
-    const nRows = 7;
-    const rows = randI8(r, nRows * dim), q = randI8(r, dim), scales = randF32(r, nRows, 2), out0 = randF32(r, nIds);
-    const ids = Uint32Array.from({ length: nIds }, () => Math.floor(r() * nRows));
-    const pOut = A.put(out0);
-    K.dotI8Gather(A.put(rows), nRows, dim, A.put(ids), nIds, A.put(q), A.put(scales), 1.5, 0.25, pOut);
-    const want = [...ids].map((id, j) => 1.5 * scales[id] * dotI8(rows, id * dim, q, dim) + 0.25 * out0[j]);
-    near(t, A.f32(pOut, nIds), want, 2e-6, 1e-5, `dim ${dim} ids ${nIds}`);
-    A.freeAll();
-  }
+  for (const dim of DIMS)
+    for (const nIds of [0, 1, 3, 4, 5, 11]) {
+      const A = new Arena(rt);
+      const nRows = 7;
+      const rows = randI8(r, nRows * dim),
+        q = randI8(r, dim),
+        scales = randF32(r, nRows, 2),
+        out0 = randF32(r, nIds);
+      const ids = Uint32Array.from({ length: nIds }, () => Math.floor(r() * nRows));
+      const pOut = A.put(out0);
+      K.dotI8Gather(A.put(rows), nRows, dim, A.put(ids), nIds, A.put(q), A.put(scales), 1.5, 0.25, pOut);
+      const want = [...ids].map((id, j) => 1.5 * scales[id] * dotI8(rows, id * dim, q, dim) + 0.25 * out0[j]);
+      near(t, A.f32(pOut, nIds), want, 2e-6, 1e-5, `dim ${dim} ids ${nIds}`);
+      A.freeAll();
+    }
 });
 
 t.test('dot_f32_rows, gemv_f32 and axpy_f32 match reference', async (t) => {
   const r = rng(3);
-  for (const dim of DIMS) for (const n of ROWS) {
-    const A = new Arena(rt);
-    const rows = randF32(r, n * dim), q = randF32(r, dim), out0 = randF32(r, n);
-    const pOut = A.put(out0), pY = A.alloc(n * 4), pRows = A.put(rows), pQ = A.put(q);
-    K.dotF32Rows(pRows, n, dim, pQ, 2, 0.5, pOut);
-    K.gemvF32(pRows, n, dim, pQ, pY);
-    const dots: number[] = [], mags: number[] = [];
-    for (let i = 0; i < n; i++) {
-      let s = 0, m = 0;
-      for (let j = 0; j < dim; j++) { s += rows[i * dim + j] * q[j]; m += Math.abs(rows[i * dim + j] * q[j]); }
-      dots.push(s); mags.push(m);
+  for (const dim of DIMS)
+    for (const n of ROWS) {
+      const A = new Arena(rt);
+      const rows = randF32(r, n * dim),
+        q = randF32(r, dim),
+        out0 = randF32(r, n);
+      const pOut = A.put(out0),
+        pY = A.alloc(n * 4),
+        pRows = A.put(rows),
+        pQ = A.put(q);
+      K.dotF32Rows(pRows, n, dim, pQ, 2, 0.5, pOut);
+      K.gemvF32(pRows, n, dim, pQ, pY);
+      const dots: number[] = [],
+        mags: number[] = [];
+      for (let i = 0; i < n; i++) {
+        let s = 0,
+          m = 0;
+        for (let j = 0; j < dim; j++) {
+          s += rows[i * dim + j] * q[j];
+          m += Math.abs(rows[i * dim + j] * q[j]);
+        }
+        dots.push(s);
+        mags.push(m);
+      }
+      near(
+        t,
+        A.f32(pOut, n),
+        dots.map((d, i) => 2 * d + 0.5 * out0[i]),
+        1e-5,
+        1e-5,
+        `dot_f32 dim ${dim} rows ${n}`,
+        mags.map((m, i) => 2 * m + Math.abs(0.5 * out0[i])),
+      );
+      near(t, A.f32(pY, n), dots, 1e-5, 1e-6, `gemv ${n}x${dim}`, mags);
+      A.freeAll();
     }
-    near(t, A.f32(pOut, n), dots.map((d, i) => 2 * d + 0.5 * out0[i]), 1e-5, 1e-5, `dot_f32 dim ${dim} rows ${n}`,
-      mags.map((m, i) => 2 * m + Math.abs(0.5 * out0[i])));
-    near(t, A.f32(pY, n), dots, 1e-5, 1e-6, `gemv ${n}x${dim}`, mags);
-    A.freeAll();
-  }
   for (const n of DIMS) {
     const A = new Arena(rt);
-    const x = randF32(r, n), y = randF32(r, n), pY = A.put(y);
+    const x = randF32(r, n),
+      y = randF32(r, n),
+      pY = A.put(y);
     K.axpyF32(n, -1.25, A.put(x), pY);
-    near(t, A.f32(pY, n), [...y].map((v, i) => v - 1.25 * x[i]), 1e-6, 1e-6, `axpy ${n}`);
+    near(
+      t,
+      A.f32(pY, n),
+      [...y].map((v, i) => v - 1.25 * x[i]),
+      1e-6,
+      1e-6,
+      `axpy ${n}`,
+    );
     A.freeAll();
   }
 });
@@ -135,21 +173,25 @@ function tieHeavyScores(r: () => number, n: number): Float32Array {
 
 t.test('topk: best first, ties to lower index, NaN and -Infinity never selected', async (t) => {
   const r = rng(4);
-  for (const n of [0, 1, 5, 15, 16, 17, 33, 100, 1000, 4099]) for (const k of [0, 1, 3, 10, 16, 256, n, n + 5]) {
-    const A = new Arena(rt);
-    const s = tieHeavyScores(r, n);
-    const m = Math.min(k, n), pIdx = A.alloc(m * 4), pSc = A.alloc(m * 4);
-    const c = K.topk(A.put(s), n, k, pIdx, pSc);
-    const want = refTopk(s, k);
-    t.same([...A.u32(pIdx, c)], want.ids, `n ${n} k ${k} ids`);
-    t.same([...A.f32(pSc, c)], want.scores, `n ${n} k ${k} scores`);
-    A.freeAll();
-  }
+  for (const n of [0, 1, 5, 15, 16, 17, 33, 100, 1000, 4099])
+    for (const k of [0, 1, 3, 10, 16, 256, n, n + 5]) {
+      const A = new Arena(rt);
+      const s = tieHeavyScores(r, n);
+      const m = Math.min(k, n),
+        pIdx = A.alloc(m * 4),
+        pSc = A.alloc(m * 4);
+      const c = K.topk(A.put(s), n, k, pIdx, pSc);
+      const want = refTopk(s, k);
+      t.same([...A.u32(pIdx, c)], want.ids, `n ${n} k ${k} ids`);
+      t.same([...A.f32(pSc, c)], want.scores, `n ${n} k ${k} scores`);
+      A.freeAll();
+    }
   const A = new Arena(rt);
   const all = new Float32Array([NaN, -Infinity, NaN]);
   t.equal(K.topk(A.put(all), 3, 3, A.alloc(12), A.alloc(12)), 0, 'only NaN / -Infinity: nothing selected');
   const big = randF32(r, 200_003);
-  const pIdx = A.alloc(256 * 4), pSc = A.alloc(256 * 4);
+  const pIdx = A.alloc(256 * 4),
+    pSc = A.alloc(256 * 4);
   const c = K.topk(A.put(big), big.length, 256, pIdx, pSc);
   t.same([...A.u32(pIdx, c)], refTopk(big, 256).ids, 'n 200003 k 256');
   A.freeAll();
@@ -157,13 +199,28 @@ t.test('topk: best first, ties to lower index, NaN and -Infinity never selected'
 
 t.test('topk_push over chunks in any order equals topk over the whole', async (t) => {
   const r = rng(5);
-  for (const [n, k] of [[0, 4], [37, 5], [1000, 10], [5000, 64], [3001, 3001]]) {
+  for (const [n, k] of [
+    [0, 4],
+    [37, 5],
+    [1000, 10],
+    [5000, 64],
+    [3001, 3001],
+  ]) {
     const A = new Arena(rt);
-    const s = tieHeavyScores(r, n), pS = A.put(s);
+    const s = tieHeavyScores(r, n),
+      pS = A.put(s);
     const chunks: [number, number][] = [];
-    for (let at = 0; at < n;) { const len = 1 + Math.floor(r() * 300); chunks.push([at, Math.min(len, n - at)]); at += len; }
-    for (let i = chunks.length - 1; i > 0; i--) { const j = Math.floor(r() * (i + 1)); [chunks[i], chunks[j]] = [chunks[j], chunks[i]]; }
-    const hIdx = A.alloc(k * 4), hSc = A.alloc(k * 4);
+    for (let at = 0; at < n; ) {
+      const len = 1 + Math.floor(r() * 300);
+      chunks.push([at, Math.min(len, n - at)]);
+      at += len;
+    }
+    for (let i = chunks.length - 1; i > 0; i--) {
+      const j = Math.floor(r() * (i + 1));
+      [chunks[i], chunks[j]] = [chunks[j], chunks[i]];
+    }
+    const hIdx = A.alloc(k * 4),
+      hSc = A.alloc(k * 4);
     let count = 0;
     for (const [at, len] of chunks) count = K.topkPush(pS + at * 4, len, at, k, hIdx, hSc, count);
     K.topkSort(hIdx, hSc, count);
@@ -175,44 +232,73 @@ t.test('topk_push over chunks in any order equals topk over the whole', async (t
 
 t.test('pool_f32 and pool_i8 match reference', async (t) => {
   const r = rng(6);
-  for (const dim of DIMS) for (const n of [0, 1, 5, 9]) {
-    const A = new Arena(rt);
-    const nRows = 7;
-    const tf = randF32(r, nRows * dim), ti = randI8(r, nRows * dim), rs = randF32(r, nRows, 0.1);
-    const ids = Uint32Array.from({ length: n }, () => Math.floor(r() * nRows)), w = randF32(r, n);
-    const pIds = A.put(ids), pW = A.put(w), outF = A.put(new Float32Array(dim).fill(NaN)), outI = A.put(new Float32Array(dim).fill(7));
-    K.poolF32(A.put(tf), nRows, dim, pIds, pW, n, outF);
-    K.poolI8(A.put(ti), A.put(rs), nRows, dim, pIds, pW, n, outI);
-    const wf = new Array<number>(dim).fill(0), wi = new Array<number>(dim).fill(0), mf = [...wf], mi = [...wf];
-    for (let i = 0; i < n; i++) for (let j = 0; j < dim; j++) {
-      const a = w[i] * tf[ids[i] * dim + j], b = w[i] * rs[ids[i]] * ti[ids[i] * dim + j];
-      wf[j] += a; mf[j] += Math.abs(a); wi[j] += b; mi[j] += Math.abs(b);
+  for (const dim of DIMS)
+    for (const n of [0, 1, 5, 9]) {
+      const A = new Arena(rt);
+      const nRows = 7;
+      const tf = randF32(r, nRows * dim),
+        ti = randI8(r, nRows * dim),
+        rs = randF32(r, nRows, 0.1);
+      const ids = Uint32Array.from({ length: n }, () => Math.floor(r() * nRows)),
+        w = randF32(r, n);
+      const pIds = A.put(ids),
+        pW = A.put(w),
+        outF = A.put(new Float32Array(dim).fill(NaN)),
+        outI = A.put(new Float32Array(dim).fill(7));
+      K.poolF32(A.put(tf), nRows, dim, pIds, pW, n, outF);
+      K.poolI8(A.put(ti), A.put(rs), nRows, dim, pIds, pW, n, outI);
+      const wf = new Array<number>(dim).fill(0),
+        wi = new Array<number>(dim).fill(0),
+        mf = [...wf],
+        mi = [...wf];
+      for (let i = 0; i < n; i++)
+        for (let j = 0; j < dim; j++) {
+          const a = w[i] * tf[ids[i] * dim + j],
+            b = w[i] * rs[ids[i]] * ti[ids[i] * dim + j];
+          wf[j] += a;
+          mf[j] += Math.abs(a);
+          wi[j] += b;
+          mi[j] += Math.abs(b);
+        }
+      near(t, A.f32(outF, dim), wf, 1e-5, 1e-6, `pool_f32 dim ${dim} n ${n}`, mf);
+      near(t, A.f32(outI, dim), wi, 1e-5, 1e-6, `pool_i8 dim ${dim} n ${n}`, mi);
+      A.freeAll();
     }
-    near(t, A.f32(outF, dim), wf, 1e-5, 1e-6, `pool_f32 dim ${dim} n ${n}`, mf);
-    near(t, A.f32(outI, dim), wi, 1e-5, 1e-6, `pool_i8 dim ${dim} n ${n}`, mi);
-    A.freeAll();
-  }
 });
 
 t.test('l2_normalize and quantize_i8', async (t) => {
   const r = rng(7);
   for (const dim of DIMS) {
     const A = new Arena(rt);
-    const v = randF32(r, dim, 3), pV = A.put(v);
+    const v = randF32(r, dim, 3),
+      pV = A.put(v);
     const norm = K.l2Normalize(pV, dim);
     const want = Math.hypot(...v);
     t.ok(Math.abs(norm - want) <= 1e-5 * want, `norm dim ${dim}`);
-    if (dim > 0) near(t, A.f32(pV, dim), [...v].map((x) => x / want), 1e-5, 1e-6, `unit dim ${dim}`);
-    const src = randF32(r, dim, 5), pD = A.put(new Int8Array(dim).fill(99));
+    if (dim > 0)
+      near(
+        t,
+        A.f32(pV, dim),
+        [...v].map((x) => x / want),
+        1e-5,
+        1e-6,
+        `unit dim ${dim}`,
+      );
+    const src = randF32(r, dim, 5),
+      pD = A.put(new Int8Array(dim).fill(99));
     const scale = K.quantizeI8(A.put(src), dim, pD);
     const maxAbs = Math.max(0, ...[...src].map(Math.abs));
     t.ok(Math.abs(scale - maxAbs / 127) <= 1e-6 * maxAbs, `scale dim ${dim}`);
     const dst = A.i8(pD, dim);
-    t.ok(dst.every((x, i) => Math.abs(x) <= 127 && Math.abs(x * scale - src[i]) <= scale * 0.5001 + 1e-7), `round-trip dim ${dim}`);
+    t.ok(
+      dst.every((x, i) => Math.abs(x) <= 127 && Math.abs(x * scale - src[i]) <= scale * 0.5001 + 1e-7),
+      `round-trip dim ${dim}`,
+    );
     A.freeAll();
   }
   const A = new Arena(rt);
-  const z = A.put(new Float32Array(19)), zd = A.put(new Int8Array(19).fill(5));
+  const z = A.put(new Float32Array(19)),
+    zd = A.put(new Int8Array(19).fill(5));
   t.equal(K.l2Normalize(z, 19), 0, 'zero vector: norm 0');
   t.same([...A.f32(z, 19)], new Array(19).fill(0), 'zero vector left as is');
   t.equal(K.quantizeI8(z, 19, zd), 0, 'zero vector: scale 0');
@@ -224,14 +310,19 @@ t.test('l2_normalize and quantize_i8', async (t) => {
 
 t.test('bm25_accumulate matches the TypeScript bm25 the features use, and stops at rowLimit', async (t) => {
   const r = rng(8);
-  const nRows = 50, k1 = 1.2, b = 0.75, avg = 40, weight = 2.5;
+  const nRows = 50,
+    k1 = 1.2,
+    b = 0.75,
+    avg = 40,
+    weight = 2.5;
   for (const rowLimit of [0, 10, 37, 50]) {
     const A = new Arena(rt);
     const docLen = Float32Array.from({ length: nRows }, () => 1 + Math.floor(r() * 100));
     const rowsUsed = [...Array(nRows).keys()].filter(() => r() < 0.4);
     const tfs = rowsUsed.map(() => 1 + Math.floor(r() * 255));
     const postings = Uint32Array.from(rowsUsed, (row, i) => (row << 8) | tfs[i]);
-    const s0 = randF32(r, nRows), pS = A.put(s0);
+    const s0 = randF32(r, nRows),
+      pS = A.put(s0);
     K.bm25Accumulate(A.put(postings), postings.length, rowLimit, A.put(docLen), avg, k1, b, weight, pS);
     const want = [...s0];
     rowsUsed.forEach((row, i) => {
@@ -241,7 +332,8 @@ t.test('bm25_accumulate matches the TypeScript bm25 the features use, and stops 
     A.freeAll();
   }
   const A = new Arena(rt);
-  const pS = A.put(new Float32Array(30)), pL = A.put(new Float32Array(30).fill(10));
+  const pS = A.put(new Float32Array(30)),
+    pL = A.put(new Float32Array(30).fill(10));
   K.bm25Accumulate(A.put(Uint32Array.from([(5 << 8) | 1, (20 << 8) | 1, (3 << 8) | 1])), 3, 10, pL, 10, 1.2, 0.75, 1, pS);
   const s = A.f32(pS, 30);
   t.ok(s[5] > 0 && s[3] === 0 && s[20] === 0, 'stops at the first posting with row >= rowLimit');
@@ -250,7 +342,10 @@ t.test('bm25_accumulate matches the TypeScript bm25 the features use, and stops 
 
 t.test('bm25_accumulate_touch and _marked match bm25_accumulate on their rows; marked_indices and gather_f32', async (t) => {
   const r = rng(12);
-  const k1 = 1.2, b = 0.75, avg = 40, weight = 1.5;
+  const k1 = 1.2,
+    b = 0.75,
+    avg = 40,
+    weight = 1.5;
   for (const nRows of [0, 1, 15, 16, 17, 33, 1029]) {
     const A = new Arena(rt);
     const docLen = Float32Array.from({ length: nRows }, () => 1 + Math.floor(r() * 100));
@@ -258,24 +353,34 @@ t.test('bm25_accumulate_touch and _marked match bm25_accumulate on their rows; m
       const rows = [...Array(nRows).keys()].filter(() => r() < p);
       return Uint32Array.from(rows, (row) => (row << 8) | (1 + Math.floor(r() * 255)));
     };
-    const rare = post(0.1), common = post(0.6);
-    const pL = A.put(docLen), pRare = A.put(rare), pCommon = A.put(common);
+    const rare = post(0.1),
+      common = post(0.6);
+    const pL = A.put(docLen),
+      pRare = A.put(rare),
+      pCommon = A.put(common);
     const s0 = randF32(r, nRows);
     const marks0 = Uint8Array.from({ length: nRows }, () => (r() < 0.05 ? 1 : 0));
-    const pFull = A.put(s0), pTouch = A.put(s0), pMark = A.put(marks0);
+    const pFull = A.put(s0),
+      pTouch = A.put(s0),
+      pMark = A.put(marks0);
     K.bm25Accumulate(pRare, rare.length, nRows, pL, avg, k1, b, weight, pFull);
     const added = K.bm25AccumulateTouch(pRare, rare.length, nRows, pL, avg, k1, b, weight, pTouch, pMark);
     t.same([...A.f32(pTouch, nRows)], [...A.f32(pFull, nRows)], `n ${nRows}: touch scores as bm25_accumulate`);
     const marks = A.u8(pMark, nRows);
     const rareRows = new Set(Array.from(rare, (p) => p >>> 8));
-    t.same([...marks], [...marks0].map((m, i) => (m || rareRows.has(i) ? 1 : 0)), `n ${nRows}: marks`);
+    t.same(
+      [...marks],
+      [...marks0].map((m, i) => (m || rareRows.has(i) ? 1 : 0)),
+      `n ${nRows}: marks`,
+    );
     t.equal(added, [...rareRows].filter((row) => !marks0[row]).length, `n ${nRows}: newly marked count`);
     const before = [...A.f32(pTouch, nRows)];
     K.bm25AccumulateMarked(pCommon, common.length, nRows, pL, avg, k1, b, weight, pTouch, pMark);
     const want = [...before];
     for (const p of common) {
-      const row = p >>> 8, tf = p & 255;
-      if (marks[row]) want[row] = Math.fround(want[row] + weight * (k1 + 1) * tf / (tf + k1 * (1 - b) + k1 * b / avg * docLen[row]));
+      const row = p >>> 8,
+        tf = p & 255;
+      if (marks[row]) want[row] = Math.fround(want[row] + (weight * (k1 + 1) * tf) / (tf + k1 * (1 - b) + ((k1 * b) / avg) * docLen[row]));
     }
     near(t, A.f32(pTouch, nRows), want, 1e-6, 1e-7, `n ${nRows}: marked adds to marked rows only`);
     const pIdx = A.alloc(4 * nRows);
@@ -284,7 +389,11 @@ t.test('bm25_accumulate_touch and _marked match bm25_accumulate on their rows; m
     t.same([...A.u32(pIdx, count)], listed, `n ${nRows}: marked_indices ascending`);
     const pOut = A.alloc(4 * count);
     K.gatherF32(pTouch, nRows, pIdx, count, pOut);
-    t.same([...A.f32(pOut, count)], listed.map((i) => A.f32(pTouch, nRows)[i]), `n ${nRows}: gather`);
+    t.same(
+      [...A.f32(pOut, count)],
+      listed.map((i) => A.f32(pTouch, nRows)[i]),
+      `n ${nRows}: gather`,
+    );
     A.freeAll();
   }
   const A = new Arena(rt);
@@ -298,10 +407,15 @@ t.test('mask_dead', async (t) => {
   const r = rng(9);
   for (const n of [0, 1, 15, 16, 17, 31, 32, 100, 1029]) {
     const A = new Arena(rt);
-    const s = randF32(r, n), flags = Uint8Array.from({ length: n }, () => (r() < 0.3 ? 1 + Math.floor(r() * 255) : 0));
+    const s = randF32(r, n),
+      flags = Uint8Array.from({ length: n }, () => (r() < 0.3 ? 1 + Math.floor(r() * 255) : 0));
     const pS = A.put(s);
     K.maskDead(pS, n, A.put(flags));
-    t.same([...A.f32(pS, n)], [...s].map((v, i) => (flags[i] ? -Infinity : v)), `n ${n}`);
+    t.same(
+      [...A.f32(pS, n)],
+      [...s].map((v, i) => (flags[i] ? -Infinity : v)),
+      `n ${n}`,
+    );
     A.freeAll();
   }
 });
@@ -309,7 +423,9 @@ t.test('mask_dead', async (t) => {
 t.test('wrappers reject out-of-bounds and malformed arguments', async (t) => {
   const A = new Arena(rt);
   const end = rt.heap.views.byteLength;
-  const rows = A.alloc(64), f = A.alloc(64), ids = A.put(Uint32Array.from([0, 1, 9]));
+  const rows = A.alloc(64),
+    f = A.alloc(64),
+    ids = A.put(Uint32Array.from([0, 1, 9]));
   const cases: [string, () => unknown][] = [
     ['rows past the end of memory', () => K.dotI8Rows(end - 8, 1, 16, rows, f, 1, 0, f)],
     ['negative dim', () => K.dotI8Rows(rows, 1, -1, rows, f, 1, 0, f)],

@@ -3,12 +3,13 @@
 // preloaded (in it and its worker threads), which reports and fails any outbound connection, UDP
 // send or host-name lookup; the sentinel itself is checked first. Also: URI parsing and cache paths,
 // and a model folder whose weights do not fit this engine's features is refused.
-import t, { type Test } from 'tap';
+
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { H1_NAMES, loadModelFolder, SUFFICIENCY_NAMES } from '../src/engine/index.js';
+import t, { type Test } from 'tap';
 import { defaultModelUri } from '../src/config.js';
+import { H1_NAMES, loadModelFolder, SUFFICIENCY_NAMES } from '../src/engine/index.js';
 import { cacheFolderFor, parseRemoteUri } from '../src/model-source/model-uri.js';
 import { makeModelVersion } from './helpers/model-source.js';
 import { Api, REPO, tempDir } from './helpers/server.js';
@@ -25,11 +26,14 @@ t.test('the sentinel reports and fails outbound calls, in the main thread and in
     await dns.promises.lookup('example.com').catch(() => {});
     const w = new Worker("import('node:net').then((m) => { try { m.default.connect(80, '203.0.113.9'); } catch {} })", { eval: true });
     await new Promise((r) => w.once('exit', r));`;
-  const child = spawn(process.execPath, ['--import', SENTINEL, '--input-type=module', '-e', script], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', SENTINEL, '--input-type=module', '-e', script], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let err = '';
   child.stderr!.on('data', (d) => (err += d));
   await new Promise((r) => child.once('exit', r));
-  for (const host of ['203.0.113.7', '203.0.113.8', 'example.com', '203.0.113.9']) t.match(err, new RegExp(`OUTBOUND .*${host.replace(/\./g, '\\.')}`), `caught ${host}`);
+  for (const host of ['203.0.113.7', '203.0.113.8', 'example.com', '203.0.113.9'])
+    t.match(err, new RegExp(`OUTBOUND .*${host.replace(/\./g, '\\.')}`), `caught ${host}`);
 });
 
 t.test('svc serve on a local model path makes no outbound call', async (t) => {
@@ -37,19 +41,23 @@ t.test('svc serve on a local model path makes no outbound call', async (t) => {
   const model = path.join(root, 'models', 'svc-mh', '3.1.0');
   makeModelVersion(model, '3.1.0');
   const cache = path.join(root, 'cache');
-  const child = spawn(process.execPath, ['--import', SENTINEL, '--import', 'tsx', path.join(REPO, 'src', 'cli', 'main.ts'), 'serve', '--no-auth', '--port', '0'], {
-    cwd: REPO,
-    env: {
-      ...process.env,
-      SVC_MODEL_URI: model,
-      SVC_MODEL_CACHE: cache,
-      SVC_DATA_DIR: path.join(root, 'data'),
-      SVC_LOG: 'info',
-      AWS_ENDPOINT_URL_S3: 'http://203.0.113.10:9000',
-      STORAGE_EMULATOR_HOST: 'http://203.0.113.11:9000',
+  const child = spawn(
+    process.execPath,
+    ['--import', SENTINEL, '--import', 'tsx', path.join(REPO, 'src', 'cli', 'main.ts'), 'serve', '--no-auth', '--port', '0'],
+    {
+      cwd: REPO,
+      env: {
+        ...process.env,
+        SVC_MODEL_URI: model,
+        SVC_MODEL_CACHE: cache,
+        SVC_DATA_DIR: path.join(root, 'data'),
+        SVC_LOG: 'info',
+        AWS_ENDPOINT_URL_S3: 'http://203.0.113.10:9000',
+        STORAGE_EMULATOR_HOST: 'http://203.0.113.11:9000',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  );
   t.teardown(() => void child.kill('SIGKILL'));
   let out = '';
   let err = '';
@@ -66,7 +74,12 @@ t.test('svc serve on a local model path makes no outbound call', async (t) => {
   t.match(out, `model ${model} (cache ${cache})`, 'the startup line names the model path and the cache');
   t.equal((await api.get('/health')).status, 'ok');
   await api.post('/stores', { name: 'air' });
-  await api.post('/stores/air/documents', { documents: [{ id: 'a', text: 'An air-gapped host keeps its model on local disk.' }, { id: 'b', text: 'Nothing else here.' }] });
+  await api.post('/stores/air/documents', {
+    documents: [
+      { id: 'a', text: 'An air-gapped host keeps its model on local disk.' },
+      { id: 'b', text: 'Nothing else here.' },
+    ],
+  });
   t.equal((await api.post('/stores/air/search', { query: 'air-gapped model disk' })).passages[0].doc_id, 'a');
   child.kill('SIGTERM');
   t.equal(await exited, 0, 'clean shutdown');
@@ -76,20 +89,24 @@ t.test('svc serve on a local model path makes no outbound call', async (t) => {
 
 t.test('control: the same sentinel catches svc serve fetching a remote model', async (t) => {
   const root = tempDir(t);
-  const child = spawn(process.execPath, ['--import', SENTINEL, '--import', 'tsx', path.join(REPO, 'src', 'cli', 'main.ts'), 'serve', '--no-auth', '--port', '0'], {
-    cwd: REPO,
-    env: {
-      ...process.env,
-      SVC_MODEL_URI: 's3://svc-models/svc-mh/1.0.0/',
-      AWS_ENDPOINT_URL_S3: 'http://203.0.113.11:9000',
-      AWS_ACCESS_KEY_ID: 'k',
-      AWS_SECRET_ACCESS_KEY: 's',
-      AWS_REGION: 'us-east-1',
-      SVC_DATA_DIR: root,
-      SVC_LOG: 'warn',
+  const child = spawn(
+    process.execPath,
+    ['--import', SENTINEL, '--import', 'tsx', path.join(REPO, 'src', 'cli', 'main.ts'), 'serve', '--no-auth', '--port', '0'],
+    {
+      cwd: REPO,
+      env: {
+        ...process.env,
+        SVC_MODEL_URI: 's3://svc-models/svc-mh/1.0.0/',
+        AWS_ENDPOINT_URL_S3: 'http://203.0.113.11:9000',
+        AWS_ACCESS_KEY_ID: 'k',
+        AWS_SECRET_ACCESS_KEY: 's',
+        AWS_REGION: 'us-east-1',
+        SVC_DATA_DIR: root,
+        SVC_LOG: 'warn',
+      },
+      stdio: ['ignore', 'ignore', 'pipe'],
     },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  );
   let err = '';
   child.stderr!.on('data', (d) => (err += d));
   t.equal(await new Promise((r) => child.once('exit', r)), 1, 'exits non-zero');
@@ -125,23 +142,103 @@ t.test('a model trained on other features than this engine computes is refused, 
     message: `model svc-mh@1.12.0 was trained for another version of svc: W1 (hop 1): feature 2 is '${H1_NAMES[2]}' in the model and '${H1_NAMES[1]}' in this engine`,
     fix,
   });
-  t.throws(() => loadModelFolder(copy((s) => void (s.features.conf[4] = 'renamed'))), { name: 'ModelError', message: `conf (sufficiency): feature 5 is 'renamed' in the model and '${SUFFICIENCY_NAMES[4]}' in this engine` }, 'a renamed feature');
-  t.throws(() => loadModelFolder(copy((s) => void s.features.W3.pop())), { name: 'ModelError', message: /W3 \(3-chains\): feature \d+ is nothing in the model and 'is3' in this engine/ }, 'a missing feature');
-  t.throws(() => loadModelFolder(copy((s) => void s.W1.pop())), { name: 'ModelError', message: /W1 \(hop 1\) has 22 weights; this engine computes 23 features$/, fix });
+  t.throws(
+    () =>
+      loadModelFolder(
+        copy((s) => {
+          s.features.conf[4] = 'renamed';
+        }),
+      ),
+    { name: 'ModelError', message: `conf (sufficiency): feature 5 is 'renamed' in the model and '${SUFFICIENCY_NAMES[4]}' in this engine` },
+    'a renamed feature',
+  );
+  t.throws(
+    () => loadModelFolder(copy((s) => void s.features.W3.pop())),
+    { name: 'ModelError', message: /W3 \(3-chains\): feature \d+ is nothing in the model and 'is3' in this engine/ },
+    'a missing feature',
+  );
+  t.throws(() => loadModelFolder(copy((s) => void s.W1.pop())), {
+    name: 'ModelError',
+    message: /W1 \(hop 1\) has 22 weights; this engine computes 23 features$/,
+    fix,
+  });
   t.throws(() => loadModelFolder(copy((s) => void s.W3.push(0))), { name: 'ModelError', message: /W3 \(3-chains\) has \d+ weights/, fix });
-  t.throws(() => loadModelFolder(copy((s) => void s.conf[1].w.pop())), { name: 'ModelError', message: new RegExp(`conf\\[1\\]\\.w \\(sufficiency\\) has ${SUFFICIENCY_NAMES.length - 1} weights; this engine computes ${SUFFICIENCY_NAMES.length} features$`), fix });
+  t.throws(() => loadModelFolder(copy((s) => void s.conf[1].w.pop())), {
+    name: 'ModelError',
+    message: new RegExp(
+      `conf\\[1\\]\\.w \\(sufficiency\\) has ${SUFFICIENCY_NAMES.length - 1} weights; this engine computes ${SUFFICIENCY_NAMES.length} features$`,
+    ),
+    fix,
+  });
   t.equal(H1_NAMES.length, 23);
 });
 
 t.test('a manifest that does not follow its JSON schema is refused, naming the field', async (t) => {
   const copy = (edit: (manifest: Record<string, any>) => void) => editedModel(t, edit);
   const fix = /Restore the model folder/;
-  t.throws(() => loadModelFolder(copy((m) => void (m.params.search.W1[3] = '0.5'))), { name: 'ModelError', message: /is not an svc-model\/1 manifest: \/params\/search\/W1\/3 must be number$/, fix });
-  t.throws(() => loadModelFolder(copy((m) => void delete m.params.search.features)), { name: 'ModelError', message: /\/params\/search must have required property 'features'$/ });
-  t.throws(() => loadModelFolder(copy((m) => void (m.params.lexical.k2 = 1))), { name: 'ModelError', message: /\/params\/lexical must NOT have additional properties 'k2'$/ });
-  t.throws(() => loadModelFolder(copy((m) => void (m.files[0].sha256 = 'abc'))), { name: 'ModelError', message: /\/files\/0\/sha256 must match pattern/ });
-  t.throws(() => loadModelFolder(copy((m) => void (m.format = 'svc-model/2'))), { name: 'ModelError', message: /\/format must be equal to constant$/ });
-  t.throws(() => loadModelFolder(copy((m) => void (m.engine = 'svc-engine/2'))), { name: 'ModelError', message: 'model svc-mh@1.12.0 needs engine svc-engine/2; this server runs svc-engine/1', fix: /upgrade svc/ }, 'another engine is named as such, before the schema');
+  t.throws(
+    () =>
+      loadModelFolder(
+        copy((m) => {
+          m.params.search.W1[3] = '0.5';
+        }),
+      ),
+    {
+      name: 'ModelError',
+      message: /is not an svc-model\/1 manifest: \/params\/search\/W1\/3 must be number$/,
+      fix,
+    },
+  );
+  t.throws(() => loadModelFolder(copy((m) => void delete m.params.search.features)), {
+    name: 'ModelError',
+    message: /\/params\/search must have required property 'features'$/,
+  });
+  t.throws(
+    () =>
+      loadModelFolder(
+        copy((m) => {
+          m.params.lexical.k2 = 1;
+        }),
+      ),
+    {
+      name: 'ModelError',
+      message: /\/params\/lexical must NOT have additional properties 'k2'$/,
+    },
+  );
+  t.throws(
+    () =>
+      loadModelFolder(
+        copy((m) => {
+          m.files[0].sha256 = 'abc';
+        }),
+      ),
+    {
+      name: 'ModelError',
+      message: /\/files\/0\/sha256 must match pattern/,
+    },
+  );
+  t.throws(
+    () =>
+      loadModelFolder(
+        copy((m) => {
+          m.format = 'svc-model/2';
+        }),
+      ),
+    {
+      name: 'ModelError',
+      message: /\/format must be equal to constant$/,
+    },
+  );
+  t.throws(
+    () =>
+      loadModelFolder(
+        copy((m) => {
+          m.engine = 'svc-engine/2';
+        }),
+      ),
+    { name: 'ModelError', message: 'model svc-mh@1.12.0 needs engine svc-engine/2; this server runs svc-engine/1', fix: /upgrade svc/ },
+    'another engine is named as such, before the schema',
+  );
 });
 
 t.test('remote URIs: canonical form and cache folder; unusable ones are refused', async (t) => {

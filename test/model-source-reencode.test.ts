@@ -2,8 +2,9 @@
 // stored text at open (progress in the logs), never searching old encodings with the new model. The
 // switch is one transaction: a crash mid-re-encode leaves the old encodings whole and recorded, and
 // the next start (with either model) finds a consistent store.
-import t from 'tap';
+
 import path from 'node:path';
+import t from 'tap';
 import { createStore, newStoreId } from '../src/store/catalog.js';
 import { StoreDb } from '../src/store/store-db.js';
 import { makeModelVersion, seedStore, startOn } from './helpers/model-source.js';
@@ -17,32 +18,64 @@ t.test('store layer: staged encodings become live with the model in one step; un
   let db = await createStore(dataDir, meta);
   await db.writeDocs(['a', 'b', 'c'].map((id, i) => ({ id, text: `text ${id}`, metadata: { i }, n_tokens: 2, encoding: enc(i + 1) })));
   const live = () => [...db.encodedDocs()].map((d) => [d.id, d.encoding[0]]);
-  t.same([...db.textBatches(2, 1e9)].map((b) => b.map((d) => d.id)), [['a', 'b'], ['c']], 'text in ingest order, in batches');
+  t.same(
+    [...db.textBatches(2, 1e9)].map((b) => b.map((d) => d.id)),
+    [['a', 'b'], ['c']],
+    'text in ingest order, in batches',
+  );
 
   await db.clearStaged();
   await db.stageEncodings([{ id: 'a', encoding: enc(9) }]);
   await db.close();
   db = StoreDb.open(db.dir);
   t.equal(db.meta.model, 'm@1', 'a re-encode cut short leaves the old model recorded');
-  t.same(live(), [['a', 1], ['b', 2], ['c', 3]], '... and the old encodings whole');
+  t.same(
+    live(),
+    [
+      ['a', 1],
+      ['b', 2],
+      ['c', 3],
+    ],
+    '... and the old encodings whole',
+  );
 
   await db.clearStaged();
   await db.stageEncodings(['a', 'b', 'c'].map((id, i) => ({ id, encoding: enc(i + 7) })));
   await db.commitStaged('m@2', new Map([['b', 5]]));
-  t.same(live(), [['a', 7], ['b', 8], ['c', 9]], 'the new encodings are live');
+  t.same(
+    live(),
+    [
+      ['a', 7],
+      ['b', 8],
+      ['c', 9],
+    ],
+    'the new encodings are live',
+  );
   await db.close();
   db = StoreDb.open(db.dir);
   t.same({ model: db.meta.model, encodings: db.meta.encodings }, { model: 'm@2', encodings: 'enc-b' }, 'recorded durably');
   t.same([db.getDoc('a')?.n_tokens, db.getDoc('b')?.n_tokens], [2, 5], 'changed token counts updated');
   await db.writeDocs([{ id: 'd', text: 'text d', metadata: {}, n_tokens: 1, encoding: enc(4) }]);
   await db.deleteDoc('a');
-  t.same(live(), [['b', 8], ['c', 9], ['d', 4]], 'writes and deletes go to the live encodings');
+  t.same(
+    live(),
+    [
+      ['b', 8],
+      ['c', 9],
+      ['d', 4],
+    ],
+    'writes and deletes go to the live encodings',
+  );
 
   await db.clearStaged();
   await db.stageEncodings(['b', 'c', 'd'].map((id) => ({ id, encoding: enc(1) })));
   await db.commitStaged('m@3', new Map());
   t.same({ model: db.meta.model, encodings: db.meta.encodings ?? 'enc' }, { model: 'm@3', encodings: 'enc' }, 'the next switch goes back');
-  t.same(live(), [['b', 1], ['c', 1], ['d', 1]]);
+  t.same(live(), [
+    ['b', 1],
+    ['c', 1],
+    ['d', 1],
+  ]);
   await db.close();
 });
 
@@ -70,8 +103,18 @@ t.test('a new model version re-encodes the stores at open, after an interrupted 
 
   s = await startOn(t, { modelUri: v2, dataDir });
   const started = s.logs.filter((l) => l.msg === 'store re-encoding with the new model');
-  t.same(started.map((l) => [l.store, l.from, l.to, l.docs]).sort(), [['docs', 'svc-mh@1.0.0', 'svc-mh@2.0.0', 40], ['empty', 'svc-mh@1.0.0', 'svc-mh@2.0.0', 0]], 'each store re-encoded, logged with both versions');
-  t.ok(s.logs.some((l) => l.msg === 'store re-encoded' && l.store === 'docs' && l.docs === 40), 'completion logged');
+  t.same(
+    started.map((l) => [l.store, l.from, l.to, l.docs]).sort(),
+    [
+      ['docs', 'svc-mh@1.0.0', 'svc-mh@2.0.0', 40],
+      ['empty', 'svc-mh@1.0.0', 'svc-mh@2.0.0', 0],
+    ],
+    'each store re-encoded, logged with both versions',
+  );
+  t.ok(
+    s.logs.some((l) => l.msg === 'store re-encoded' && l.store === 'docs' && l.docs === 40),
+    'completion logged',
+  );
   t.equal(s.server.services.registry.get('default', 'docs').db.meta.model, 'svc-mh@2.0.0', 'the store records the new model');
   t.same(await s.api.get('/stores/docs/documents?limit=100'), listing, 'documents, metadata and order unchanged');
   t.equal((await s.api.post('/stores/docs/search', { query: 'zq17' })).passages[0].doc_id, 'd17', 'searches with the new encodings');

@@ -3,12 +3,13 @@
 // the pinned version folder into the cache (with progress in the logs), a warm start with the S3
 // server stopped makes no request, a corrupted cached file is fetched again, interrupted downloads
 // never leave a folder a later start trusts, and each failure names the URI and the cause.
-import t, { type Test } from 'tap';
+
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { resolveModel, ModelSourceError } from '../src/model-source/resolve.js';
-import { makeModelVersion, listFiles, messages, seedStore, startOn, EXTRA_FILES } from './helpers/model-source.js';
+import t, { type Test } from 'tap';
+import { ModelSourceError, resolveModel } from '../src/model-source/resolve.js';
+import { EXTRA_FILES, listFiles, makeModelVersion, messages, seedStore, startOn } from './helpers/model-source.js';
 import { s3Env, startS3, type TestS3 } from './helpers/s3-server.js';
 import { tempDir } from './helpers/server.js';
 
@@ -36,11 +37,19 @@ t.test('cold start downloads into the cache; warm start makes no request, even w
   const first = await startOn(t, { modelUri: uri, dataDir, cache });
   const cached = path.join(cache, 's3', BUCKET, 'svc-mh', '1.0.0');
   t.same(listFiles(cached), listFiles(v1), 'the cache folder mirrors the version folder');
-  t.same(fs.readdirSync(cache).filter((n) => n.startsWith('.')), [], 'no temp folder left');
-  for (const f of Object.keys(EXTRA_FILES)) t.same(fs.readFileSync(path.join(cached, f)), fs.readFileSync(path.join(v1, f)), `${f} byte for byte`);
+  t.same(
+    fs.readdirSync(cache).filter((n) => n.startsWith('.')),
+    [],
+    'no temp folder left',
+  );
+  for (const f of Object.keys(EXTRA_FILES))
+    t.same(fs.readFileSync(path.join(cached, f)), fs.readFileSync(path.join(v1, f)), `${f} byte for byte`);
   const msgs = messages(first.logs);
   t.ok(msgs.includes('model download started') && msgs.includes('model downloaded'), 'download logged');
-  t.ok(first.logs.some((l) => l.msg === 'model download progress' && l.pct > 0 && l.pct < 100), 'progress logged');
+  t.ok(
+    first.logs.some((l) => l.msg === 'model download progress' && l.pct > 0 && l.pct < 100),
+    'progress logged',
+  );
   t.equal(first.server.services.engine.model, 'svc-mh@1.0.0', 'the engine runs the fetched model');
   await first.close();
 
@@ -69,7 +78,11 @@ t.test('a corrupted cached file is detected and fetched again', async (t) => {
   t.match(warnings[0]?.fields?.error, /table-a\.bin does not match its SHA-256/, 'the corruption is logged with the file');
   t.ok(s3.requests > before, 'fetched again');
   t.same(fs.readFileSync(file), fs.readFileSync(path.join(v1, 'extra', 'table-a.bin')), 'the cached file is whole again');
-  t.same(fs.readdirSync(cache).filter((n) => n.startsWith('.')), [], 'no temp or trash folder left');
+  t.same(
+    fs.readdirSync(cache).filter((n) => n.startsWith('.')),
+    [],
+    'no temp or trash folder left',
+  );
 });
 
 t.test('a download that fails midway leaves nothing a later start trusts', async (t) => {
@@ -103,12 +116,30 @@ async function deadPid(): Promise<number> {
 t.test('errors name the URI and the cause, with a fix; nothing is cached', async (t) => {
   const { s3, cache } = await withS3(t);
   const cases: Array<[string, () => Promise<unknown>, RegExp, RegExp]> = [
-    ['no such bucket', () => resolveModel('s3://no-such-bucket/svc-mh/1.0.0/', cache, quiet), /^cannot fetch model s3:\/\/no-such-bucket\/svc-mh\/1\.0\.0\/: bucket 'no-such-bucket' does not exist/, /bucket name/],
-    ['no manifest (the parent folder)', () => resolveModel(`s3://${BUCKET}/svc-mh/`, cache, quiet), /^cannot fetch model s3:\/\/svc-models\/svc-mh\/: no manifest\.json there/, /version folder .*svc-mh\/: 1\.0\.0\//],
-    ['no manifest (a version never uploaded)', () => resolveModel(`s3://${BUCKET}/svc-mh/9.9.9/`, cache, quiet), /no manifest\.json there \(s3:\/\/svc-models\/svc-mh\/9\.9\.9\/manifest\.json does not exist\)/, /1\.0\.0\//],
+    [
+      'no such bucket',
+      () => resolveModel('s3://no-such-bucket/svc-mh/1.0.0/', cache, quiet),
+      /^cannot fetch model s3:\/\/no-such-bucket\/svc-mh\/1\.0\.0\/: bucket 'no-such-bucket' does not exist/,
+      /bucket name/,
+    ],
+    [
+      'no manifest (the parent folder)',
+      () => resolveModel(`s3://${BUCKET}/svc-mh/`, cache, quiet),
+      /^cannot fetch model s3:\/\/svc-models\/svc-mh\/: no manifest\.json there/,
+      /version folder .*svc-mh\/: 1\.0\.0\//,
+    ],
+    [
+      'no manifest (a version never uploaded)',
+      () => resolveModel(`s3://${BUCKET}/svc-mh/9.9.9/`, cache, quiet),
+      /no manifest\.json there \(s3:\/\/svc-models\/svc-mh\/9\.9\.9\/manifest\.json does not exist\)/,
+      /1\.0\.0\//,
+    ],
   ];
   for (const [name, run, message, fix] of cases) {
-    const err = await run().then(() => undefined, (e: unknown) => e);
+    const err = await run().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     t.ok(err instanceof ModelSourceError, `${name}: a ModelSourceError`);
     t.match((err as Error).message, message, `${name}: message`);
     t.match((err as ModelSourceError).fix, fix, `${name}: fix`);
@@ -118,22 +149,52 @@ t.test('errors name the URI and the cause, with a fix; nothing is cached', async
   makeModelVersion(corrupt, '2.0.0');
   await s3.putFolder(BUCKET, 'svc-mh/2.0.0/', corrupt);
   await s3.put(BUCKET, 'svc-mh/2.0.0/extra-b.bin', Buffer.alloc(EXTRA_FILES['extra-b.bin'], 1));
-  await t.rejects(resolveModel(`s3://${BUCKET}/svc-mh/2.0.0/`, cache, quiet), { message: `cannot fetch model s3://${BUCKET}/svc-mh/2.0.0/: s3://${BUCKET}/svc-mh/2.0.0/extra-b.bin does not match its SHA-256 in manifest.json` }, 'hash mismatch');
+  await t.rejects(
+    resolveModel(`s3://${BUCKET}/svc-mh/2.0.0/`, cache, quiet),
+    {
+      message: `cannot fetch model s3://${BUCKET}/svc-mh/2.0.0/: s3://${BUCKET}/svc-mh/2.0.0/extra-b.bin does not match its SHA-256 in manifest.json`,
+    },
+    'hash mismatch',
+  );
   await s3.put(BUCKET, 'svc-mh/2.0.0/extra-b.bin', Buffer.alloc(EXTRA_FILES['extra-b.bin'] + 10, 1));
-  await t.rejects(resolveModel(`s3://${BUCKET}/svc-mh/2.0.0/`, cache, quiet), { message: /extra-b\.bin is larger than the 1000 bytes manifest\.json says$/ }, 'size mismatch');
+  await t.rejects(
+    resolveModel(`s3://${BUCKET}/svc-mh/2.0.0/`, cache, quiet),
+    { message: /extra-b\.bin is larger than the 1000 bytes manifest\.json says$/ },
+    'size mismatch',
+  );
 
   delete process.env.AWS_ACCESS_KEY_ID;
   delete process.env.AWS_SECRET_ACCESS_KEY;
-  await t.rejects(resolveModel(`s3://${BUCKET}/svc-mh/1.0.0/`, cache, quiet), { message: /^cannot fetch model s3:\/\/svc-models\/svc-mh\/1\.0\.0\/: no usable AWS credentials/, fix: /AWS_ACCESS_KEY_ID/ }, 'missing credentials');
+  await t.rejects(
+    resolveModel(`s3://${BUCKET}/svc-mh/1.0.0/`, cache, quiet),
+    { message: /^cannot fetch model s3:\/\/svc-models\/svc-mh\/1\.0\.0\/: no usable AWS credentials/, fix: /AWS_ACCESS_KEY_ID/ },
+    'missing credentials',
+  );
   Object.assign(process.env, { AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER' });
   delete process.env.AWS_REGION;
-  await t.rejects(resolveModel(`s3://${BUCKET}/svc-mh/1.0.0/`, cache, quiet), { message: /no AWS region is configured/, fix: /AWS_REGION/ }, 'missing region');
+  await t.rejects(
+    resolveModel(`s3://${BUCKET}/svc-mh/1.0.0/`, cache, quiet),
+    { message: /no AWS region is configured/, fix: /AWS_REGION/ },
+    'missing region',
+  );
   process.env.AWS_REGION = 'us-east-1';
 
   process.env.AWS_ENDPOINT_URL_S3 = 'http://127.0.0.1:1';
-  await t.rejects(resolveModel(`s3://${BUCKET}/svc-mh/1.0.0/`, cache, quiet), { message: /^cannot fetch model s3:\/\/svc-models\/svc-mh\/1\.0\.0\/: the connection to http:\/\/127\.0\.0\.1:1 failed \(.*ECONNREFUSED/, fix: /AWS_ENDPOINT_URL_S3.*air-gapped/ }, 'unreachable endpoint');
+  await t.rejects(
+    resolveModel(`s3://${BUCKET}/svc-mh/1.0.0/`, cache, quiet),
+    {
+      message:
+        /^cannot fetch model s3:\/\/svc-models\/svc-mh\/1\.0\.0\/: the connection to http:\/\/127\.0\.0\.1:1 failed \(.*ECONNREFUSED/,
+      fix: /AWS_ENDPOINT_URL_S3.*air-gapped/,
+    },
+    'unreachable endpoint',
+  );
   process.env.AWS_ENDPOINT_URL_S3 = s3.endpoint;
 
-  await t.rejects(resolveModel('s3://svc-models/a/../b/', cache, quiet), { message: /unusable path segment '\.\.'/ }, 'a path that would leave the cache');
+  await t.rejects(
+    resolveModel('s3://svc-models/a/../b/', cache, quiet),
+    { message: /unusable path segment '\.\.'/ },
+    'a path that would leave the cache',
+  );
   t.same(listFiles(cache), [], 'nothing cached by any failure');
 });

@@ -1,15 +1,20 @@
 // Persistence: stores, documents and the index survive a clean restart and a SIGKILL of a server
 // process; an acknowledged write is there after the kill. The server process is the real CLI.
-import t from 'tap';
-import { spawn, type ChildProcess } from 'node:child_process';
+
+import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
-import { Api, REPO, startTestServer, tempDir } from './helpers/server.js';
+import t from 'tap';
 import { rejectsApi } from './helpers/rejects-api.js';
+import { Api, REPO, startTestServer, tempDir } from './helpers/server.js';
 
 t.test('clean restart keeps stores, documents, order and search', async (t) => {
   const first = await startTestServer(t);
   await first.api.post('/stores', { name: 'p' });
-  const docs = Array.from({ length: 30 }, (_, i) => ({ id: `d${i}`, text: `Document number ${i} mentions the token tok${i} once.`, metadata: { i } }));
+  const docs = Array.from({ length: 30 }, (_, i) => ({
+    id: `d${i}`,
+    text: `Document number ${i} mentions the token tok${i} once.`,
+    metadata: { i },
+  }));
   await first.api.post('/stores/p/documents', { documents: docs });
   await first.api.delete('/stores/p/documents/d3');
   const before = await first.api.get('/stores/p/documents?limit=100');
@@ -43,10 +48,15 @@ t.test('acknowledged writes survive SIGKILL of the server process', async (t) =>
   const { child, api } = await startCli(dataDir);
   await api.post('/stores', { name: 'k' });
   const acked: string[] = [];
-  const batch = (b: number) => ({ documents: Array.from({ length: 20 }, (_, i) => ({ id: `b${b}-${i}`, text: `Batch ${b} item ${i} unique word w${b}x${i}.` })) });
+  const batch = (b: number) => ({
+    documents: Array.from({ length: 20 }, (_, i) => ({ id: `b${b}-${i}`, text: `Batch ${b} item ${i} unique word w${b}x${i}.` })),
+  });
   acked.push(...(await api.post('/stores/k/documents', batch(0))).doc_ids);
   const writes = Array.from({ length: 9 }, (_, j) =>
-    api.post('/stores/k/documents', batch(j + 1)).then((r) => acked.push(...r.doc_ids), () => undefined),
+    api.post('/stores/k/documents', batch(j + 1)).then(
+      (r) => acked.push(...r.doc_ids),
+      () => undefined,
+    ),
   );
   await new Promise((r) => setTimeout(r, 20 + Math.random() * 200));
   child.kill('SIGKILL');
@@ -61,7 +71,11 @@ t.test('acknowledged writes survive SIGKILL of the server process', async (t) =>
     for (const d of page.documents) present.add(d.id);
     cursor = page.next_cursor;
   }
-  t.same(acked.filter((id) => !present.has(id)), [], 'every acknowledged document is present');
+  t.same(
+    acked.filter((id) => !present.has(id)),
+    [],
+    'every acknowledged document is present',
+  );
   const [b, i] = acked[acked.length - 1].slice(1).split('-');
   const hit = await again.api.post('/stores/k/search', { query: `w${b}x${i}` });
   t.equal(hit.passages[0]?.doc_id, acked[acked.length - 1], 'searchable after restart');

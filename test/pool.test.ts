@@ -5,23 +5,41 @@
 import { writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import t from 'tap';
-import { KernelBoundsError, PoolBrokenError, PoolBusyError, PoolClosedError, UnknownOpError } from '../src/engine/runtime/index.js';
 import { engineWorkerUrl } from '../src/engine/index.js';
-import { EnginePool } from '../src/engine/runtime/index.js';
-import { type ScanResult, scanTopK } from '../src/engine/runtime/index.js';
-import { createEngineRuntime } from '../src/engine/runtime/index.js';
+import {
+  createEngineRuntime,
+  EnginePool,
+  KernelBoundsError,
+  PoolBrokenError,
+  PoolBusyError,
+  PoolClosedError,
+  type ScanResult,
+  scanTopK,
+  UnknownOpError,
+} from '../src/engine/runtime/index.js';
 import { randI8, rejectsTyped, rng } from './helpers/engine.js';
 
 const rt = await createEngineRuntime();
 const pool = new EnginePool({ module: rt.module, heap: rt.heap, workerUrl: engineWorkerUrl(), threads: 2 });
 t.teardown(() => pool.close());
 
-interface Matrix { rows: number; scales: number; flags: number; data: Int8Array; dead: Uint8Array; n: number; dim: number }
+interface Matrix {
+  rows: number;
+  scales: number;
+  flags: number;
+  data: Int8Array;
+  dead: Uint8Array;
+  n: number;
+  dim: number;
+}
 
 function makeMatrix(seed: number, n: number, dim: number): Matrix {
   const r = rng(seed);
-  const data = randI8(r, n * dim), dead = Uint8Array.from({ length: n }, () => (r() < 0.1 ? 1 : 0));
-  const rows = rt.heap.alloc(n * dim), scales = rt.heap.alloc(n * 4), flags = rt.heap.alloc(n);
+  const data = randI8(r, n * dim),
+    dead = Uint8Array.from({ length: n }, () => (r() < 0.1 ? 1 : 0));
+  const rows = rt.heap.alloc(n * dim),
+    scales = rt.heap.alloc(n * 4),
+    flags = rt.heap.alloc(n);
   rt.heap.views.write(rows, data);
   rt.heap.views.f32At(scales, n).fill(1);
   rt.heap.views.write(flags, dead);
@@ -51,15 +69,24 @@ t.test('worker file follows the source extension', async (t) => {
 t.test('scan in a worker over rows written by the main thread', async (t) => {
   const m = makeMatrix(21, 10_000, 100);
   const q = randI8(rng(22), 100);
-  for (const [start, end, k] of [[0, 10_000, 10], [1234, 9001, 37], [4096, 4097, 5], [500, 500, 3], [0, 10_000, 0]]) {
+  for (const [start, end, k] of [
+    [0, 10_000, 10],
+    [1234, 9001, 37],
+    [4096, 4097, 5],
+    [500, 500, 3],
+    [0, 10_000, 0],
+  ]) {
     const got = await scanOf(m, q, start, end, k);
     const want = refScan(m, q, start, end, k, 0.5);
     t.same([...got.ids], want.ids, `rows [${start}, ${end}) k ${k}: ids`);
     t.same([...got.scores], want.scores, `rows [${start}, ${end}) k ${k}: scores`);
   }
   const results = await Promise.all([0, 1, 2, 3].map((i) => scanOf(m, q, i * 2500, (i + 1) * 2500, 8)));
-  t.same(results.map((r) => [...r.ids]), [0, 1, 2, 3].map((i) => refScan(m, q, i * 2500, (i + 1) * 2500, 8, 0.5).ids),
-    'concurrent scans on both workers');
+  t.same(
+    results.map((r) => [...r.ids]),
+    [0, 1, 2, 3].map((i) => refScan(m, q, i * 2500, (i + 1) * 2500, 8, 0.5).ids),
+    'concurrent scans on both workers',
+  );
 });
 
 t.test('workers see memory grown after they started', async (t) => {
@@ -75,18 +102,36 @@ t.test('workers see memory grown after they started', async (t) => {
 t.test('errors from workers keep their class and code', async (t) => {
   await rejectsTyped(t, pool.run('nope', {}), UnknownOpError, 'ERR_UNKNOWN_OP', 'unknown op');
   const end = rt.memory.buffer.byteLength;
-  await rejectsTyped(t, pool.run('scan', { rows: end, dim: 16, rowStart: 0, rowEnd: 4, scales: 1024, q: 1024, k: 1, scratch: 1024 }),
-    KernelBoundsError, 'ERR_KERNEL_BOUNDS', 'scan past the end of memory');
+  await rejectsTyped(
+    t,
+    pool.run('scan', { rows: end, dim: 16, rowStart: 0, rowEnd: 4, scales: 1024, q: 1024, k: 1, scratch: 1024 }),
+    KernelBoundsError,
+    'ERR_KERNEL_BOUNDS',
+    'scan past the end of memory',
+  );
 });
 
 t.test('a saturated pool answers PoolBusyError at once and recovers', async (t) => {
   const small = new EnginePool({ module: rt.module, heap: rt.heap, workerUrl: engineWorkerUrl(), threads: 1, maxQueue: 1 });
   const m = makeMatrix(25, 20_000, 64);
   const q = randI8(rng(26), 64);
-  const args = (qp: number, scratch: number) => ({ rows: m.rows, dim: 64, rowStart: 0, rowEnd: 20_000, scales: m.scales, q: qp, k: 4, scratch });
-  const qp = rt.heap.alloc(64), s1 = rt.heap.alloc(32768), s2 = rt.heap.alloc(32768), s3 = rt.heap.alloc(32768);
+  const args = (qp: number, scratch: number) => ({
+    rows: m.rows,
+    dim: 64,
+    rowStart: 0,
+    rowEnd: 20_000,
+    scales: m.scales,
+    q: qp,
+    k: 4,
+    scratch,
+  });
+  const qp = rt.heap.alloc(64),
+    s1 = rt.heap.alloc(32768),
+    s2 = rt.heap.alloc(32768),
+    s3 = rt.heap.alloc(32768);
   rt.heap.views.write(qp, q);
-  const a = small.run<ScanResult>('scan', args(qp, s1)), b = small.run<ScanResult>('scan', args(qp, s2));
+  const a = small.run<ScanResult>('scan', args(qp, s1)),
+    b = small.run<ScanResult>('scan', args(qp, s2));
   t.equal(small.pending, 2, 'one running and one queued');
   await rejectsTyped(t, small.run('scan', args(qp, s3)), PoolBusyError, 'ERR_POOL_BUSY', 'third task while saturated');
   const want = refScan({ ...m, dead: new Uint8Array(m.n) }, q, 0, 20_000, 4, 1).ids;
@@ -117,11 +162,16 @@ t.test('close() drains in-flight tasks', async (t) => {
   const p2 = new EnginePool({ module: rt.module, heap: rt.heap, workerUrl: engineWorkerUrl(), threads: 1, maxQueue: 8 });
   const m = makeMatrix(29, 5000, 32);
   const q = randI8(rng(30), 32);
-  const tasks = [0, 1, 2, 3].map(() => scanTopK(p2, { rows: m.rows, dim: 32, rowStart: 0, rowEnd: 5000, scales: m.scales, query: q, k: 3 }));
+  const tasks = [0, 1, 2, 3].map(() =>
+    scanTopK(p2, { rows: m.rows, dim: 32, rowStart: 0, rowEnd: 5000, scales: m.scales, query: q, k: 3 }),
+  );
   const closed = p2.close();
   const done = await Promise.allSettled(tasks);
   await closed;
-  t.ok(done.every((d) => d.status === 'fulfilled'), 'every task dispatched before close() completed');
+  t.ok(
+    done.every((d) => d.status === 'fulfilled'),
+    'every task dispatched before close() completed',
+  );
   t.equal(p2.pending, 0, 'nothing in flight after close');
 });
 
@@ -129,12 +179,23 @@ t.test('a pool whose workers cannot start fails tasks instead of hanging', async
   const dir = t.testdir();
   writeFileSync(`${dir}/bad-worker.mjs`, "throw new Error('worker cannot load');\n");
   const seen: Error[] = [];
-  const bad = new EnginePool({ module: rt.module, heap: rt.heap, threads: 1,
-    workerUrl: pathToFileURL(`${dir}/bad-worker.mjs`), onWorkerError: (e) => seen.push(e) });
+  const bad = new EnginePool({
+    module: rt.module,
+    heap: rt.heap,
+    threads: 1,
+    workerUrl: pathToFileURL(`${dir}/bad-worker.mjs`),
+    onWorkerError: (e) => seen.push(e),
+  });
   const first = await Promise.allSettled([bad.run('scan', {}), bad.run('scan', {})]);
-  t.ok(first.every((r) => r.status === 'rejected'), 'tasks dispatched during start-up reject');
+  t.ok(
+    first.every((r) => r.status === 'rejected'),
+    'tasks dispatched during start-up reject',
+  );
   await rejectsTyped(t, bad.run('scan', {}), PoolBrokenError, 'ERR_POOL_BROKEN', 'later task');
-  t.ok(seen.some((e) => /worker cannot load/.test(e.message)), 'start-up error reported through onWorkerError');
+  t.ok(
+    seen.some((e) => /worker cannot load/.test(e.message)),
+    'start-up error reported through onWorkerError',
+  );
   t.equal(rt.heap.stats().outstandingPins, 0, 'no pins leaked');
   await bad.close();
 });

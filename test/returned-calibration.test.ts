@@ -3,8 +3,8 @@
 // documents hidden), refused in a model folder when it would reorder confidences, and applied by
 // the loop to every search.
 import t from 'tap';
-import { returnedConfidence } from '../src/engine/ranking/index.js';
 import { type LoopParams, modelFitProblem } from '../src/engine/index.js';
+import { returnedConfidence } from '../src/engine/ranking/index.js';
 import type { QueryResult } from '../src/train/evaluate.js';
 import { crossCalibrated, fitReturned } from '../src/train/fit-returned.js';
 import { mulberry32 } from '../src/train/learners.js';
@@ -19,7 +19,13 @@ function results(n: number, a: number, b: number, seed: number, confHidden: () =
   return Array.from({ length: n }, (_, i) => {
     const conf = 0.02 + 0.96 * rand();
     const found = rand() < sigmoid(a * logit(conf) + b);
-    return { query: { id: `q${i}`, suite: 's', text: '', gold: [], type: '' }, found: { 10: found }, conf, hops: 1, confHidden: confHidden() };
+    return {
+      query: { id: `q${i}`, suite: 's', text: '', gold: [], type: '' },
+      found: { 10: found },
+      conf,
+      hops: 1,
+      confHidden: confHidden(),
+    };
   });
 }
 
@@ -28,7 +34,10 @@ t.test('the map is the identity without a calibration, and increasing with one',
   const p = { a: 1.3, b: -0.4 };
   t.ok(Math.abs(returnedConfidence(p, 0.8) - sigmoid(1.3 * logit(0.8) - 0.4)) < 1e-12);
   const grid = Array.from({ length: 99 }, (_, i) => returnedConfidence(p, (i + 1) / 100));
-  t.ok(grid.every((v, i) => i === 0 || v > grid[i - 1]), 'a higher stage confidence never returns a lower one');
+  t.ok(
+    grid.every((v, i) => i === 0 || v > grid[i - 1]),
+    'a higher stage confidence never returns a lower one',
+  );
   t.ok(returnedConfidence(p, 0) > 0 && returnedConfidence(p, 1) < 1, 'confidences of 0 and 1 stay finite');
 });
 
@@ -54,7 +63,11 @@ t.test('fitting recovers the rate at which returned confidences were right', asy
   t.same(fitReturned(allFound, { noAnswer: 0 }), { a: 1, b: 0 }, 'one label only (no hidden runs weighed): nothing to fit, the identity');
   t.same(fitReturned([], { noAnswer: 0.05 }), { a: 1, b: 0 }, 'no results: the identity');
   const inverted = results(400, -1, 0, 5, () => 0.5);
-  t.same(fitReturned(inverted, { noAnswer: 0 }), { a: 1, b: 0 }, 'confidences that ran against the outcome: kept as they are, never inverted');
+  t.same(
+    fitReturned(inverted, { noAnswer: 0 }),
+    { a: 1, b: 0 },
+    'confidences that ran against the outcome: kept as they are, never inverted',
+  );
 });
 
 t.test('cross-calibration maps each fold with a fit on the other folds only', async (t) => {
@@ -74,11 +87,19 @@ t.test('a search returns its chosen stage confidence through the calibration', a
   t.teardown(() => store.close());
   const params = store.model.params.search as LoopParams;
   const moved: number[] = [];
-  for (const q of ['Who is the child of the director of the film Devotion (1929 film)?', 'What is a silent film?', 'When was the actress born?', 'Who is the mother of Lilla?']) {
+  for (const q of [
+    'Who is the child of the director of the film Devotion (1929 film)?',
+    'What is a silent film?',
+    'When was the actress born?',
+    'Who is the mother of Lilla?',
+  ]) {
     const raw = store.search(q, { ...params, returned: undefined });
     const served = store.search(q, params);
     t.same(served.hits, raw.hits, `${q}: the same passages`);
-    t.ok(Math.abs(served.confidence - returnedConfidence(params.returned, raw.confidence)) < 1e-12, `${q}: ${raw.confidence.toFixed(3)} -> ${served.confidence.toFixed(3)}`);
+    t.ok(
+      Math.abs(served.confidence - returnedConfidence(params.returned, raw.confidence)) < 1e-12,
+      `${q}: ${raw.confidence.toFixed(3)} -> ${served.confidence.toFixed(3)}`,
+    );
     moved.push(Math.abs(served.confidence - raw.confidence));
   }
   t.ok(Math.max(...moved) > 0.01, 'the calibration moves some confidence');

@@ -4,8 +4,8 @@
 // long document right after the top chain); every list is a prefix of a longer one (a search at
 // max_results k returns the first k of what k + n would).
 import t from 'tap';
-import type { SearchCorpus } from '../src/engine/ranking/index.js';
 import { RESULT_LIST } from '../src/engine/params.js';
+import type { SearchCorpus } from '../src/engine/ranking/index.js';
 import { assemble } from '../src/engine/ranking/index.js';
 import { rng } from './helpers/engine.js';
 
@@ -28,7 +28,17 @@ const overlapping = (c: SearchCorpus, a: number, b: number) => {
 };
 
 // rows 0-3: one long document of four passages (1 overlaps 0 by half); rows 4, 5, 6: single-passage documents
-const c = corpusOf([[[0, 1000], [500, 1500], [1500, 2500], [2500, 3500]], [[0, 800]], [[0, 900]], [[0, 700]]]);
+const c = corpusOf([
+  [
+    [0, 1000],
+    [500, 1500],
+    [1500, 2500],
+    [2500, 3500],
+  ],
+  [[0, 800]],
+  [[0, 900]],
+  [[0, 700]],
+]);
 
 t.test('stage 1 lists rows by score and drops a passage overlapping a listed one of its document', async (t) => {
   const chains = [[0], [1], [2], [4], [3]];
@@ -40,7 +50,16 @@ t.test('stage 1 lists rows by score and drops a passage overlapping a listed one
 
 t.test('a chain stage leads each chain with the passage hop 1 ranked higher', async (t) => {
   // the top chain read 4 first and found 2, which hop 1 ranks first
-  const r = assemble(c, [[4, 2], [5, 6]], [3, 1], 10, [2, 4, 5]);
+  const r = assemble(
+    c,
+    [
+      [4, 2],
+      [5, 6],
+    ],
+    [3, 1],
+    10,
+    [2, 4, 5],
+  );
   t.same(r.ret.slice(0, 2), [2, 4]);
   t.same(r.hops.slice(0, 2), [2, 1], 'each passage keeps the hop that found it');
   t.same(r.from.slice(0, 2), [0, 0]);
@@ -48,8 +67,21 @@ t.test('a chain stage leads each chain with the passage hop 1 ranked higher', as
 
 t.test('a chain stage keeps the stage-1 passages of a document it lists, alternating with the next chains', async (t) => {
   // the long document's passages come after hop 1's best three, so only the alternation lists them
-  const r = assemble(c, [[2, 4], [5, 6]], [3, 1], 10, [4, 5, 6, 2, 3, 0]);
-  t.same(r.ret, [4, 2, 3, 5, 0, 6], 'top chain; a passage of the long document; the next chain; the next passage of the long document; ...');
+  const r = assemble(
+    c,
+    [
+      [2, 4],
+      [5, 6],
+    ],
+    [3, 1],
+    10,
+    [4, 5, 6, 2, 3, 0],
+  );
+  t.same(
+    r.ret,
+    [4, 2, 3, 5, 0, 6],
+    'top chain; a passage of the long document; the next chain; the next passage of the long document; ...',
+  );
   t.same(r.hops, [2, 1, 1, 1, 1, 2], 'the top chain read 2 at hop 1 and 4 at hop 2');
   t.same(r.from, [0, 0, 0, 1, 1, 1], 'a stage-1 passage carries the score of the passage before it');
 });
@@ -58,8 +90,17 @@ t.test("hop 1's best passages of a long document follow the top chain, whichever
   t.equal(RESULT_LIST.keepLong, 3);
   t.equal(RESULT_LIST.longDoc, 4, 'the test corpus has one long document: rows 0-3');
   // hop 1 ranks 3 and 0 (long document) and 6 (one passage) first; the top chain reads 4 and 5
-  const r = assemble(c, [[4, 5], [6, 4]], [3, 1], 10, [3, 6, 0, 2]);
-  t.same(r.ret.slice(0, 4), [4, 5, 3, 0], 'the top chain, then the long document\'s passages among hop 1\'s best three');
+  const r = assemble(
+    c,
+    [
+      [4, 5],
+      [6, 4],
+    ],
+    [3, 1],
+    10,
+    [3, 6, 0, 2],
+  );
+  t.same(r.ret.slice(0, 4), [4, 5, 3, 0], "the top chain, then the long document's passages among hop 1's best three");
   t.same(r.hops.slice(0, 4), [1, 2, 1, 1]);
   t.same(r.from.slice(0, 4), [0, 0, 0, 0]);
   t.ok(r.ret.indexOf(6) > 3, 'a single-passage document of hop 1 waits for its chain');
@@ -86,7 +127,8 @@ t.test('random stages: no repeats or overlaps, at most k, each list a prefix of 
     const s1 = [...new Set(Array.from({ length: 10 }, () => Math.floor(r() * nRows)))];
     const full = assemble(rc, chains, sc, 20, s1);
     t.equal(new Set(full.ret).size, full.ret.length, 'no row twice');
-    for (let i = 0; i < full.ret.length; i++) for (let j = 0; j < i; j++) if (overlapping(rc, full.ret[i], full.ret[j])) t.fail(`rows ${full.ret[j]} and ${full.ret[i]} overlap`);
+    for (let i = 0; i < full.ret.length; i++)
+      for (let j = 0; j < i; j++) if (overlapping(rc, full.ret[i], full.ret[j])) t.fail(`rows ${full.ret[j]} and ${full.ret[i]} overlap`);
     for (const k of [1, 2, 5, 10]) {
       const part = assemble(rc, chains, sc, k, s1);
       t.same(part, { ret: full.ret.slice(0, k), hops: full.hops.slice(0, k), from: full.from.slice(0, k) });

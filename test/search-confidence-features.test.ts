@@ -3,8 +3,8 @@
 // whether the evidence holds its multi-word names as phrases; and whether the top chain is about what
 // the question names (titles) and holds much of it in one sentence.
 import t from 'tap';
-import { questionDepth, questionNames, type Stage, SUFFICIENCY_NAMES, sufficiencyFeatures } from '../src/engine/ranking/index.js';
 import type { Query, Searcher } from '../src/engine/ranking/index.js';
+import { questionDepth, questionNames, type Stage, SUFFICIENCY_NAMES, sufficiencyFeatures } from '../src/engine/ranking/index.js';
 import { openShippedStore } from './helpers/shipped-store.js';
 
 const docs = [
@@ -18,14 +18,26 @@ const [film] = store.rowsOf('film');
 const [other] = store.rowsOf('other');
 const [lord] = store.rowsOf('lord');
 /** A stage of one chain with the given result list. */
-const stage = (chain: number[], ret: number[]): Stage => ({ chains: [chain], scores: [1], ret, hops: ret.map(() => 1), qcov: [0], lk: [0] });
+const stage = (chain: number[], ret: number[]): Stage => ({
+  chains: [chain],
+  scores: [1],
+  ret,
+  hops: ret.map(() => 1),
+  qcov: [0],
+  lk: [0],
+});
 /** One named confidence feature of a stage, at k = its list's length. */
-const feature = (s: Searcher, q: Query, st: Stage, name: string) => sufficiencyFeatures(s.c, q, st, st.ret.length)[SUFFICIENCY_NAMES.indexOf(name)];
+const feature = (s: Searcher, q: Query, st: Stage, name: string) =>
+  sufficiencyFeatures(s.c, q, st, st.ret.length)[SUFFICIENCY_NAMES.indexOf(name)];
 
 t.test('depth counts described entities, not named ones', async (t) => {
   const depth = (text: string) => questionDepth(store.searcher([]).query(text));
   t.equal(depth('Who is the wife of Kim Jong-chul?'), 1, '"the wife of"');
-  t.equal(depth('When did the Admiral Twin open in the city where the Philbrook Museum is located?'), 2, '"the city where" and "where"; "the Admiral", "the Philbrook" are names');
+  t.equal(
+    depth('When did the Admiral Twin open in the city where the Philbrook Museum is located?'),
+    2,
+    '"the city where" and "where"; "the Admiral", "the Philbrook" are names',
+  );
   t.equal(depth('Who was in charge of the country where the composer of Aschenbrodel was a citizen?'), 3);
   t.equal(depth("What is Aschenbrodel's composer's birthplace?"), 2, 'two possessives');
   t.equal(depth('Who directed Devotion?'), 0, 'a first wh-word is not a clause');
@@ -58,7 +70,11 @@ t.test('names are runs of capitalised words after the first, matched only as phr
   t.same(words('Barack Obama Birth Place'), [], 'nor do capitalised keywords');
 
   const q = s.query('Who directed the film The Last Lord, or Silent Film?');
-  t.equal(feature(s, q, stage([lord], [lord]), 'name_cov_ret'), 0, '"the last heir of the lord" holds the words of "The Last Lord", not the phrase');
+  t.equal(
+    feature(s, q, stage([lord], [lord]), 'name_cov_ret'),
+    0,
+    '"the last heir of the lord" holds the words of "The Last Lord", not the phrase',
+  );
   t.equal(feature(s, q, stage([other], [other]), 'name_cov_ret'), 0.5, 'the title "Silent film" is one of the two names');
   t.equal(feature(s, q, stage([film], [film]), 'name_cov_ret'), 0);
   t.equal(feature(s, q, stage([film], [film, other]), 'name_cov_ret'), 0.5, 'any returned passage may hold a name');
@@ -72,7 +88,7 @@ t.test('the top chain is about what the question names, and holds it in one sent
   const q = s.query('Who directed Devotion (1929 film)?');
   t.equal(feature(s, q, stage([film], [film]), 'named_top'), 1, 'the question names the title "Devotion (1929 film)"');
   t.equal(feature(s, q, stage([lord], [lord]), 'named_top'), 0, '"Feudal titles" is named nowhere in the question');
-  t.equal(feature(s, q, stage([film, lord], [film, lord]), 'named_top'), 0.5, 'one of the chain\'s two passages');
+  t.equal(feature(s, q, stage([film, lord], [film, lord]), 'named_top'), 0.5, "one of the chain's two passages");
   t.equal(feature(s, q, stage([other, lord], [film, other, lord]), 'named_top'), 0, 'only the top chain counts, not the list');
   const one = feature(s, q, stage([film], [film]), 'sent_top');
   t.ok(one > 0.9, `every question term in one sentence of the film passage (${one.toFixed(3)})`);

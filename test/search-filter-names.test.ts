@@ -3,14 +3,17 @@
 // word only such rows hold counts as unseen, exactly as when the document was never ingested; and
 // training's hidden documents leave the statistics (idf, lengths) as if they had never been there.
 import t from 'tap';
-import { termId } from '../src/engine/text/index.js';
 import type { InProcessStore, LoopParams } from '../src/engine/index.js';
-import { stem } from '../src/engine/text/index.js';
+import { stem, termId } from '../src/engine/text/index.js';
 import { openShippedStore } from './helpers/shipped-store.js';
 
 const docs = [
   { id: 'film', text: 'Devotion (1929 film)\nDevotion is a 1929 Italian silent drama film directed by Guido Brignone.', metadata: {} },
-  { id: 'director', text: 'Guido Brignone\nGuido Brignone was an Italian film director, father of the actress Lilla Brignone.', metadata: {} },
+  {
+    id: 'director',
+    text: 'Guido Brignone\nGuido Brignone was an Italian film director, father of the actress Lilla Brignone.',
+    metadata: {},
+  },
   { id: 'other', text: 'Silent film\nA silent film is a film with no synchronized recorded sound.', metadata: {} },
 ];
 const full = await openShippedStore(docs);
@@ -51,10 +54,17 @@ t.test('hidden documents leave the statistics and the whole search as if never i
   for (const q of [question, 'Which silent films did Guido Brignone direct?', 'Who is the father of Lilla Brignone?']) {
     const run = (s: InProcessStore, hidden: string[]) => {
       const out = s.search(q, params, { hidden });
-      return { hits: out.hits.map((h) => [s.docIdOf(h.row), h.score.toFixed(9), h.hop]), confidence: out.confidence.toFixed(9), hops: out.hopsUsed };
+      return {
+        hits: out.hits.map((h) => [s.docIdOf(h.row), h.score.toFixed(9), h.hop]),
+        confidence: out.confidence.toFixed(9),
+        hops: out.hopsUsed,
+      };
     };
     t.same(run(full, ['film']), run(without, []), q);
   }
   full.corpus(['film', 'director']);
-  t.ok(full.search(question, params).hits.some((h) => full.docIdOf(h.row) === 'film'), 'the store itself is untouched: a later search finds the film');
+  t.ok(
+    full.search(question, params).hits.some((h) => full.docIdOf(h.row) === 'film'),
+    'the store itself is untouched: a later search finds the film',
+  );
 });

@@ -23,29 +23,58 @@ const P = [
 
 t.test('the reader logit of the answer sentence is the larger', async (t) => {
   t.ok(reader.bestSentence(Q, P[1].text) > reader.bestSentence(Q, P[0].text));
-  t.same(rerankScores(reader, { n: 2, w: [2, 0.5], features: [...RERANK_NAMES] }, Q, [1, 3], [P[0].text, P[1].text]), [2 + 0.5 * reader.bestSentence(Q, P[0].text), 6 + 0.5 * reader.bestSentence(Q, P[1].text)]);
+  t.same(rerankScores(reader, { n: 2, w: [2, 0.5], features: [...RERANK_NAMES] }, Q, [1, 3], [P[0].text, P[1].text]), [
+    2 + 0.5 * reader.bestSentence(Q, P[0].text),
+    6 + 0.5 * reader.bestSentence(Q, P[1].text),
+  ]);
 });
 
 t.test('the head is re-ordered, scores reassigned best-first, the rest untouched', async (t) => {
   const out = rerankLead(reader, { n: 2, w: [0, 1], features: [...RERANK_NAMES] }, Q, P);
-  t.same(out.map((p) => p.id), ['b', 'a', 'c']);
-  t.same(out.map((p) => p.score), [2, 1.9, 1]);
-  t.same(P.map((p) => p.id), ['a', 'b', 'c'], 'the input is not modified');
-  t.same(rerankLead(reader, { n: 2, w: [1, 0], features: [...RERANK_NAMES] }, Q, P).map((p) => p.id), ['a', 'b', 'c'], 'score alone keeps the order');
-  t.same(rerankLead(reader, { n: 1, w: [0, 1], features: [...RERANK_NAMES] }, Q, P).map((p) => p.id), ['a', 'b', 'c'], 'n = 1 changes nothing');
-  t.same(rerankLead(reader, { n: 10, w: [0, 1], features: [...RERANK_NAMES] }, Q, P).map((p) => p.id).sort(), ['a', 'b', 'c'], 'n beyond the list: the same passages');
+  t.same(
+    out.map((p) => p.id),
+    ['b', 'a', 'c'],
+  );
+  t.same(
+    out.map((p) => p.score),
+    [2, 1.9, 1],
+  );
+  t.same(
+    P.map((p) => p.id),
+    ['a', 'b', 'c'],
+    'the input is not modified',
+  );
+  t.same(
+    rerankLead(reader, { n: 2, w: [1, 0], features: [...RERANK_NAMES] }, Q, P).map((p) => p.id),
+    ['a', 'b', 'c'],
+    'score alone keeps the order',
+  );
+  t.same(
+    rerankLead(reader, { n: 1, w: [0, 1], features: [...RERANK_NAMES] }, Q, P).map((p) => p.id),
+    ['a', 'b', 'c'],
+    'n = 1 changes nothing',
+  );
+  t.same(
+    rerankLead(reader, { n: 10, w: [0, 1], features: [...RERANK_NAMES] }, Q, P)
+      .map((p) => p.id)
+      .sort(),
+    ['a', 'b', 'c'],
+    'n beyond the list: the same passages',
+  );
   t.same(rerankLead(reader, { n: 2, w: [0, 1], features: [...RERANK_NAMES] }, Q, []), []);
 });
 
 t.test("the model's params.rerank is read and checked", async (t) => {
   const features = ['hop1_score', 'sentence_logit'];
   t.same(RERANK_NAMES, features, 'the re-ranking features, by name');
-  const folder = (params: Record<string, unknown>) => ({ manifest: { name: 'm', version: '1', params }, files: new Map() }) as unknown as LoadedModelFolder;
+  const folder = (params: Record<string, unknown>) =>
+    ({ manifest: { name: 'm', version: '1', params }, files: new Map() }) as unknown as LoadedModelFolder;
   t.same(rerankParams(folder({ rerank: { n: 2, w: [1, 0.3], features } })), { params: { n: 2, w: [1, 0.3], features } });
   t.match(rerankParams(folder({})).problem, /m@1 has no params\.rerank/);
   t.match(rerankParams(folder({ rerank: { n: 2, w: [1, 0.3], features: [...features].reverse() } })), {
     params: undefined,
-    problem: "m@1: params.rerank does not fit this version's re-ranking (feature 1 is 'sentence_logit' in the model and 'hop1_score' in this engine)",
+    problem:
+      "m@1: params.rerank does not fit this version's re-ranking (feature 1 is 'sentence_logit' in the model and 'hop1_score' in this engine)",
   });
   t.match(rerankParams(folder({ rerank: { n: 2, w: [1], features } })), { params: undefined, problem: /it has 1 weights for 2 features/ });
   // the manifest's schema refuses values of the wrong type or range before any of this runs
@@ -72,7 +101,10 @@ t.test('over HTTP: a one-hop result is the re-ordering of the one the model with
     const { api } = await startTestServer(t, { env: { SVC_MODEL_URI: path.join(dir, m) } });
     await api.post('/stores', { name: 'kb' });
     await api.post('/stores/kb/documents', { documents: docs });
-    results.push([await api.post('/stores/kb/search', { query: Q, max_hops: 1 }), await api.post('/stores/kb/search', { query: Q, max_hops: 1, max_results: 1 })]);
+    results.push([
+      await api.post('/stores/kb/search', { query: Q, max_hops: 1 }),
+      await api.post('/stores/kb/search', { query: Q, max_hops: 1, max_results: 1 }),
+    ]);
   }
   const [[plain, plainOne], [reranked, rerankedOne]] = results;
   t.ok(plain.passages.length >= 3, 'enough passages to re-order');

@@ -6,10 +6,10 @@
 // refuses to start with an error and a fix, and starts normally once the mount is writable again.
 // Skipped, with the reason, where mount namespaces are not allowed.
 import t from 'tap';
+import { type ChildServer, failingChild, startChild } from './helpers/child-server.js';
 import { openFaultFs } from './helpers/fault-fs.js';
-import { failingChild, startChild, type ChildServer } from './helpers/child-server.js';
-import { tempDir } from './helpers/server.js';
 import { rejectsApi } from './helpers/rejects-api.js';
+import { tempDir } from './helpers/server.js';
 import { verifyDataDir, walkDocs } from './helpers/store-check.js';
 
 const fsys = await openFaultFs(tempDir(t, 'svc-faults-'), '24m');
@@ -18,10 +18,14 @@ if (typeof fsys === 'string') {
 } else {
   t.teardown(() => fsys.close());
   const serve = () => startChild(fsys.dir, { prefix: fsys.prefix });
-  const doc = (id: string, words = 40) => ({ id, text: `Document ${id} about the marker zq${id.replace(/\W/g, '')} word. ${'Filler sentence about rivers. '.repeat(words)}` });
+  const doc = (id: string, words = 40) => ({
+    id,
+    text: `Document ${id} about the marker zq${id.replace(/\W/g, '')} word. ${'Filler sentence about rivers. '.repeat(words)}`,
+  });
   const acked = ['a1', 'a2', 'a3', 'a4'];
   let before: string[] = [];
-  const search = async (s: ChildServer, id: string) => (await s.api.post('/stores/full/search', { query: `zq${id}` })).passages.map((p: any) => p.doc_id);
+  const search = async (s: ChildServer, id: string) =>
+    (await s.api.post('/stores/full/search', { query: `zq${id}` })).passages.map((p: any) => p.doc_id);
 
   t.test('a full file system: 507 storage_full, reads go on, writes resume when space is freed', async (t) => {
     const s = await serve();
@@ -47,7 +51,12 @@ if (typeof fsys === 'string') {
 
     t.equal((await s.api.raw('GET', '/health')).status, 200, 'the server is still up');
     t.same(await Promise.all(acked.map((id) => search(s, id).then((r) => r.join()))), before.slice(0, acked.length), 'search unchanged');
-    await rejectsApi(t, s.api.get('/stores/full/documents/big'), { status: 404, type: 'document_not_found' }, 'nothing of a refused ingest');
+    await rejectsApi(
+      t,
+      s.api.get('/stores/full/documents/big'),
+      { status: 404, type: 'document_not_found' },
+      'nothing of a refused ingest',
+    );
 
     fsys.unfill();
     await s.api.post('/stores/full/documents', { documents: [doc('late')] });

@@ -3,15 +3,33 @@
 // monotone; stratified folds are balanced and seeded; ECE of a perfectly calibrated source is ~0.
 import t from 'tap';
 import { minimize } from '../src/train/lbfgs.js';
-import { ece, fitIsotonic, fitLogistic, fitPlatt, fitSoftmax, mulberry32, predictIsotonic, predictLogistic, stratifiedFolds, type Group } from '../src/train/learners.js';
+import {
+  ece,
+  fitIsotonic,
+  fitLogistic,
+  fitPlatt,
+  fitSoftmax,
+  type Group,
+  mulberry32,
+  predictIsotonic,
+  predictLogistic,
+  stratifiedFolds,
+} from '../src/train/learners.js';
 
 t.test('L-BFGS: quadratic and Rosenbrock', async (t) => {
-  const q = minimize((w) => ({ f: (w[0] - 3) ** 2 + 10 * (w[1] + 1) ** 2, g: Float64Array.of(2 * (w[0] - 3), 20 * (w[1] + 1)) }), new Float64Array(2));
+  const q = minimize(
+    (w) => ({ f: (w[0] - 3) ** 2 + 10 * (w[1] + 1) ** 2, g: Float64Array.of(2 * (w[0] - 3), 20 * (w[1] + 1)) }),
+    new Float64Array(2),
+  );
   t.ok(Math.abs(q[0] - 3) < 1e-4 && Math.abs(q[1] + 1) < 1e-4, `quadratic minimum (${q[0]}, ${q[1]})`);
-  const r = minimize((w) => {
-    const [x, y] = w;
-    return { f: (1 - x) ** 2 + 100 * (y - x * x) ** 2, g: Float64Array.of(-2 * (1 - x) - 400 * x * (y - x * x), 200 * (y - x * x)) };
-  }, Float64Array.of(-1.2, 1), { maxIter: 2000, tol: 1e-12 });
+  const r = minimize(
+    (w) => {
+      const [x, y] = w;
+      return { f: (1 - x) ** 2 + 100 * (y - x * x) ** 2, g: Float64Array.of(-2 * (1 - x) - 400 * x * (y - x * x), 200 * (y - x * x)) };
+    },
+    Float64Array.of(-1.2, 1),
+    { maxIter: 2000, tol: 1e-12 },
+  );
   t.ok(Math.abs(r[0] - 1) < 1e-3 && Math.abs(r[1] - 1) < 1e-3, `Rosenbrock minimum (${r[0]}, ${r[1]})`);
 });
 
@@ -28,7 +46,10 @@ t.test('logistic regression and Platt recover the generating model', async (t) =
   t.ok(Math.abs(w[0] - 2) < 0.3 && Math.abs(w[1] + 1) < 0.2 && Math.abs(w[2] - 0.5) < 0.2, `weights ${[...w].map((v) => v.toFixed(2))}`);
   const conf = xs.map((x) => predictLogistic(w, x));
   t.ok(ece(conf, ys) < 0.03, `calibrated (ECE ${ece(conf, ys).toFixed(3)})`);
-  const [a, b] = fitPlatt(xs.map((x) => 2 * x[0] - x[1]), ys);
+  const [a, b] = fitPlatt(
+    xs.map((x) => 2 * x[0] - x[1]),
+    ys,
+  );
   t.ok(Math.abs(a - 1) < 0.15 && Math.abs(b - 0.5) < 0.2, `Platt (${a.toFixed(2)}, ${b.toFixed(2)})`);
 });
 

@@ -1,7 +1,8 @@
 // Warm-up of a restarted server (src/api/warm-up.ts): it searches its largest store before it answers,
 // changes nothing, and does nothing where there is nothing to search.
+
+import { type Logger, pino } from 'pino';
 import t from 'tap';
-import { pino, type Logger } from 'pino';
 import { warmUpQueries } from '../src/api/warm-up.js';
 import { startTestServer } from './helpers/server.js';
 
@@ -10,7 +11,7 @@ function logCapture(): { logger: Logger; lines: Array<Record<string, any>> } {
   return { lines, logger: pino({ level: 'info' }, { write: (s: string) => void lines.push(JSON.parse(s)) }) };
 }
 
-t.test('warm-up queries are questions and keywords made of the documents\' words', async (t) => {
+t.test("warm-up queries are questions and keywords made of the documents' words", async (t) => {
   const texts = [
     'Ada Lovelace. She wrote the first published algorithm for the Analytical Engine in 1843.',
     'Charles Babbage designed the Analytical Engine.',
@@ -18,11 +19,15 @@ t.test('warm-up queries are questions and keywords made of the documents\' words
     'Alan Turing. He proposed the Turing machine.',
   ];
   const qs = warmUpQueries(texts, 10);
-  t.same(qs, [
-    'What She wrote the first published algorithm for Charles Babbage designed?',
-    'What Charles Babbage designed the Analytical Engine?',
-    'proposed the Turing machine Ada Lovelace She',
-  ], 'seven words of the second sentence and three of the next document; every third as keywords; words under three letters and a text without words skipped');
+  t.same(
+    qs,
+    [
+      'What She wrote the first published algorithm for Charles Babbage designed?',
+      'What Charles Babbage designed the Analytical Engine?',
+      'proposed the Turing machine Ada Lovelace She',
+    ],
+    'seven words of the second sentence and three of the next document; every third as keywords; words under three letters and a text without words skipped',
+  );
   t.equal(warmUpQueries(texts, 2).length, 2, 'at most n');
   t.same(warmUpQueries([`Blob. ${'x'.repeat(5000)} data here.`], 1), ['What data here Blob data here?'], 'no word over 40 letters');
   t.same(warmUpQueries([], 5), [], 'no documents, no queries');
@@ -33,7 +38,10 @@ t.test('a restarted server warms up on its largest store before it answers, and 
   await first.api.post('/stores', { name: 'small' });
   await first.api.post('/stores', { name: 'big' });
   await first.api.post('/stores/small/documents', { documents: [{ id: 's1', text: 'A lone note. Nothing else is here.' }] });
-  const docs = Array.from({ length: 40 }, (_, i) => ({ id: `d${i}`, text: `Town ${i}. Town ${i} lies on the river Tok${i} and has ${100 + i} people.` }));
+  const docs = Array.from({ length: 40 }, (_, i) => ({
+    id: `d${i}`,
+    text: `Town ${i}. Town ${i} lies on the river Tok${i} and has ${100 + i} people.`,
+  }));
   await first.api.post('/stores/big/documents', { documents: docs });
   const before = await first.api.get('/stores/big/documents?limit=100');
   await first.close();

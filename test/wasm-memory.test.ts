@@ -2,9 +2,16 @@
 // refreshed views, out-of-memory without corruption, deferred reclamation.
 
 import t from 'tap';
-import { AllocSizeError, InvalidPointerError, WasmOutOfMemoryError } from '../src/engine/runtime/index.js';
-import { MAX_MEMORY_BYTES, PAGE_BYTES, WasmHeap, createSharedMemory } from '../src/engine/runtime/index.js';
-import { createEngineRuntime } from '../src/engine/runtime/index.js';
+import {
+  AllocSizeError,
+  createEngineRuntime,
+  createSharedMemory,
+  InvalidPointerError,
+  MAX_MEMORY_BYTES,
+  PAGE_BYTES,
+  WasmHeap,
+  WasmOutOfMemoryError,
+} from '../src/engine/runtime/index.js';
 import { rng, throwsTyped } from './helpers/engine.js';
 
 const newHeap = (maxBytes?: number): WasmHeap => new WasmHeap(createSharedMemory(), { heapBase: 1024, maxBytes });
@@ -31,8 +38,14 @@ t.test('blocks are aligned, above the heap base, disjoint and keep their content
     }
   }
   const spans = [...live].map(([p, b]) => [p, p + Math.max(b.size, 1)]).sort((a, b) => a[0] - b[0]);
-  t.ok(spans.every((s, i) => i === 0 || spans[i - 1][1] <= s[0]), 'live blocks never overlap');
-  t.ok([...live].every(([p, b]) => heap.views.u8At(p, b.size).every((x) => x === b.tag)), 'every block kept its bytes');
+  t.ok(
+    spans.every((s, i) => i === 0 || spans[i - 1][1] <= s[0]),
+    'live blocks never overlap',
+  );
+  t.ok(
+    [...live].every(([p, b]) => heap.views.u8At(p, b.size).every((x) => x === b.tag)),
+    'every block kept its bytes',
+  );
   t.equal(heap.stats().liveBlocks, live.size, 'live block count');
   for (const p of live.keys()) heap.free(p);
   t.equal(heap.bytesInUse, 0, 'all freed: nothing in use');
@@ -41,7 +54,10 @@ t.test('blocks are aligned, above the heap base, disjoint and keep their content
 
 t.test('freed space is reused and coalesced', async (t) => {
   const heap = newHeap();
-  const a = heap.alloc(1000), b = heap.alloc(1000), c = heap.alloc(1000), guard = heap.alloc(16);
+  const a = heap.alloc(1000),
+    b = heap.alloc(1000),
+    c = heap.alloc(1000),
+    guard = heap.alloc(16);
   t.equal(heap.sizeOf(a), 1008, 'size rounded up to 16');
   heap.free(b);
   t.equal(heap.alloc(1000), b, 'same-size block reuses the hole');
@@ -57,7 +73,10 @@ t.test('freed space is reused and coalesced', async (t) => {
   const p = heap.alloc(64);
   heap.views.u8At(p, 64).fill(0xff);
   heap.free(p);
-  t.ok(heap.views.u8At(heap.alloc(64, { zero: true }), 64).every((x) => x === 0), 'zero option clears reused memory');
+  t.ok(
+    heap.views.u8At(heap.alloc(64, { zero: true }), 64).every((x) => x === 0),
+    'zero option clears reused memory',
+  );
 });
 
 t.test('memory grows on demand and views follow it', async (t) => {
@@ -81,7 +100,10 @@ t.test('out of memory raises a typed error and leaves the heap intact', async (t
   const before = heap.stats();
   throwsTyped(t, () => heap.alloc(8 * 1024 * 1024), WasmOutOfMemoryError, 'ERR_WASM_OOM', 'alloc above maxBytes');
   t.same(heap.stats(), before, 'bookkeeping unchanged after OOM');
-  t.ok(heap.views.u8At(keep, 1000).every((x) => x === 9), 'existing block untouched');
+  t.ok(
+    heap.views.u8At(keep, 1000).every((x) => x === 9),
+    'existing block untouched',
+  );
   t.ok(heap.alloc(1024 * 1024) > keep, 'smaller allocations still succeed');
   const big = newHeap();
   const initial = big.memory.buffer.byteLength;
@@ -112,7 +134,8 @@ t.test('bad sizes and pointers raise typed errors', async (t) => {
 
 t.test('retired blocks outlive every task pinned before the retire', async (t) => {
   const heap = newHeap();
-  const x = heap.alloc(4096), y = heap.alloc(4096);
+  const x = heap.alloc(4096),
+    y = heap.alloc(4096);
   heap.alloc(16);
   const early = heap.pin();
   heap.retire(x);

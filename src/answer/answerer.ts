@@ -5,10 +5,10 @@
 // the types the Answer schema allows, with `text` null; `citations` are ids of passages that were
 // read; `source` is `native` or the model. The shape is the API's Answer (src/api-types.ts).
 import type { Answer, AnswerError } from '../api-types.js';
-import { ApiError } from '../errors.js';
 import type { LoadedModelFolder } from '../engine/index.js';
+import { ApiError } from '../errors.js';
 import type { EnrichClient } from '../llm/index.js';
-import { answerMessages, checkCitations, promptPassages, type PassageRef } from './llm-answer.js';
+import { answerMessages, checkCitations, type PassageRef, promptPassages } from './llm-answer.js';
 import { NativeReader, READER_FILE } from './reader.js';
 
 /** The error types an answer can carry: the reader's and the LLM client's. */
@@ -50,11 +50,19 @@ export class Answerer {
     if (!reader) return failed('native', new ApiError('answer_unavailable', problem ?? 'no native reader'));
     const read = passages.slice(0, NATIVE_PASSAGES);
     try {
-      const got = reader.read(question, read.map((p) => p.text));
+      const got = reader.read(
+        question,
+        read.map((p) => p.text),
+      );
       if (!got) return { text: '', citations: [], source: 'native' };
       return { text: got.text, citations: [read[got.passage].doc_id], source: 'native' };
     } catch (err) {
-      return failed('native', new ApiError('answer_unavailable', `the native reader failed: ${(err as Error)?.message ?? String(err)}`, { fix: 'Retry; if it keeps failing, report the query with the request id, or set SVC_ENRICH_MODEL.' }));
+      return failed(
+        'native',
+        new ApiError('answer_unavailable', `the native reader failed: ${(err as Error)?.message ?? String(err)}`, {
+          fix: 'Retry; if it keeps failing, report the query with the request id, or set SVC_ENRICH_MODEL.',
+        }),
+      );
     }
   }
 

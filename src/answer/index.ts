@@ -4,8 +4,8 @@
 // answer scoring.
 export { Answerer, loadReader, type NativeLoad } from './answerer.js';
 export { NativeReader, READER_FILE, READER_FORMAT, type ReaderFile } from './reader.js';
+export { type PassageWords, passageWords, prepare } from './reader-context.js';
+export { SENT_NAMES, scoreSentences, sentenceFeatures, topSentences } from './reader-sentences.js';
+export { forEachSpan, HASH_FEATURES, SPAN_NAMES, spanFeatures } from './reader-spans.js';
 export { RERANK_NAMES, rerankFeatures, rerankLead, rerankParams } from './rerank.js';
-export { passageWords, prepare, type PassageWords } from './reader-context.js';
-export { scoreSentences, sentenceFeatures, SENT_NAMES, topSentences } from './reader-sentences.js';
-export { forEachSpan, HASH_FEATURES, spanFeatures, SPAN_NAMES } from './reader-spans.js';
 export { analyseQuestion, normalizeAnswer, scoreAnswer } from './text-units.js';

@@ -59,5 +59,11 @@ export function checkCitations(reply: string, sentIds: Set<string>): { text: str
     // Not one id that was sent: an invented citation when it looks like ids (no spaces), else ordinary text.
     return parts.every((p) => !/\s/.test(p)) && parts.length > 0 ? '' : group;
   });
-  return { text: text.replace(/[ \t]+([.,;:!?])/g, '$1').replace(/[ \t]{2,}/g, ' ').trim(), citations };
+  return {
+    text: text
+      .replace(/[ \t]+([.,;:!?])/g, '$1')
+      .replace(/[ \t]{2,}/g, ' ')
+      .trim(),
+    citations,
+  };
 }

@@ -5,17 +5,32 @@
 // sentence costs O(its length). Invariants: shared by training and serving (the same facts for the
 // same text); sentences are listed passage by passage in text order.
 import { hash32 } from '../engine/index.js';
-import { analyseQuestion, EDGE_STOP, sentences, STOP, words, type Question, type Words } from './text-units.js';
+import { analyseQuestion, EDGE_STOP, type Question, STOP, sentences, type Words, words } from './text-units.js';
 
-const MONTHS = new Set('january february march april may june july august september october november december jan feb mar apr jun jul aug sep sept oct nov dec'.split(' '));
+const MONTHS = new Set(
+  'january february march april may june july august september october november december jan feb mar apr jun jul aug sep sept oct nov dec'.split(
+    ' ',
+  ),
+);
 const YEAR = /^(1\d{3}|20\d{2})s?$/;
 const NUMBER = /^[\d.,:-]+$/;
 // per-word facts (PassageWords.flag)
-export const F_YEAR = 1, F_MONTH = 2, F_CURRENCY = 4, F_PERCENT = 8, F_COMMA_BEFORE = 16, F_COMMA_AFTER = 32, F_PAREN_BEFORE = 64, F_PAREN_AFTER = 128;
+export const F_YEAR = 1,
+  F_MONTH = 2,
+  F_CURRENCY = 4,
+  F_PERCENT = 8,
+  F_COMMA_BEFORE = 16,
+  F_COMMA_AFTER = 32,
+  F_PAREN_BEFORE = 64,
+  F_PAREN_AFTER = 128;
 // the gap before a word (PassageWords.gap)
-export const G_COMMA = 1, G_PAREN = 2, G_QUOTE = 4;
+export const G_COMMA = 1,
+  G_PAREN = 2,
+  G_QUOTE = 4;
 // word classes (PassageWords.wc)
-export const W_CAP = 1, W_NUM = 2, W_OTHER_DIGIT = 3;
+export const W_CAP = 1,
+  W_NUM = 2,
+  W_OTHER_DIGIT = 3;
 
 /** A passage's words with their question-independent facts (cacheable per passage text). */
 export interface PassageWords {
@@ -91,7 +106,17 @@ const CURRENCY = new Set([36, 0xa3, 0x20ac, 0xa5]);
 export function passageWords(text: string): PassageWords {
   const w = words(text);
   const n = w.lower.length;
-  const p: PassageWords = { w, hl: new Int32Array(n), hs: new Int32Array(n), wc: new Uint8Array(n), flag: new Uint8Array(n), gap: new Uint8Array(n), stop: new Uint8Array(n), edge: new Uint8Array(n), sents: sentences(w) };
+  const p: PassageWords = {
+    w,
+    hl: new Int32Array(n),
+    hs: new Int32Array(n),
+    wc: new Uint8Array(n),
+    flag: new Uint8Array(n),
+    gap: new Uint8Array(n),
+    stop: new Uint8Array(n),
+    edge: new Uint8Array(n),
+    sents: sentences(w),
+  };
   let before = gapFacts(text, Math.max(0, (w.start[0] ?? 0) - 3), w.start[0] ?? 0);
   for (let i = 0; i < n; i++) {
     const lower = w.lower[i];
@@ -124,7 +149,15 @@ export function prepare(question: string, texts: Array<string | PassageWords>, i
   const passages: Passage[] = texts.map((t, pi) => {
     const pw = typeof t === 'string' ? passageWords(t) : t;
     const n = pw.w.lower.length;
-    const p: Passage = { ...pw, qIdf: new Float64Array(n), qSum: new Float64Array(n + 1), qCnt: new Int32Array(n + 1), lastQ: new Int32Array(n), nextQ: new Int32Array(n + 1), cov: 0 };
+    const p: Passage = {
+      ...pw,
+      qIdf: new Float64Array(n),
+      qSum: new Float64Array(n + 1),
+      qCnt: new Int32Array(n + 1),
+      lastQ: new Int32Array(n),
+      nextQ: new Int32Array(n + 1),
+      cov: 0,
+    };
     let last = -1;
     for (let i = 0; i < n; i++) {
       if (!pw.stop[i]) p.qIdf[i] = q.terms.get(pw.w.stem[i]) ?? 0;

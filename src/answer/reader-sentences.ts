@@ -3,15 +3,31 @@
 // rank, position and length, and per wh-type whether it holds a year, a number or a name), their
 // scores under the reader's sentence weights, and the best sentences that stage 2 reads.
 // Invariants: shared by training and serving; a sentence's features depend only on the context.
+
+import { F_YEAR, type ReadContext, W_CAP, W_NUM } from './reader-context.js';
 import { QTYPES } from './text-units.js';
-import { F_YEAR, W_CAP, W_NUM, type ReadContext } from './reader-context.js';
 
 export const TOP_SENTENCES = 3;
 
-const SENT_BASE = ['s_cov', 's_cnt', 's_bigram', 's_maxidf', 's_ctx_cov', 'p_cov', 'p_rank0', 'p_rank1', 'p_rank_le3', 'p_rank_inv', 's_first', 's_loglen', 's_best', 's_second', 's_cov_rel'];
+const SENT_BASE = [
+  's_cov',
+  's_cnt',
+  's_bigram',
+  's_maxidf',
+  's_ctx_cov',
+  'p_cov',
+  'p_rank0',
+  'p_rank1',
+  'p_rank_le3',
+  'p_rank_inv',
+  's_first',
+  's_loglen',
+  's_best',
+  's_second',
+  's_cov_rel',
+];
 const SENT_SHAPES = ['year', 'num', 'cap'];
 export const SENT_NAMES = [...SENT_BASE, ...QTYPES.flatMap((q) => SENT_SHAPES.map((s) => `${q}*s_${s}`))];
-
 
 /** Receives features: index and value. */
 export interface Sink {
@@ -86,7 +102,11 @@ export function scoreSentences(ctx: ReadContext, weights: ArrayLike<number>): vo
   let z = 0;
   for (const s of ctx.sents) z += Math.exp(s.logit - mx);
   for (const s of ctx.sents) s.prob = Math.exp(s.logit - mx) / z;
-  [...ctx.sents.keys()].sort((x, y) => ctx.sents[y].logit - ctx.sents[x].logit || x - y).forEach((si, r) => (ctx.sents[si].rank = r));
+  [...ctx.sents.keys()]
+    .sort((x, y) => ctx.sents[y].logit - ctx.sents[x].logit || x - y)
+    .forEach((si, r) => {
+      ctx.sents[si].rank = r;
+    });
 }
 
 /** The indices of the best `k` sentences, best first. */

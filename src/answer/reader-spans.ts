@@ -6,24 +6,86 @@
 // neighbours and the words between it and the nearest question term: surface patterns such as
 // "directed by X"). Invariants: shared by training and serving; a span costs O(its length) and
 // allocates nothing beyond one closure.
-import { QTYPES } from './text-units.js';
-import { F_CURRENCY, F_MONTH, F_PAREN_AFTER, F_PAREN_BEFORE, F_PERCENT, F_YEAR, F_COMMA_AFTER, F_COMMA_BEFORE, G_COMMA, G_PAREN, G_QUOTE, W_CAP, W_NUM, W_OTHER_DIGIT, type ReadContext } from './reader-context.js';
+
+import {
+  F_COMMA_AFTER,
+  F_COMMA_BEFORE,
+  F_CURRENCY,
+  F_MONTH,
+  F_PAREN_AFTER,
+  F_PAREN_BEFORE,
+  F_PERCENT,
+  F_YEAR,
+  G_COMMA,
+  G_PAREN,
+  G_QUOTE,
+  type ReadContext,
+  W_CAP,
+  W_NUM,
+  W_OTHER_DIGIT,
+} from './reader-context.js';
 import type { Sink } from './reader-sentences.js';
+import { QTYPES } from './text-units.js';
 
 export const MAX_SPAN = 7;
 
 const SPAN_BASE = [
-  'sent_rel', 'sent_prob', 'sent_rank0', 'sent_rank1', 'sent_rank2', 'q_frac', 'q_any', 'cap_frac', 'num_frac', 'first_cap', 'all_cap', 'sent_initial',
-  'has_digit', 'is_year', 'has_month', 'percent_after', 'currency_before', 'gap_comma', 'gap_paren', 'gap_quote', 'in_parens', 'comma_before', 'comma_after',
-  'd_log', 'd1', 'no_q_sent', 'win3', 'win6', 'win12', 'left3', 'right3', 'q_before', 'q_after', 's_cov', 'p_rank0',
-  'prev_cap', 'next_cap', 'prev_num', 'next_num',
+  'sent_rel',
+  'sent_prob',
+  'sent_rank0',
+  'sent_rank1',
+  'sent_rank2',
+  'q_frac',
+  'q_any',
+  'cap_frac',
+  'num_frac',
+  'first_cap',
+  'all_cap',
+  'sent_initial',
+  'has_digit',
+  'is_year',
+  'has_month',
+  'percent_after',
+  'currency_before',
+  'gap_comma',
+  'gap_paren',
+  'gap_quote',
+  'in_parens',
+  'comma_before',
+  'comma_after',
+  'd_log',
+  'd1',
+  'no_q_sent',
+  'win3',
+  'win6',
+  'win12',
+  'left3',
+  'right3',
+  'q_before',
+  'q_after',
+  's_cov',
+  'p_rank0',
+  'prev_cap',
+  'next_cap',
+  'prev_num',
+  'next_num',
   ...Array.from({ length: MAX_SPAN }, (_, i) => `len${i + 1}`),
 ];
 const SPAN_SHAPES = ['digit', 'year', 'month', 'cap', 'allcap', 'percent', 'currency', 'len1', 'len_ge4', 'in_parens'];
 export const SPAN_NAMES = [...SPAN_BASE, ...QTYPES.flatMap((q) => SPAN_SHAPES.map((s) => `${q}*${s}`))];
 export const HASH_FEATURES = [
-  'qtype*last', 'qtype*first', 'qtype*prev', 'qtype*next', 'head*last', 'head*shape', 'head*prev', 'qtype*shape',
-  'qtype*left_gap', 'qtype*left_term_gap', 'qtype*right_gap', 'qtype*right_term_gap',
+  'qtype*last',
+  'qtype*first',
+  'qtype*prev',
+  'qtype*next',
+  'head*last',
+  'head*shape',
+  'head*prev',
+  'qtype*shape',
+  'qtype*left_gap',
+  'qtype*left_term_gap',
+  'qtype*right_gap',
+  'qtype*right_term_gap',
 ];
 /** Words between a span and its nearest question term that still make a surface pattern ("directed by X"). */
 const PATTERN_GAP = 3;
@@ -135,7 +197,7 @@ export function spanFeatures(ctx: ReadContext, si: number, s: number, e: number,
   const off = SPAN_NAMES.length;
   const qt = ctx.q.qtype + 1;
   const hh = ctx.headHash;
-  let shape = len > 4 ? 4 : len;
+  let shape = Math.min(len, 4);
   for (let i = s; i < Math.min(e, s + 4); i++) shape = shape * 4 + p.wc[i];
   const prevW = s > a ? p.hl[s - 1] : 1;
   const nextW = e < b ? p.hl[e] : 2;

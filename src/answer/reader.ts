@@ -5,8 +5,8 @@
 // is refused, never silently misread; reading allocates only per question and passage.
 import { hash32 } from '../engine/index.js';
 import { prepare } from './reader-context.js';
-import { DotSink, scoreSentences, SENT_NAMES, topSentences } from './reader-sentences.js';
-import { forEachSpan, HASH_FEATURES, spanFeatures, SPAN_NAMES } from './reader-spans.js';
+import { DotSink, SENT_NAMES, scoreSentences, topSentences } from './reader-sentences.js';
+import { forEachSpan, HASH_FEATURES, SPAN_NAMES, spanFeatures } from './reader-spans.js';
 
 export const READER_FILE = 'reader.json';
 export const READER_FORMAT = 'svc-reader/1';
@@ -55,7 +55,8 @@ export class NativeReader {
     const wb = Buffer.from(file.span.weights, 'base64');
     this.spanW = new Float32Array(wb.buffer.slice(wb.byteOffset, wb.byteOffset + wb.byteLength));
     this.mask = (1 << file.span.hash_bits) - 1;
-    if (this.spanW.length !== SPAN_NAMES.length + this.mask + 1) throw new Error(`reader.json span weights hold ${this.spanW.length} values, not ${SPAN_NAMES.length + this.mask + 1}`);
+    if (this.spanW.length !== SPAN_NAMES.length + this.mask + 1)
+      throw new Error(`reader.json span weights hold ${this.spanW.length} values, not ${SPAN_NAMES.length + this.mask + 1}`);
     this.idfTable = new Uint8Array(Buffer.from(file.idf.table, 'base64'));
     if (this.idfTable.length !== 1 << file.idf.bits) throw new Error('reader.json idf table has the wrong size');
     this.idfMask = (1 << file.idf.bits) - 1;

@@ -37,11 +37,22 @@ export function rerankScores(reader: NativeReader, p: RerankParams, question: st
 }
 
 /** The passages with the first p.n re-ordered by rerankScores, scores reassigned best-first. */
-export function rerankLead<T extends { text: string; score: number }>(reader: NativeReader, p: RerankParams, question: string, passages: T[]): T[] {
+export function rerankLead<T extends { text: string; score: number }>(
+  reader: NativeReader,
+  p: RerankParams,
+  question: string,
+  passages: T[],
+): T[] {
   const n = Math.min(p.n, passages.length);
   if (n < 2) return passages;
   const head = passages.slice(0, n);
-  const z = rerankScores(reader, p, question, head.map((x) => x.score), head.map((x) => x.text));
+  const z = rerankScores(
+    reader,
+    p,
+    question,
+    head.map((x) => x.score),
+    head.map((x) => x.text),
+  );
   const order = head.map((_, i) => i).sort((a, b) => z[b] - z[a] || a - b);
   const scores = head.map((x) => x.score).sort((a, b) => b - a);
   return [...order.map((i, r) => ({ ...head[i], score: scores[r] })), ...passages.slice(n)];
@@ -52,6 +63,10 @@ export function rerankParams({ manifest }: LoadedModelFolder): { params?: Rerank
   const r = manifest.params.rerank;
   const where = `model ${manifest.name}@${manifest.version}`;
   if (r === undefined) return { problem: `${where} has no params.rerank (one-hop results keep the engine's order)` };
-  const differ = namesDiffer(r.features, RERANK_NAMES) ?? (r.w.length === RERANK_NAMES.length ? undefined : `it has ${r.w.length} weights for ${RERANK_NAMES.length} features`);
-  return differ ? { problem: `${where}: params.rerank does not fit this version's re-ranking (${differ}); one-hop results keep the engine's order` } : { params: r };
+  const differ =
+    namesDiffer(r.features, RERANK_NAMES) ??
+    (r.w.length === RERANK_NAMES.length ? undefined : `it has ${r.w.length} weights for ${RERANK_NAMES.length} features`);
+  return differ
+    ? { problem: `${where}: params.rerank does not fit this version's re-ranking (${differ}); one-hop results keep the engine's order` }
+    : { params: r };
 }

@@ -4,8 +4,7 @@
 // are UTF-16 code units of the text it came from, so any span of words is an exact substring;
 // sentences are contiguous, non-empty word ranges covering every word in order; a question's
 // terms are its non-stop stems (wh-words excluded), each with the idf of the reader file.
-import { QUESTION_WORDS } from '../engine/index.js';
-import { stem } from '../engine/index.js';
+import { QUESTION_WORDS, stem } from '../engine/index.js';
 
 const WORD = /[\p{L}\p{N}]+(?:[.,:'’-][\p{L}\p{N}]+)*/gu;
 const UPPER = /^\p{Lu}/u;
@@ -84,9 +83,39 @@ export function sentences(w: Words): Array<[number, number]> {
   return out;
 }
 
-export const QTYPES = ['other', 'who', 'when', 'where', 'why', 'how_many', 'how_much', 'how_long', 'how_adj', 'how', 'what_time', 'what', 'which'] as const;
+export const QTYPES = [
+  'other',
+  'who',
+  'when',
+  'where',
+  'why',
+  'how_many',
+  'how_much',
+  'how_long',
+  'how_adj',
+  'how',
+  'what_time',
+  'what',
+  'which',
+] as const;
 const TIME_HEADS = new Set(['year', 'years', 'century', 'decade', 'date', 'day', 'month', 'time', 'era', 'period', 'season', 'age']);
-const HOW_ADJ = new Set(['old', 'far', 'big', 'large', 'tall', 'high', 'often', 'fast', 'deep', 'wide', 'heavy', 'small', 'short', 'hot', 'cold']);
+const HOW_ADJ = new Set([
+  'old',
+  'far',
+  'big',
+  'large',
+  'tall',
+  'high',
+  'often',
+  'fast',
+  'deep',
+  'wide',
+  'heavy',
+  'small',
+  'short',
+  'hot',
+  'cold',
+]);
 
 export interface Question {
   /** Index into QTYPES. */

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
 import { ApiError } from '../errors.js';
-import { StorageError } from '../store/storage-error.js';
+import { StorageError } from '../store/index.js';
 import type { AuthOptions } from './auth.js';
 import type { Services } from './context.js';
 import { RateLimiter } from './rate-limit.js';
@@ -29,14 +29,19 @@ function classify(err: unknown): ApiError | undefined {
   if (err instanceof ApiError) return err;
   const e = err as { name?: string; status?: number; message?: string };
   if (err instanceof StorageError) {
-    const what = err.fault === 'full' ? `the file system holding the data dir (SVC_DATA_DIR) is full (${err.code})` : `the data dir (SVC_DATA_DIR) cannot be written (${err.code})`;
+    const what =
+      err.fault === 'full'
+        ? `the file system holding the data dir (SVC_DATA_DIR) is full (${err.code})`
+        : `the data dir (SVC_DATA_DIR) cannot be written (${err.code})`;
     return new ApiError(err.fault === 'full' ? 'storage_full' : 'storage_unavailable', `${what}; nothing of this request was written`);
   }
   if (e?.name === 'PoolBusyError') {
     return new ApiError('service_unavailable', 'the search workers are saturated', { headers: { 'Retry-After': '1' } });
   }
   if (e instanceof URIError || (e?.status === 400 && typeof e.message === 'string' && /decode/i.test(e.message))) {
-    return new ApiError('invalid_request', 'the request path is not valid percent-encoding', { fix: 'Percent-encode path segments as UTF-8 (encodeURIComponent).' });
+    return new ApiError('invalid_request', 'the request path is not valid percent-encoding', {
+      fix: 'Percent-encode path segments as UTF-8 (encodeURIComponent).',
+    });
   }
   return undefined;
 }
@@ -55,7 +60,17 @@ export function createApp(opts: AppOptions): express.Express {
     res.setHeader('X-Request-Id', id);
     const started = performance.now();
     res.on('finish', () => {
-      logger.info({ req_id: id, method: req.method, path: req.path, status: res.statusCode, ms: Math.round((performance.now() - started) * 10) / 10, project: res.locals.project }, 'request');
+      logger.info(
+        {
+          req_id: id,
+          method: req.method,
+          path: req.path,
+          status: res.statusCode,
+          ms: Math.round((performance.now() - started) * 10) / 10,
+          project: res.locals.project,
+        },
+        'request',
+      );
     });
     next();
   });
@@ -63,12 +78,17 @@ export function createApp(opts: AppOptions): express.Express {
   const limiter = new RateLimiter(opts.rateLimit ?? 100);
   app.use('/v1', buildRouter({ services: opts.services, auth: opts.auth, limiter }));
   app.use((req: Request, _res: Response, next: NextFunction) => {
-    next(new ApiError('route_not_found', `no endpoint ${req.method} ${req.path}`, { fix: 'The API is under /v1; every endpoint is listed in GET /v1/openapi.json.' }));
+    next(
+      new ApiError('route_not_found', `no endpoint ${req.method} ${req.path}`, {
+        fix: 'The API is under /v1; every endpoint is listed in GET /v1/openapi.json.',
+      }),
+    );
   });
 
-  app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
+  app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
     let apiErr = classify(err);
-    if (err instanceof StorageError) logger.error({ req_id: res.locals.requestId, dir: err.dir, code: err.code, fault: err.fault }, err.message);
+    if (err instanceof StorageError)
+      logger.error({ req_id: res.locals.requestId, dir: err.dir, code: err.code, fault: err.fault }, err.message);
     if (!apiErr) {
       logger.error({ req_id: res.locals.requestId, err }, 'unexpected error');
       apiErr = new ApiError('internal', `unexpected server error (request id ${res.locals.requestId})`);

@@ -4,7 +4,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { NAME_RE } from '../config.js';
 import { ApiError } from '../errors.js';
-import type { KeyRing } from '../store/keys.js';
+import type { KeyRing } from '../store/index.js';
 
 export interface AuthOptions {
   noAuth: boolean;
@@ -21,7 +21,9 @@ export function resolveProject(headers: IncomingHttpHeaders, opts: AuthOptions):
     const p = headers['x-svc-project'];
     if (p === undefined) return opts.defaultProject;
     if (typeof p !== 'string' || !NAME_RE.test(p)) {
-      throw new ApiError('invalid_request', 'header X-Svc-Project is not a project name', { fix: 'Use 1 to 64 characters of [a-z0-9-_], or omit the header for the default project.' });
+      throw new ApiError('invalid_request', 'header X-Svc-Project is not a project name', {
+        fix: 'Use 1 to 64 characters of [a-z0-9-_], or omit the header for the default project.',
+      });
     }
     return p;
   }

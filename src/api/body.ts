@@ -3,8 +3,8 @@
 // off past the cap, so a compression bomb costs at most `cap` bytes of memory); the bytes must be
 // valid UTF-8 and one JSON value; anything else is a 4xx with a fix, never a 500.
 import type { IncomingMessage } from 'node:http';
-import zlib from 'node:zlib';
 import type { Readable } from 'node:stream';
+import zlib from 'node:zlib';
 import { ApiError } from '../errors.js';
 
 export class BodyTooLargeError extends Error {
@@ -117,6 +117,8 @@ function parseJson(buf: Buffer): unknown {
     return JSON.parse(text);
   } catch (err) {
     const reason = err instanceof RangeError ? 'is nested too deeply' : `is not valid JSON (${(err as Error).message})`;
-    throw new ApiError('invalid_request', `the request body ${reason}`, { fix: 'Send one well-formed JSON value as described in /v1/openapi.json.' });
+    throw new ApiError('invalid_request', `the request body ${reason}`, {
+      fix: 'Send one well-formed JSON value as described in /v1/openapi.json.',
+    });
   }
 }

@@ -16,7 +16,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { NativeReader } from '../answer/index.js';
 import type { OperationId, OperationTypes } from '../api-types.js';
 import type { Engine, RerankParams } from '../engine/index.js';
-import type { KeyRing } from '../store/keys.js';
+import type { KeyRing } from '../store/index.js';
 import type { Enrichment } from './enrichment.js';
 import type { FairGate } from './fair-gate.js';
 import type { StoreRegistry } from './store-registry.js';

@@ -15,7 +15,8 @@ export interface Enrichment {
 
 export function createEnrichment(enrich: Config['enrich'], native: NativeLoad): Enrichment {
   const visionModel = enrich.visionModel ?? enrich.model;
-  const client = enrich.model || visionModel ? new EnrichClient({ url: enrich.url, apiKey: enrich.apiKey, timeoutMs: enrich.timeoutMs }) : undefined;
+  const client =
+    enrich.model || visionModel ? new EnrichClient({ url: enrich.url, apiKey: enrich.apiKey, timeoutMs: enrich.timeoutMs }) : undefined;
   const answerer = enrich.model && client ? new Answerer({}, { client, model: enrich.model }) : new Answerer(native);
   const extractor = new ContentExtractor(visionModel && client ? { client, model: visionModel } : undefined);
   return { answerer, extractor };

@@ -29,7 +29,11 @@ export class FairGate {
     if (this.running >= this.slots || this.queues.size > 0) {
       const q = this.queues.get(project) ?? [];
       if (q.length >= this.queue) {
-        throw new ApiError('service_unavailable', `the search workers are saturated (${q.length} requests of project '${project}' are waiting)`, { headers: { 'Retry-After': '1' } });
+        throw new ApiError(
+          'service_unavailable',
+          `the search workers are saturated (${q.length} requests of project '${project}' are waiting)`,
+          { headers: { 'Retry-After': '1' } },
+        );
       }
       await new Promise<void>((resolve) => {
         q.push({ start: resolve });

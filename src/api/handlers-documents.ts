@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { DocumentInfo, DocumentInput, IngestResponse } from '../api-types.js';
 import { ApiError } from '../errors.js';
-import type { PreparedDoc } from '../store/store-db.js';
+import type { PreparedDoc } from '../store/index.js';
 import type { BodyTooLargeError } from './body.js';
 import type { Handler, Reply, Services } from './context.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
@@ -22,23 +22,36 @@ function checkDocuments(docs: DocumentInput[]): void {
   docs.forEach((d, i) => {
     const where = `body.documents[${i}]`;
     if (seen.has(d.id)) {
-      throw new ApiError('invalid_request', `${where}.id '${d.id}' appears twice in the request`, { fix: 'Send each document id once per request; the later copy would overwrite the earlier.' });
+      throw new ApiError('invalid_request', `${where}.id '${d.id}' appears twice in the request`, {
+        fix: 'Send each document id once per request; the later copy would overwrite the earlier.',
+      });
     }
     seen.add(d.id);
     if (d.id === '.' || d.id === '..') {
-      throw new ApiError('invalid_request', `${where}.id '${d.id}' cannot be addressed in a URL path`, { fix: "URL parsers resolve '.' and '..' path segments (even percent-encoded); use another id." });
+      throw new ApiError('invalid_request', `${where}.id '${d.id}' cannot be addressed in a URL path`, {
+        fix: "URL parsers resolve '.' and '..' path segments (even percent-encoded); use another id.",
+      });
     }
     if (Buffer.byteLength(d.id) > LIMITS.docIdBytes) {
-      throw new ApiError('invalid_request', `${where}.id is ${Buffer.byteLength(d.id)} bytes of UTF-8`, { fix: `Use document ids of 1 to ${LIMITS.docIdBytes} bytes.` });
+      throw new ApiError('invalid_request', `${where}.id is ${Buffer.byteLength(d.id)} bytes of UTF-8`, {
+        fix: `Use document ids of 1 to ${LIMITS.docIdBytes} bytes.`,
+      });
     }
     if ((d.text === undefined) === (d.content === undefined)) {
       throw new ApiError('invalid_request', `${where} has ${d.text === undefined ? 'neither text nor content' : 'both text and content'}`, {
         fix: 'Send the document as text, or as content {media_type, data (base64)} to have its text extracted: exactly one of the two.',
       });
     }
-    const strings = [d.id, d.text ?? '', ...Object.keys(d.metadata ?? {}), ...Object.values(d.metadata ?? {}).filter((v): v is string => typeof v === 'string')];
+    const strings = [
+      d.id,
+      d.text ?? '',
+      ...Object.keys(d.metadata ?? {}),
+      ...Object.values(d.metadata ?? {}).filter((v): v is string => typeof v === 'string'),
+    ];
     if (!strings.every((s) => s.isWellFormed())) {
-      throw new ApiError('invalid_request', `${where} contains a lone UTF-16 surrogate (\\ud800-\\udfff escape without its pair)`, { fix: 'Send well-formed Unicode text; escape characters outside the BMP as surrogate pairs.' });
+      throw new ApiError('invalid_request', `${where} contains a lone UTF-16 surrogate (\\ud800-\\udfff escape without its pair)`, {
+        fix: 'Send well-formed Unicode text; escape characters outside the BMP as surrogate pairs.',
+      });
     }
   });
 }
@@ -59,7 +72,10 @@ export function ingestTooLarge(err: BodyTooLargeError): ApiError {
         fix: `A document must fit in one request of at most ${limit}: split '${single.id}' into several documents.`,
       });
     }
-    detail = `; largest documents: ${sizes.slice(0, 3).map((s) => `'${s.id}' (${mb(s.bytes)})`).join(', ')}`;
+    detail = `; largest documents: ${sizes
+      .slice(0, 3)
+      .map((s) => `'${s.id}' (${mb(s.bytes)})`)
+      .join(', ')}`;
   }
   const size = err.complete ? mb(err.bytes) : `over ${mb(err.bytes - 1)}`;
   return new ApiError('document_too_large', `the request body is ${size}, over the ${limit} per-request limit${detail}`, {
@@ -120,7 +136,10 @@ export const listDocuments: Handler<'listDocuments'> = (ctx) => {
   const next = more ? encodeCursor('docs', docs[docs.length - 1].seq) : null;
   return {
     status: 200,
-    body: { documents: docs.map((d) => ({ id: d.id, metadata: d.metadata, n_tokens: d.n_tokens, ingested_at: d.ingested_at })), next_cursor: next },
+    body: {
+      documents: docs.map((d) => ({ id: d.id, metadata: d.metadata, n_tokens: d.n_tokens, ingested_at: d.ingested_at })),
+      next_cursor: next,
+    },
   };
 };
 

@@ -2,10 +2,11 @@
 // pool) and resolves the passage references it returns to text; a passage whose document was
 // deleted meanwhile is dropped rather than returned without text. The head of a one-hop result is
 // re-ordered by the native reader when the model has re-ranking weights (answer/rerank.ts).
+
+import { rerankLead } from '../answer/index.js';
 import type { Health, Passage, SearchResult } from '../api-types.js';
 import type { Handler } from './context.js';
 import { engineTurn } from './fair-gate.js';
-import { rerankLead } from '../answer/index.js';
 
 export const search: Handler<'search'> = async (ctx) => {
   const { registry, engine } = ctx.services;
@@ -18,7 +19,14 @@ export const search: Handler<'search'> = async (ctx) => {
   };
   const outcome = await engineTurn(ctx, () =>
     store.index.search(
-      { query: b.query, maxHops: b.max_hops, maxResults: b.max_results, lead: ctx.services.rerank?.params.n, trace: b.return_trace, filter: b.filter },
+      {
+        query: b.query,
+        maxHops: b.max_hops,
+        maxResults: b.max_results,
+        lead: ctx.services.rerank?.params.n,
+        trace: b.return_trace,
+        filter: b.filter,
+      },
       (docId, start, end) => text(docId)?.slice(start, end),
     ),
   );
@@ -26,7 +34,15 @@ export const search: Handler<'search'> = async (ctx) => {
   for (const p of outcome.passages) {
     const t = text(p.docId);
     if (t === undefined) continue;
-    passages.push({ doc_id: p.docId, text: t.slice(p.start, p.end), score: p.score, hop: p.hop, metadata: p.metadata, start: p.start, end: p.end });
+    passages.push({
+      doc_id: p.docId,
+      text: t.slice(p.start, p.end),
+      score: p.score,
+      hop: p.hop,
+      metadata: p.metadata,
+      start: p.start,
+      end: p.end,
+    });
   }
   // A one-hop result's head is re-ordered by the reader (the engine listed at least the head, so
   // max_results 1 gets the first of what 10 gets), then cut; its time counts in the server latency.

@@ -36,7 +36,10 @@ export const listStores: Handler<'listStores'> = (ctx) => {
   return { status: 200, body: { stores: page.map((x) => storeBody(x.s)), next_cursor: next } };
 };
 
-export const getStore: Handler<'getStore'> = (ctx) => ({ status: 200, body: storeBody(ctx.services.registry.get(ctx.project, ctx.params.store)) });
+export const getStore: Handler<'getStore'> = (ctx) => ({
+  status: 200,
+  body: storeBody(ctx.services.registry.get(ctx.project, ctx.params.store)),
+});
 
 export const deleteStore: Handler<'deleteStore'> = async (ctx) => {
   await ctx.services.registry.delete(ctx.project, ctx.params.store);

@@ -25,22 +25,149 @@ const COMMON: ErrorType[] = ['unauthorized', 'headers_too_large', 'rate_limited'
 const WRITES: ErrorType[] = ['storage_full', 'storage_unavailable'];
 
 export const OPERATIONS: Operation[] = [
-  { id: 'createStore', method: 'post', path: '/stores', summary: 'Create a store', auth: true, body: 'StoreCreate', success: { status: 201, description: 'The new store', schema: 'Store' }, errors: ['invalid_request', 'unsupported_media_type', 'store_already_exists', ...WRITES, ...COMMON] },
-  { id: 'listStores', method: 'get', path: '/stores', summary: 'List stores, newest first', auth: true, params: ['limit', 'cursor'], success: { status: 200, description: 'A page of stores', schema: 'StoreList' }, errors: ['invalid_request', ...COMMON] },
-  { id: 'getStore', method: 'get', path: '/stores/{store}', summary: 'Get a store with live stats', auth: true, params: ['store'], success: { status: 200, description: 'The store', schema: 'Store' }, errors: ['invalid_request', 'store_not_found', ...COMMON] },
-  { id: 'deleteStore', method: 'delete', path: '/stores/{store}', summary: 'Delete a store and all its documents (cannot be undone)', auth: true, params: ['store'], success: { status: 204, description: 'Deleted' }, errors: ['invalid_request', 'store_not_found', ...WRITES, ...COMMON] },
-  { id: 'ingestDocuments', method: 'post', path: '/stores/{store}/documents', summary: 'Ingest (upsert) documents; searchable when the call returns', auth: true, params: ['store', 'idempotencyKey'], body: 'IngestRequest', success: { status: 200, description: 'Documents written durably (or, with header Idempotent-Replayed: true, the stored response of an earlier request with the same Idempotency-Key)', schema: 'IngestResponse' }, errors: ['invalid_request', 'unsupported_media_type', 'store_not_found', 'document_too_large', 'idempotency_key_reused', 'enrichment_failed', 'enrichment_timeout', ...WRITES, ...COMMON] },
-  { id: 'listDocuments', method: 'get', path: '/stores/{store}/documents', summary: 'List documents, most recently ingested first', auth: true, params: ['store', 'limit', 'cursor'], success: { status: 200, description: 'A page of documents', schema: 'DocumentList' }, errors: ['invalid_request', 'store_not_found', ...COMMON] },
-  { id: 'getDocument', method: 'get', path: '/stores/{store}/documents/{id}', summary: 'Get document info', auth: true, params: ['store', 'id', 'includeText'], success: { status: 200, description: 'The document', schema: 'DocumentInfo' }, errors: ['invalid_request', 'store_not_found', 'document_not_found', ...COMMON] },
-  { id: 'deleteDocument', method: 'delete', path: '/stores/{store}/documents/{id}', summary: 'Delete a document and its encoding', auth: true, params: ['store', 'id'], success: { status: 204, description: 'Deleted' }, errors: ['invalid_request', 'store_not_found', 'document_not_found', ...WRITES, ...COMMON] },
-  { id: 'search', method: 'post', path: '/stores/{store}/search', summary: 'Multi-hop search', auth: true, params: ['store'], body: 'SearchRequest', success: { status: 200, description: 'Supporting passages with a calibrated confidence', schema: 'SearchResult' }, errors: ['invalid_request', 'unsupported_media_type', 'store_not_found', ...COMMON] },
-  { id: 'health', method: 'get', path: '/health', summary: 'Health and readiness (200 once the model and stores are loaded)', auth: false, success: { status: 200, description: 'Ready', schema: 'Health' }, errors: [], also: { status: 503, description: 'Starting (loading the model or stores) or stopping', schema: 'Health' } },
-  { id: 'openapi', method: 'get', path: '/openapi.json', summary: 'This document', auth: false, success: { status: 200, description: 'The OpenAPI 3.1 document' }, errors: [] },
+  {
+    id: 'createStore',
+    method: 'post',
+    path: '/stores',
+    summary: 'Create a store',
+    auth: true,
+    body: 'StoreCreate',
+    success: { status: 201, description: 'The new store', schema: 'Store' },
+    errors: ['invalid_request', 'unsupported_media_type', 'store_already_exists', ...WRITES, ...COMMON],
+  },
+  {
+    id: 'listStores',
+    method: 'get',
+    path: '/stores',
+    summary: 'List stores, newest first',
+    auth: true,
+    params: ['limit', 'cursor'],
+    success: { status: 200, description: 'A page of stores', schema: 'StoreList' },
+    errors: ['invalid_request', ...COMMON],
+  },
+  {
+    id: 'getStore',
+    method: 'get',
+    path: '/stores/{store}',
+    summary: 'Get a store with live stats',
+    auth: true,
+    params: ['store'],
+    success: { status: 200, description: 'The store', schema: 'Store' },
+    errors: ['invalid_request', 'store_not_found', ...COMMON],
+  },
+  {
+    id: 'deleteStore',
+    method: 'delete',
+    path: '/stores/{store}',
+    summary: 'Delete a store and all its documents (cannot be undone)',
+    auth: true,
+    params: ['store'],
+    success: { status: 204, description: 'Deleted' },
+    errors: ['invalid_request', 'store_not_found', ...WRITES, ...COMMON],
+  },
+  {
+    id: 'ingestDocuments',
+    method: 'post',
+    path: '/stores/{store}/documents',
+    summary: 'Ingest (upsert) documents; searchable when the call returns',
+    auth: true,
+    params: ['store', 'idempotencyKey'],
+    body: 'IngestRequest',
+    success: {
+      status: 200,
+      description:
+        'Documents written durably (or, with header Idempotent-Replayed: true, the stored response of an earlier request with the same Idempotency-Key)',
+      schema: 'IngestResponse',
+    },
+    errors: [
+      'invalid_request',
+      'unsupported_media_type',
+      'store_not_found',
+      'document_too_large',
+      'idempotency_key_reused',
+      'enrichment_failed',
+      'enrichment_timeout',
+      ...WRITES,
+      ...COMMON,
+    ],
+  },
+  {
+    id: 'listDocuments',
+    method: 'get',
+    path: '/stores/{store}/documents',
+    summary: 'List documents, most recently ingested first',
+    auth: true,
+    params: ['store', 'limit', 'cursor'],
+    success: { status: 200, description: 'A page of documents', schema: 'DocumentList' },
+    errors: ['invalid_request', 'store_not_found', ...COMMON],
+  },
+  {
+    id: 'getDocument',
+    method: 'get',
+    path: '/stores/{store}/documents/{id}',
+    summary: 'Get document info',
+    auth: true,
+    params: ['store', 'id', 'includeText'],
+    success: { status: 200, description: 'The document', schema: 'DocumentInfo' },
+    errors: ['invalid_request', 'store_not_found', 'document_not_found', ...COMMON],
+  },
+  {
+    id: 'deleteDocument',
+    method: 'delete',
+    path: '/stores/{store}/documents/{id}',
+    summary: 'Delete a document and its encoding',
+    auth: true,
+    params: ['store', 'id'],
+    success: { status: 204, description: 'Deleted' },
+    errors: ['invalid_request', 'store_not_found', 'document_not_found', ...WRITES, ...COMMON],
+  },
+  {
+    id: 'search',
+    method: 'post',
+    path: '/stores/{store}/search',
+    summary: 'Multi-hop search',
+    auth: true,
+    params: ['store'],
+    body: 'SearchRequest',
+    success: { status: 200, description: 'Supporting passages with a calibrated confidence', schema: 'SearchResult' },
+    errors: ['invalid_request', 'unsupported_media_type', 'store_not_found', ...COMMON],
+  },
+  {
+    id: 'health',
+    method: 'get',
+    path: '/health',
+    summary: 'Health and readiness (200 once the model and stores are loaded)',
+    auth: false,
+    success: { status: 200, description: 'Ready', schema: 'Health' },
+    errors: [],
+    also: { status: 503, description: 'Starting (loading the model or stores) or stopping', schema: 'Health' },
+  },
+  {
+    id: 'openapi',
+    method: 'get',
+    path: '/openapi.json',
+    summary: 'This document',
+    auth: false,
+    success: { status: 200, description: 'The OpenAPI 3.1 document' },
+    errors: [],
+  },
 ];
 
 const parameters = {
-  store: { name: 'store', in: 'path', required: true, description: 'Store name or id.', schema: { type: 'string', minLength: 1, maxLength: 64 } },
-  id: { name: 'id', in: 'path', required: true, description: 'Document id, URL-encoded (1 to 512 bytes of UTF-8).', schema: { type: 'string', minLength: 1 } },
+  store: {
+    name: 'store',
+    in: 'path',
+    required: true,
+    description: 'Store name or id.',
+    schema: { type: 'string', minLength: 1, maxLength: 64 },
+  },
+  id: {
+    name: 'id',
+    in: 'path',
+    required: true,
+    description: 'Document id, URL-encoded (1 to 512 bytes of UTF-8).',
+    schema: { type: 'string', minLength: 1 },
+  },
   limit: {
     name: 'limit',
     in: 'query',
@@ -48,8 +175,20 @@ const parameters = {
     description: `Page size: an integer from ${LIMITS.pageLimit.min} to ${LIMITS.pageLimit.max} (default ${LIMITS.pageLimit.default}).`,
     schema: { type: 'integer', minimum: LIMITS.pageLimit.min, maximum: LIMITS.pageLimit.max, default: LIMITS.pageLimit.default },
   },
-  cursor: { name: 'cursor', in: 'query', required: false, description: 'The `next_cursor` of the previous page.', schema: { type: 'string', minLength: 1, maxLength: 256 } },
-  includeText: { name: 'include_text', in: 'query', required: false, description: 'When true, the response includes the full `text` (default false).', schema: { type: 'boolean', default: false } },
+  cursor: {
+    name: 'cursor',
+    in: 'query',
+    required: false,
+    description: 'The `next_cursor` of the previous page.',
+    schema: { type: 'string', minLength: 1, maxLength: 256 },
+  },
+  includeText: {
+    name: 'include_text',
+    in: 'query',
+    required: false,
+    description: 'When true, the response includes the full `text` (default false).',
+    schema: { type: 'boolean', default: false },
+  },
   idempotencyKey: {
     name: 'Idempotency-Key',
     in: 'header',
@@ -63,7 +202,8 @@ const PROJECT_HEADER = {
   name: 'X-Svc-Project',
   in: 'header',
   required: false,
-  description: 'Project whose stores to use, only when the server runs with --no-auth (default: SVC_PROJECT). With auth, the project is the API key\'s and this header is ignored.',
+  description:
+    "Project whose stores to use, only when the server runs with --no-auth (default: SVC_PROJECT). With auth, the project is the API key's and this header is ignored.",
   schema: { type: 'string', pattern: LIMITS.storeName.pattern },
 };
 
@@ -96,19 +236,42 @@ export function buildOpenApi(version: string): Record<string, unknown> {
   for (const op of OPERATIONS) {
     const success: Record<string, unknown> = { description: op.success.description };
     if (op.id === 'ingestDocuments') {
-      success.headers = { 'Idempotent-Replayed': { description: '`true` when this is the stored response of an earlier request with the same Idempotency-Key.', schema: { type: 'string', enum: ['true'] } } };
+      success.headers = {
+        'Idempotent-Replayed': {
+          description: '`true` when this is the stored response of an earlier request with the same Idempotency-Key.',
+          schema: { type: 'string', enum: ['true'] },
+        },
+      };
     }
     if (op.success.schema) success.content = { 'application/json': { schema: { $ref: `#/components/schemas/${op.success.schema}` } } };
     if (op.id === 'openapi') success.content = { 'application/json': { schema: { type: 'object' } } };
-    (paths[op.path] ??= {})[op.method] = {
+    let item = paths[op.path];
+    if (!item) {
+      item = {};
+      paths[op.path] = item;
+    }
+    item[op.method] = {
       operationId: op.id,
       summary: op.summary,
       security: op.auth ? [{ bearer: [] }] : [],
-      parameters: [...(op.params ?? []).map((p) => ({ $ref: `#/components/parameters/${p}` })), ...(op.auth ? [{ $ref: '#/components/parameters/project' }] : [])],
-      ...(op.body ? { requestBody: { required: true, content: { 'application/json': { schema: { $ref: `#/components/schemas/${op.body}` } } } } } : {}),
+      parameters: [
+        ...(op.params ?? []).map((p) => ({ $ref: `#/components/parameters/${p}` })),
+        ...(op.auth ? [{ $ref: '#/components/parameters/project' }] : []),
+      ],
+      ...(op.body
+        ? { requestBody: { required: true, content: { 'application/json': { schema: { $ref: `#/components/schemas/${op.body}` } } } } }
+        : {}),
       responses: {
         [String(op.success.status)]: success,
-        ...(op.also ? { [String(op.also.status)]: { description: op.also.description, headers: RETRY_AFTER, content: { 'application/json': { schema: { $ref: `#/components/schemas/${op.also.schema}` } } } } } : {}),
+        ...(op.also
+          ? {
+              [String(op.also.status)]: {
+                description: op.also.description,
+                headers: RETRY_AFTER,
+                content: { 'application/json': { schema: { $ref: `#/components/schemas/${op.also.schema}` } } },
+              },
+            }
+          : {}),
         ...errorResponses(op.errors),
       },
     };
@@ -119,7 +282,8 @@ export function buildOpenApi(version: string): Record<string, unknown> {
     info: {
       title: 'svc: document search with multi-hop retrieval',
       version,
-      description: 'Stores of whole documents, searched by a multi-hop engine. Every error body is {error: {type, message, fix}}. Rate limit: 100 requests per second per project.',
+      description:
+        'Stores of whole documents, searched by a multi-hop engine. Every error body is {error: {type, message, fix}}. Rate limit: 100 requests per second per project.',
     },
     servers: [{ url: '/v1' }],
     security: [{ bearer: [] }],

@@ -3,19 +3,19 @@
 // defaults applied), JSON body (size-capped, validated), then the handler. A known path with
 // another method is 405 with Allow; anything else under /v1 is 404 `route_not_found`.
 import type { IncomingHttpHeaders } from 'node:http';
-import express, { type Request, type Response, type NextFunction } from 'express';
+import express, { type NextFunction, type Request, type Response } from 'express';
 import type { OperationId } from '../api-types.js';
 import { ApiError } from '../errors.js';
-import { resolveProject, type AuthOptions } from './auth.js';
+import { type AuthOptions, resolveProject } from './auth.js';
 import { BodyTooLargeError, readJsonBody } from './body.js';
 import type { Ctx, Handler, Reply, Services } from './context.js';
+import * as documents from './handlers-documents.js';
+import * as searchHandlers from './handlers-search.js';
+import * as stores from './handlers-stores.js';
 import { OPERATIONS } from './openapi.js';
 import type { RateLimiter } from './rate-limit.js';
 import { LIMITS } from './schemas.js';
 import { compileValidators } from './validate.js';
-import * as stores from './handlers-stores.js';
-import * as documents from './handlers-documents.js';
-import * as searchHandlers from './handlers-search.js';
 
 /** One handler per operation of the document, each typed by its operation's generated types. */
 const HANDLERS: { [Op in OperationId]: Handler<Op> } = {
@@ -78,15 +78,20 @@ export function buildRouter({ services, auth, limiter }: RouterOptions): express
     const path = expressPath(op.path);
     methodsByPath.set(path, [...(methodsByPath.get(path) ?? []), op.method.toUpperCase()]);
     const v = validators.get(op.id)!;
-    if (!isOperationId(op.id)) throw new Error(`no handler for operation ${op.id}: regenerate src/api-types.ts (see test/client-types.test.ts)`);
+    if (!isOperationId(op.id))
+      throw new Error(`no handler for operation ${op.id}: regenerate src/api-types.ts (see test/client-types.test.ts)`);
     const handler = handlerOf(op.id);
     const isIngest = op.id === 'ingestDocuments';
     router[op.method](path, async (req: Request, res: Response, next: NextFunction) => {
       try {
         if (services.state !== 'ok' && op.auth) {
-          throw new ApiError('service_unavailable', services.state === 'starting' ? 'the server is still loading its stores' : 'the server is shutting down', {
-            headers: { 'Retry-After': '1' },
-          });
+          throw new ApiError(
+            'service_unavailable',
+            services.state === 'starting' ? 'the server is still loading its stores' : 'the server is shutting down',
+            {
+              headers: { 'Retry-After': '1' },
+            },
+          );
         }
         const project = op.auth ? resolveProject(req.headers, auth) : auth.defaultProject;
         res.locals.project = project;
@@ -105,11 +110,21 @@ export function buildRouter({ services, auth, limiter }: RouterOptions): express
             if (!err.complete) res.setHeader('Connection', 'close');
             throw isIngest
               ? documents.ingestTooLarge(err)
-              : new ApiError('invalid_request', `the request body is over ${SMALL_BODY / 1024} KB`, { fix: 'Send a smaller body; see the limits in /v1/openapi.json.' });
+              : new ApiError('invalid_request', `the request body is over ${SMALL_BODY / 1024} KB`, {
+                  fix: 'Send a smaller body; see the limits in /v1/openapi.json.',
+                });
           }
           v.body!(body);
         }
-        const reply = await handler({ project, params: req.params as Record<string, string>, query, body, headers: req.headers, requestId: res.locals.requestId, services });
+        const reply = await handler({
+          project,
+          params: req.params as Record<string, string>,
+          query,
+          body,
+          headers: req.headers,
+          requestId: res.locals.requestId,
+          services,
+        });
         for (const [k, val] of Object.entries(reply.headers ?? {})) res.setHeader(k, val);
         if (reply.body === undefined) res.status(reply.status).end();
         else res.status(reply.status).json(reply.body);
@@ -122,7 +137,12 @@ export function buildRouter({ services, auth, limiter }: RouterOptions): express
   for (const [path, methods] of methodsByPath) {
     router.all(path, (req: Request, _res: Response, next: NextFunction) => {
       const allow = methods.join(', ');
-      next(new ApiError('method_not_allowed', `${req.method} is not allowed on ${req.baseUrl}${req.path}`, { fix: `Use ${allow}; see GET /v1/openapi.json.`, headers: { Allow: allow } }));
+      next(
+        new ApiError('method_not_allowed', `${req.method} is not allowed on ${req.baseUrl}${req.path}`, {
+          fix: `Use ${allow}; see GET /v1/openapi.json.`,
+          headers: { Allow: allow },
+        }),
+      );
     });
   }
   router.all('/{*rest}', (req: Request, _res: Response, next: NextFunction) => {

@@ -75,7 +75,11 @@ export const schemas = {
     required: ['name'],
     additionalProperties: false,
     properties: {
-      name: { type: 'string', pattern: LIMITS.storeName.pattern, description: 'Store name: 1 to 64 characters from [a-z0-9-_], unique in the project.' },
+      name: {
+        type: 'string',
+        pattern: LIMITS.storeName.pattern,
+        description: 'Store name: 1 to 64 characters from [a-z0-9-_], unique in the project.',
+      },
     },
   },
   Store: {
@@ -108,7 +112,12 @@ export const schemas = {
         maxLength: LIMITS.docIdBytes,
         description: `Document id, the upsert key: 1 to ${LIMITS.docIdBytes} bytes of UTF-8, any characters except the ids '.' and '..' (URL-encode it in paths).`,
       },
-      text: { type: 'string', minLength: 1, pattern: '\\S', description: 'Full document text, unchunked; must contain a non-space character. Send either text or content.' },
+      text: {
+        type: 'string',
+        minLength: 1,
+        pattern: '\\S',
+        description: 'Full document text, unchunked; must contain a non-space character. Send either text or content.',
+      },
       content: { $ref: '#/components/schemas/DocumentContent' },
       metadata: { $ref: '#/components/schemas/Metadata' },
     },
@@ -120,7 +129,11 @@ export const schemas = {
     description:
       'A file whose text becomes the document text (instead of `text`): a PDF has its text layer extracted; an image, or a PDF page without a text layer, is transcribed by the vision model (SVC_VISION_MODEL, else SVC_ENRICH_MODEL; refused with 400 when neither is set). The base64 counts toward the 32 MB request limit.',
     properties: {
-      media_type: { type: 'string', enum: [...CONTENT_MEDIA_TYPES], description: `The file type: one of ${CONTENT_MEDIA_TYPES.join(', ')}.` },
+      media_type: {
+        type: 'string',
+        enum: [...CONTENT_MEDIA_TYPES],
+        description: `The file type: one of ${CONTENT_MEDIA_TYPES.join(', ')}.`,
+      },
       data: { type: 'string', minLength: 1, description: 'The file, base64-encoded (RFC 4648, with padding).' },
     },
   },
@@ -181,7 +194,13 @@ export const schemas = {
     required: ['query'],
     additionalProperties: false,
     properties: {
-      query: { type: 'string', minLength: 1, maxLength: LIMITS.queryChars, pattern: '\\S', description: `Natural-language query: 1 to ${LIMITS.queryChars} characters, not blank.` },
+      query: {
+        type: 'string',
+        minLength: 1,
+        maxLength: LIMITS.queryChars,
+        pattern: '\\S',
+        description: `Natural-language query: 1 to ${LIMITS.queryChars} characters, not blank.`,
+      },
       max_hops: {
         type: 'integer',
         minimum: LIMITS.maxHops.min,
@@ -197,7 +216,11 @@ export const schemas = {
         description: `Maximum passages returned: an integer from ${LIMITS.maxResults.min} to ${LIMITS.maxResults.max} (default ${LIMITS.maxResults.default}).`,
       },
       return_trace: { type: 'boolean', default: false, description: 'When true, the response includes `trace` (default false).' },
-      answer: { type: 'boolean', default: false, description: 'When true, the response includes `answer`, built from the passages found (default false).' },
+      answer: {
+        type: 'boolean',
+        default: false,
+        description: 'When true, the response includes `answer`, built from the passages found (default false).',
+      },
       filter: {
         type: 'object',
         maxProperties: LIMITS.filterKeys,
@@ -225,18 +248,41 @@ export const schemas = {
     type: 'object',
     required: ['hop', 'doc_id', 'why'],
     additionalProperties: false,
-    properties: { hop: { type: 'integer', minimum: 1 }, doc_id: { type: 'string' }, why: { type: 'string', description: 'A short reason.' } },
+    properties: {
+      hop: { type: 'integer', minimum: 1 },
+      doc_id: { type: 'string' },
+      why: { type: 'string', description: 'A short reason.' },
+    },
   },
   SearchResult: {
     type: 'object',
     required: ['passages', 'confidence', 'hops_used', 'latency_ms', 'engine'],
     additionalProperties: false,
     properties: {
-      passages: { type: 'array', items: { $ref: '#/components/schemas/Passage' }, description: "Supporting passages, best first. In a one-hop result (every passage found from the question alone), the first few (two with the shipped model) are ordered by their scores together with the native reader's best sentence, and the scores are listed best-first." },
-      confidence: { type: 'number', minimum: 0, maximum: 1, description: 'Calibrated probability that the evidence returned is sufficient.' },
+      passages: {
+        type: 'array',
+        items: { $ref: '#/components/schemas/Passage' },
+        description:
+          "Supporting passages, best first. In a one-hop result (every passage found from the question alone), the first few (two with the shipped model) are ordered by their scores together with the native reader's best sentence, and the scores are listed best-first.",
+      },
+      confidence: {
+        type: 'number',
+        minimum: 0,
+        maximum: 1,
+        description: 'Calibrated probability that the evidence returned is sufficient.',
+      },
       hops_used: { type: 'integer', minimum: 0, description: 'Hops actually used; at most max_hops.' },
-      trace: { type: 'array', items: { $ref: '#/components/schemas/TraceStep' }, description: 'One step per hop; present when return_trace was true.' },
-      latency_ms: { type: 'number', minimum: 0, description: "Engine-only latency measured on the server (the multi-hop loop, and the reader's ordering of a one-hop result), in milliseconds." },
+      trace: {
+        type: 'array',
+        items: { $ref: '#/components/schemas/TraceStep' },
+        description: 'One step per hop; present when return_trace was true.',
+      },
+      latency_ms: {
+        type: 'number',
+        minimum: 0,
+        description:
+          "Engine-only latency measured on the server (the multi-hop loop, and the reader's ordering of a one-hop result), in milliseconds.",
+      },
       engine: { type: 'string', description: 'Engine identifier with the model version.' },
       answer: { $ref: '#/components/schemas/Answer' },
     },
@@ -245,14 +291,24 @@ export const schemas = {
     type: 'object',
     required: ['text', 'citations', 'source'],
     additionalProperties: false,
-    description: 'Present when the search asked for answer=true. A failure of the answer source never fails the search: it is reported in `error`.',
+    description:
+      'Present when the search asked for answer=true. A failure of the answer source never fails the search: it is reported in `error`.',
     properties: {
       text: {
         type: ['string', 'null'],
-        description: 'The answer: from the native reader, an exact span of a passage; from an answer model, its reply. Empty when there were no passages to read; null when `error` is set.',
+        description:
+          'The answer: from the native reader, an exact span of a passage; from an answer model, its reply. Empty when there were no passages to read; null when `error` is set.',
       },
-      citations: { type: 'array', items: { type: 'string' }, description: 'Ids of the documents that support the answer, each one whose passages were read (cited ids the model was not sent are dropped).' },
-      source: { type: 'string', description: '`native` (the reader of the model folder) or the name of the answer model (SVC_ENRICH_MODEL).' },
+      citations: {
+        type: 'array',
+        items: { type: 'string' },
+        description:
+          'Ids of the documents that support the answer, each one whose passages were read (cited ids the model was not sent are dropped).',
+      },
+      source: {
+        type: 'string',
+        description: '`native` (the reader of the model folder) or the name of the answer model (SVC_ENRICH_MODEL).',
+      },
       error: { $ref: '#/components/schemas/AnswerError' },
     },
   },
@@ -262,7 +318,11 @@ export const schemas = {
     additionalProperties: false,
     description: 'Why there is no answer; the search results are complete.',
     properties: {
-      type: { type: 'string', enum: [...ANSWER_ERRORS], description: ANSWER_ERRORS.map((t) => `\`${t}\`: ${ERRORS[t].description}`).join('; ') },
+      type: {
+        type: 'string',
+        enum: [...ANSWER_ERRORS],
+        description: ANSWER_ERRORS.map((t) => `\`${t}\`: ${ERRORS[t].description}`).join('; '),
+      },
       message: { type: 'string', description: 'What happened.' },
       fix: { type: 'string', description: 'What to do about it.' },
     },

@@ -4,22 +4,20 @@
 // `close()` stops accepting, waits for requests in flight, closes every store durably and releases
 // the lock.
 import http from 'node:http';
-import { availableParallelism } from 'node:os';
 import type { AddressInfo } from 'node:net';
-import { pino, type Logger } from 'pino';
-import { VERSION, type Config } from '../config.js';
-import { loadEngine } from '../engine/index.js';
-import { loadModelFolder } from '../engine/index.js';
-import type { Engine } from '../engine/index.js';
-import { ApiError } from '../errors.js';
-import { lockDataDir } from '../store/data-dir-lock.js';
-import { KeyRing } from '../store/keys.js';
-import { resolveModel } from '../model-source/resolve.js';
+import { availableParallelism } from 'node:os';
+import { type Logger, pino } from 'pino';
 import { loadReader, rerankParams } from '../answer/index.js';
+import { type Config, VERSION } from '../config.js';
+import type { Engine } from '../engine/index.js';
+import { loadEngine, loadModelFolder } from '../engine/index.js';
+import { ApiError } from '../errors.js';
+import { resolveModel } from '../model-source/index.js';
+import { KeyRing, lockDataDir } from '../store/index.js';
 import { createApp } from './app.js';
+import type { Services } from './context.js';
 import { createEnrichment } from './enrichment.js';
 import { FairGate } from './fair-gate.js';
-import type { Services } from './context.js';
 import { pruneIdempotency } from './handlers-documents.js';
 import { buildOpenApi } from './openapi.js';
 import { StoreRegistry } from './store-registry.js';
@@ -46,9 +44,12 @@ export interface RunningServer {
 }
 
 function clientErrorBody(err: NodeJS.ErrnoException): string {
-  const e = err.code === 'HPE_HEADER_OVERFLOW'
-    ? new ApiError('headers_too_large', 'the request headers exceed 16 KB')
-    : new ApiError('invalid_request', `the request is not valid HTTP (${err.code ?? 'parse error'})`, { fix: 'Send a well-formed HTTP/1.1 request.' });
+  const e =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? new ApiError('headers_too_large', 'the request headers exceed 16 KB')
+      : new ApiError('invalid_request', `the request is not valid HTTP (${err.code ?? 'parse error'})`, {
+          fix: 'Send a well-formed HTTP/1.1 request.',
+        });
   const body = JSON.stringify(e.body());
   return `HTTP/1.1 ${e.status} ${http.STATUS_CODES[e.status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
 }
@@ -65,7 +66,10 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   try {
     const keys = new KeyRing(config.dataDir);
     // Model distribution: a remote SVC_MODEL_URI is fetched into (or verified in) SVC_MODEL_CACHE first.
-    const modelLog = { info: (msg: string, f?: object) => logger.info(f ?? {}, msg), warn: (msg: string, f?: object) => logger.warn(f ?? {}, msg) };
+    const modelLog = {
+      info: (msg: string, f?: object) => logger.info(f ?? {}, msg),
+      warn: (msg: string, f?: object) => logger.warn(f ?? {}, msg),
+    };
     const modelDir = await resolveModel(config.modelUri, config.modelCache, modelLog);
     // Read and verified once; the engine places its tables and the answerer takes its reader from it.
     const model = loadModelFolder(modelDir);
@@ -77,14 +81,31 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     const enrichment = createEnrichment(config.enrich, native);
     const rr = rerankParams(model);
     const rerank = native.reader && rr.params ? { reader: native.reader, params: rr.params } : undefined;
-    const ordering = rerank ? `one-hop results re-ordered by the reader (first ${rerank.params.n})` : `no re-ordering: ${native.problem ?? rr.problem}`;
+    const ordering = rerank
+      ? `one-hop results re-ordered by the reader (first ${rerank.params.n})`
+      : `no re-ordering: ${native.problem ?? rr.problem}`;
     logger.info({}, `${enrichment.answerer.describe()}; ${enrichment.extractor.describe()}; ${ordering}`);
     // Engine work is admitted fairly across projects: two requests per worker thread run at once (one
     // computes while the other's results are resolved), and each project may queue eight per thread.
     const threads = opts.threads ?? availableParallelism();
     const gate = new FairGate(2 * threads, 8 * threads);
-    const services: Services = { version: VERSION, engine, registry, keys, state: 'starting', openapi: buildOpenApi(VERSION), enrichment, rerank, gate };
-    const app = createApp({ services, logger, rateLimit: opts.rateLimit, auth: { noAuth: opts.noAuth, defaultProject: config.project, keys } });
+    const services: Services = {
+      version: VERSION,
+      engine,
+      registry,
+      keys,
+      state: 'starting',
+      openapi: buildOpenApi(VERSION),
+      enrichment,
+      rerank,
+      gate,
+    };
+    const app = createApp({
+      services,
+      logger,
+      rateLimit: opts.rateLimit,
+      auth: { noAuth: opts.noAuth, defaultProject: config.project, keys },
+    });
     // requireHostHeader off: a request without Host is answered by the API (JSON from the error table), not by Node's bare 400.
     server = http.createServer({ maxHeaderSize: 16 * 1024, requestTimeout: 300_000, requireHostHeader: false }, app);
     // Idle keep-alive connections stay open 65 s (Node's default is 5 s): a client slow to send its
@@ -109,7 +130,10 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       logger.warn({ err }, 'warm-up failed; the first searches may be slow');
     }
     services.state = 'ok';
-    const prune = setInterval(() => void pruneIdempotency(registry.allStores()).catch((err) => logger.error({ err }, 'idempotency pruning failed')), 3600_000);
+    const prune = setInterval(
+      () => void pruneIdempotency(registry.allStores()).catch((err) => logger.error({ err }, 'idempotency pruning failed')),
+      3600_000,
+    );
     prune.unref();
 
     const port = (listening.address() as AddressInfo).port;

@@ -8,8 +8,16 @@
 // text first (see reencode), while the server still answers 503 `starting`.
 import type { Engine, StoreIndex } from '../engine/index.js';
 import { ApiError } from '../errors.js';
-import { createStore, destroyStore, isStoreId, listProjects, newStoreId, openProjectStores } from '../store/catalog.js';
-import type { StoreDb, StoreMeta } from '../store/store-db.js';
+import {
+  createStore,
+  destroyStore,
+  isStoreId,
+  listProjects,
+  newStoreId,
+  openProjectStores,
+  type StoreDb,
+  type StoreMeta,
+} from '../store/index.js';
 import { Mutex } from './mutex.js';
 
 /** Re-encoding batch bounds: documents, and characters of text held in memory at once. */
@@ -55,7 +63,13 @@ export class StoreRegistry {
     const p = this.project(project);
     p.byId.set(db.meta.id, store);
     p.byName.set(db.meta.name, store);
-    this.log('store opened', { project, store: db.meta.name, id: db.meta.id, passages: index.passageCount, ms: Math.round(performance.now() - started) });
+    this.log('store opened', {
+      project,
+      store: db.meta.name,
+      id: db.meta.id,
+      passages: index.passageCount,
+      ms: Math.round(performance.now() - started),
+    });
     return store;
   }
 

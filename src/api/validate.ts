@@ -2,15 +2,31 @@
 // For each operation: the JSON body, the query string (coerced from strings, unknown parameters
 // refused) and the headers it declares. A failure becomes 400 `invalid_request` whose message names
 // the field and whose fix quotes the field's description from the document (its valid range).
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import { Ajv2020, type ErrorObject, type SchemaObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { ApiError } from '../errors.js';
 import type { Operation } from './openapi.js';
 
 // ajv-formats is CommonJS: its default export arrives as the module object under NodeNext.
-const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (ajv: Ajv2020) => void;
+const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (
+  ajv: Ajv2020,
+) => void;
 
-type Doc = Record<string, any>;
+/** The OpenAPI document: Ajv is given all of it; `Paths` and `Parameter` are the parts read here. */
+type Doc = Record<string, unknown>;
+type Paths = Record<string, Record<string, { parameters?: Array<{ $ref: string }> }>>;
+/** A parameter object (what a parameter's $ref points at). */
+interface Parameter {
+  name: string;
+  in: string;
+  description?: string;
+  schema: SchemaObject;
+}
+/** The fields of a failing schema node that an error message reads. */
+interface DescribedSchema {
+  description?: string;
+  properties?: Record<string, { description?: string } | undefined>;
+}
 
 function makeAjv(coerce: boolean): Ajv2020 {
   const ajv = new Ajv2020({ strict: true, allErrors: false, verbose: true, useDefaults: true, coerceTypes: coerce ? 'array' : false });
@@ -29,9 +45,10 @@ export interface OperationValidator {
   headers: (headers: Record<string, string | string[] | undefined>) => void;
 }
 
-function schemaAt(doc: Doc, ref: string): Doc {
-  let node: any = doc;
-  for (const part of ref.replace(/^#\//, '').split('/')) node = node[part.replace(/~1/g, '/').replace(/~0/g, '~')];
+function schemaAt(doc: Doc, ref: string): unknown {
+  let node: unknown = doc;
+  for (const part of ref.replace(/^#\//, '').split('/'))
+    node = (node as Record<string, unknown>)[part.replace(/~1/g, '/').replace(/~0/g, '~')];
   return node;
 }
 
@@ -43,15 +60,19 @@ function firstError(errors: ErrorObject[]): ErrorObject {
 /** A readable error for the first failure; the failing schema node's description is the fix. */
 function describe(where: string, err: ErrorObject): ApiError {
   const path = where + err.instancePath.replace(/\/(\d+)(?=\/|$)/g, '[$1]').replace(/\//g, '.');
-  const parent = (err.parentSchema ?? {}) as Doc;
+  const parent = (err.parentSchema ?? {}) as DescribedSchema;
   if (err.keyword === 'additionalProperties') {
     const extra = (err.params as { additionalProperty: string }).additionalProperty;
     const allowed = Object.keys(parent.properties ?? {}).join(', ');
-    return new ApiError('invalid_request', `${path} has an unknown field '${extra}'`, { fix: allowed ? `Allowed fields: ${allowed}.` : `Remove '${extra}'.` });
+    return new ApiError('invalid_request', `${path} has an unknown field '${extra}'`, {
+      fix: allowed ? `Allowed fields: ${allowed}.` : `Remove '${extra}'.`,
+    });
   }
   if (err.keyword === 'required') {
     const missing = (err.params as { missingProperty: string }).missingProperty;
-    return new ApiError('invalid_request', `${path} is missing the required field '${missing}'`, { fix: parent.properties?.[missing]?.description ?? `Add '${missing}'.` });
+    return new ApiError('invalid_request', `${path} is missing the required field '${missing}'`, {
+      fix: parent.properties?.[missing]?.description ?? `Add '${missing}'.`,
+    });
   }
   const fix = parent.description ?? 'See /v1/openapi.json for the valid shape.';
   return new ApiError('invalid_request', `${path} ${err.message ?? 'is invalid'}`, { fix });
@@ -64,8 +85,8 @@ export function compileValidators(doc: Doc, operations: Operation[]): Map<string
   queryAjv.addSchema(doc, 'openapi.json');
   const out = new Map<string, OperationValidator>();
   for (const op of operations) {
-    const opDoc = doc.paths[op.path][op.method];
-    const params: Doc[] = (opDoc.parameters ?? []).map((p: Doc) => schemaAt(doc, p.$ref));
+    const opDoc = (doc.paths as Paths)[op.path][op.method];
+    const params = (opDoc.parameters ?? []).map((p) => schemaAt(doc, p.$ref) as Parameter);
     const queryParams = params.filter((p) => p.in === 'query');
     const headerParams = params.filter((p) => p.in === 'header');
     const querySchema = {
@@ -76,7 +97,11 @@ export function compileValidators(doc: Doc, operations: Operation[]): Map<string
     const validateQuery = queryAjv.compile(querySchema);
     const paramDescriptions = new Map(params.map((p) => [p.name, p.description as string]));
     const allowedQuery = queryParams.map((p) => p.name).join(', ') || 'none';
-    const headerValidators = headerParams.map((p) => ({ name: p.name as string, check: queryAjv.compile(p.schema), description: p.description as string }));
+    const headerValidators = headerParams.map((p) => ({
+      name: p.name,
+      check: queryAjv.compile(p.schema),
+      description: p.description as string,
+    }));
 
     let body: OperationValidator['body'];
     if (op.body) {
@@ -96,14 +121,21 @@ export function compileValidators(doc: Doc, operations: Operation[]): Map<string
           const err = validateQuery.errors![0];
           if (err.keyword === 'additionalProperties') {
             const extra = (err.params as { additionalProperty: string }).additionalProperty;
-            throw new ApiError('invalid_request', `unknown query parameter '${extra}'`, { fix: `Query parameters of this endpoint: ${allowedQuery}.` });
+            throw new ApiError('invalid_request', `unknown query parameter '${extra}'`, {
+              fix: `Query parameters of this endpoint: ${allowedQuery}.`,
+            });
           }
           const name = err.instancePath.replace(/^\//, '');
-          throw new ApiError('invalid_request', `query parameter '${name}' ${err.message}`, { fix: paramDescriptions.get(name) ?? allowedQuery });
+          throw new ApiError('invalid_request', `query parameter '${name}' ${err.message}`, {
+            fix: paramDescriptions.get(name) ?? allowedQuery,
+          });
         }
         // Ajv coerces 'Infinity' and '1e999' to Infinity and then skips minimum/maximum: refuse them here.
         const infinite = Object.entries(copy).find(([, v]) => typeof v === 'number' && !Number.isFinite(v));
-        if (infinite) throw new ApiError('invalid_request', `query parameter '${infinite[0]}' must be a finite number`, { fix: paramDescriptions.get(infinite[0]) ?? allowedQuery });
+        if (infinite)
+          throw new ApiError('invalid_request', `query parameter '${infinite[0]}' must be a finite number`, {
+            fix: paramDescriptions.get(infinite[0]) ?? allowedQuery,
+          });
         return copy;
       },
       headers(headers) {

@@ -28,7 +28,8 @@ const MAX_WORD_CHARS = 40;
  * document, as a question, or every third one as keywords.
  */
 export function warmUpQueries(texts: string[], n: number): string[] {
-  const words = (s: string | undefined) => (s?.match(/[\p{L}][\p{L}\p{N}'-]*/gu) ?? []).filter((w) => w.length > 2 && w.length <= MAX_WORD_CHARS);
+  const words = (s: string | undefined) =>
+    (s?.match(/[\p{L}][\p{L}\p{N}'-]*/gu) ?? []).filter((w) => w.length > 2 && w.length <= MAX_WORD_CHARS);
   const queries: string[] = [];
   for (let i = 0; i < texts.length && queries.length < n; i++) {
     const sentences = texts[i].split(/(?<=[.!?])\s+/);
@@ -53,7 +54,13 @@ export async function warmUp(services: Services, parallel: number): Promise<Warm
   const one = async (): Promise<void> => {
     while (next < queries.length && performance.now() - started < BUDGET_MS) {
       const i = next++;
-      const body = { query: queries[i], max_hops: LIMITS.maxHops.default, max_results: LIMITS.maxResults.default, return_trace: i % 4 === 3, answer: false };
+      const body = {
+        query: queries[i],
+        max_hops: LIMITS.maxHops.default,
+        max_results: LIMITS.maxResults.default,
+        return_trace: i % 4 === 3,
+        answer: false,
+      };
       await search({ project, params: { store: store.db.meta.id }, query: {}, body, headers: {}, requestId: 'warm-up', services });
     }
   };

@@ -3,7 +3,7 @@
 // (message, request id, fix), option parsers, and small text formatters. Talks to the server only
 // through the client library, never through src/api.
 import { InvalidArgumentError } from 'commander';
-import { Svc, SvcError, type Metadata, type MetadataValue } from '../client/index.js';
+import { type Metadata, type MetadataValue, Svc, SvcError } from '../client/index.js';
 import { CliError } from './cli-error.js';
 
 export function client(): Svc {
@@ -57,7 +57,13 @@ export function printJson(value: unknown): void {
 /** Left-aligned columns separated by two spaces; the header row first. */
 export function printTable(rows: string[][]): void {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  for (const r of rows) process.stdout.write(`${r.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd()}\n`);
+  for (const r of rows)
+    process.stdout.write(
+      `${r
+        .map((c, i) => c.padEnd(widths[i]))
+        .join('  ')
+        .trimEnd()}\n`,
+    );
 }
 
 export function formatBytes(n: number): string {

@@ -28,8 +28,13 @@ export function registerDocs(program: Command): void {
           shown.push(d);
         }
         if (opts.json) printJson(shown);
-        else if (shown.length === 0) process.stdout.write(`no documents in '${store}'; add some with 'svc ingest ${store} <file.jsonl | folder>'\n`);
-        else printTable([['ID', 'TOKENS', 'INGESTED', 'METADATA'], ...shown.map((d) => [d.id, String(d.n_tokens), d.ingested_at, formatMetadata(d.metadata)])]);
+        else if (shown.length === 0)
+          process.stdout.write(`no documents in '${store}'; add some with 'svc ingest ${store} <file.jsonl | folder>'\n`);
+        else
+          printTable([
+            ['ID', 'TOKENS', 'INGESTED', 'METADATA'],
+            ...shown.map((d) => [d.id, String(d.n_tokens), d.ingested_at, formatMetadata(d.metadata)]),
+          ]);
         if (more) process.stderr.write(`(first ${shown.length} shown; --limit <n> or --all for more)\n`);
       }),
     );

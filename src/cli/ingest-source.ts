@@ -30,7 +30,10 @@ export async function openSource(p: string): Promise<IngestSource> {
   if (stat.isDirectory()) return folderSource(p);
   if (/\.jsonl$/i.test(p)) return jsonlSource(p);
   if (TEXT_FILE.test(p)) return filesSource([{ file: p, id: path.basename(p) }], `file ${p}`);
-  throw new CliError(`'${p}' is not a .jsonl, .txt or .md file`, 'Give a .jsonl file (one {"id","text","metadata"} object per line), or a folder of .txt/.md files.');
+  throw new CliError(
+    `'${p}' is not a .jsonl, .txt or .md file`,
+    'Give a .jsonl file (one {"id","text","metadata"} object per line), or a folder of .txt/.md files.',
+  );
 }
 
 async function walk(root: string, rel = ''): Promise<string[]> {
@@ -48,7 +51,8 @@ async function walk(root: string, rel = ''): Promise<string[]> {
 
 async function folderSource(dir: string): Promise<IngestSource> {
   const files = await walk(dir);
-  if (files.length === 0) throw new CliError(`no .txt or .md files in ${dir}`, 'Give a folder holding .txt/.md files (searched recursively), or a .jsonl file.');
+  if (files.length === 0)
+    throw new CliError(`no .txt or .md files in ${dir}`, 'Give a folder holding .txt/.md files (searched recursively), or a .jsonl file.');
   return filesSource(
     files.map((rel) => ({ file: path.join(dir, rel), id: rel })),
     `folder ${dir} (${files.length} file${files.length === 1 ? '' : 's'})`,
@@ -74,7 +78,10 @@ async function readText(file: string): Promise<string> {
   try {
     return await fs.readFile(file, 'utf8');
   } catch (err) {
-    throw new CliError(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, 'Check that it is a readable file, or move it out of the folder.');
+    throw new CliError(
+      `cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+      'Check that it is a readable file, or move it out of the folder.',
+    );
   }
 }
 

@@ -13,7 +13,7 @@
 // aborts the batches in flight (the server applies each whole or not at all).
 import { randomUUID } from 'node:crypto';
 import type { Command } from 'commander';
-import { MAX_BATCH_DOCS, type IngestTotals } from '../client/index.js';
+import { type IngestTotals, MAX_BATCH_DOCS } from '../client/index.js';
 import { client, formatDuration, intOption, printJson, secondsOption, withClient } from './client-env.js';
 import { openSource } from './ingest-source.js';
 import { Progress } from './progress.js';
@@ -33,12 +33,21 @@ function summary(store: string, t: IngestTotals, total: number, skipped: string[
   const secs = t.elapsedMs / 1000;
   const rate = secs > 0 ? Math.round(t.documents / secs) : t.documents;
   const lines = t.stopped
-    ? [`interrupted: ${t.documents} of ${total} documents ingested into '${store}' (${t.batches} batches) in ${formatDuration(secs)}; run the same command again to resume`]
-    : [`ingested ${t.documents} documents into '${store}' in ${secs.toFixed(1)} s (${rate} docs/s, ${t.batches} batch${t.batches === 1 ? '' : 'es'})`];
+    ? [
+        `interrupted: ${t.documents} of ${total} documents ingested into '${store}' (${t.batches} batches) in ${formatDuration(secs)}; run the same command again to resume`,
+      ]
+    : [
+        `ingested ${t.documents} documents into '${store}' in ${secs.toFixed(1)} s (${rate} docs/s, ${t.batches} batch${t.batches === 1 ? '' : 'es'})`,
+      ];
   if (t.replayedDocuments > 0) {
-    lines.push(`  ${t.replayedDocuments} of them were already ingested by an earlier run and not written again (--fresh sends everything again)`);
+    lines.push(
+      `  ${t.replayedDocuments} of them were already ingested by an earlier run and not written again (--fresh sends everything again)`,
+    );
   }
-  if (skipped.length > 0) lines.push(`  skipped ${skipped.length} empty file${skipped.length === 1 ? '' : 's'}: ${skipped.slice(0, 5).join(', ')}${skipped.length > 5 ? ', …' : ''}`);
+  if (skipped.length > 0)
+    lines.push(
+      `  skipped ${skipped.length} empty file${skipped.length === 1 ? '' : 's'}: ${skipped.slice(0, 5).join(', ')}${skipped.length > 5 ? ', …' : ''}`,
+    );
   return `${lines.join('\n')}\n`;
 }
 
@@ -49,7 +58,12 @@ export function registerIngest(program: Command): void {
     .argument('<store>', 'store name (created when missing) or id')
     .argument('<path>', 'a .jsonl file of {"id","text","metadata"} lines, or a folder of .txt/.md files')
     .option('--concurrency <n>', 'batches in flight at once', intOption(1, 64), 4)
-    .option('--batch-size <n>', `documents per batch, at most ${MAX_BATCH_DOCS} (keep it the same when resuming)`, intOption(1, MAX_BATCH_DOCS), MAX_BATCH_DOCS)
+    .option(
+      '--batch-size <n>',
+      `documents per batch, at most ${MAX_BATCH_DOCS} (keep it the same when resuming)`,
+      intOption(1, MAX_BATCH_DOCS),
+      MAX_BATCH_DOCS,
+    )
     .option('--fresh', 'ingest every document again instead of skipping batches an earlier run completed')
     .option('--progress-interval <seconds>', 'seconds between progress lines when stderr is not a terminal', secondsOption, 2)
     .option('--json', 'print the totals as JSON')
@@ -90,11 +104,14 @@ export function registerIngest(program: Command): void {
         } catch (err) {
           progress.stop();
           if (abort.signal.aborted) {
-            process.stderr.write(`aborted: ${acked} documents confirmed; batches in flight were applied whole or not at all; run the same command again to resume\n`);
+            process.stderr.write(
+              `aborted: ${acked} documents confirmed; batches in flight were applied whole or not at all; run the same command again to resume\n`,
+            );
             process.exitCode = 130;
             return;
           }
-          if (acked > 0) process.stderr.write(`${acked} documents were ingested before this; running the same command again resumes after them\n`);
+          if (acked > 0)
+            process.stderr.write(`${acked} documents were ingested before this; running the same command again resumes after them\n`);
           throw err;
         } finally {
           process.off('SIGINT', onSigint);

@@ -72,7 +72,9 @@ export class Progress {
   /** The plain line for logs. */
   line(): string {
     const { rate, eta, fraction } = this.stats();
-    const count = this.opts.total ? `${this.done}/${this.opts.total} documents (${Math.floor((fraction ?? 0) * 100)}%)` : `${this.done} documents`;
+    const count = this.opts.total
+      ? `${this.done}/${this.opts.total} documents (${Math.floor((fraction ?? 0) * 100)}%)`
+      : `${this.done} documents`;
     return `ingest: ${count}, ${Math.round(rate)} docs/s${eta === undefined ? '' : `, ETA ${formatDuration(eta)}`}`;
   }
 

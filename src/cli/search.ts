@@ -1,7 +1,7 @@
 // `svc search <store> "<query>"`: passages grouped by the hop that found them, with scores, then
 // the confidence, hops used, server latency and (with --trace) the trace; --json prints the
 // response as the server sent it.
-import { Option, type Command } from 'commander';
+import { type Command, Option } from 'commander';
 import type { Metadata, SearchRequest, SearchResult } from '../client/index.js';
 import { client, formatMetadata, intOption, parseFilter, printJson, withClient } from './client-env.js';
 
@@ -51,7 +51,10 @@ export function renderResult(r: SearchResult, maxHops: number | undefined, width
     }
   }
   const ceiling = maxHops === undefined ? '' : ` of at most ${maxHops}`;
-  out.push('', `confidence ${r.confidence.toFixed(2)} · ${r.hops_used} hop${r.hops_used === 1 ? '' : 's'} used${ceiling} · ${r.latency_ms.toFixed(1)} ms · ${r.engine}`);
+  out.push(
+    '',
+    `confidence ${r.confidence.toFixed(2)} · ${r.hops_used} hop${r.hops_used === 1 ? '' : 's'} used${ceiling} · ${r.latency_ms.toFixed(1)} ms · ${r.engine}`,
+  );
   if (r.trace) {
     out.push('trace:');
     if (r.trace.length === 0) out.push('  (empty)');
@@ -69,7 +72,11 @@ export function registerSearch(program: Command): void {
     .option('--hops <n>', 'ceiling on hops, 1 to 8 (server default 4)', intOption(1, 8))
     .option('--results <n>', 'maximum passages, 1 to 100 (server default 10)', intOption(1, 100))
     .option('--trace', 'show why each hop went where it did')
-    .option('--filter <key=value>', 'metadata that must match (repeatable; numbers, true and false are typed, "quote" to keep a string)', parseFilter)
+    .option(
+      '--filter <key=value>',
+      'metadata that must match (repeatable; numbers, true and false are typed, "quote" to keep a string)',
+      parseFilter,
+    )
     .option('--json', 'print the response JSON')
     .addOption(new Option('--max-hops <n>').hideHelp().argParser(intOption(1, 8)).conflicts('hops'))
     .addOption(new Option('--max-results <n>').hideHelp().argParser(intOption(1, 100)).conflicts('results'))

@@ -54,7 +54,10 @@ export function registerStores(program: Command): void {
           process.stdout.write("no stores; create one with 'svc stores create <name>'\n");
           return;
         }
-        printTable([['NAME', 'ID', 'DOCS', 'SIZE', 'CREATED'], ...all.map((s) => [s.name, s.id, String(s.n_docs), formatBytes(s.size_bytes), s.created_at])]);
+        printTable([
+          ['NAME', 'ID', 'DOCS', 'SIZE', 'CREATED'],
+          ...all.map((s) => [s.name, s.id, String(s.n_docs), formatBytes(s.size_bytes), s.created_at]),
+        ]);
       }),
     );
 
@@ -82,7 +85,11 @@ export function registerStores(program: Command): void {
         if (!opts.yes) {
           const s = await svc.stores.get(store);
           const what = `store '${s.name}' and its ${s.n_docs} document${s.n_docs === 1 ? '' : 's'}`;
-          if (!process.stdin.isTTY) throw new CliError(`not deleting ${what} without confirmation`, `Pass --yes to delete it: 'svc stores delete ${store} --yes' (this cannot be undone).`);
+          if (!process.stdin.isTTY)
+            throw new CliError(
+              `not deleting ${what} without confirmation`,
+              `Pass --yes to delete it: 'svc stores delete ${store} --yes' (this cannot be undone).`,
+            );
           if (!(await confirm(`Delete ${what}? This cannot be undone. [y/N] `))) {
             process.stderr.write('not deleted\n');
             return;

@@ -88,14 +88,18 @@ export function resolveConfig(opts: SvcOptions = {}): ResolvedConfig {
   const apiKey = opts.apiKey ?? (env.SVC_API_KEY || undefined);
   if (apiKey !== undefined) {
     if (!/^[\x21-\x7e]+$/.test(apiKey)) {
-      throw new ConfigError({ message: 'the API key contains spaces or characters outside printable ASCII', fix: "Set SVC_API_KEY to the key exactly as 'svc keys create' printed it." });
+      throw new ConfigError({
+        message: 'the API key contains spaces or characters outside printable ASCII',
+        fix: "Set SVC_API_KEY to the key exactly as 'svc keys create' printed it.",
+      });
     }
     headers.authorization = `Bearer ${apiKey}`;
   }
   if (opts.project !== undefined) headers['x-svc-project'] = opts.project;
   const retry = opts.retry ?? {};
   const f = opts.fetch ?? globalThis.fetch;
-  if (typeof f !== 'function') throw new ConfigError({ message: 'no fetch implementation is available', fix: 'Use Node 20 or later, or pass the fetch option.' });
+  if (typeof f !== 'function')
+    throw new ConfigError({ message: 'no fetch implementation is available', fix: 'Use Node 20 or later, or pass the fetch option.' });
   return {
     baseUrl,
     headers,

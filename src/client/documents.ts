@@ -4,8 +4,8 @@
 import { randomUUID } from 'node:crypto';
 import type { DocumentInfo, DocumentInput, DocumentList, DocumentSummary, IngestResponse } from '../api-types.js';
 import type { CallOptions } from './config.js';
-import { ingestStream, type IngestStreamOptions, type IngestTotals } from './ingest-stream.js';
-import { paginate, type ListOptions } from './paginate.js';
+import { type IngestStreamOptions, type IngestTotals, ingestStream } from './ingest-stream.js';
+import { type ListOptions, paginate } from './paginate.js';
 import type { Transport } from './transport.js';
 
 export interface IngestOptions extends CallOptions {
@@ -45,7 +45,11 @@ export class Documents {
    * Ingests any number of documents from an (async) iterable in batches of at most 1000 documents
    * and 32 MB, several at a time, each with its own Idempotency-Key. See ingest-stream.ts.
    */
-  ingestStream(store: string, documents: AsyncIterable<DocumentInput> | Iterable<DocumentInput>, opts?: IngestStreamOptions): Promise<IngestTotals> {
+  ingestStream(
+    store: string,
+    documents: AsyncIterable<DocumentInput> | Iterable<DocumentInput>,
+    opts?: IngestStreamOptions,
+  ): Promise<IngestTotals> {
     return ingestStream(this.transport, store, documents, opts);
   }
 

@@ -101,13 +101,17 @@ export const ERROR_CLASSES = {
   answer_unavailable: AnswerUnavailableError,
   enrichment_failed: EnrichmentFailedError,
   enrichment_timeout: EnrichmentTimeoutError,
-} as const satisfies Record<ErrorType | 'route_not_found' | 'method_not_allowed' | 'headers_too_large' | 'answer_unavailable', ReturnType<typeof errorClass>>;
+} as const satisfies Record<
+  ErrorType | 'route_not_found' | 'method_not_allowed' | 'headers_too_large' | 'answer_unavailable',
+  ReturnType<typeof errorClass>
+>;
 
 export type ServerErrorType = keyof typeof ERROR_CLASSES;
 
 // A bare 501/502/504 comes from a proxy in between, not from the enrichment endpoint behind the service.
 const BY_STATUS = new Map<number, ServerErrorType>();
-for (const [type, cls] of Object.entries(ERROR_CLASSES)) if (!BY_STATUS.has(cls.status) && ![404, 501, 502, 504].includes(cls.status)) BY_STATUS.set(cls.status, type as ServerErrorType);
+for (const [type, cls] of Object.entries(ERROR_CLASSES))
+  if (!BY_STATUS.has(cls.status) && ![404, 501, 502, 504].includes(cls.status)) BY_STATUS.set(cls.status, type as ServerErrorType);
 
 /** Milliseconds of a Retry-After header (delta-seconds or an HTTP date), or undefined. */
 export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {

@@ -1,41 +1,7 @@
 // Public entry of the client library (`import { Svc } from 'svc-search'`): the client, its option
 // and result types, the typed errors, and the request/response types generated from the served
 // OpenAPI document. Nothing else is exported; modules behind it may change.
-export { Svc } from './svc.js';
-export { DEFAULT_BASE_URL, type CallOptions, type RetryEvent, type RetryOptions, type SvcOptions } from './config.js';
-export type { Stores } from './stores.js';
-export type { Documents, GetDocumentOptions, IngestOptions, IngestResult } from './documents.js';
-export { MAX_BATCH_DOCS, MAX_REQUEST_BYTES, type IngestProgress, type IngestStreamOptions, type IngestTotals } from './ingest-stream.js';
-export type { ListOptions } from './paginate.js';
-export {
-  ERROR_CLASSES,
-  AnswerUnavailableError,
-  ConfigError,
-  ConnectionError,
-  DeadlineExceededError,
-  DocumentNotFoundError,
-  DocumentTooLargeError,
-  EnrichmentFailedError,
-  EnrichmentTimeoutError,
-  HeadersTooLargeError,
-  IdempotencyKeyReusedError,
-  InternalServerError,
-  InvalidRequestError,
-  MethodNotAllowedError,
-  RateLimitedError,
-  RouteNotFoundError,
-  ServiceUnavailableError,
-  StorageFullError,
-  StorageUnavailableError,
-  StoreAlreadyExistsError,
-  StoreNotFoundError,
-  SvcError,
-  UnauthorizedError,
-  UnexpectedResponseError,
-  UnsupportedMediaTypeError,
-  type ServerErrorType,
-  type SvcErrorInit,
-} from './errors.js';
+
 export type {
   Answer,
   AnswerError,
@@ -60,3 +26,38 @@ export type {
   StoreList,
   TraceStep,
 } from '../api-types.js';
+export { type CallOptions, DEFAULT_BASE_URL, type RetryEvent, type RetryOptions, type SvcOptions } from './config.js';
+export type { Documents, GetDocumentOptions, IngestOptions, IngestResult } from './documents.js';
+export {
+  AnswerUnavailableError,
+  ConfigError,
+  ConnectionError,
+  DeadlineExceededError,
+  DocumentNotFoundError,
+  DocumentTooLargeError,
+  EnrichmentFailedError,
+  EnrichmentTimeoutError,
+  ERROR_CLASSES,
+  HeadersTooLargeError,
+  IdempotencyKeyReusedError,
+  InternalServerError,
+  InvalidRequestError,
+  MethodNotAllowedError,
+  RateLimitedError,
+  RouteNotFoundError,
+  type ServerErrorType,
+  ServiceUnavailableError,
+  StorageFullError,
+  StorageUnavailableError,
+  StoreAlreadyExistsError,
+  StoreNotFoundError,
+  SvcError,
+  type SvcErrorInit,
+  UnauthorizedError,
+  UnexpectedResponseError,
+  UnsupportedMediaTypeError,
+} from './errors.js';
+export { type IngestProgress, type IngestStreamOptions, type IngestTotals, MAX_BATCH_DOCS, MAX_REQUEST_BYTES } from './ingest-stream.js';
+export type { ListOptions } from './paginate.js';
+export type { Stores } from './stores.js';
+export { Svc } from './svc.js';

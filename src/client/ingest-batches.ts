@@ -38,7 +38,10 @@ export class BatchCutter {
   /** Adds the document at `position`; returns the batch it closed, when it did not fit in the open one. */
   add(doc: DocumentInput, position: number): Batch | undefined {
     if (typeof doc?.id !== 'string' || doc.id === '') {
-      throw new InvalidRequestError({ message: `document #${position + 1} of the input has no id`, fix: 'Give every document a non-empty string id (the upsert key).' });
+      throw new InvalidRequestError({
+        message: `document #${position + 1} of the input has no id`,
+        fix: 'Give every document a non-empty string id (the upsert key).',
+      });
     }
     const json = JSON.stringify(doc);
     const bytes = Buffer.byteLength(json);
@@ -75,7 +78,8 @@ export function annotate(err: unknown, batch: Batch, n: number): unknown {
   if (!(err instanceof SvcError) || err.status < 400 || err.status >= 500 || err.status === 429) return err;
   const m = /body\.documents(?:\[(\d+)\]|\.(\d+))/.exec(err.message);
   const i = m ? Number(m[1] ?? m[2]) : -1;
-  const which = i >= 0 && i < batch.ids.length ? `; documents[${i}] is document '${batch.ids[i]}', #${batch.first + i + 1} of the input` : '';
+  const which =
+    i >= 0 && i < batch.ids.length ? `; documents[${i}] is document '${batch.ids[i]}', #${batch.first + i + 1} of the input` : '';
   err.message += ` (batch ${n}: documents #${batch.first + 1} to #${batch.first + batch.ids.length} of the input${which})`;
   return err;
 }

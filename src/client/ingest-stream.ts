@@ -11,7 +11,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { DocumentInput } from '../api-types.js';
 import type { CallOptions } from './config.js';
 import { InvalidRequestError } from './errors.js';
-import { annotate, BatchCutter, MAX_BATCH_DOCS, MAX_REQUEST_BYTES, type Batch } from './ingest-batches.js';
+import { annotate, type Batch, BatchCutter, MAX_BATCH_DOCS, MAX_REQUEST_BYTES } from './ingest-batches.js';
 import type { Transport } from './transport.js';
 
 export { MAX_BATCH_DOCS, MAX_REQUEST_BYTES };
@@ -90,7 +90,11 @@ export async function ingestStream(
       if (failure) return;
       progress.inFlight++;
       try {
-        const reply = await transport.call('ingestDocuments', { path: { store }, headers: { 'Idempotency-Key': key }, rawBody: batch.body }, { signal, timeoutMs: opts.timeoutMs, maxAttempts: opts.maxAttempts });
+        const reply = await transport.call(
+          'ingestDocuments',
+          { path: { store }, headers: { 'Idempotency-Key': key }, rawBody: batch.body },
+          { signal, timeoutMs: opts.timeoutMs, maxAttempts: opts.maxAttempts },
+        );
         const replayed = reply.headers.get('idempotent-replayed') === 'true';
         progress.documents += batch.ids.length;
         progress.batches++;

@@ -4,7 +4,7 @@
 import type { Store, StoreList } from '../api-types.js';
 import type { CallOptions } from './config.js';
 import { StoreAlreadyExistsError, StoreNotFoundError } from './errors.js';
-import { paginate, type ListOptions } from './paginate.js';
+import { type ListOptions, paginate } from './paginate.js';
 import type { Transport } from './transport.js';
 
 export class Stores {

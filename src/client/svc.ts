@@ -3,7 +3,7 @@
 // change to the served contract shows up here as a compile error (see src/api-types.ts). Request and
 // response fields keep their wire names (snake_case); options of the client itself are camelCase.
 import type { Health, SearchRequest, SearchResult } from '../api-types.js';
-import { resolveConfig, type CallOptions, type SvcOptions } from './config.js';
+import { type CallOptions, resolveConfig, type SvcOptions } from './config.js';
 import { Documents } from './documents.js';
 import { Stores } from './stores.js';
 import { Transport } from './transport.js';

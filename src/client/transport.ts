@@ -5,7 +5,14 @@
 // with '.' as %2E (URL parsers resolve dot segments, even encoded ones, in some stacks).
 import { OPERATIONS, type OperationId, type OperationTypes } from '../api-types.js';
 import type { CallOptions, ResolvedConfig } from './config.js';
-import { ConnectionError, DeadlineExceededError, errorFromResponse, InvalidRequestError, SvcError, UnexpectedResponseError } from './errors.js';
+import {
+  ConnectionError,
+  DeadlineExceededError,
+  errorFromResponse,
+  InvalidRequestError,
+  SvcError,
+  UnexpectedResponseError,
+} from './errors.js';
 import { backoffMs, isRetryable, sleep } from './retry.js';
 
 export interface RequestParts<K extends OperationId> {
@@ -41,7 +48,10 @@ function buildPath(template: string, params: Record<string, string> = {}): strin
   return template.replace(/\{(\w+)\}/g, (_, name: string) => {
     const v = params[name];
     if (typeof v !== 'string' || v === '') {
-      throw new InvalidRequestError({ message: `the ${name} is ${JSON.stringify(v) ?? 'undefined'}, not a non-empty string`, fix: `Pass the ${name} as a non-empty string.` });
+      throw new InvalidRequestError({
+        message: `the ${name} is ${JSON.stringify(v) ?? 'undefined'}, not a non-empty string`,
+        fix: `Pass the ${name} as a non-empty string.`,
+      });
     }
     return encodeSegment(v);
   });
@@ -59,7 +69,8 @@ function describeNetworkError(err: unknown): string {
   return cause?.code ?? cause?.message ?? (err as Error).message ?? String(err);
 }
 
-const ambiguous = (err: SvcError) => (err instanceof ConnectionError && !/ECONNREFUSED/.test(err.message)) || [500, 502, 504].includes(err.status);
+const ambiguous = (err: SvcError) =>
+  (err instanceof ConnectionError && !/ECONNREFUSED/.test(err.message)) || [500, 502, 504].includes(err.status);
 
 export class Transport {
   constructor(readonly config: ResolvedConfig) {}
@@ -100,9 +111,11 @@ export class Transport {
         try {
           const res = await config.fetch(url, { method: spec.method, headers, body, signal });
           const text = await res.text();
-          if ((spec.ok as readonly number[]).includes(res.status)) return { status: res.status, headers: res.headers, body: parse(text, res, spec.method, path) };
+          if ((spec.ok as readonly number[]).includes(res.status))
+            return { status: res.status, headers: res.headers, body: parse(text, res, spec.method, path) };
           err = errorFromResponse(res.status, res.headers, text);
-          if (policy.goneType && err.type === policy.goneType && mayHaveApplied) return { status: 204, headers: res.headers, body: undefined as never };
+          if (policy.goneType && err.type === policy.goneType && mayHaveApplied)
+            return { status: 204, headers: res.headers, body: undefined as never };
         } catch (e) {
           if (signal.aborted) throw fail();
           if (e instanceof SvcError) throw e;

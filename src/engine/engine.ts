@@ -5,7 +5,7 @@
 // folder whose weights do not fit this engine's features.
 import { VERSION } from '../version.js';
 import { createContext, type EngineContext, MemoryStoreIndex, type SegmentBatch } from './index/index.js';
-import { type LoadedModelFolder, loadModel, ModelError, type ModelDescriptor, readModelFolder, denseScratchBytes } from './model/index.js';
+import { denseScratchBytes, type LoadedModelFolder, loadModel, type ModelDescriptor, ModelError, readModelFolder } from './model/index.js';
 import { WORKERS } from './params.js';
 import { modelFitProblem } from './ranking/index.js';
 import { createEngineRuntime, EnginePool, type EngineRuntime } from './runtime/index.js';
@@ -31,7 +31,10 @@ export function loadModelFolder(dir: string): LoadedModelFolder {
   const { manifest } = folder;
   const misfit = manifest.params.search && modelFitProblem(manifest.params.search);
   if (misfit) {
-    throw new ModelError(`model ${manifest.name}@${manifest.version} was trained for another version of svc: ${misfit}`, 'Use the model this version of svc ships (models/DEFAULT), or train one with `svc train`.');
+    throw new ModelError(
+      `model ${manifest.name}@${manifest.version} was trained for another version of svc: ${misfit}`,
+      'Use the model this version of svc ships (models/DEFAULT), or train one with `svc train`.',
+    );
   }
   return folder;
 }
@@ -58,13 +61,17 @@ class SvcEngine implements Engine {
     const dim = this.ctx.model.params.dense?.dim ?? 0;
     const results = await Promise.all(
       chunks.map((c) =>
-        this.ctx.withScratch<EncodeResult>('encode', denseScratchBytes(dim), { docs: c.map((d) => ({ text: d.text, title: d.metadata?.title })) }),
+        this.ctx.withScratch<EncodeResult>('encode', denseScratchBytes(dim), {
+          docs: c.map((d) => ({ text: d.text, title: d.metadata?.title })),
+        }),
       ),
     );
     const out: EncodedBatch = { docs: [], segments: [] };
     results.forEach((r, ci) => {
       const chunk = chunks[ci];
-      r.docs.forEach((e, i) => out.docs.push({ id: chunk[i].id, metadata: chunk[i].metadata ?? {}, nTokens: e.nTokens, passages: e.passages, encoding: e.blob }));
+      r.docs.forEach((e, i) => {
+        out.docs.push({ id: chunk[i].id, metadata: chunk[i].metadata ?? {}, nTokens: e.nTokens, passages: e.passages, encoding: e.blob });
+      });
       const seg: SegmentBatch = { built: r.built, docs: chunk.map((d) => ({ id: d.id, metadata: d.metadata ?? {} })) };
       out.segments.push(seg);
     });
@@ -88,7 +95,11 @@ export async function loadEngine(opts: EngineOptions): Promise<Engine> {
 }
 
 /** An engine over a model already placed in `runtime`'s memory; also hands out its internals (the in-process store). */
-export function startEngine(runtime: EngineRuntime, descriptor: ModelDescriptor, opts: Omit<EngineOptions, 'model'> = {}): { engine: Engine; ctx: EngineContext } {
+export function startEngine(
+  runtime: EngineRuntime,
+  descriptor: ModelDescriptor,
+  opts: Omit<EngineOptions, 'model'> = {},
+): { engine: Engine; ctx: EngineContext } {
   const log = opts.log ?? (() => {});
   const pool = new EnginePool({
     module: runtime.module,

@@ -9,7 +9,17 @@ import { startEngine } from './engine.js';
 import type { EngineContext, MemoryStoreIndex, Segment } from './index/index.js';
 import { denseScratchBytes, type LoopParams, type ModelDescriptor, type ModelParams, placeModel } from './model/index.js';
 import { HOPS } from './params.js';
-import { type CorpusStats, hopBuffers, hopScratchBytes, type HopBuffers, type LoopOutput, runLoop, SearchCorpus, Searcher, snapshotOf } from './ranking/index.js';
+import {
+  type CorpusStats,
+  type HopBuffers,
+  hopBuffers,
+  hopScratchBytes,
+  type LoopOutput,
+  runLoop,
+  SearchCorpus,
+  Searcher,
+  snapshotOf,
+} from './ranking/index.js';
 import { createEngineRuntime, type EngineRuntime } from './runtime/index.js';
 import type { Engine, Metadata, StoredDocument } from './types.js';
 
@@ -45,7 +55,10 @@ export class InProcessStore {
     const heap = runtime.heap;
     const block = heap.alloc(hopScratchBytes(this.totalRows, HOPS.rankCap, denseScratchBytes(model.params.dense?.dim ?? 0)));
     this.buf = hopBuffers(block, this.totalRows, HOPS.rankCap);
-    this.segments.reduce((b, s) => (this.segBase.push(b), b + s.nRows), 0);
+    this.segments.reduce((b, s) => {
+      this.segBase.push(b);
+      return b + s.nRows;
+    }, 0);
     for (let r = 0; r < this.totalRows; r++) {
       const id = index.docIdOf(r, this.segments) ?? '';
       this.rowDoc.push(id);
@@ -68,13 +81,19 @@ export class InProcessStore {
   }
 
   /** Builds the model (name, params, table files) in a fresh memory and ingests `docs` into one store. */
-  static async open(docs: InProcessDoc[], model: { name: string; version: string; params: ModelParams; files?: Map<string, Uint8Array> }, threads?: number): Promise<InProcessStore> {
+  static async open(
+    docs: InProcessDoc[],
+    model: { name: string; version: string; params: ModelParams; files?: Map<string, Uint8Array> },
+    threads?: number,
+  ): Promise<InProcessStore> {
     const runtime = await createEngineRuntime();
     const descriptor = placeModel(model.name, model.version, model.params, model.files ?? new Map(), runtime.heap);
     const { engine, ctx } = startEngine(runtime, descriptor, { threads });
     const index = engine.createIndex({ compactWhenIdle: false }) as MemoryStoreIndex;
     const stored: StoredDocument[] = [];
-    for (let i = 0; i < docs.length; i += 1000) for (const d of (await engine.encode(docs.slice(i, i + 1000))).docs) stored.push({ id: d.id, metadata: d.metadata, encoding: d.encoding });
+    for (let i = 0; i < docs.length; i += 1000)
+      for (const d of (await engine.encode(docs.slice(i, i + 1000))).docs)
+        stored.push({ id: d.id, metadata: d.metadata, encoding: d.encoding });
     await index.load(stored);
     return new InProcessStore(runtime, descriptor, engine, ctx, index).remember(docs);
   }
@@ -117,15 +136,29 @@ export class InProcessStore {
     }
     for (const [si, locals] of bySeg) {
       const seg = this.segments[si];
-      const shadow = (this.shadows[si] ??= this.runtime.heap.alloc(Math.max(seg.nRows, 1)));
+      let shadow: number | undefined = this.shadows[si];
+      if (shadow === undefined) {
+        shadow = this.runtime.heap.alloc(Math.max(seg.nRows, 1));
+        this.shadows[si] = shadow;
+      }
       views.write(shadow, views.u8At(seg.dead, seg.nRows).slice());
       const flags = views.u8At(shadow, seg.nRows);
       let added = 0;
-      for (const l of locals) if (flags[l] === 0) (flags[l] = 1), added++;
+      for (const l of locals) {
+        if (flags[l] === 0) {
+          flags[l] = 1;
+          added++;
+        }
+      }
       snap[si] = { ...snap[si], dead: shadow, deadRows: (snap[si].deadRows ?? 0) + added };
     }
     const live = Math.max(n - rows.length, 0);
-    const stats: CorpusStats = { rows: live, avgBody: body / Math.max(live, 1) || 1, avgTitle: title / Math.max(live, 1) || 1, avgDoc: body / Math.max(docs, 1) || 1 };
+    const stats: CorpusStats = {
+      rows: live,
+      avgBody: body / Math.max(live, 1) || 1,
+      avgTitle: title / Math.max(live, 1) || 1,
+      avgDoc: body / Math.max(docs, 1) || 1,
+    };
     return new SearchCorpus(this.runtime.kernels, snap, stats, this.model.params.lexical, 0);
   }
 
@@ -134,7 +167,11 @@ export class InProcessStore {
   }
 
   /** A whole search (stop rule included) with the given learned parameters. */
-  search(text: string, search: LoopParams, opts: { maxHops?: number; maxResults?: number; hidden?: string[] } = {}): LoopOutput & { corpus: SearchCorpus } {
+  search(
+    text: string,
+    search: LoopParams,
+    opts: { maxHops?: number; maxResults?: number; hidden?: string[] } = {},
+  ): LoopOutput & { corpus: SearchCorpus } {
     const corpus = this.corpus(opts.hidden);
     const model = { ...this.model, params: { ...this.model.params, search } };
     const out = runLoop(corpus, model, { query: text, maxHops: opts.maxHops ?? 4, maxResults: opts.maxResults ?? 10 }, this.buf);

@@ -5,25 +5,31 @@
 
 // The service: the engine contract, the model folder.
 export { engineWorkerUrl, loadEngine, loadModelFolder, startEngine } from './engine.js';
-export { DENSE_FILES, ENGINE_FORMAT, MANIFEST_SCHEMA, ModelError, sha256Hex, writeModelFolder } from './model/index.js';
-export type { ConfParams, DenseParams, ExpansionParams, FeatureNames, LoadedModelFolder, LoopParams, Manifest, ManifestFile, ModelParams, RerankParams, ReturnedCalibration, Sufficiency } from './model/index.js';
-export type * from './types.js';
-
-// Text: the tokenizer and term ids shared by the index, the reader and training.
-export { FLAG_SENTENCE_START, hash32, stem, termId, termSeq, tokenize } from './text/index.js';
-
-// The runtime, for training's own kernels (the dense encoder's fitting) and benchmarks.
-export { createEngineRuntime } from './runtime/index.js';
-export type { EngineRuntime } from './runtime/index.js';
-
 // Ranking run in-process (training fits the model on these; tests check them).
-export { InProcessStore, type InProcessDoc } from './in-process.js';
+export { type InProcessDoc, InProcessStore } from './in-process.js';
+export type {
+  ConfParams,
+  DenseParams,
+  ExpansionParams,
+  FeatureNames,
+  LoadedModelFolder,
+  LoopParams,
+  Manifest,
+  ManifestFile,
+  ModelParams,
+  RerankParams,
+  ReturnedCalibration,
+  Sufficiency,
+} from './model/index.js';
+export { DENSE_FILES, ENGINE_FORMAT, MANIFEST_SCHEMA, ModelError, sha256Hex, writeModelFolder } from './model/index.js';
+export type { Chains, Feature, LoopOutput, Query, SearchCorpus, Stage } from './ranking/index.js';
 export {
   buildHop1,
   buildHop2,
   buildHop3,
   CHAIN2_NAMES,
   CHAIN3_NAMES,
+  computeFeatures,
   dotw,
   featureNames,
   H1_NAMES,
@@ -35,13 +41,17 @@ export {
   modelFitProblem,
   namesDiffer,
   namesOf,
-  computeFeatures,
   QUESTION_WORDS,
   returnedConfidence,
-  stageOf,
   SUFFICIENCY_NAMES,
+  stageOf,
   sufficiencyFeatures,
   sufficiencyFor,
   thetaOf,
 } from './ranking/index.js';
-export type { Chains, Feature, LoopOutput, Query, SearchCorpus, Stage } from './ranking/index.js';
+export type { EngineRuntime } from './runtime/index.js';
+// The runtime, for training's own kernels (the dense encoder's fitting) and benchmarks.
+export { createEngineRuntime } from './runtime/index.js';
+// Text: the tokenizer and term ids shared by the index, the reader and training.
+export { FLAG_SENTENCE_START, hash32, stem, termId, termSeq, tokenize } from './text/index.js';
+export type * from './types.js';

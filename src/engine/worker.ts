@@ -6,7 +6,17 @@
 // rebuilds.
 import { workerData } from 'node:worker_threads';
 import { searchOp } from './ranking/index.js';
-import { type EngineWorkerData, errorToWire, getOp, type OpContext, registerOp, scanOp, type TaskEnvelope, type TaskReply, WasmKernels } from './runtime/index.js';
+import {
+  type EngineWorkerData,
+  errorToWire,
+  getOp,
+  type OpContext,
+  registerOp,
+  scanOp,
+  type TaskEnvelope,
+  type TaskReply,
+  WasmKernels,
+} from './runtime/index.js';
 import { buildOp, encodeOp, mergeOp } from './segment/index.js';
 
 registerOp('scan', scanOp);

@@ -29,7 +29,12 @@ const HAS_TEXT = /[\p{L}\p{N}]/u;
 export async function readPdf(bytes: Uint8Array): Promise<PdfPage[]> {
   let pdf: Awaited<ReturnType<typeof getDocumentProxy>>;
   try {
-    pdf = await getDocumentProxy(new Uint8Array(bytes), { verbosity: 0, useSystemFonts: false, isEvalSupported: false, stopAtErrors: false });
+    pdf = await getDocumentProxy(new Uint8Array(bytes), {
+      verbosity: 0,
+      useSystemFonts: false,
+      isEvalSupported: false,
+      stopAtErrors: false,
+    });
   } catch (err) {
     const name = (err as Error)?.name ?? '';
     if (name === 'PasswordException') throw new PdfError('the PDF is password-protected', true);

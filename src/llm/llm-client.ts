@@ -94,27 +94,44 @@ export class EnrichClient {
   }
 
   private timeout(model: string, what: string): ApiError {
-    return new ApiError('enrichment_timeout', `model '${model}' at ${this.url} did not answer the ${what} within ${this.settings.timeoutMs / 1000} s`);
+    return new ApiError(
+      'enrichment_timeout',
+      `model '${model}' at ${this.url} did not answer the ${what} within ${this.settings.timeoutMs / 1000} s`,
+    );
   }
 
   private classify(err: unknown, model: string, what: string): ApiError {
     if (err instanceof ApiError) return err;
     const OpenAI = this.mod?.OpenAI;
-    if (!OpenAI) return new ApiError('enrichment_failed', `the openai package could not be loaded: ${clip((err as Error)?.message ?? String(err))}`, { fix: 'Reinstall the server (npm install).' });
+    if (!OpenAI)
+      return new ApiError('enrichment_failed', `the openai package could not be loaded: ${clip((err as Error)?.message ?? String(err))}`, {
+        fix: 'Reinstall the server (npm install).',
+      });
     if (err instanceof OpenAI.APIConnectionTimeoutError || err instanceof OpenAI.APIUserAbortError) return this.timeout(model, what);
     const where = `the enrichment endpoint ${this.url} (model '${model}', ${what})`;
     if (err instanceof OpenAI.APIConnectionError) {
       let cause: { message?: string; code?: string | null; cause?: unknown } = err;
       for (let i = 0; i < 4 && cause.cause && typeof cause.cause === 'object'; i++) cause = cause.cause as typeof cause;
-      return new ApiError('enrichment_failed', `could not reach ${where}: ${clip([cause.code, cause.message].filter(Boolean).join(' ') || err.message)}`, {
-        fix: 'Check SVC_ENRICH_URL (the API base, e.g. https://api.openai.com/v1) and that the server can reach it.',
-      });
+      return new ApiError(
+        'enrichment_failed',
+        `could not reach ${where}: ${clip([cause.code, cause.message].filter(Boolean).join(' ') || err.message)}`,
+        {
+          fix: 'Check SVC_ENRICH_URL (the API base, e.g. https://api.openai.com/v1) and that the server can reach it.',
+        },
+      );
     }
     if (err instanceof OpenAI.APIError && err.status) {
       const detail = `${where} answered HTTP ${err.status}: ${clip(err.message.replace(/^\d{3}\s*/, ''))}`;
-      if (err.status === 401 || err.status === 403) return new ApiError('enrichment_failed', detail, { fix: 'Set SVC_ENRICH_API_KEY on the server to a key this endpoint accepts.' });
-      if (err.status === 404) return new ApiError('enrichment_failed', detail, { fix: `Check that the endpoint serves model '${model}' (SVC_ENRICH_MODEL / SVC_VISION_MODEL) and that SVC_ENRICH_URL is its API base (ending in /v1).` });
-      if (err.status === 400 || err.status === 413 || err.status === 422) return new ApiError('enrichment_failed', detail, { fix: `The endpoint refused the request: check that model '${model}' accepts it (images need a vision model), or send smaller content.` });
+      if (err.status === 401 || err.status === 403)
+        return new ApiError('enrichment_failed', detail, { fix: 'Set SVC_ENRICH_API_KEY on the server to a key this endpoint accepts.' });
+      if (err.status === 404)
+        return new ApiError('enrichment_failed', detail, {
+          fix: `Check that the endpoint serves model '${model}' (SVC_ENRICH_MODEL / SVC_VISION_MODEL) and that SVC_ENRICH_URL is its API base (ending in /v1).`,
+        });
+      if (err.status === 400 || err.status === 413 || err.status === 422)
+        return new ApiError('enrichment_failed', detail, {
+          fix: `The endpoint refused the request: check that model '${model}' accepts it (images need a vision model), or send smaller content.`,
+        });
       return new ApiError('enrichment_failed', detail);
     }
     return new ApiError('enrichment_failed', `${where} failed: ${clip((err as Error)?.message ?? String(err))}`);

@@ -8,11 +8,11 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { ModelError, loadModelFolder } from '../engine/index.js';
+import { loadModelFolder, ModelError } from '../engine/index.js';
+import { fsyncDir } from '../fsync.js';
 import type { ModelLog } from './download.js';
 import { ModelSourceError } from './source-error.js';
 import type { RemoteModel } from './types.js';
-import { fsyncDir } from '../fsync.js';
 
 /** True when `dir` holds a model folder that verifies; a corrupt one is logged (and will be fetched again). */
 export function cachedModelVerifies(dir: string, remote: RemoteModel, log: ModelLog): boolean {
@@ -57,7 +57,12 @@ function asRemote(err: ModelError, tmp: string, remote: RemoteModel): ModelSourc
  * Fills a fresh temp folder with `fill`, verifies it as a model folder, and renames it to `final`
  * (moving a previous, failed copy out of the way first). The temp folder is removed on failure.
  */
-export async function installModel(cacheDir: string, final: string, remote: RemoteModel, fill: (tmp: string) => Promise<void>): Promise<void> {
+export async function installModel(
+  cacheDir: string,
+  final: string,
+  remote: RemoteModel,
+  fill: (tmp: string) => Promise<void>,
+): Promise<void> {
   const tmp = path.join(cacheDir, `.tmp-${process.pid}-${randomBytes(6).toString('hex')}`);
   fs.mkdirSync(tmp);
   try {

@@ -8,10 +8,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { sha256Hex, type ManifestFile } from '../engine/index.js';
+import { type ManifestFile, sha256Hex } from '../engine/index.js';
+import { fsyncFile } from '../fsync.js';
 import { failureError, ModelSourceError } from './source-error.js';
 import type { FailureContext, ObjectSource, RemoteModel } from './types.js';
-import { fsyncFile } from '../fsync.js';
 
 export interface ModelLog {
   info(msg: string, fields?: Record<string, unknown>): void;
@@ -24,7 +24,8 @@ export interface DownloadOptions {
 }
 
 const MANIFEST_MAX = 16 * 1024 * 1024;
-const REUPLOAD = 'The bucket copy does not match its manifest (a partial or mixed upload): upload the complete version folder again, manifest.json last.';
+const REUPLOAD =
+  'The bucket copy does not match its manifest (a partial or mixed upload): upload the complete version folder again, manifest.json last.';
 
 class TooLarge extends Error {}
 
@@ -74,7 +75,12 @@ async function beforeIdle<T>(p: Promise<T>, idleMs: number): Promise<T> {
 export async function downloadModel(source: ObjectSource, remote: RemoteModel, dest: string, opts: DownloadOptions): Promise<void> {
   const started = performance.now();
   const ctx = (key: string, isManifest = false): FailureContext => ({
-    scheme: remote.scheme, uri: remote.uri, bucket: remote.bucket, object: `${remote.uri}${key}`, isManifest, endpoint: source.endpoint,
+    scheme: remote.scheme,
+    uri: remote.uri,
+    bucket: remote.bucket,
+    object: `${remote.uri}${key}`,
+    isManifest,
+    endpoint: source.endpoint,
   });
 
   /** Streams one object into `file`; returns its size. Client errors become ModelSourceErrors. */
@@ -84,13 +90,21 @@ export async function downloadModel(source: ObjectSource, remote: RemoteModel, d
     try {
       const body = await beforeIdle(source.read(remote.prefix + key), opts.idleTimeoutMs);
       out = fs.createWriteStream(file);
-      await pipeline(body, guard(max, opts.idleTimeoutMs, (n) => { bytes += n; onBytes(n); }), out);
+      await pipeline(
+        body,
+        guard(max, opts.idleTimeoutMs, (n) => {
+          bytes += n;
+          onBytes(n);
+        }),
+        out,
+      );
       fsyncFile(file);
       return bytes;
     } catch (err) {
       if (out) await closed(out);
       if (err instanceof TooLarge) {
-        const says = key === 'manifest.json' ? `${MANIFEST_MAX} bytes, too large for a model manifest` : `the ${max} bytes manifest.json says`;
+        const says =
+          key === 'manifest.json' ? `${MANIFEST_MAX} bytes, too large for a model manifest` : `the ${max} bytes manifest.json says`;
         throw new ModelSourceError(`cannot fetch model ${remote.uri}: ${remote.uri}${key} is larger than ${says}`, REUPLOAD);
       }
       const f = source.classify(err);
@@ -118,8 +132,16 @@ export async function downloadModel(source: ObjectSource, remote: RemoteModel, d
     const target = path.join(dest, f.path);
     fs.mkdirSync(path.dirname(target), { recursive: true });
     const bytes = await fetchTo(f.path, target, f.bytes, progress);
-    if (bytes !== f.bytes) throw new ModelSourceError(`cannot fetch model ${remote.uri}: ${remote.uri}${f.path} is ${bytes} bytes; manifest.json says ${f.bytes}`, REUPLOAD);
-    if (sha256Hex(fs.readFileSync(target)) !== f.sha256) throw new ModelSourceError(`cannot fetch model ${remote.uri}: ${remote.uri}${f.path} does not match its SHA-256 in manifest.json`, REUPLOAD);
+    if (bytes !== f.bytes)
+      throw new ModelSourceError(
+        `cannot fetch model ${remote.uri}: ${remote.uri}${f.path} is ${bytes} bytes; manifest.json says ${f.bytes}`,
+        REUPLOAD,
+      );
+    if (sha256Hex(fs.readFileSync(target)) !== f.sha256)
+      throw new ModelSourceError(
+        `cannot fetch model ${remote.uri}: ${remote.uri}${f.path} does not match its SHA-256 in manifest.json`,
+        REUPLOAD,
+      );
   }
   opts.log.info('model downloaded', { uri: remote.uri, files: files.length, bytes: total, ms: Math.round(performance.now() - started) });
 }
@@ -137,7 +159,11 @@ function closed(out: fs.WriteStream): Promise<void> {
 
 /** The file entries of a fetched manifest, checked enough to download them safely. */
 function listedFiles(remote: RemoteModel, text: string): ManifestFile[] {
-  const bad = (why: string) => new ModelSourceError(`cannot fetch model ${remote.uri}: its manifest.json ${why}`, 'Upload a manifest.json written by svc (writeModelFolder) with the version folder.');
+  const bad = (why: string) =>
+    new ModelSourceError(
+      `cannot fetch model ${remote.uri}: its manifest.json ${why}`,
+      'Upload a manifest.json written by svc (writeModelFolder) with the version folder.',
+    );
   let manifest: { files?: unknown };
   try {
     manifest = JSON.parse(text) as { files?: unknown };
@@ -147,9 +173,18 @@ function listedFiles(remote: RemoteModel, text: string): ManifestFile[] {
   if (!manifest || !Array.isArray(manifest.files)) throw bad('has no `files` list');
   const seen = new Set<string>();
   for (const f of manifest.files as ManifestFile[]) {
-    const ok = f && typeof f.path === 'string' && f.path !== '' && f.path !== 'manifest.json' && !path.isAbsolute(f.path)
-      && !f.path.split(/[\\/]/).some((s) => s === '..' || s === '.' || s === '') && Number.isSafeInteger(f.bytes) && f.bytes >= 0
-      && typeof f.sha256 === 'string' && /^[0-9a-f]{64}$/.test(f.sha256) && !seen.has(f.path);
+    const ok =
+      f &&
+      typeof f.path === 'string' &&
+      f.path !== '' &&
+      f.path !== 'manifest.json' &&
+      !path.isAbsolute(f.path) &&
+      !f.path.split(/[\\/]/).some((s) => s === '..' || s === '.' || s === '') &&
+      Number.isSafeInteger(f.bytes) &&
+      f.bytes >= 0 &&
+      typeof f.sha256 === 'string' &&
+      /^[0-9a-f]{64}$/.test(f.sha256) &&
+      !seen.has(f.path);
     if (!ok) throw bad(`lists an unusable file entry: ${JSON.stringify(f)}`);
     seen.add(f.path);
   }

@@ -15,7 +15,11 @@ export function isRemoteUri(uri: string): boolean {
 /** Parses an `s3://` or `gs://` URI; throws ModelSourceError naming the URI when it is malformed. */
 export function parseRemoteUri(uri: string): RemoteModel {
   const m = REMOTE_RE.exec(uri);
-  if (!m) throw new ModelSourceError(`SVC_MODEL_URI=${uri} is not an s3:// or gs:// URI`, 'Use s3://<bucket>/<prefix>/<version>/, gs://<bucket>/<prefix>/<version>/ or a local folder.');
+  if (!m)
+    throw new ModelSourceError(
+      `SVC_MODEL_URI=${uri} is not an s3:// or gs:// URI`,
+      'Use s3://<bucket>/<prefix>/<version>/, gs://<bucket>/<prefix>/<version>/ or a local folder.',
+    );
   const scheme = m[1] as RemoteScheme;
   const bucket = m[2];
   const fix = `Use ${scheme}://<bucket>/<prefix>/<version>/ naming the version folder that holds manifest.json.`;

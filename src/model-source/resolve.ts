@@ -31,12 +31,18 @@ export async function resolveModel(uri: string, cacheDir: string, log: ModelLog,
     fs.accessSync(cacheDir, fs.constants.W_OK);
     removeLeftovers(cacheDir);
   } catch (err) {
-    throw new ModelSourceError(`cannot use the model cache SVC_MODEL_CACHE=${cacheDir} for ${remote.uri}: ${(err as Error).message}`, 'Make that folder writable by the server user, or point SVC_MODEL_CACHE at one that is.', { cause: err });
+    throw new ModelSourceError(
+      `cannot use the model cache SVC_MODEL_CACHE=${cacheDir} for ${remote.uri}: ${(err as Error).message}`,
+      'Make that folder writable by the server user, or point SVC_MODEL_CACHE at one that is.',
+      { cause: err },
+    );
   }
   log.info('fetching model into the cache', { uri: remote.uri, dir: final });
   const source = await openSource(remote);
   try {
-    await installModel(cacheDir, final, remote, (tmp) => downloadModel(source, remote, tmp, { log, idleTimeoutMs: opts.idleTimeoutMs ?? 60_000 }));
+    await installModel(cacheDir, final, remote, (tmp) =>
+      downloadModel(source, remote, tmp, { log, idleTimeoutMs: opts.idleTimeoutMs ?? 60_000 }),
+    );
   } finally {
     source.close();
   }

@@ -6,7 +6,15 @@ import type { Readable } from 'node:stream';
 import { errorDetail, isNetworkError } from './source-error.js';
 import type { Failure, ObjectSource, RemoteModel } from './types.js';
 
-const DENIED = new Set(['AccessDenied', 'Forbidden', 'InvalidAccessKeyId', 'SignatureDoesNotMatch', 'ExpiredToken', 'InvalidToken', 'AllAccessDisabled']);
+const DENIED = new Set([
+  'AccessDenied',
+  'Forbidden',
+  'InvalidAccessKeyId',
+  'SignatureDoesNotMatch',
+  'ExpiredToken',
+  'InvalidToken',
+  'AllAccessDisabled',
+]);
 
 export async function openS3(remote: RemoteModel): Promise<ObjectSource> {
   const sdk = await import('@aws-sdk/client-s3');

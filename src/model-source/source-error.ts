@@ -33,17 +33,37 @@ export function failureError(f: Failure, c: FailureContext, cause?: unknown): Mo
   const opts = { cause };
   switch (f.kind) {
     case 'no_bucket':
-      return new ModelSourceError(`${head}: bucket '${c.bucket}' does not exist (${f.detail})`, `Check the bucket name in SVC_MODEL_URI${c.scheme === 's3' ? ', and AWS_REGION / AWS_ENDPOINT_URL_S3 if the bucket lives elsewhere' : ''}.`, opts);
+      return new ModelSourceError(
+        `${head}: bucket '${c.bucket}' does not exist (${f.detail})`,
+        `Check the bucket name in SVC_MODEL_URI${c.scheme === 's3' ? ', and AWS_REGION / AWS_ENDPOINT_URL_S3 if the bucket lives elsewhere' : ''}.`,
+        opts,
+      );
     case 'no_object':
       if (c.isManifest) {
         const seen = c.nearby?.folders.length ? `; folders under ${c.nearby.parent}: ${c.nearby.folders.slice(0, 10).join(', ')}` : '';
-        return new ModelSourceError(`${head}: no manifest.json there (${what} does not exist)`, `Point SVC_MODEL_URI at a version folder that holds manifest.json${seen}.`, opts);
+        return new ModelSourceError(
+          `${head}: no manifest.json there (${what} does not exist)`,
+          `Point SVC_MODEL_URI at a version folder that holds manifest.json${seen}.`,
+          opts,
+        );
       }
-      return new ModelSourceError(`${head}: ${what} is listed in manifest.json but does not exist`, 'Upload the complete version folder again: every file manifest.json lists, then manifest.json.', opts);
+      return new ModelSourceError(
+        `${head}: ${what} is listed in manifest.json but does not exist`,
+        'Upload the complete version folder again: every file manifest.json lists, then manifest.json.',
+        opts,
+      );
     case 'credentials':
-      return new ModelSourceError(`${head}: no usable ${c.scheme === 's3' ? 'AWS' : 'Google Cloud'} credentials (${f.detail})`, CREDENTIALS_FIX[c.scheme], opts);
+      return new ModelSourceError(
+        `${head}: no usable ${c.scheme === 's3' ? 'AWS' : 'Google Cloud'} credentials (${f.detail})`,
+        CREDENTIALS_FIX[c.scheme],
+        opts,
+      );
     case 'region':
-      return new ModelSourceError(`${head}: no AWS region is configured (${f.detail})`, 'Set AWS_REGION (or `region` in ~/.aws/config for the profile in use).', opts);
+      return new ModelSourceError(
+        `${head}: no AWS region is configured (${f.detail})`,
+        'Set AWS_REGION (or `region` in ~/.aws/config for the profile in use).',
+        opts,
+      );
     case 'denied':
       return new ModelSourceError(`${head}: access to ${what} was denied (${f.detail})`, DENIED_FIX[c.scheme], opts);
     case 'network':
@@ -53,15 +73,35 @@ export function failureError(f: Failure, c: FailureContext, cause?: unknown): Mo
         opts,
       );
     default:
-      return new ModelSourceError(`${head}: reading ${what} failed (${f.detail})`, 'Check that the version folder is complete and readable, then start again.', opts);
+      return new ModelSourceError(
+        `${head}: reading ${what} failed (${f.detail})`,
+        'Check that the version folder is complete and readable, then start again.',
+        opts,
+      );
   }
 }
 
 /** Network-level error codes of Node and the HTTP clients (checked on the error and its causes). */
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE', 'ECONNABORTED', 'ERR_STREAM_PREMATURE_CLOSE', 'SVC_STALLED']);
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EPIPE',
+  'ECONNABORTED',
+  'ERR_STREAM_PREMATURE_CLOSE',
+  'SVC_STALLED',
+]);
 
 export function isNetworkError(err: unknown): boolean {
-  for (let e = err as { code?: unknown; cause?: unknown; name?: unknown } | undefined, depth = 0; e && depth < 4; e = e.cause as typeof e, depth++) {
+  for (
+    let e = err as { code?: unknown; cause?: unknown; name?: unknown } | undefined, depth = 0;
+    e && depth < 4;
+    e = e.cause as typeof e, depth++
+  ) {
     if (typeof e.code === 'string' && NETWORK_CODES.has(e.code)) return true;
     if (e.name === 'TimeoutError') return true;
   }

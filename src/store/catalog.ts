@@ -7,12 +7,13 @@
 // A store is created only with MIN_FREE_BYTES free (a new LMDB environment on a full file system
 // can kill the process); a create or delete the file system refuses throws a StorageError and
 // leaves the catalog as it was.
+
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { fsyncDir } from '../fsync.js';
 import { ensureFree, faultOf, MIN_FREE_BYTES, storageError } from './storage-error.js';
 import { StoreDb, type StoreMeta } from './store-db.js';
-import { fsyncDir } from '../fsync.js';
 
 const STORE_ID_RE = /^st_[a-z2-7]{16}$/;
 

@@ -6,9 +6,10 @@
 // it under a takeover mutex only if it is still the stale lock that was read, so two servers taking
 // over at once cannot both win. Two live servers on one data dir: the second is refused clearly.
 // A data dir that cannot be written (read-only, permissions, full) is a StorageError.
+
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { faultOf } from './storage-error.js';
 
 export class DataDirLockedError extends Error {

@@ -4,9 +4,10 @@
 // temp file, fsynced and renamed over the old file under an exclusive lock file, so a running server
 // (which re-reads the file whenever it changes on disk) and concurrent `svc keys` runs never see a
 // half-written file. Revoked keys stay listed with their revocation time.
+
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export interface KeyRecord {
   id: string;
@@ -130,7 +131,7 @@ export class KeyRing {
       const next: KeyFile = { version: 1, keys: fn(this.keys) };
       const tmp = `${this.file}.tmp-${process.pid}`;
       const fd = fs.openSync(tmp, 'w', 0o600);
-      fs.writeSync(fd, JSON.stringify(next, null, 2) + '\n');
+      fs.writeSync(fd, `${JSON.stringify(next, null, 2)}\n`);
       fs.fsyncSync(fd);
       fs.closeSync(fd);
       fs.renameSync(tmp, this.file);

@@ -72,7 +72,11 @@ export async function storageError(err: unknown, dir: string, action: string): P
   if (err instanceof StorageError) return err;
   let cause: unknown = err;
   const commitError = (err as { commitError?: Promise<unknown> } | undefined)?.commitError;
-  if (commitError && typeof commitError.then === 'function') cause = await commitError.then(() => err, (e: unknown) => e);
+  if (commitError && typeof commitError.then === 'function')
+    cause = await commitError.then(
+      () => err,
+      (e: unknown) => e,
+    );
   return faultOf(codeName((cause as { code?: unknown } | undefined)?.code), dir, action) ?? err;
 }
 

@@ -12,7 +12,7 @@
 // - every write goes through `commit`: a write the file system refuses (full, read-only) rejects
 //   with a StorageError and leaves the store as it was (see storage-error.ts); `verify` checks the
 //   invariants above on disk (every record has its text, encoding and order entry, and no more).
-import { open, type Database, type RootDatabase } from 'lmdb';
+import { type Database, open, type RootDatabase } from 'lmdb';
 import type { Metadata } from '../api-types.js';
 import { storageError } from './storage-error.js';
 
@@ -135,7 +135,15 @@ export class StoreDb {
   sizeBytes(): number {
     let pages = 0;
     let pageSize = 4096;
-    for (const db of [this.root, this.docs, this.texts, this.encodingDbs.enc, this.encodingDbs['enc-b'], this.order, this.idem] as Database[]) {
+    for (const db of [
+      this.root,
+      this.docs,
+      this.texts,
+      this.encodingDbs.enc,
+      this.encodingDbs['enc-b'],
+      this.order,
+      this.idem,
+    ] as Database[]) {
       const s = db.getStats() as { pageSize: number; treeBranchPageCount: number; treeLeafPageCount: number; overflowPages: number };
       pageSize = s.pageSize;
       pages += s.treeBranchPageCount + s.treeLeafPageCount + s.overflowPages;

@@ -46,7 +46,8 @@ export class DataFolder {
 
   private read(rel: string): string {
     const buf = fs.readFileSync(path.join(this.dir, rel));
-    if (!this.used.some((u) => u.path === rel)) this.used.push({ path: rel, sha256: createHash('sha256').update(buf).digest('hex'), bytes: buf.length });
+    if (!this.used.some((u) => u.path === rel))
+      this.used.push({ path: rel, sha256: createHash('sha256').update(buf).digest('hex'), bytes: buf.length });
     return buf.toString('utf8');
   }
 
@@ -93,7 +94,11 @@ export function isHeldOutArticle(title: string): boolean {
  * `perArticle` of their questions each, spread over the article: single-hop questions whose evidence
  * is a passage of the article containing an answer string.
  */
-export function squadArticles(paras: SquadParagraph[], keep: (title: string) => boolean, perArticle: number): { docs: CorpusDoc[]; queries: TrainQuery[] } {
+export function squadArticles(
+  paras: SquadParagraph[],
+  keep: (title: string) => boolean,
+  perArticle: number,
+): { docs: CorpusDoc[]; queries: TrainQuery[] } {
   const byTitle = new Map<string, SquadParagraph[]>();
   for (const p of paras) if (keep(p.title)) byTitle.set(p.title, [...(byTitle.get(p.title) ?? []), p]);
   const docs: CorpusDoc[] = [];
@@ -105,7 +110,14 @@ export function squadArticles(paras: SquadParagraph[], keep: (title: string) => 
     const qas = ps.flatMap((p) => p.qas);
     const step = Math.max(1, Math.floor(qas.length / perArticle));
     for (let i = 0; i < qas.length && i < step * perArticle; i += step) {
-      queries.push({ id: `${id}#${i}`, suite: 'squad-train', text: qas[i].question, gold: [id], type: 'single-hop', answers: qas[i].answers });
+      queries.push({
+        id: `${id}#${i}`,
+        suite: 'squad-train',
+        text: qas[i].question,
+        gold: [id],
+        type: 'single-hop',
+        answers: qas[i].answers,
+      });
     }
   }
   return { docs, queries };

@@ -3,10 +3,8 @@
 // wiki-pool text (a title with its paragraph, or a sentence with the rest of its paragraph). Neither
 // the held-out SQuAD-train articles (isHeldOutArticle) nor the evaluation articles of
 // squad-articles-dev (whose paragraphs are also in the wiki-pool) are used.
-import { FLAG_SENTENCE_START, termId } from '../engine/index.js';
-import { termSeq } from '../engine/index.js';
-import { tokenize } from '../engine/index.js';
-import { isHeldOutArticle, type CorpusDoc, type SquadParagraph } from './data.js';
+import { FLAG_SENTENCE_START, termId, termSeq, tokenize } from '../engine/index.js';
+import { type CorpusDoc, isHeldOutArticle, type SquadParagraph } from './data.js';
 
 export interface EncoderCorpus {
   /** SQuAD paragraphs as term ids, their article index, and their questions */

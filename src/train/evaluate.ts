@@ -26,7 +26,12 @@ export function evaluateQueries(items: Item[], params: LoopParams): QueryResult[
     let hops = 0;
     for (const k of REPORT_KS) {
       const out = store.search(q.text, params, { maxResults: k });
-      found[k] = sufficient(set, q, out.hits.map((h) => h.row), ev);
+      found[k] = sufficient(
+        set,
+        q,
+        out.hits.map((h) => h.row),
+        ev,
+      );
       if (k === 10) {
         conf = out.confidence;
         hops = out.hopsUsed;
@@ -59,7 +64,12 @@ export function summarise(results: QueryResult[]): Record<string, SuiteMetrics> 
     out[suite] = {
       queries: rs.length,
       found_at: Object.fromEntries(REPORT_KS.map((k) => [`@${k}`, round(mean(rs.map((r) => (r.found[k] ? 1 : 0))))])),
-      ece10: round(ece(rs.map((r) => r.conf), y)),
+      ece10: round(
+        ece(
+          rs.map((r) => r.conf),
+          y,
+        ),
+      ),
       mean_hops: round(mean(rs.map((r) => r.hops))),
       conf_found: round(mean(rs.filter((r) => r.found[10]).map((r) => r.conf))),
       conf_missed: round(mean(rs.filter((r) => !r.found[10]).map((r) => r.conf))),

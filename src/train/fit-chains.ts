@@ -3,7 +3,17 @@
 // answer passages of single-hop questions); W2 ranks 2-chains (positives: two passages of distinct
 // supporting documents); W3 ranks 2- and 3-chains together (positives: the chains holding the most
 // supporting documents, the shortest of them). W2 and W3 learn from multi-hop sets only.
-import { buildHop1, buildHop2, buildHop3, CHAIN2_NAMES, CHAIN3_NAMES, type Chains, dotw, type ExpansionParams, H1_NAMES } from '../engine/index.js';
+import {
+  buildHop1,
+  buildHop2,
+  buildHop3,
+  CHAIN2_NAMES,
+  CHAIN3_NAMES,
+  type Chains,
+  dotw,
+  type ExpansionParams,
+  H1_NAMES,
+} from '../engine/index.js';
 import type { TrainQuery } from './data.js';
 import { fitSoftmax, type Group } from './learners.js';
 import { evidenceRows, type TrainSet } from './train-set.js';
@@ -34,7 +44,13 @@ function evidenceDocs(item: Item, evidence: Set<number>, chain: number[]): numbe
 }
 
 /** Stages built for one question with the given weights (as far as they exist). */
-export function buildStages({ set, q }: Item, w: Partial<ChainWeights>, exp: ExpansionParams, theta: ReadonlyMap<number, number>, hidden: string[] = []) {
+export function buildStages(
+  { set, q }: Item,
+  w: Partial<ChainWeights>,
+  exp: ExpansionParams,
+  theta: ReadonlyMap<number, number>,
+  hidden: string[] = [],
+) {
   const s = set.store.searcher(hidden, theta);
   const Q = s.query(q.text);
   const hop1 = w.W1 ? buildHop1(s, Q, w.W1) : undefined;
@@ -42,7 +58,7 @@ export function buildStages({ set, q }: Item, w: Partial<ChainWeights>, exp: Exp
   let two: Chains | undefined;
   let sc2: number[] | undefined;
   let three: (Chains & { extends: number[] }) | undefined;
-  if (hop1 && hop1.beam.length) {
+  if (hop1?.beam.length) {
     two = buildHop2(s, Q, hop1, exp);
     if (w.W2) {
       sc2 = two.X.map((x) => dotw(w.W2!, x));

@@ -4,7 +4,16 @@
 // weighted as HYPER.confWeights says (hidden runs, questions that need three or more documents),
 // then Platt-calibrated on logits it did not see in training (inner cross-fitting by question) over
 // the answerable rows only.
-import { type Chains, type ConfParams, dotw, type ExpansionParams, hop1Chains, type Stage, stageOf, sufficiencyFeatures } from '../engine/index.js';
+import {
+  type Chains,
+  type ConfParams,
+  dotw,
+  type ExpansionParams,
+  hop1Chains,
+  type Stage,
+  stageOf,
+  sufficiencyFeatures,
+} from '../engine/index.js';
 import { buildStages, type ChainWeights, type Item } from './fit-chains.js';
 import { HYPER } from './hyper.js';
 import { fitLogistic, fitPlatt, stratifiedFolds } from './learners.js';
@@ -22,7 +31,14 @@ interface Row {
 }
 
 /** Confidence rows of every stage and every k for one question (with its documents present or hidden). */
-function rowsFor(item: Item, qi: number, w: ChainWeights, exp: ExpansionParams, theta: ReadonlyMap<number, number>, hidden: boolean): Row[] {
+function rowsFor(
+  item: Item,
+  qi: number,
+  w: ChainWeights,
+  exp: ExpansionParams,
+  theta: ReadonlyMap<number, number>,
+  hidden: boolean,
+): Row[] {
   const { set, q } = item;
   const store = set.store;
   const b = buildStages(item, w, exp, theta, hidden ? q.gold : []);
@@ -31,8 +47,14 @@ function rowsFor(item: Item, qi: number, w: ChainWeights, exp: ExpansionParams, 
   const ranked = b.hop1.ranked;
   const stage = (ch: Chains, scores: number[]): Stage => stageOf(store.corpus(), ch, scores, Math.max(...CONF_KS), ranked);
   const stages: Stage[] = [stage(hop1Chains(b.s, b.Q, b.hop1), b.hop1.h1)];
-  if (b.two && b.two.chains.length) stages.push(stage(b.two, b.sc2!));
-  if (b.three && b.three.chains.length) stages.push(stage(b.three, b.three.X.map((x) => dotw(w.W3, x))));
+  if (b.two?.chains.length) stages.push(stage(b.two, b.sc2!));
+  if (b.three?.chains.length)
+    stages.push(
+      stage(
+        b.three,
+        b.three.X.map((x) => dotw(w.W3, x)),
+      ),
+    );
   const weight = (hidden ? HYPER.confWeights.noAnswer : 1) * (q.gold.length >= 3 ? HYPER.confWeights.deep : 1);
   const out: Row[] = [];
   stages.forEach((st, h) => {
@@ -44,12 +66,29 @@ function rowsFor(item: Item, qi: number, w: ChainWeights, exp: ExpansionParams, 
   return out;
 }
 
-export function fitConfidence(items: Item[], w: ChainWeights, exp: ExpansionParams, theta: ReadonlyMap<number, number>, l2: number, seed: number): ConfParams[] {
+export function fitConfidence(
+  items: Item[],
+  w: ChainWeights,
+  exp: ExpansionParams,
+  theta: ReadonlyMap<number, number>,
+  l2: number,
+  seed: number,
+): ConfParams[] {
   const rows = items.flatMap((it, i) => [...rowsFor(it, i, w, exp, theta, false), ...rowsFor(it, i, w, exp, theta, true)]);
-  const folds = stratifiedFolds(items.map((it) => it.q.suite), 5, seed);
+  const folds = stratifiedFolds(
+    items.map((it) => it.q.suite),
+    5,
+    seed,
+  );
   return [0, 1, 2].map((stage) => {
     const rs = rows.filter((r) => r.stage === stage);
-    const fit = (sub: Row[]) => fitLogistic(sub.map((r) => r.f), sub.map((r) => r.y), l2, sub.map((r) => r.w));
+    const fit = (sub: Row[]) =>
+      fitLogistic(
+        sub.map((r) => r.f),
+        sub.map((r) => r.y),
+        l2,
+        sub.map((r) => r.w),
+      );
     const full = fit(rs);
     // out-of-fold logits of the answerable rows, for the calibration
     const logits: number[] = [];

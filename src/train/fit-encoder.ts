@@ -5,8 +5,9 @@
 // self-supervised wiki-pool pairs; Adam on the rows and weights a batch touches, learning rate warmed
 // up then decayed linearly to 10%. The batch products run in the WASM kernels (pool, dot). Output:
 // the vocabulary (sorted term ids), int8 rows with scales, and the weights, as model files.
-import { DENSE_FILES, type DenseParams } from '../engine/index.js';
+
 import type { EngineRuntime } from '../engine/index.js';
+import { DENSE_FILES, type DenseParams } from '../engine/index.js';
 import type { EncoderCorpus } from './encoder-data.js';
 import { mulberry32 } from './learners.js';
 
@@ -49,10 +50,17 @@ function vocabulary(c: EncoderCorpus, h: EncoderHyper): { terms: number[]; idf: 
     add(d.title, false);
     const all = new Uint32Array(d.sentences.reduce((n, s) => n + s.length, 0));
     let o = 0;
-    for (const s of d.sentences) (all.set(s, o), (o += s.length));
+    for (const s of d.sentences) {
+      all.set(s, o);
+      o += s.length;
+    }
     add(all, true);
   }
-  const terms = [...count].filter(([, n]) => n >= h.minCount).sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, h.maxVocab).map(([t]) => t);
+  const terms = [...count]
+    .filter(([, n]) => n >= h.minCount)
+    .sort((a, b) => b[1] - a[1] || a[0] - b[0])
+    .slice(0, h.maxVocab)
+    .map(([t]) => t);
   const idf = Float32Array.from(terms, (t) => Math.log((docs + 1) / ((df.get(t) ?? 0) + 1)));
   return { terms, idf };
 }
@@ -145,7 +153,10 @@ export function fitEncoder(c: EncoderCorpus, h: EncoderHyper, seed: number, rt: 
   const wsPtr = idsPtr + maxTerms * 4;
   const seqPtr = wsPtr + maxTerms * 4; // 0..B-1, for pooling rows of X
   const rowW = seqPtr + B * 4;
-  k.views.write(seqPtr, Uint32Array.from({ length: B }, (_, i) => i));
+  k.views.write(
+    seqPtr,
+    Uint32Array.from({ length: B }, (_, i) => i),
+  );
   let adamT = 0;
   let recent = 0;
   const started = performance.now();
@@ -164,7 +175,10 @@ export function fitEncoder(c: EncoderCorpus, h: EncoderHyper, seed: number, rt: 
     const norms = new Float32Array(2 * B);
     entries.forEach(([rows, cnt], i) => {
       k.views.write(idsPtr, rows);
-      k.views.write(wsPtr, cnt.map((n, j) => n * s[rows[j]]));
+      k.views.write(
+        wsPtr,
+        cnt.map((n, j) => n * s[rows[j]]),
+      );
       k.poolF32(E, V, d, idsPtr, wsPtr, rows.length, R + i * d * 4);
       norms[i] = Math.max(k.l2Normalize(R + i * d * 4, d), 1e-6);
     });
@@ -191,7 +205,10 @@ export function fitEncoder(c: EncoderCorpus, h: EncoderHyper, seed: number, rt: 
     recent += loss;
     // dXq[i] = Σ_j dS[i,j] Xp[j] / tau ; dXp[j] = Σ_i dS[i,j] Xq[i] / tau
     for (let i = 0; i < B; i++) {
-      k.views.write(wsPtr, dS.subarray(i * B, i * B + B).map((v) => v / h.tau));
+      k.views.write(
+        wsPtr,
+        dS.subarray(i * B, i * B + B).map((v) => v / h.tau),
+      );
       k.poolF32(Xp, B, d, seqPtr, wsPtr, B, dX + i * d * 4);
       const col = new Float32Array(B);
       for (let j = 0; j < B; j++) col[j] = dS[j * B + i] / h.tau;
@@ -213,7 +230,10 @@ export function fitEncoder(c: EncoderCorpus, h: EncoderHyper, seed: number, rt: 
       const [rows, cnt] = entries[i];
       rows.forEach((r, m) => {
         let g = gE.get(r);
-        if (!g) gE.set(r, (g = new Float32Array(d)));
+        if (!g) {
+          g = new Float32Array(d);
+          gE.set(r, g);
+        }
         const w = cnt[m] * s[r];
         let ds = 0;
         for (let j = 0; j < d; j++) {

@@ -6,9 +6,23 @@
 // match and F1, SQuAD normalisation). Deterministic for given data and options: the file holds no
 // timing, so training twice writes the same bytes.
 import zlib from 'node:zlib';
-import { forEachSpan, HASH_FEATURES, NativeReader, normalizeAnswer, READER_FORMAT, scoreAnswer, scoreSentences, sentenceFeatures, SENT_NAMES, spanFeatures, SPAN_NAMES, topSentences, type ReaderFile } from '../answer/index.js';
+import {
+  forEachSpan,
+  HASH_FEATURES,
+  NativeReader,
+  normalizeAnswer,
+  READER_FORMAT,
+  type ReaderFile,
+  SENT_NAMES,
+  SPAN_NAMES,
+  scoreAnswer,
+  scoreSentences,
+  sentenceFeatures,
+  spanFeatures,
+  topSentences,
+} from '../answer/index.js';
 import type { DataFolder, SquadParagraph } from './data.js';
-import { article, buildIdf, contextOf, IDF_BITS, IDF_SCALE, PASSAGES, rank, type Example } from './reader-data.js';
+import { article, buildIdf, contextOf, type Example, IDF_BITS, IDF_SCALE, PASSAGES, rank } from './reader-data.js';
 import { fitSparseSoftmax, SparseGroups } from './reader-softmax.js';
 
 export interface FitReaderOptions {
@@ -33,15 +47,30 @@ export interface ReaderMetrics {
   heldout_candidate_recall: number;
 }
 
-const DEFAULTS: Required<FitReaderOptions> = { questions: 30000, evalQuestions: 3000, hashBits: 18, l2Sentence: 1e-4, l2Span: 1e-5, l2Hashed: 3e-4 };
+const DEFAULTS: Required<FitReaderOptions> = {
+  questions: 30000,
+  evalQuestions: 3000,
+  hashBits: 18,
+  l2Sentence: 1e-4,
+  l2Span: 1e-5,
+  l2Hashed: 3e-4,
+};
 
 /** The reader trained on SQuAD v1.1 train of the shared data folder: the `reader.json` file of the model folder and its held-out figures. */
-export function fitReader(data: DataFolder, log: (msg: string) => void, opts: FitReaderOptions = {}): { file: Uint8Array; metrics: ReaderMetrics } {
+export function fitReader(
+  data: DataFolder,
+  log: (msg: string) => void,
+  opts: FitReaderOptions = {},
+): { file: Uint8Array; metrics: ReaderMetrics } {
   return fitReaderOn(data.squadTrain(), log, opts);
 }
 
 /** The same, on any SQuAD-shaped paragraphs. */
-export function fitReaderOn(paragraphs: SquadParagraph[], log: (msg: string) => void, options: FitReaderOptions = {}): { file: Uint8Array; metrics: ReaderMetrics } {
+export function fitReaderOn(
+  paragraphs: SquadParagraph[],
+  log: (msg: string) => void,
+  options: FitReaderOptions = {},
+): { file: Uint8Array; metrics: ReaderMetrics } {
   const opts = { ...DEFAULTS, ...options };
   const started = performance.now();
   const secs = () => (performance.now() - started) / 1000;
@@ -52,11 +81,21 @@ export function fitReaderOn(paragraphs: SquadParagraph[], log: (msg: string) => 
   const { table, unseen, idf } = buildIdf(articles);
   const heldOut = (t: string) => zlib.crc32(t) % 10 === 0;
   const examples = (keep: (t: string) => boolean): Example[] =>
-    titles.flatMap((t, i) => (keep(t) ? articles[i].paras.flatMap((p) => p.qas.map((qa) => ({ art: articles[i], question: qa.question, answers: qa.answers }))) : []));
-  const spread = (xs: Example[], n: number) => (xs.length <= n ? xs : Array.from({ length: n }, (_, k) => xs[Math.floor((k * xs.length) / n)]));
-  const train = spread(examples((t) => !heldOut(t)), opts.questions);
+    titles.flatMap((t, i) =>
+      keep(t)
+        ? articles[i].paras.flatMap((p) => p.qas.map((qa) => ({ art: articles[i], question: qa.question, answers: qa.answers })))
+        : [],
+    );
+  const spread = (xs: Example[], n: number) =>
+    xs.length <= n ? xs : Array.from({ length: n }, (_, k) => xs[Math.floor((k * xs.length) / n)]);
+  const train = spread(
+    examples((t) => !heldOut(t)),
+    opts.questions,
+  );
   const evalSet = spread(examples(heldOut), opts.evalQuestions);
-  log(`reader: ${articles.length} SQuAD articles, ${train.length} training and ${evalSet.length} held-out questions (${secs().toFixed(0)} s)`);
+  log(
+    `reader: ${articles.length} SQuAD articles, ${train.length} training and ${evalSet.length} held-out questions (${secs().toFixed(0)} s)`,
+  );
 
   const sentData = new SparseGroups();
   for (const ex of train) {
@@ -88,14 +127,21 @@ export function fitReaderOn(paragraphs: SquadParagraph[], log: (msg: string) => 
     }
     spanData.endGroup(any);
   }
-  log(`reader: span stage: ${spanData.groups} questions, ${spanData.candidates} spans, ${spanData.nnz} feature values (${secs().toFixed(0)} s)`);
+  log(
+    `reader: span stage: ${spanData.groups} questions, ${spanData.candidates} spans, ${spanData.nnz} feature values (${secs().toFixed(0)} s)`,
+  );
   const spanW = fitSparseSoftmax(spanData, SPAN_NAMES.length + mask + 1, [opts.l2Span, SPAN_NAMES.length, opts.l2Hashed], 200);
   log(`reader: span stage fitted (${secs().toFixed(0)} s)`);
 
   const file: ReaderFile = {
     format: READER_FORMAT,
     sentence: { names: SENT_NAMES, weights: Array.from(sentW, (v) => Math.fround(v)) },
-    span: { names: SPAN_NAMES, hash_features: HASH_FEATURES, hash_bits: hashBits, weights: Buffer.from(Float32Array.from(spanW).buffer).toString('base64') },
+    span: {
+      names: SPAN_NAMES,
+      hash_features: HASH_FEATURES,
+      hash_bits: hashBits,
+      weights: Buffer.from(Float32Array.from(spanW).buffer).toString('base64'),
+    },
     idf: { bits: IDF_BITS, scale: IDF_SCALE, unseen, table: Buffer.from(table).toString('base64') },
   };
   const reader = new NativeReader(file);
@@ -115,7 +161,10 @@ export function fitReaderOn(paragraphs: SquadParagraph[], log: (msg: string) => 
     }
     if (reachable) recall++;
     const order = rank(ex.art, ex.question, idf);
-    const got = reader.read(ex.question, order.map((i) => ex.art.paras[i].context));
+    const got = reader.read(
+      ex.question,
+      order.map((i) => ex.art.paras[i].context),
+    );
     const sc = scoreAnswer(got?.text ?? '', ex.answers);
     em += sc.em;
     f1 += sc.f1;
@@ -130,8 +179,15 @@ export function fitReaderOn(paragraphs: SquadParagraph[], log: (msg: string) => 
     heldout_sentence_top1: r4(top1 / n),
     heldout_candidate_recall: r4(recall / n),
   };
-  log(`reader: held-out EM ${metrics.heldout_em} F1 ${metrics.heldout_f1} (sentence top-1 ${metrics.heldout_sentence_top1}, candidate recall ${metrics.heldout_candidate_recall}; ${secs().toFixed(0)} s)`);
-  file.training = { data: 'SQuAD v1.1 train (data/squad-v1.1-train.jsonl)', heldout: 'articles with crc32(title) % 10 = 0', passages: `top ${PASSAGES} BM25 paragraphs of the article`, ...opts };
+  log(
+    `reader: held-out EM ${metrics.heldout_em} F1 ${metrics.heldout_f1} (sentence top-1 ${metrics.heldout_sentence_top1}, candidate recall ${metrics.heldout_candidate_recall}; ${secs().toFixed(0)} s)`,
+  );
+  file.training = {
+    data: 'SQuAD v1.1 train (data/squad-v1.1-train.jsonl)',
+    heldout: 'articles with crc32(title) % 10 = 0',
+    passages: `top ${PASSAGES} BM25 paragraphs of the article`,
+    ...opts,
+  };
   file.metrics = { ...metrics };
   return { file: new TextEncoder().encode(JSON.stringify(file)), metrics };
 }

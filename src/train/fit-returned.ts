@@ -4,7 +4,7 @@
 // hidden (label 0, weighted HYPER.returned.noAnswer). Invariants: only held-out searches are fitted
 // on; crossCalibrated maps a fold's results with a calibration fitted on the other folds alone, so
 // the cross-validated figures stay out-of-sample.
-import { logit, returnedConfidence, type ReturnedCalibration } from '../engine/index.js';
+import { logit, type ReturnedCalibration, returnedConfidence } from '../engine/index.js';
 import type { QueryResult } from './evaluate.js';
 import { fitPlatt } from './learners.js';
 
@@ -32,7 +32,14 @@ export function fitReturned(results: QueryResult[], o: { noAnswer: number }): Re
 /** The results with each fold's confidences calibrated by a fit on the other folds' results. */
 export function crossCalibrated(results: QueryResult[], folds: number[], o: { noAnswer: number }): QueryResult[] {
   const cal = new Map<number, ReturnedCalibration>();
-  for (const k of new Set(folds)) cal.set(k, fitReturned(results.filter((_, i) => folds[i] !== k), o));
+  for (const k of new Set(folds))
+    cal.set(
+      k,
+      fitReturned(
+        results.filter((_, i) => folds[i] !== k),
+        o,
+      ),
+    );
   return results.map((r, i) => {
     const p = cal.get(folds[i]);
     return { ...r, conf: returnedConfidence(p, r.conf), confHidden: returnedConfidence(p, r.confHidden) };

@@ -54,35 +54,42 @@ export function fitTermWeights(set: TrainSet, o: TermWeightOptions): { terms: nu
     if (!pos.some(Boolean)) continue;
     rows.push({ terms: Q.qt, x: cand.map((r) => contributions(s.c, Q, r)), pos });
   }
-  const vocab = [...counts].filter(([, n]) => n >= o.minCount).map(([t]) => t).sort((a, b) => a - b);
+  const vocab = [...counts]
+    .filter(([, n]) => n >= o.minCount)
+    .map(([t]) => t)
+    .sort((a, b) => a - b);
   const index = new Map(vocab.map((t, i) => [t, i]));
   o.log?.(`term weights: ${vocab.length} terms over ${rows.length} questions with an answer passage among ${o.candidates} candidates`);
-  const phi = minimize((p) => {
-    const g = new Float64Array(p.length);
-    let f = 0;
-    const theta = Array.from(p, Math.exp);
-    for (const r of rows) {
-      const w = r.terms.map((t) => (index.has(t) ? theta[index.get(t)!] : 1));
-      const s = r.x.map((x) => x.reduce((a, v, i) => a + v * w[i], 0));
-      const mx = Math.max(...s);
-      const e = s.map((v) => Math.exp(v - mx));
-      const all = e.reduce((a, b) => a + b, 0);
-      const pos = e.reduce((a, v, i) => a + (r.pos[i] ? v : 0), 0);
-      f -= Math.log(pos / all);
-      r.x.forEach((x, j) => {
-        const coef = e[j] / all - (r.pos[j] ? e[j] / pos : 0);
-        r.terms.forEach((t, i) => {
-          const k = index.get(t);
-          if (k !== undefined) g[k] += (coef * x[i] * w[i]) / rows.length;
+  const phi = minimize(
+    (p) => {
+      const g = new Float64Array(p.length);
+      let f = 0;
+      const theta = Array.from(p, Math.exp);
+      for (const r of rows) {
+        const w = r.terms.map((t) => (index.has(t) ? theta[index.get(t)!] : 1));
+        const s = r.x.map((x) => x.reduce((a, v, i) => a + v * w[i], 0));
+        const mx = Math.max(...s);
+        const e = s.map((v) => Math.exp(v - mx));
+        const all = e.reduce((a, b) => a + b, 0);
+        const pos = e.reduce((a, v, i) => a + (r.pos[i] ? v : 0), 0);
+        f -= Math.log(pos / all);
+        r.x.forEach((x, j) => {
+          const coef = e[j] / all - (r.pos[j] ? e[j] / pos : 0);
+          r.terms.forEach((t, i) => {
+            const k = index.get(t);
+            if (k !== undefined) g[k] += (coef * x[i] * w[i]) / rows.length;
+          });
         });
-      });
-    }
-    let reg = 0;
-    for (let k = 0; k < p.length; k++) {
-      reg += p[k] * p[k];
-      g[k] += 2 * o.l2 * p[k];
-    }
-    return { f: f / rows.length + o.l2 * reg, g };
-  }, new Float64Array(vocab.length), { maxIter: 200 });
+      }
+      let reg = 0;
+      for (let k = 0; k < p.length; k++) {
+        reg += p[k] * p[k];
+        g[k] += 2 * o.l2 * p[k];
+      }
+      return { f: f / rows.length + o.l2 * reg, g };
+    },
+    new Float64Array(vocab.length),
+    { maxIter: 200 },
+  );
   return { terms: vocab, weights: Array.from(phi, (v) => Math.round(Math.exp(v) * 1e4) / 1e4) };
 }

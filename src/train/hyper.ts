@@ -10,7 +10,9 @@ most my myself no nor not now of off on once only or other our ours ourselves ou
 she should so some such t than that the their theirs them themselves then there these they this
 those through to too under up very was we were what when where which who whom whose why will with
 would you your yours yourself yourselves
-`.trim().split(/\s+/);
+`
+  .trim()
+  .split(/\s+/);
 
 export const HYPER = {
   /** BM25 over the body and title fields; idf from the body field. */

@@ -35,7 +35,9 @@ export function minimize(fn: Objective, w0: Float64Array, opts: LbfgsOptions = {
       alpha[i] = rho[i] * dot(S[i], q);
       for (let j = 0; j < q.length; j++) q[j] -= alpha[i] * Y[i][j];
     }
-    const gamma = S.length ? dot(S[S.length - 1], Y[Y.length - 1]) / dot(Y[Y.length - 1], Y[Y.length - 1]) : 1 / Math.max(1, Math.sqrt(dot(g, g)));
+    const gamma = S.length
+      ? dot(S[S.length - 1], Y[Y.length - 1]) / dot(Y[Y.length - 1], Y[Y.length - 1])
+      : 1 / Math.max(1, Math.sqrt(dot(g, g)));
     for (let j = 0; j < q.length; j++) q[j] *= gamma;
     for (let i = 0; i < S.length; i++) {
       const beta = rho[i] * dot(Y[i], q);

@@ -85,7 +85,12 @@ export function predictLogistic(w: ArrayLike<number>, x: ArrayLike<number>): num
 
 /** Platt scaling: p = σ(a·s + b) fitted to labels (optionally weighted); returns [a, b]. */
 export function fitPlatt(scores: number[], ys: number[], weights?: number[]): [number, number] {
-  const w = fitLogistic(scores.map((s) => Float64Array.of(s)), ys, 0, weights);
+  const w = fitLogistic(
+    scores.map((s) => Float64Array.of(s)),
+    ys,
+    0,
+    weights,
+  );
   return [w[0], w[1]];
 }
 
@@ -133,7 +138,9 @@ export function stratifiedFolds(strata: string[], k: number, seed: number): numb
       const j = Math.floor(rand() * (i + 1));
       [idx[i], idx[j]] = [idx[j], idx[i]];
     }
-    idx.forEach((q, pos) => (out[q] = pos % k));
+    idx.forEach((q, pos) => {
+      out[q] = pos % k;
+    });
   }
   return out;
 }

@@ -4,7 +4,7 @@
 // question the reading context a search would give: the article's paragraphs ranked by BM25 for the
 // question (top PASSAGES), with which sentences hold an answer string. Invariants: deterministic;
 // the idf function returned is exactly what NativeReader.idf computes from the table.
-import { analyseQuestion, normalizeAnswer, passageWords, prepare, type PassageWords } from '../answer/index.js';
+import { analyseQuestion, normalizeAnswer, type PassageWords, passageWords, prepare } from '../answer/index.js';
 import { hash32 } from '../engine/index.js';
 import type { SquadParagraph } from './data.js';
 
@@ -31,10 +31,11 @@ export interface Example {
 export function buildIdf(articles: Article[]): { table: Uint8Array; unseen: number; idf: (s: string) => number } {
   const df = new Map<string, number>();
   let n = 0;
-  for (const a of articles) for (const tf of a.tf) {
-    n++;
-    for (const s of tf.keys()) df.set(s, (df.get(s) ?? 0) + 1);
-  }
+  for (const a of articles)
+    for (const tf of a.tf) {
+      n++;
+      for (const s of tf.keys()) df.set(s, (df.get(s) ?? 0) + 1);
+    }
   const mask = (1 << IDF_BITS) - 1;
   const maxDf = new Uint32Array(mask + 1);
   for (const [s, d] of df) {
@@ -77,7 +78,11 @@ export function rank(a: Article, question: string, idf: (s: string) => number): 
 /** The reading context of an example, which of its sentences hold an answer, and the normalised answers. */
 export function contextOf(ex: Example, idf: (s: string) => number) {
   const order = rank(ex.art, ex.question, idf);
-  const ctx = prepare(ex.question, order.map((i) => ex.art.pw[i]), idf);
+  const ctx = prepare(
+    ex.question,
+    order.map((i) => ex.art.pw[i]),
+    idf,
+  );
   const golds = ex.answers.map((x) => ` ${normalizeAnswer(x)} `).filter((x) => x.trim());
   const sentPos = ctx.sents.map((s) => {
     const pi = order[s.p];

@@ -1,8 +1,9 @@
 // A training set: questions over one store, with what counts as evidence for them. Multi-hop
 // questions need every supporting document (any passage of each); single-hop questions over long
 // documents need one passage of the gold document that contains an answer string.
-import type { TrainQuery } from './data.js';
+
 import type { InProcessStore } from '../engine/index.js';
+import type { TrainQuery } from './data.js';
 
 export type Judge = 'all-gold-docs' | 'answer-passage';
 

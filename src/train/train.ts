@@ -8,6 +8,7 @@
 // write the folder with a manifest naming the data (with hashes), the hyper-parameters and the
 // cross-validated figures. Deterministic for a given seed.
 import path from 'node:path';
+import { NativeReader, READER_FILE } from '../answer/index.js';
 import {
   createEngineRuntime,
   ENGINE_FORMAT,
@@ -20,20 +21,19 @@ import {
   type Sufficiency,
   writeModelFolder,
 } from '../engine/index.js';
-import { DataFolder, isHeldOutArticle, squadArticles, type CorpusDoc, type TrainQuery } from './data.js';
-import { evaluateQueries, summarise, type QueryResult } from './evaluate.js';
+import { type CorpusDoc, DataFolder, isHeldOutArticle, squadArticles, type TrainQuery } from './data.js';
+import { encoderCorpus } from './encoder-data.js';
+import { evaluateQueries, type QueryResult, summarise } from './evaluate.js';
 import { fitChains, type Item } from './fit-chains.js';
 import { fitConfidence } from './fit-confidence.js';
+import { fitEncoder, type TrainedEncoder } from './fit-encoder.js';
+import { fitReader, type ReaderMetrics } from './fit-reader.js';
+import { fitRerank } from './fit-rerank.js';
 import { crossCalibrated, fitReturned } from './fit-returned.js';
 import { fitTermWeights } from './fit-term-weights.js';
-import { fitReader, type ReaderMetrics } from './fit-reader.js';
-import { NativeReader, READER_FILE } from '../answer/index.js';
-import { fitRerank } from './fit-rerank.js';
-import { encoderCorpus } from './encoder-data.js';
-import { fitEncoder, type TrainedEncoder } from './fit-encoder.js';
-import { mulberry32, stratifiedFolds } from './learners.js';
 import { HYPER, STOP_WORDS } from './hyper.js';
 import { keywordForm } from './keyword-queries.js';
+import { mulberry32, stratifiedFolds } from './learners.js';
 import type { TrainSet } from './train-set.js';
 
 export interface TrainOptions {
@@ -67,7 +67,13 @@ function keywordItems(items: Item[]): Item[] {
 }
 
 /** Chain scorers and sufficiency models fitted on the questions; the keyword sufficiency models on their keyword forms (`keyworded`, in the same order). */
-function fitAll(items: Item[], keyworded: Item[], theta: Theta, seed: number, log: (m: string) => void): LoopParams & { keywords: Sufficiency } {
+function fitAll(
+  items: Item[],
+  keyworded: Item[],
+  theta: Theta,
+  seed: number,
+  log: (m: string) => void,
+): LoopParams & { keywords: Sufficiency } {
   const map = new Map(theta.terms.map((t, i) => [t, theta.weights[i]]));
   const chains = fitChains(items, { l2: HYPER.l2, exp: HYPER.exp, theta: map, log });
   const conf = fitConfidence(items, chains, HYPER.exp, map, HYPER.confL2, seed);
@@ -78,8 +84,14 @@ function fitAll(items: Item[], keyworded: Item[], theta: Theta, seed: number, lo
 /** The calibrations of the returned confidence: one from the searches of questions, one from those of keyword queries. */
 function fitReturnedBoth(results: QueryResult[]): { returned: ReturnedCalibration; keywords: ReturnedCalibration } {
   return {
-    returned: fitReturned(results.filter((r) => isQuestion(r.query.text)), HYPER.returned),
-    keywords: fitReturned(results.filter((r) => !isQuestion(r.query.text)), HYPER.returned),
+    returned: fitReturned(
+      results.filter((r) => isQuestion(r.query.text)),
+      HYPER.returned,
+    ),
+    keywords: fitReturned(
+      results.filter((r) => !isQuestion(r.query.text)),
+      HYPER.returned,
+    ),
   };
 }
 
@@ -87,7 +99,11 @@ function fitReturnedBoth(results: QueryResult[]): { returned: ReturnedCalibratio
 function crossCalibratedByForm(results: QueryResult[], folds: number[]): QueryResult[] {
   return [true, false].flatMap((question) => {
     const idx = results.flatMap((r, i) => (isQuestion(r.query.text) === question ? [i] : []));
-    return crossCalibrated(idx.map((i) => results[i]), idx.map((i) => folds[i]), HYPER.returned);
+    return crossCalibrated(
+      idx.map((i) => results[i]),
+      idx.map((i) => folds[i]),
+      HYPER.returned,
+    );
   });
 }
 
@@ -104,7 +120,9 @@ async function trainEncoder(data: DataFolder, o: TrainOptions): Promise<TrainedE
 /** θ from SQuAD-train articles that neither the chain scorers nor the sufficiency models see. */
 async function learnTermWeights(data: DataFolder, o: TrainOptions, base: Model): Promise<Theta> {
   const { docs, queries } = squadArticles(data.squadTrain(), (t) => !isHeldOutArticle(t), HYPER.theta.perArticle);
-  const picked = o.sample ? { docs: docs.slice(0, 3), queries: queries.filter((q) => docs.slice(0, 3).some((d) => d.id === q.gold[0])) } : { docs, queries };
+  const picked = o.sample
+    ? { docs: docs.slice(0, 3), queries: queries.filter((q) => docs.slice(0, 3).some((d) => d.id === q.gold[0])) }
+    : { docs, queries };
   const store = await InProcessStore.open(picked.docs, base, o.threads);
   try {
     const set: TrainSet = { name: 'squad-fit', store, queries: picked.queries, judge: 'answer-passage', chains: false };
@@ -130,10 +148,18 @@ async function openSets(data: DataFolder, o: TrainOptions, base: Model): Promise
   const squad = squadArticles(data.squadTrain(), isHeldOutArticle, HYPER.squadPerArticle);
   const squadDocs = o.sample ? squad.docs.slice(0, 3) : squad.docs;
   const squadQueries = squad.queries.filter((q) => squadDocs.some((d) => d.id === q.gold[0])).slice(0, o.sample ?? Infinity);
-  o.log(`data: wiki-pool ${corpus.length} documents, ${queries.length} multi-hop questions; ${squadDocs.length} SQuAD articles, ${squadQueries.length} single-hop questions`);
+  o.log(
+    `data: wiki-pool ${corpus.length} documents, ${queries.length} multi-hop questions; ${squadDocs.length} SQuAD articles, ${squadQueries.length} single-hop questions`,
+  );
   return [
     { name: 'wiki-pool', store: await InProcessStore.open(corpus, base, o.threads), queries, judge: 'all-gold-docs', chains: true },
-    { name: 'squad-articles', store: await InProcessStore.open(squadDocs, base, o.threads), queries: squadQueries, judge: 'answer-passage', chains: false },
+    {
+      name: 'squad-articles',
+      store: await InProcessStore.open(squadDocs, base, o.threads),
+      queries: squadQueries,
+      judge: 'answer-passage',
+      chains: false,
+    },
   ];
 }
 
@@ -154,7 +180,11 @@ export async function train(o: TrainOptions): Promise<{ dir: string; metrics: un
   try {
     const items: Item[] = sets.flatMap((set) => set.queries.map((q) => ({ set, q })));
     const keyworded = keywordItems(items);
-    const folds = stratifiedFolds(items.map((it) => it.q.suite), o.folds, o.seed);
+    const folds = stratifiedFolds(
+      items.map((it) => it.q.suite),
+      o.folds,
+      o.seed,
+    );
     const results: QueryResult[] = [];
     const resultFolds: number[] = [];
     for (let k = 0; k < o.folds; k++) {
@@ -172,14 +202,20 @@ export async function train(o: TrainOptions): Promise<{ dir: string; metrics: un
     const cv = summarise(crossCalibratedByForm(results, resultFolds));
     for (const [suite, m] of Object.entries(cv)) {
       const raw = uncalibrated[suite];
-      o.log(`CV ${suite}: found ${JSON.stringify(m.found_at)} ECE@10 ${m.ece10} (${raw.ece10} uncalibrated) hops ${m.mean_hops} conf found/missed/hidden ${m.conf_found}/${m.conf_missed}/${m.conf_hidden} (hidden ${raw.conf_hidden} uncalibrated)`);
+      o.log(
+        `CV ${suite}: found ${JSON.stringify(m.found_at)} ECE@10 ${m.ece10} (${raw.ece10} uncalibrated) hops ${m.mean_hops} conf found/missed/hidden ${m.conf_found}/${m.conf_missed}/${m.conf_hidden} (hidden ${raw.conf_hidden} uncalibrated)`,
+      );
     }
     const { returned, keywords } = fitReturnedBoth(results);
-    o.log(`returned confidence calibrated as σ(${returned.a.toFixed(3)}·logit + ${returned.b.toFixed(3)}), of keyword queries σ(${keywords.a.toFixed(3)}·logit + ${keywords.b.toFixed(3)})`);
+    o.log(
+      `returned confidence calibrated as σ(${returned.a.toFixed(3)}·logit + ${returned.b.toFixed(3)}), of keyword queries σ(${keywords.a.toFixed(3)}·logit + ${keywords.b.toFixed(3)})`,
+    );
     const fitted = fitAll(items, keyworded, theta, o.seed, o.log);
     const search: LoopParams = { ...fitted, returned, keywords: { ...fitted.keywords, returned: keywords } };
     const rerank = fitRerank(items, search, NativeReader.parse(reader.file), HYPER.rerank);
-    o.log(`re-ranking of one-hop results: w ${rerank.params.w.map((v) => v.toFixed(3)).join(', ')}; training hit@1 of the stage-1 head ${rerank.at1.map((v) => v.toFixed(3)).join(' -> ')} (${elapsed()})`);
+    o.log(
+      `re-ranking of one-hop results: w ${rerank.params.w.map((v) => v.toFixed(3)).join(', ')}; training hit@1 of the stage-1 head ${rerank.at1.map((v) => v.toFixed(3)).join(' -> ')} (${elapsed()})`,
+    );
     const params: ModelParams = { ...base, search, rerank: rerank.params };
     const dir = path.resolve(o.outDir);
     writeModelFolder(
@@ -190,7 +226,10 @@ export async function train(o: TrainOptions): Promise<{ dir: string; metrics: un
         version: o.version,
         engine: ENGINE_FORMAT,
         dims: encoder.params.dim,
-        tokenizer: { name: 'svc-words-porter/1', rules: 'NFKD, marks removed, lowercased runs of letters and digits; Porter (1980) stems; stop words dropped from queries only' },
+        tokenizer: {
+          name: 'svc-words-porter/1',
+          rules: 'NFKD, marks removed, lowercased runs of letters and digits; Porter (1980) stems; stop words dropped from queries only',
+        },
         params,
         training: {
           seed: o.seed,
@@ -204,7 +243,12 @@ export async function train(o: TrainOptions): Promise<{ dir: string; metrics: un
             folds: o.folds,
             by: "question, stratified by suite; each fold model trained without its questions, its returned confidences calibrated by a fit on the other folds' results",
             suites: cv,
-            uncalibrated_returned_confidence: Object.fromEntries(Object.entries(uncalibrated).map(([suite, m]) => [suite, { ece10: m.ece10, conf_found: m.conf_found, conf_missed: m.conf_missed, conf_hidden: m.conf_hidden }])),
+            uncalibrated_returned_confidence: Object.fromEntries(
+              Object.entries(uncalibrated).map(([suite, m]) => [
+                suite,
+                { ece10: m.ece10, conf_found: m.conf_found, conf_missed: m.conf_missed, conf_hidden: m.conf_hidden },
+              ]),
+            ),
           },
           rerank: { hit1_stage1_head_training: { before: rerank.at1[0], after: rerank.at1[1] } },
           reader: reader.metrics,

@@ -3,7 +3,7 @@
 // `prefix` runs it under another command (nsenter into a test mount namespace); `api` retries a
 // 429 after its Retry-After, so checks that walk a whole store are paced by the rate limit
 // instead of failing on it.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { Api, REPO, type Reply } from './server.js';
 
@@ -44,9 +44,20 @@ export class PacedApi extends Api {
 }
 
 function spawnServer(dataDir: string, opts: ChildOptions): { child: ChildProcess; out: { stdout: string; stderr: string } } {
-  const cmd = [...(opts.prefix ?? []), process.execPath, path.join(REPO, 'bin', 'svc.js'), 'serve', '--port', '0', ...(opts.args ?? ['--no-auth'])];
+  const cmd = [
+    ...(opts.prefix ?? []),
+    process.execPath,
+    path.join(REPO, 'bin', 'svc.js'),
+    'serve',
+    '--port',
+    '0',
+    ...(opts.args ?? ['--no-auth']),
+  ];
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('SVC_')));
-  const child = spawn(cmd[0], cmd.slice(1), { env: { ...env, SVC_DATA_DIR: dataDir, SVC_LOG: 'warn', ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(cmd[0], cmd.slice(1), {
+    env: { ...env, SVC_DATA_DIR: dataDir, SVC_LOG: 'warn', ...opts.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const out = { stdout: '', stderr: '' };
   child.stdout!.setEncoding('utf8').on('data', (d: string) => (out.stdout += d));
   child.stderr!.setEncoding('utf8').on('data', (d: string) => (out.stderr += d));
@@ -56,7 +67,9 @@ function spawnServer(dataDir: string, opts: ChildOptions): { child: ChildProcess
 /** Starts a server; rejects (with its output) if it exits before it is ready. */
 export function startChild(dataDir: string, opts: ChildOptions = {}): Promise<ChildServer> {
   const { child, out } = spawnServer(dataDir, opts);
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
   const end = async (signal: NodeJS.Signals) => {
     if (child.exitCode === null && child.signalCode === null) child.kill(signal);
     await exited;
@@ -73,16 +86,33 @@ export function startChild(dataDir: string, opts: ChildOptions = {}): Promise<Ch
         }
         return out.stderr;
       };
-      resolve({ child, url: m[1], api: new PacedApi(m[1]), stdout: () => out.stdout, stderr: () => out.stderr, exited, stop: () => end('SIGTERM'), kill: () => end('SIGKILL'), waitForStderr });
+      resolve({
+        child,
+        url: m[1],
+        api: new PacedApi(m[1]),
+        stdout: () => out.stdout,
+        stderr: () => out.stderr,
+        exited,
+        stop: () => end('SIGTERM'),
+        kill: () => end('SIGKILL'),
+        waitForStderr,
+      });
     };
     child.stdout!.on('data', onData);
-    void exited.then(({ code, signal }) => reject(Object.assign(new Error(`server exited (${code ?? signal}) before it was ready: ${out.stderr}`), { code, stderr: out.stderr })));
+    void exited.then(({ code, signal }) =>
+      reject(
+        Object.assign(new Error(`server exited (${code ?? signal}) before it was ready: ${out.stderr}`), { code, stderr: out.stderr }),
+      ),
+    );
   });
 }
 
 /** Runs `svc serve` expecting it to fail before it is ready: its exit code and output (`started`
  * when it did get ready instead; it is then killed). */
-export async function failingChild(dataDir: string, opts: ChildOptions = {}): Promise<{ code: number | null; started: boolean; stderr: string; stdout: string }> {
+export async function failingChild(
+  dataDir: string,
+  opts: ChildOptions = {},
+): Promise<{ code: number | null; started: boolean; stderr: string; stdout: string }> {
   const { child, out } = spawnServer(dataDir, opts);
   let started = false;
   child.stdout!.on('data', () => {

@@ -1,7 +1,7 @@
 // Runs the `svc` command as users do: a separate process through bin/svc.js (which imports the
 // compiled dist/), with a clean SVC_* environment. Refuses to run against a dist/ older than the
 // client and CLI sources, since the test would then exercise stale code.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { REPO } from './server.js';
@@ -21,7 +21,10 @@ function newest(dir: string): number {
 export function assertBuilt(): void {
   const built = ['cli/main.js', 'client/index.js'].map((f) => path.join(REPO, 'dist', f));
   const missing = built.find((f) => !fs.existsSync(f));
-  const stale = !missing && Math.min(...built.map((f) => fs.statSync(f).mtimeMs)) < Math.max(newest(path.join(REPO, 'src', 'client')), newest(path.join(REPO, 'src', 'cli')));
+  const stale =
+    !missing &&
+    Math.min(...built.map((f) => fs.statSync(f).mtimeMs)) <
+      Math.max(newest(path.join(REPO, 'src', 'client')), newest(path.join(REPO, 'src', 'cli')));
   if (missing || stale) throw new Error(`dist/ is ${missing ? 'missing' : 'older than src/'}: run 'npm run build:ts' before the CLI tests`);
 }
 
@@ -46,7 +49,9 @@ export class CliProcess {
   constructor(readonly child: ChildProcess) {
     child.stdout!.setEncoding('utf8').on('data', (s: string) => (this.stdout += s));
     child.stderr!.setEncoding('utf8').on('data', (s: string) => (this.stderr += s));
-    this.done = new Promise((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stdout: this.stdout, stderr: this.stderr })));
+    this.done = new Promise((resolve) =>
+      child.on('close', (code, signal) => resolve({ code, signal, stdout: this.stdout, stderr: this.stderr })),
+    );
   }
 
   /** Resolves once stderr matches `re` (rejects if the process ends first). */
@@ -64,7 +69,11 @@ export function spawnCli(args: string[], env: Record<string, string | undefined>
   return new CliProcess(child);
 }
 
-export function runCli(args: string[], env: Record<string, string | undefined>, opts: { cwd?: string; stdin?: string } = {}): Promise<CliRun> {
+export function runCli(
+  args: string[],
+  env: Record<string, string | undefined>,
+  opts: { cwd?: string; stdin?: string } = {},
+): Promise<CliRun> {
   return spawnCli(args, env, opts).done;
 }
 

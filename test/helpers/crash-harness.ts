@@ -7,8 +7,9 @@
 // and sends one request at a time, so there is at most one); its text is exactly what was sent;
 // its current version is found by search, and no deleted or replaced version is; every store whose
 // create was acknowledged exists, and none whose delete was.
+
+import { type ChildServer, startChild } from './child-server.js';
 import { rng } from './engine.js';
-import { startChild, type ChildServer } from './child-server.js';
 import { verifyDataDir, walkDocs } from './store-check.js';
 
 export interface CrashOptions {
@@ -42,7 +43,8 @@ interface DocModel {
 }
 
 const token = (id: string, v: number) => `zq${id.replace(/\D+/g, 'x')}v${v}`;
-const text = (id: string, v: number) => `Record ${id}, version ${v}. Its marker word is ${token(id, v)}. ${'Rivers, mountains and old films fill this passage. '.repeat(4)}`;
+const text = (id: string, v: number) =>
+  `Record ${id}, version ${v}. Its marker word is ${token(id, v)}. ${'Rivers, mountains and old films fill this passage. '.repeat(4)}`;
 
 /** One client's writes until the server dies: each id is written by this client only, one request at a time. */
 async function client(s: ChildServer, ids: string[], model: Map<string, DocModel>, r: () => number, report: CrashReport): Promise<void> {
@@ -53,7 +55,9 @@ async function client(s: ChildServer, ids: string[], model: Map<string, DocModel
       if (pick.length && (r() < 0.6 || !present.length)) {
         const docs = pick.map((id) => ({ id, v: model.get(id)!.last + 1 }));
         for (const d of docs) model.get(d.id)!.pending = d.v;
-        const res = await s.api.raw('POST', '/stores/crash/documents', { documents: docs.map((d) => ({ id: d.id, text: text(d.id, d.v), metadata: { v: d.v } })) });
+        const res = await s.api.raw('POST', '/stores/crash/documents', {
+          documents: docs.map((d) => ({ id: d.id, text: text(d.id, d.v), metadata: { v: d.v } })),
+        });
         if (res.status !== 200) throw new Error(`ingest answered ${res.status}`);
         for (const d of docs) settle(model.get(d.id)!, d.v);
         report.ackedWrites += docs.length;
@@ -83,7 +87,13 @@ function settle(m: DocModel, state: State): void {
 }
 
 /** Checks the restarted server against the model, then resolves in-flight writes to what is there. */
-async function check(s: ChildServer, model: Map<string, DocModel>, stores: Map<string, boolean | undefined>, report: CrashReport, cycle: number): Promise<void> {
+async function check(
+  s: ChildServer,
+  model: Map<string, DocModel>,
+  stores: Map<string, boolean | undefined>,
+  report: CrashReport,
+  cycle: number,
+): Promise<void> {
   const bad = (msg: string) => report.problems.push(`cycle ${cycle}: ${msg}`);
   const found = new Map((await walkDocs(s.api, 'crash')).map((d) => [d.id, d.metadata.v as number]));
   for (const id of found.keys()) if (!model.has(id)) bad(`unknown document '${id}'`);
@@ -91,7 +101,9 @@ async function check(s: ChildServer, model: Map<string, DocModel>, stores: Map<s
     const state: State = found.get(id) ?? null;
     if (m.pending !== undefined) report.inFlightAtKill++;
     if (state !== m.acked && (m.pending === undefined || state !== m.pending)) {
-      bad(`'${id}' is ${state === null ? 'absent' : `v${state}`}, acknowledged ${m.acked === null ? 'absent' : `v${m.acked}`}${m.pending !== undefined ? `, in flight ${m.pending === null ? 'delete' : `v${m.pending}`}` : ''}`);
+      bad(
+        `'${id}' is ${state === null ? 'absent' : `v${state}`}, acknowledged ${m.acked === null ? 'absent' : `v${m.acked}`}${m.pending !== undefined ? `, in flight ${m.pending === null ? 'delete' : `v${m.pending}`}` : ''}`,
+      );
     }
     if (m.pending !== undefined && state === m.pending && state !== m.acked) report.inFlightApplied++;
     settle(m, state);
@@ -119,8 +131,20 @@ async function check(s: ChildServer, model: Map<string, DocModel>, stores: Map<s
 export async function runCrashCycles(opts: CrashOptions): Promise<CrashReport> {
   const seed = opts.seed ?? Math.floor(Math.random() * 2 ** 31);
   const r = rng(seed);
-  const report: CrashReport = { cycles: 0, seed, ackedWrites: 0, ackedDeletes: 0, inFlightAtKill: 0, inFlightApplied: 0, docsChecked: 0, staleChecked: 0, problems: [] };
-  const owners = Array.from({ length: opts.clients ?? 4 }, (_, c) => Array.from({ length: opts.idsPerClient ?? 25 }, (_, n) => `c${c}-${n}`));
+  const report: CrashReport = {
+    cycles: 0,
+    seed,
+    ackedWrites: 0,
+    ackedDeletes: 0,
+    inFlightAtKill: 0,
+    inFlightApplied: 0,
+    docsChecked: 0,
+    staleChecked: 0,
+    problems: [],
+  };
+  const owners = Array.from({ length: opts.clients ?? 4 }, (_, c) =>
+    Array.from({ length: opts.idsPerClient ?? 25 }, (_, n) => `c${c}-${n}`),
+  );
   const model = new Map(owners.flat().map((id) => [id, { acked: null, old: [], last: 0 } as DocModel]));
   const stores = new Map<string, boolean | undefined>();
   let s = await startChild(opts.dataDir);
@@ -132,8 +156,16 @@ export async function runCrashCycles(opts: CrashOptions): Promise<CrashReport> {
     stores.set(created, undefined);
     if (gone) stores.set(gone, undefined);
     const storeOps = [
-      s.api.raw('POST', '/stores', { name: created }).then((x) => x.status === 201 && stores.set(created, true), () => undefined),
-      gone ? s.api.raw('DELETE', `/stores/${gone}`).then((x) => x.status === 204 && stores.set(gone, false), () => undefined) : undefined,
+      s.api.raw('POST', '/stores', { name: created }).then(
+        (x) => x.status === 201 && stores.set(created, true),
+        () => undefined,
+      ),
+      gone
+        ? s.api.raw('DELETE', `/stores/${gone}`).then(
+            (x) => x.status === 204 && stores.set(gone, false),
+            () => undefined,
+          )
+        : undefined,
     ];
     await new Promise((res) => setTimeout(res, 100 + r() * 1400));
     await s.kill();
@@ -142,7 +174,9 @@ export async function runCrashCycles(opts: CrashOptions): Promise<CrashReport> {
     s = await startChild(opts.dataDir);
     await check(s, model, stores, report, cycle);
     report.cycles = cycle;
-    opts.log?.(`cycle ${cycle}: ${report.ackedWrites} writes and ${report.ackedDeletes} deletes acknowledged so far, ${report.inFlightAtKill} in flight at kills, ${report.problems.length} problems`);
+    opts.log?.(
+      `cycle ${cycle}: ${report.ackedWrites} writes and ${report.ackedDeletes} deletes acknowledged so far, ${report.inFlightAtKill} in flight at kills, ${report.problems.length} problems`,
+    );
   }
   await s.stop();
   return report;

@@ -36,10 +36,18 @@ export class Arena {
     return p;
   }
 
-  f32(p: number, n: number): Float32Array { return this.rt.heap.views.readF32(p, n); }
-  u32(p: number, n: number): Uint32Array { return this.rt.heap.views.readU32(p, n); }
-  u8(p: number, n: number): Uint8Array { return this.rt.heap.views.u8At(p, n).slice(); }
-  i8(p: number, n: number): Int8Array { return this.rt.heap.views.i8At(p, n).slice(); }
+  f32(p: number, n: number): Float32Array {
+    return this.rt.heap.views.readF32(p, n);
+  }
+  u32(p: number, n: number): Uint32Array {
+    return this.rt.heap.views.readU32(p, n);
+  }
+  u8(p: number, n: number): Uint8Array {
+    return this.rt.heap.views.u8At(p, n).slice();
+  }
+  i8(p: number, n: number): Int8Array {
+    return this.rt.heap.views.i8At(p, n).slice();
+  }
 
   freeAll(): void {
     for (const p of this.ptrs.splice(0)) this.rt.heap.free(p);
@@ -47,13 +55,23 @@ export class Arena {
 }
 
 /** Element-wise |got - want| <= abs + rel * scale[i] (scale defaults to |want|). */
-export function near(t: Test, got: ArrayLike<number>, want: ArrayLike<number>, rel: number, abs: number, msg: string,
-  scale?: ArrayLike<number>): void {
+export function near(
+  t: Test,
+  got: ArrayLike<number>,
+  want: ArrayLike<number>,
+  rel: number,
+  abs: number,
+  msg: string,
+  scale?: ArrayLike<number>,
+): void {
   t.equal(got.length, want.length, `${msg}: length`);
   let worst = -1;
   for (let i = 0; i < want.length; i++) {
     const tol = abs + rel * (scale ? scale[i] : Math.abs(want[i]));
-    if (!(Math.abs(got[i] - want[i]) <= tol)) { worst = i; break; }
+    if (!(Math.abs(got[i] - want[i]) <= tol)) {
+      worst = i;
+      break;
+    }
   }
   t.equal(worst, -1, worst < 0 ? msg : `${msg}: [${worst}] got ${got[worst]} want ${want[worst]}`);
 }

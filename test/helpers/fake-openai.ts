@@ -7,7 +7,11 @@ import type { AddressInfo } from 'node:net';
 
 export interface ChatRequest {
   headers: http.IncomingHttpHeaders;
-  body: { model: string; messages: Array<{ role: string; content: string | Array<{ type: string; text?: string; image_url?: { url: string } }> }>; [k: string]: unknown };
+  body: {
+    model: string;
+    messages: Array<{ role: string; content: string | Array<{ type: string; text?: string; image_url?: { url: string } }> }>;
+    [k: string]: unknown;
+  };
 }
 
 export type Reply = { text: string } | { status: number; error: string } | { delayMs: number; text: string } | { raw: string };
@@ -27,15 +31,23 @@ export async function startFakeOpenAi(t: { teardown(fn: () => unknown): void }):
     url: '',
     requests: [],
     reply: () => ({ text: 'ok' }),
-    texts: (req) => req.body.messages.flatMap((m) => (typeof m.content === 'string' ? [m.content] : m.content.filter((p) => p.type === 'text').map((p) => p.text ?? ''))),
-    images: (req) => req.body.messages.flatMap((m) => (typeof m.content === 'string' ? [] : m.content.filter((p) => p.type === 'image_url').map((p) => p.image_url?.url ?? ''))),
+    texts: (req) =>
+      req.body.messages.flatMap((m) =>
+        typeof m.content === 'string' ? [m.content] : m.content.filter((p) => p.type === 'text').map((p) => p.text ?? ''),
+      ),
+    images: (req) =>
+      req.body.messages.flatMap((m) =>
+        typeof m.content === 'string' ? [] : m.content.filter((p) => p.type === 'image_url').map((p) => p.image_url?.url ?? ''),
+      ),
   };
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       if (req.method !== 'POST' || req.url !== '/v1/chat/completions') {
-        res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `no route ${req.method} ${req.url}` } }));
+        res
+          .writeHead(404, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: { message: `no route ${req.method} ${req.url}` } }));
         return;
       }
       const rec: ChatRequest = { headers: req.headers, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) };
@@ -53,7 +65,10 @@ export async function startFakeOpenAi(t: { teardown(fn: () => unknown): void }):
           }),
         );
       if ('raw' in r) res.writeHead(200, { 'content-type': 'application/json' }).end(r.raw);
-      else if ('status' in r) res.writeHead(r.status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: r.error, type: 'test_error' } }));
+      else if ('status' in r)
+        res
+          .writeHead(r.status, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: { message: r.error, type: 'test_error' } }));
       else if ('delayMs' in r) {
         const timer = setTimeout(() => send(r.text), r.delayMs);
         res.on('close', () => clearTimeout(timer));

@@ -3,7 +3,7 @@
 // with `prefix` run inside it and see the tmpfs at `dir`; the test reads and writes it through
 // `/proc/<holder>/root<dir>` (`hostPath`). Needs unshare/nsenter and the right to mount a tmpfs
 // (root, or unprivileged user namespaces); `openFaultFs` resolves to a reason string otherwise.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -28,7 +28,19 @@ export async function openFaultFs(dir: string, size: string): Promise<FaultFs | 
   const userNs = root ? [] : ['-r'];
   let holder: ChildProcess;
   try {
-    holder = spawn('unshare', [...userNs, '-m', '--propagation', 'private', 'sh', '-c', `mount -t tmpfs -o size=${size} tmpfs '${dir}' && echo ready && exec sleep 3600`], { stdio: ['ignore', 'pipe', 'pipe'] });
+    holder = spawn(
+      'unshare',
+      [
+        ...userNs,
+        '-m',
+        '--propagation',
+        'private',
+        'sh',
+        '-c',
+        `mount -t tmpfs -o size=${size} tmpfs '${dir}' && echo ready && exec sleep 3600`,
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
   } catch (err) {
     return `cannot run unshare: ${(err as Error).message}`;
   }

@@ -127,12 +127,15 @@ export class FaultProxy {
     const headers = { ...req.headers, host: this.upstream.host, 'content-length': String(body.length) };
     delete headers.connection;
     return new Promise((resolve, reject) => {
-      const up = http.request({ host: this.upstream.hostname, port: this.upstream.port, method: req.method, path: req.url, headers }, (r) => {
-        const chunks: Buffer[] = [];
-        r.on('data', (c: Buffer) => chunks.push(c));
-        r.on('end', () => resolve({ status: r.statusCode!, headers: r.headers, body: Buffer.concat(chunks) }));
-        r.on('error', reject);
-      });
+      const up = http.request(
+        { host: this.upstream.hostname, port: this.upstream.port, method: req.method, path: req.url, headers },
+        (r) => {
+          const chunks: Buffer[] = [];
+          r.on('data', (c: Buffer) => chunks.push(c));
+          r.on('end', () => resolve({ status: r.statusCode!, headers: r.headers, body: Buffer.concat(chunks) }));
+          r.on('error', reject);
+        },
+      );
       up.on('error', reject);
       up.end(body);
     });
@@ -143,12 +146,24 @@ export const json429 = (retryAfter = '1'): Fault => ({
   kind: 'respond',
   status: 429,
   headers: { 'retry-after': retryAfter },
-  body: { error: { type: 'rate_limited', message: 'injected by the fault proxy', fix: 'Retry after the number of seconds in the Retry-After header.' } },
+  body: {
+    error: {
+      type: 'rate_limited',
+      message: 'injected by the fault proxy',
+      fix: 'Retry after the number of seconds in the Retry-After header.',
+    },
+  },
 });
 
 export const json503 = (retryAfter = '1'): Fault => ({
   kind: 'respond',
   status: 503,
   headers: { 'retry-after': retryAfter },
-  body: { error: { type: 'service_unavailable', message: 'injected by the fault proxy', fix: 'Retry after the number of seconds in the Retry-After header.' } },
+  body: {
+    error: {
+      type: 'service_unavailable',
+      message: 'injected by the fault proxy',
+      fix: 'Retry after the number of seconds in the Retry-After header.',
+    },
+  },
 });

@@ -9,9 +9,9 @@
 // a bucket in `private` answers anonymous requests 401, as GCS does without credentials.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import path from 'node:path';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { CRC32C } from '@google-cloud/storage';
 
 export class GcsEmulator {
@@ -32,7 +32,10 @@ export class GcsEmulator {
 
   put(bucket: string, name: string, data: Uint8Array | string): void {
     let b = this.buckets.get(bucket);
-    if (!b) this.buckets.set(bucket, (b = new Map()));
+    if (!b) {
+      b = new Map();
+      this.buckets.set(bucket, b);
+    }
     b.set(name, Buffer.from(data));
   }
 
@@ -68,17 +71,33 @@ export class GcsEmulator {
     const url = new URL(req.url ?? '/', 'http://x');
     this.requests.push(url.pathname + url.search);
     const m = /^(?:\/download)?(?:\/storage\/v1)?\/b\/([^/]+)\/o(?:\/(.+))?$/.exec(url.pathname);
-    if (req.method !== 'GET' || !m) return this.error(res, 404, 'Not Found');
-    const bucket = this.buckets.get(decodeURIComponent(m[1]));
-    if (!bucket) return this.error(res, 404, 'The specified bucket does not exist.');
-    if (this.private.has(decodeURIComponent(m[1])) && !req.headers.authorization) {
-      return this.error(res, 401, 'Anonymous caller does not have storage.objects.get access to the Google Cloud Storage object.');
+    if (req.method !== 'GET' || !m) {
+      this.error(res, 404, 'Not Found');
+      return;
     }
-    if (m[2] === undefined) return this.list(res, m[1], bucket, url.searchParams);
+    const bucket = this.buckets.get(decodeURIComponent(m[1]));
+    if (!bucket) {
+      this.error(res, 404, 'The specified bucket does not exist.');
+      return;
+    }
+    if (this.private.has(decodeURIComponent(m[1])) && !req.headers.authorization) {
+      this.error(res, 401, 'Anonymous caller does not have storage.objects.get access to the Google Cloud Storage object.');
+      return;
+    }
+    if (m[2] === undefined) {
+      this.list(res, m[1], bucket, url.searchParams);
+      return;
+    }
     const name = decodeURIComponent(m[2]);
     const data = bucket.get(name);
-    if (!data) return this.error(res, 404, `No such object: ${m[1]}/${name}`);
-    if (url.searchParams.get('alt') !== 'media') return this.json(res, 200, this.meta(m[1], name, data));
+    if (!data) {
+      this.error(res, 404, `No such object: ${m[1]}/${name}`);
+      return;
+    }
+    if (url.searchParams.get('alt') !== 'media') {
+      this.json(res, 200, this.meta(m[1], name, data));
+      return;
+    }
     const crc = new CRC32C();
     crc.update(data);
     res.writeHead(200, {
@@ -109,7 +128,14 @@ export class GcsEmulator {
   }
 
   private meta(bucket: string, name: string, data: Buffer): Record<string, unknown> {
-    return { kind: 'storage#object', bucket, name, size: String(data.length), generation: '1', md5Hash: createHash('md5').update(data).digest('base64') };
+    return {
+      kind: 'storage#object',
+      bucket,
+      name,
+      size: String(data.length),
+      generation: '1',
+      md5Hash: createHash('md5').update(data).digest('base64'),
+    };
   }
 
   private json(res: http.ServerResponse, status: number, body: unknown): void {
@@ -119,6 +145,12 @@ export class GcsEmulator {
   }
 
   private error(res: http.ServerResponse, status: number, message: string): void {
-    this.json(res, status, { error: { code: status, message, errors: [{ message, domain: 'global', reason: status === 404 ? 'notFound' : status === 401 ? 'required' : 'invalid' }] } });
+    this.json(res, status, {
+      error: {
+        code: status,
+        message,
+        errors: [{ message, domain: 'global', reason: status === 404 ? 'notFound' : status === 401 ? 'required' : 'invalid' }],
+      },
+    });
   }
 }

@@ -7,8 +7,8 @@ import path from 'node:path';
 import { pino } from 'pino';
 import type { RunningServer } from '../../src/api/server.js';
 import { defaultModelUri } from '../../src/config.js';
-import { readModelFolder, writeModelFolder, type Manifest } from '../../src/engine/model/index.js';
-import { Api, startTestServer } from './server.js';
+import { type Manifest, readModelFolder, writeModelFolder } from '../../src/engine/model/index.js';
+import { type Api, startTestServer } from './server.js';
 
 /** Deterministic bytes (so two model versions built by the tests differ only by their version). */
 export function bytes(n: number, seed: number): Uint8Array {
@@ -72,6 +72,10 @@ export function messages(logs: Array<Record<string, any>>): string[] {
 /** Ingests a few documents into a new store `docs` and checks one search finds its target. */
 export async function seedStore(api: Api): Promise<void> {
   await api.post('/stores', { name: 'docs' });
-  const documents = Array.from({ length: 40 }, (_, i) => ({ id: `d${i}`, text: `Document ${i} talks about the subject zq${i} in some detail.`, metadata: { i } }));
+  const documents = Array.from({ length: 40 }, (_, i) => ({
+    id: `d${i}`,
+    text: `Document ${i} talks about the subject zq${i} in some detail.`,
+    metadata: { i },
+  }));
   await api.post('/stores/docs/documents', { documents });
 }

@@ -24,7 +24,8 @@ function refuse(what, args) {
 const connect = net.Socket.prototype.connect;
 net.Socket.prototype.connect = function (...args) {
   const first = Array.isArray(args[0]) ? args[0][0] : args[0];
-  if ((first && typeof first === 'object' && typeof first.path === 'string') || (typeof first === 'string' && !/^\d+$/.test(first))) return connect.apply(this, args);
+  if ((first && typeof first === 'object' && typeof first.path === 'string') || (typeof first === 'string' && !/^\d+$/.test(first)))
+    return connect.apply(this, args);
   return refuse('tcp connect', args);
 };
 dgram.Socket.prototype.send = function send(...args) {

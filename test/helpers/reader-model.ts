@@ -2,10 +2,11 @@
 // shipped model's manifest and files plus a `reader.json` trained (in about a second) by the real
 // training code (fitReaderOn) on small templated SQuAD-shaped articles about invented people,
 // places and films. Deterministic; the reader is trained once per test process.
-import { defaultModelUri } from '../../src/config.js';
-import { readModelFolder, writeModelFolder } from '../../src/engine/model/index.js';
+
 import { READER_FILE } from '../../src/answer/reader.js';
+import { defaultModelUri } from '../../src/config.js';
 import type { RerankParams } from '../../src/engine/index.js';
+import { readModelFolder, writeModelFolder } from '../../src/engine/model/index.js';
 import type { SquadParagraph } from '../../src/train/data.js';
 import { fitReaderOn } from '../../src/train/fit-reader.js';
 
@@ -25,18 +26,31 @@ export function syntheticSquad(n = 90): SquadParagraph[] {
     const [born, released, days, churches] = [1880 + ((k * 13) % 90), 1920 + ((k * 7) % 80), 12 + ((k * 11) % 70), 3 + ((k * 17) % 40)];
     const title = `${person.replace(' ', '_')}_${k}`;
     out.push(
-      { title, para_idx: 0, context: `${person} was born in ${city} in ${born}. ${person} studied painting before turning to cinema.`, qas: [
-        { question: `When was ${person} born?`, answers: [String(born)] },
-        { question: `Where was ${person} born?`, answers: [city] },
-      ] },
-      { title, para_idx: 1, context: `The film ${film} was directed by ${person} and released in ${released}. It was shot in ${city2} over ${days} days.`, qas: [
-        { question: `Who directed ${film}?`, answers: [person] },
-        { question: `In what year was ${film} released?`, answers: [String(released)] },
-        { question: `How many days was ${film} shot over?`, answers: [String(days)] },
-      ] },
-      { title, para_idx: 2, context: `${city} is a port city with a long history of trade. Its old town has ${churches} churches and a market.`, qas: [
-        { question: `How many churches does the old town of ${city} have?`, answers: [String(churches)] },
-      ] },
+      {
+        title,
+        para_idx: 0,
+        context: `${person} was born in ${city} in ${born}. ${person} studied painting before turning to cinema.`,
+        qas: [
+          { question: `When was ${person} born?`, answers: [String(born)] },
+          { question: `Where was ${person} born?`, answers: [city] },
+        ],
+      },
+      {
+        title,
+        para_idx: 1,
+        context: `The film ${film} was directed by ${person} and released in ${released}. It was shot in ${city2} over ${days} days.`,
+        qas: [
+          { question: `Who directed ${film}?`, answers: [person] },
+          { question: `In what year was ${film} released?`, answers: [String(released)] },
+          { question: `How many days was ${film} shot over?`, answers: [String(days)] },
+        ],
+      },
+      {
+        title,
+        para_idx: 2,
+        context: `${city} is a port city with a long history of trade. Its old town has ${churches} churches and a market.`,
+        qas: [{ question: `How many churches does the old town of ${city} have?`, answers: [String(churches)] }],
+      },
     );
   }
   return out;

@@ -2,9 +2,9 @@
 // started on a free port with the given buckets, plus an official @aws-sdk/client-s3 client for
 // uploading fixtures. `requests` counts every HTTP request the server received.
 import fs from 'node:fs';
+import type { Server } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import type { Server } from 'node:http';
 import { DeleteObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
 
@@ -33,11 +33,22 @@ export function s3Env(endpoint: string): Record<string, string> {
 
 export async function startS3(buckets: string[]): Promise<TestS3> {
   const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-s3rver-'));
-  const s3rver = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory, configureBuckets: buckets.map((name) => ({ name, configs: [] })) });
+  const s3rver = new S3rver({
+    address: '127.0.0.1',
+    port: 0,
+    silent: true,
+    directory,
+    configureBuckets: buckets.map((name) => ({ name, configs: [] })),
+  });
   const { port } = (await s3rver.run()) as { port: number };
   const http = (s3rver as unknown as { httpServer: Server }).httpServer;
   const endpoint = `http://127.0.0.1:${port}`;
-  const client = new S3Client({ endpoint, forcePathStyle: true, region: 'us-east-1', credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
+  const client = new S3Client({
+    endpoint,
+    forcePathStyle: true,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+  });
   let stopped = false;
   const s: TestS3 = {
     endpoint,

@@ -11,11 +11,23 @@ type Doc = Record<string, any>;
 
 function resolve(doc: Doc, s: Schema): Schema {
   let node = s;
-  while (node.$ref) node = node.$ref.replace(/^#\//, '').split('/').reduce((n: any, k: string) => n[k], doc);
+  while (node.$ref)
+    node = node.$ref
+      .replace(/^#\//, '')
+      .split('/')
+      .reduce((n: any, k: string) => n[k], doc);
   return node;
 }
 
-const unicode = (min: number, max: number) => fc.string({ unit: fc.oneof(fc.constantFrom('a', 'b', ' ', '/', '%', '.', '\n', 'é', '😀', '\u0000'), fc.string({ unit: 'grapheme', minLength: 1, maxLength: 1 })), minLength: min, maxLength: max });
+const unicode = (min: number, max: number) =>
+  fc.string({
+    unit: fc.oneof(
+      fc.constantFrom('a', 'b', ' ', '/', '%', '.', '\n', 'é', '😀', '\u0000'),
+      fc.string({ unit: 'grapheme', minLength: 1, maxLength: 1 }),
+    ),
+    minLength: min,
+    maxLength: max,
+  });
 
 function stringOf(s: Schema): fc.Arbitrary<string> {
   const min = s.minLength ?? 0;
@@ -60,21 +72,40 @@ function objectOf(doc: Doc, s: Schema, depth: number): fc.Arbitrary<Record<strin
   if (!s.additionalProperties || typeof s.additionalProperties !== 'object') return fixed;
   const names = s.propertyNames ?? {};
   const banned: string[] = names.not?.enum ?? [];
-  const key = stringOf({ minLength: names.minLength ?? 1, maxLength: names.maxLength ?? 12 }).filter((k) => !banned.includes(k) && !(k in (s.properties ?? {})));
-  const extra = fc.dictionary(key, valid(doc, s.additionalProperties, depth + 1), { maxKeys: Math.min(s.maxProperties ?? 4, 4), noNullPrototype: true });
+  const key = stringOf({ minLength: names.minLength ?? 1, maxLength: names.maxLength ?? 12 }).filter(
+    (k) => !banned.includes(k) && !(k in (s.properties ?? {})),
+  );
+  const extra = fc.dictionary(key, valid(doc, s.additionalProperties, depth + 1), {
+    maxKeys: Math.min(s.maxProperties ?? 4, 4),
+    noNullPrototype: true,
+  });
   return fc.tuple(fixed, extra).map(([a, b]) => ({ ...b, ...a }));
 }
 
 /** Values the schema refuses: valid ones with a required field removed, an unknown field added or a field of the wrong kind, or any JSON. */
 export function invalid(doc: Doc, schema: Schema): fc.Arbitrary<unknown> {
   const s = resolve(doc, schema);
-  const wrong = fc.oneof(fc.constant(null), fc.integer(), fc.string({ maxLength: 5 }), fc.constant([]), fc.constant({ nested: { deep: [1] } }), fc.constant(1e308));
-  const mutations = s.type === 'object' && s.properties
-    ? [
-        valid(doc, s).chain((v: any) => fc.constantFrom(...(s.required?.length ? s.required : Object.keys(s.properties))).map((k: string) => Object.fromEntries(Object.entries(v).filter(([x]) => x !== k)))),
-        valid(doc, s).map((v: any) => ({ ...v, zz_unknown_field: 1 })),
-        fc.tuple(valid(doc, s), fc.constantFrom(...Object.keys(s.properties)), wrong).map(([v, k, w]: [any, string, unknown]) => ({ ...v, [k]: w })),
-      ]
-    : [];
+  const wrong = fc.oneof(
+    fc.constant(null),
+    fc.integer(),
+    fc.string({ maxLength: 5 }),
+    fc.constant([]),
+    fc.constant({ nested: { deep: [1] } }),
+    fc.constant(1e308),
+  );
+  const mutations =
+    s.type === 'object' && s.properties
+      ? [
+          valid(doc, s).chain((v: any) =>
+            fc
+              .constantFrom(...(s.required?.length ? s.required : Object.keys(s.properties)))
+              .map((k: string) => Object.fromEntries(Object.entries(v).filter(([x]) => x !== k))),
+          ),
+          valid(doc, s).map((v: any) => ({ ...v, zz_unknown_field: 1 })),
+          fc
+            .tuple(valid(doc, s), fc.constantFrom(...Object.keys(s.properties)), wrong)
+            .map(([v, k, w]: [any, string, unknown]) => ({ ...v, [k]: w })),
+        ]
+      : [];
   return fc.oneof(...mutations, fc.jsonValue({ maxDepth: 3 }));
 }

@@ -3,8 +3,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { pino, type Logger } from 'pino';
-import { startServer, type RunningServer } from '../../src/api/server.js';
+import { type Logger, pino } from 'pino';
+import { type RunningServer, startServer } from '../../src/api/server.js';
 import { loadConfig, PACKAGE_ROOT } from '../../src/config.js';
 
 export const REPO = PACKAGE_ROOT;
@@ -52,7 +52,7 @@ export class Api {
     }
     const res = await fetch(this.base + p, init);
     const text = await res.text();
-    let parsed: unknown = undefined;
+    let parsed: unknown;
     if (text) {
       try {
         parsed = JSON.parse(text);

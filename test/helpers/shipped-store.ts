@@ -6,7 +6,11 @@ import { type InProcessDoc, InProcessStore, loadModelFolder } from '../../src/en
 /** A film, its director (whose daughter it names) and an unrelated passage: a 2-hop question's store. */
 export const DEVOTION: InProcessDoc[] = [
   { id: 'film', text: 'Devotion (1929 film)\nDevotion is a 1929 Italian silent drama film directed by Guido Brignone.', metadata: {} },
-  { id: 'director', text: 'Guido Brignone\nGuido Brignone was an Italian film director, father of the actress Lilla Brignone.', metadata: {} },
+  {
+    id: 'director',
+    text: 'Guido Brignone\nGuido Brignone was an Italian film director, father of the actress Lilla Brignone.',
+    metadata: {},
+  },
   { id: 'other', text: 'Silent film\nA silent film is a film with no synchronized recorded sound.', metadata: {} },
 ];
 

@@ -65,7 +65,13 @@ export function listTree(dir: string): string[] {
 export function snapshot(dir: string): Record<string, string> {
   const m: Record<string, string> = {};
   for (const p of listTree(dir)) {
-    m[p] = p.endsWith('/') || path.basename(p) === 'lock.mdb' ? '' : createHash('sha256').update(fs.readFileSync(path.join(dir, p))).digest('hex').slice(0, 16);
+    m[p] =
+      p.endsWith('/') || path.basename(p) === 'lock.mdb'
+        ? ''
+        : createHash('sha256')
+            .update(fs.readFileSync(path.join(dir, p)))
+            .digest('hex')
+            .slice(0, 16);
   }
   return m;
 }

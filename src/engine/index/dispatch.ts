@@ -25,7 +25,10 @@ export async function runSearch(
       ctx.heap.views.fill(blocked, Math.max(totalRows, 1), 1);
       const flags = ctx.heap.views.u8At(blocked, Math.max(totalRows, 1));
       const bases: number[] = [];
-      snapshot.reduce((b, s) => (bases.push(b), b + s.nRows), 0);
+      snapshot.reduce((b, s) => {
+        bases.push(b);
+        return b + s.nRows;
+      }, 0);
       for (const [si, first, count] of allowed) flags.fill(0, bases[si] + first, bases[si] + first + count);
     }
     const task: Omit<SearchTask, 'scratch'> = {
@@ -40,7 +43,11 @@ export async function runSearch(
       scan: params.scan,
       scanBudget: params.scanBudget,
     };
-    result = await ctx.withScratch<SearchTaskResult>('search', searchScratchBytes(totalRows, dim, params.maxResults), task as unknown as Record<string, unknown>);
+    result = await ctx.withScratch<SearchTaskResult>(
+      'search',
+      searchScratchBytes(totalRows, dim, params.maxResults),
+      task as unknown as Record<string, unknown>,
+    );
   } finally {
     if (blocked) ctx.heap.free(blocked);
   }
@@ -52,7 +59,14 @@ export async function runSearch(
         if (ref) passages.push({ ...ref, score: h.score, hop: h.hop });
       }
       const trace = params.trace ? explain(params.query, result.steps, (seg, row) => rowRef(snapshot[seg], row), readText) : undefined;
-      return { passages, confidence: result.confidence, hopsUsed: result.hopsUsed, stage: result.stage, trace, latencyMs: Math.round((performance.now() - started) * 1000) / 1000 };
+      return {
+        passages,
+        confidence: result.confidence,
+        hopsUsed: result.hopsUsed,
+        stage: result.stage,
+        trace,
+        latencyMs: Math.round((performance.now() - started) * 1000) / 1000,
+      };
     },
   };
 }

@@ -19,7 +19,12 @@ function words(text: string, pick: (form: string, i: number) => boolean): string
 
 const quote = (ws: string[]) => ws.map((w) => `'${w}'`).join(', ');
 
-export function explain(query: string, steps: RawStep[], rowRef: (seg: number, row: number) => RowRef | undefined, readText: TextReader): TraceStep[] {
+export function explain(
+  query: string,
+  steps: RawStep[],
+  rowRef: (seg: number, row: number) => RowRef | undefined,
+  readText: TextReader,
+): TraceStep[] {
   const out: TraceStep[] = [];
   for (const s of steps) {
     const ref = rowRef(s.seg, s.row);
@@ -31,13 +36,14 @@ export function explain(query: string, steps: RawStep[], rowRef: (seg: number, r
       why = ws.length ? `matches the query words ${quote(ws)}` : 'closest to the query';
     } else {
       const from = s.why.from ? rowRef(s.why.from[0], s.why.from[1]) : undefined;
-      const text = from ? readText(from.docId, from.start, from.end) ?? '' : '';
+      const text = from ? (readText(from.docId, from.start, from.end) ?? '') : '';
       const pos = new Set(s.why.positions);
       const ws = words(text, (_, i) => pos.has(i));
       const src = from ? `'${from.docId}' (read at hop ${s.hop - 1})` : `the passage read at hop ${s.hop - 1}`;
-      why = s.why.kind === 'link'
-        ? `its title${ws.length ? ` '${ws.join(' ')}'` : ''} is named in ${src}`
-        : `follows ${src}${ws.length ? ` through ${quote(ws)}` : ''}`;
+      why =
+        s.why.kind === 'link'
+          ? `its title${ws.length ? ` '${ws.join(' ')}'` : ''} is named in ${src}`
+          : `follows ${src}${ws.length ? ` through ${quote(ws)}` : ''}`;
     }
     out.push({ hop: s.hop, doc_id: ref.docId, why });
   }

@@ -10,10 +10,16 @@ export class FilterIndex {
   add(slot: number, metadata: Metadata): void {
     for (const [k, v] of Object.entries(metadata)) {
       let values = this.byKey.get(k);
-      if (!values) this.byKey.set(k, (values = new Map()));
+      if (!values) {
+        values = new Map();
+        this.byKey.set(k, values);
+      }
       const vk = valueKey(v);
       let slots = values.get(vk);
-      if (!slots) values.set(vk, (slots = new Set()));
+      if (!slots) {
+        slots = new Set();
+        values.set(vk, slots);
+      }
       slots.add(slot);
     }
   }

@@ -89,7 +89,9 @@ export class MemoryStoreIndex implements StoreIndex {
     }
     if (cur.length) chunks.push(cur);
     const built = await Promise.all(chunks.map((c) => this.ctx.buildFromBlobs(c.map((d) => d.encoding))));
-    chunks.forEach((c, i) => this.install({ built: built[i], docs: c }));
+    chunks.forEach((c, i) => {
+      this.install({ built: built[i], docs: c });
+    });
     this.armIdleMerge();
   }
 
@@ -98,7 +100,6 @@ export class MemoryStoreIndex implements StoreIndex {
     this.maybeMerge();
     this.armIdleMerge();
   }
-
 
   remove(docId: string): void {
     const d = this.docs.get(docId);
@@ -131,7 +132,10 @@ export class MemoryStoreIndex implements StoreIndex {
    */
   private idleMerge(): void {
     if (this.closed) return;
-    if (this.merging) return this.armIdleMerge();
+    if (this.merging) {
+      this.armIdleMerge();
+      return;
+    }
     const small: Segment[] = [];
     let rows = 0;
     for (const seg of [...this.segments].sort((a, b) => a.nRows - b.nRows)) {
@@ -150,7 +154,10 @@ export class MemoryStoreIndex implements StoreIndex {
    * versions. Documents given without an id (merge leftovers) keep their rows dead. With `moved`
    * (a merge), a document is the same version moved from its source rows, which stay unflagged.
    */
-  private install({ built, docs }: { built: BuiltSegment; docs: Array<{ id?: string; metadata: Metadata }> }, moved?: Map<string, DocEntry>): void {
+  private install(
+    { built, docs }: { built: BuiltSegment; docs: Array<{ id?: string; metadata: Metadata }> },
+    moved?: Map<string, DocEntry>,
+  ): void {
     if (this.closed) return;
     const { heap } = this.ctx;
     const nRows = built.rowDoc.length;
@@ -241,7 +248,14 @@ export class MemoryStoreIndex implements StoreIndex {
 
   private startMerge(plan: Segment[]): void {
     this.merging = true;
-    const sources: MergeSource[] = plan.map((s) => ({ base: s.base, dead: s.dead, nRows: s.nRows, rowStart: s.rowStart, rowEnd: s.rowEnd, rowSlot: s.rowSlot }));
+    const sources: MergeSource[] = plan.map((s) => ({
+      base: s.base,
+      dead: s.dead,
+      nRows: s.nRows,
+      rowStart: s.rowStart,
+      rowEnd: s.rowEnd,
+      rowSlot: s.rowSlot,
+    }));
     this.ctx
       .mergeSegments(sources)
       .then(({ built, rowSource }) => this.installMerged(plan, built, rowSource))
@@ -279,7 +293,12 @@ export class MemoryStoreIndex implements StoreIndex {
   snapshot(): { segments: Segment[]; stats: CorpusStats } {
     const segments = this.segments.filter((s) => s.liveRows > 0);
     const rows = Math.max(this.liveRows, 1);
-    const stats = { rows: this.liveRows, avgBody: this.liveBody / rows || 1, avgTitle: this.liveTitle / rows || 1, avgDoc: this.liveBody / Math.max(this.docs.size, 1) || 1 };
+    const stats = {
+      rows: this.liveRows,
+      avgBody: this.liveBody / rows || 1,
+      avgTitle: this.liveTitle / rows || 1,
+      avgDoc: this.liveBody / Math.max(this.docs.size, 1) || 1,
+    };
     return { segments, stats };
   }
 

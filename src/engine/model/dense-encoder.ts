@@ -3,8 +3,9 @@
 // scale, so the dot product of two encodings (times both scales) is their cosine. Terms outside the
 // vocabulary contribute nothing. Runs wherever kernels are; needs a scratch block of
 // denseScratchBytes(dim) bytes for one text at a time.
-import type { DenseTables } from './types.js';
+
 import type { WasmKernels } from '../runtime/index.js';
+import type { DenseTables } from './types.js';
 
 /** Terms of one text taken into account (longer texts keep their first MAX_TERMS). */
 export const MAX_TERMS = 4096;

@@ -31,8 +31,13 @@ const REFETCH = 'Restore the model folder from its source (or re-run `npm run tr
 
 export function readModelFolder(dir: string): LoadedModelFolder {
   const manifestPath = path.join(dir, 'manifest.json');
-  if (!fs.existsSync(dir)) throw new ModelError(`model folder ${dir} does not exist`, 'Point SVC_MODEL_URI at a model folder (one holding manifest.json).');
-  if (!fs.existsSync(manifestPath)) throw new ModelError(`model folder ${dir} has no manifest.json`, 'Point SVC_MODEL_URI at a version folder that holds manifest.json, not at its parent.');
+  if (!fs.existsSync(dir))
+    throw new ModelError(`model folder ${dir} does not exist`, 'Point SVC_MODEL_URI at a model folder (one holding manifest.json).');
+  if (!fs.existsSync(manifestPath))
+    throw new ModelError(
+      `model folder ${dir} has no manifest.json`,
+      'Point SVC_MODEL_URI at a version folder that holds manifest.json, not at its parent.',
+    );
   let json: unknown;
   try {
     json = JSON.parse(fs.readFileSync(manifestPath, 'utf8'));
@@ -42,14 +47,18 @@ export function readModelFolder(dir: string): LoadedModelFolder {
   const engine = (json as { engine?: unknown } | null)?.engine;
   if (typeof engine === 'string' && engine !== ENGINE_FORMAT) {
     const { name, version } = json as { name?: unknown; version?: unknown };
-    throw new ModelError(`model ${String(name)}@${String(version)} needs engine ${engine}; this server runs ${ENGINE_FORMAT}`, 'Use a model trained for this version of svc, or upgrade svc.');
+    throw new ModelError(
+      `model ${String(name)}@${String(version)} needs engine ${engine}; this server runs ${ENGINE_FORMAT}`,
+      'Use a model trained for this version of svc, or upgrade svc.',
+    );
   }
   const problem = manifestProblem(json);
   if (problem) throw new ModelError(`model manifest ${manifestPath} is not an svc-model/1 manifest: ${problem}`, REFETCH);
   const manifest = json as Manifest;
   const files = new Map<string, Buffer>();
   for (const f of manifest.files) {
-    if (path.isAbsolute(f.path) || f.path.split(/[\\/]/).includes('..')) throw new ModelError(`model manifest ${manifestPath} lists a file outside the folder: ${f.path}`, REFETCH);
+    if (path.isAbsolute(f.path) || f.path.split(/[\\/]/).includes('..'))
+      throw new ModelError(`model manifest ${manifestPath} lists a file outside the folder: ${f.path}`, REFETCH);
     const full = path.join(dir, f.path);
     if (!fs.existsSync(full)) throw new ModelError(`model file ${full} is missing (listed in manifest.json)`, REFETCH);
     const buf = fs.readFileSync(full);

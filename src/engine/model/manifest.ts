@@ -9,7 +9,12 @@ import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 const num = { type: 'number' } as const;
 const nums = { type: 'array', items: num } as const;
 const names = { type: 'array', items: { type: 'string', minLength: 1 } } as const;
-const closed = (properties: Record<string, unknown>, required = Object.keys(properties)) => ({ type: 'object', properties, required, additionalProperties: false });
+const closed = (properties: Record<string, unknown>, required = Object.keys(properties)) => ({
+  type: 'object',
+  properties,
+  required,
+  additionalProperties: false,
+});
 
 const confParams = closed({ w: nums, b: num, platt_a: num, platt_b: num });
 const returned = closed({ a: num, b: num });
@@ -30,7 +35,11 @@ export const MANIFEST_SCHEMA = {
     tokenizer: { type: 'object' },
     files: {
       type: 'array',
-      items: closed({ path: { type: 'string', minLength: 1 }, bytes: { type: 'integer', minimum: 0 }, sha256: { type: 'string', pattern: '^[0-9a-f]{64}$' } }),
+      items: closed({
+        path: { type: 'string', minLength: 1 },
+        bytes: { type: 'integer', minimum: 0 },
+        sha256: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+      }),
     },
     params: closed(
       {
@@ -72,4 +81,3 @@ export function manifestProblem(json: unknown): string | undefined {
   const extra = e.keyword === 'additionalProperties' ? ` '${(e.params as { additionalProperty: string }).additionalProperty}'` : '';
   return `${at} ${e.message}${extra}`;
 }
-

@@ -3,12 +3,18 @@
 // table pointers) that every worker receives once, at start. Invariants: the tables are written
 // before any worker starts and never change afterwards; the fingerprint identifies name@version
 // and is stamped into every document encoding made with this model.
-import type { LoadedModel, LoadedModelFolder, ModelDescriptor, ModelParams } from './types.js';
-import { hash32 } from '../text/index.js';
+
 import type { WasmHeap } from '../runtime/index.js';
+import { hash32 } from '../text/index.js';
+import type { LoadedModel, LoadedModelFolder, ModelDescriptor, ModelParams } from './types.js';
 
 /** Files of the dense encoder in a model folder. */
-export const DENSE_FILES = { vocab: 'dense-vocab.u32', table: 'dense-table.i8', scales: 'dense-scales.f32', weights: 'dense-weights.f32' } as const;
+export const DENSE_FILES = {
+  vocab: 'dense-vocab.u32',
+  table: 'dense-table.i8',
+  scales: 'dense-scales.f32',
+  weights: 'dense-weights.f32',
+} as const;
 
 export function modelFingerprint(name: string, version: string): number {
   return hash32(`${name}@${version}`);
@@ -25,7 +31,13 @@ export function loadModel({ manifest, files }: LoadedModelFolder, heap: WasmHeap
 }
 
 /** Places a model's tables (files by name) in the shared memory and describes it. */
-export function placeModel(name: string, version: string, params: ModelParams, files: Map<string, Uint8Array>, heap: WasmHeap): ModelDescriptor {
+export function placeModel(
+  name: string,
+  version: string,
+  params: ModelParams,
+  files: Map<string, Uint8Array>,
+  heap: WasmHeap,
+): ModelDescriptor {
   const descriptor: ModelDescriptor = { name, version, fingerprint: modelFingerprint(name, version), params };
   if (params.dense) {
     const d = params.dense;

@@ -43,7 +43,10 @@ export function assemble(c: SearchCorpus, chains: number[][], sc: number[], k: n
   // a stage-1 passage added to a chain stage: found at hop 1, scored as the passage before it
   const addStage1 = (row: number) => add(row, 1, out.from[out.from.length - 1]);
   const rank = new Map(s1.map((r, i) => [r, i]));
-  const lead = (ch: number[]) => ch.map((row, h) => ({ row, hop: h + 1 })).sort((a, b) => (rank.get(a.row) ?? Infinity) - (rank.get(b.row) ?? Infinity) || a.hop - b.hop);
+  const lead = (ch: number[]) =>
+    ch
+      .map((row, h) => ({ row, hop: h + 1 }))
+      .sort((a, b) => (rank.get(a.row) ?? Infinity) - (rank.get(b.row) ?? Infinity) || a.hop - b.hop);
   const order = chainOrder(sc);
   if (order.length === 0) return out;
   for (const { row, hop } of lead(chains[order[0]])) if (fits(row)) add(row, hop, order[0]);
@@ -81,4 +84,3 @@ export function assemble(c: SearchCorpus, chains: number[][], sc: number[], k: n
   }
   return { ret: out.ret.slice(0, k), hops: out.hops.slice(0, k), from: out.from.slice(0, k) };
 }
-

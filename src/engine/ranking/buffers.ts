@@ -22,8 +22,18 @@ export function hopBuffers(ptr: number, totalRows: number, topK: number): HopBuf
   const at = (i: number) => ptr + i * f;
   const top = ptr + 7 * f + 2 * u8;
   return {
-    sBody: at(0), sTitle: at(1), s: at(2), s2: at(3), idx: at(4), g: at(5), g2: at(6),
-    mark: ptr + 7 * f, mark2: ptr + 7 * f + u8,
-    topIdx: top, topScores: top + 4 * topK, hist: top + 8 * topK, dense: top + 8 * topK + 4 * SCAN.histBins,
+    sBody: at(0),
+    sTitle: at(1),
+    s: at(2),
+    s2: at(3),
+    idx: at(4),
+    g: at(5),
+    g2: at(6),
+    mark: ptr + 7 * f,
+    mark2: ptr + 7 * f + u8,
+    topIdx: top,
+    topScores: top + 4 * topK,
+    hist: top + 8 * topK,
+    dense: top + 8 * topK + 4 * SCAN.histBins,
   };
 }

@@ -5,11 +5,10 @@
 // The per-row accessors run in the search's inner loops: they allocate nothing but the views and
 // tuples they return (a search's garbage is what its collections cost at a million rows).
 import type { LexicalParams } from '../model/index.js';
-import { SEC } from '../segment/index.js';
 import type { WasmKernels } from '../runtime/index.js';
-import { termTable, type TermTable } from './term-ranges.js';
+import { type PostingRange, SEC, SegmentView } from '../segment/index.js';
+import { type TermTable, termTable } from './term-ranges.js';
 import type { CorpusStats, ScanMarks, ScanTarget, SnapshotSegment } from './types.js';
-import { SegmentView, type PostingRange } from '../segment/index.js';
 
 /** What a search needs of a store's segment (index/store-index.ts Segment): the snapshot a worker reads. */
 export function snapshotOf(s: { id: number; base: number; dead: number; nRows: number; liveRows: number }): SnapshotSegment {
@@ -44,7 +43,9 @@ export class SearchCorpus {
       base += s.nRows;
     }
     this.totalRows = base;
-    snapshot.forEach((s) => kernels.views.check('dead flags', s.dead, s.nRows, 1));
+    snapshot.forEach((s) => {
+      kernels.views.check('dead flags', s.dead, s.nRows, 1);
+    });
     if (blocked) kernels.views.check('filter flags', blocked, base, 1);
     this.flags = kernels.views.u8;
   }
@@ -122,7 +123,10 @@ export class SearchCorpus {
   private ranges(field: 'body' | 'title', term: number): ReadonlyArray<PostingRange | undefined> {
     const cache = this.rangeCache[field];
     let r = cache.get(term);
-    if (!r) cache.set(term, (r = this.segs.map((s) => (field === 'body' ? s.term(term) : s.titleTerm(term)))));
+    if (!r) {
+      r = this.segs.map((s) => (field === 'body' ? s.term(term) : s.titleTerm(term)));
+      cache.set(term, r);
+    }
     return r;
   }
 
@@ -132,7 +136,8 @@ export class SearchCorpus {
     if (v === undefined) {
       const n = this.stats.rows;
       const df = Math.min(this.df(term), n);
-      this.idfCache.set(term, (v = Math.log(1 + (n - df + 0.5) / (df + 0.5))));
+      v = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+      this.idfCache.set(term, v);
     }
     return v;
   }
@@ -158,7 +163,9 @@ export class SearchCorpus {
     let marked = 0;
     for (const phase of [false, true]) {
       for (const t of targets) {
-        for (let i = 0; i < terms.length; i++) if (restricted(i) === phase) marked += this.scanTerm(t, terms[i], weights[i] * t.scale, phase ? 'marked' : marks ? 'touch' : 'all', marks?.ptr ?? 0);
+        for (let i = 0; i < terms.length; i++)
+          if (restricted(i) === phase)
+            marked += this.scanTerm(t, terms[i], weights[i] * t.scale, phase ? 'marked' : marks ? 'touch' : 'all', marks?.ptr ?? 0);
       }
     }
     return marked;
@@ -177,7 +184,17 @@ export class SearchCorpus {
       const range = ranges[si];
       if (!range) return;
       const lens = s.ptr(body ? SEC.blen : SEC.tlen);
-      const args = [range.ptr, range.count, s.nRows, lens, avg, body ? k1 : k1Title, body ? b : bTitle, w, t.scores + 4 * this.rowBase[si]] as const;
+      const args = [
+        range.ptr,
+        range.count,
+        s.nRows,
+        lens,
+        avg,
+        body ? k1 : k1Title,
+        body ? b : bTitle,
+        w,
+        t.scores + 4 * this.rowBase[si],
+      ] as const;
       if (how === 'all') kk.bm25Accumulate(...args);
       else if (how === 'touch') marked += kk.bm25AccumulateTouch(...args, mark + this.rowBase[si]);
       else kk.bm25AccumulateMarked(...args, mark + this.rowBase[si]);
@@ -187,7 +204,9 @@ export class SearchCorpus {
 
   /** Sets dead and filtered-out rows of `scores` to -Infinity. */
   mask(scores: number): void {
-    this.snapshot.forEach((s, si) => this.kernels.maskDead(scores + 4 * this.rowBase[si], s.nRows, s.dead));
+    this.snapshot.forEach((s, si) => {
+      this.kernels.maskDead(scores + 4 * this.rowBase[si], s.nRows, s.dead);
+    });
     if (this.blocked) this.kernels.maskDead(scores, this.totalRows, this.blocked);
   }
 
@@ -312,6 +331,8 @@ export class SearchCorpus {
   /** Whether a global row is dead or filtered out (read at call time). */
   excluded(row: number): boolean {
     const si = this.segOf(row);
-    return this.flags[this.snapshot[si].dead + row - this.rowBase[si]] !== 0 || (this.blocked !== 0 && this.flags[this.blocked + row] !== 0);
+    return (
+      this.flags[this.snapshot[si].dead + row - this.rowBase[si]] !== 0 || (this.blocked !== 0 && this.flags[this.blocked + row] !== 0)
+    );
   }
 }

@@ -16,7 +16,11 @@ export function qcovOf(q: QueryFeatureContext, ...masks: Uint8Array[]): number {
 /** Which question terms (by index in qt) any of the rows holds. */
 export function heldBy(q: Pick<QueryFeatureContext, 'qt' | 'present'>, rows: Iterable<number>): Uint8Array {
   const held = new Uint8Array(q.qt.length);
-  for (const r of rows) q.present(r).forEach((v, i) => (held[i] |= v));
+  for (const r of rows) {
+    q.present(r).forEach((v, i) => {
+      held[i] |= v;
+    });
+  }
   return held;
 }
 
@@ -52,7 +56,10 @@ export function mentionIdf(c: SearchCorpus, q: QueryFeatureContext, hit: TitleHi
 export function nPassages(c: SearchCorpus, q: QueryFeatureContext, titleKey: number): number {
   if (!titleKey) return 0;
   let n = q.titleSizes.get(titleKey);
-  if (n === undefined) q.titleSizes.set(titleKey, (n = c.titleRows(titleKey).length));
+  if (n === undefined) {
+    n = c.titleRows(titleKey).length;
+    q.titleSizes.set(titleKey, n);
+  }
   return Math.log(Math.max(n, 1)) / 5;
 }
 

@@ -2,8 +2,9 @@
 // pool (the model's W1) and make up each passage's part of a chain's features (chain-features.ts).
 // A table of {name, compute} over one row's context, computed once per row and search (memoised in
 // the query); changing a definition means retraining.
-import { FLAG_NUMBER, FLAG_SENTENCE_START, FLAG_STOP, FLAG_YEAR, termId } from '../text/index.js';
+
 import { FEATURE_TEXT } from '../params.js';
+import { FLAG_NUMBER, FLAG_SENTENCE_START, FLAG_STOP, FLAG_YEAR, termId } from '../text/index.js';
 import { bm25 } from './bm25.js';
 import type { SearchCorpus } from './corpus.js';
 import { computeFeatures, type Feature, namesOf } from './feature-table.js';
@@ -25,7 +26,11 @@ export interface RowContext {
 }
 
 /** Term ids of the month names, for date answers. */
-const MONTHS = new Set(['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'].map((m) => termId(m)));
+const MONTHS = new Set(
+  ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'].map((m) =>
+    termId(m),
+  ),
+);
 
 export const H1: ReadonlyArray<Feature<RowContext>> = [
   /** BM25 of the row (body + weighted title), of its body and of its title, each over its maximum in the store */
@@ -59,7 +64,8 @@ export const H1: ReadonlyArray<Feature<RowContext>> = [
   { name: 'ans_num', compute: ({ q, terms, flags }) => (q.asks === 'number' && hasAnswerType(q, terms, flags, FLAG_NUMBER) ? 1 : 0) },
   {
     name: 'ans_date',
-    compute: ({ q, terms, flags }) => (q.asks === 'date' && (hasAnswerType(q, terms, flags, FLAG_YEAR) || terms.some((t) => MONTHS.has(t) && !q.allTerms.has(t))) ? 1 : 0),
+    compute: ({ q, terms, flags }) =>
+      q.asks === 'date' && (hasAnswerType(q, terms, flags, FLAG_YEAR) || terms.some((t) => MONTHS.has(t) && !q.allTerms.has(t))) ? 1 : 0,
   },
   /** weighted share of the question's capitalised terms the passage holds */
   { name: 'cap_cov', compute: ({ q, terms }) => capCoverage(q, terms) },
@@ -78,7 +84,16 @@ export function h1Features(c: SearchCorpus, q: QueryFeatureContext, row: number)
   if (memo) return memo;
   const titleKey = c.titleKey(row);
   const { terms, flags } = c.seq(row);
-  const ctx: RowContext = { c, q, row, titleKey, hit: titleKey ? q.hits.get(titleKey) : undefined, terms, flags, best: bestSentence(c, q, terms, flags) };
+  const ctx: RowContext = {
+    c,
+    q,
+    row,
+    titleKey,
+    hit: titleKey ? q.hits.get(titleKey) : undefined,
+    terms,
+    flags,
+    best: bestSentence(c, q, terms, flags),
+  };
   const f = computeFeatures(H1, ctx);
   q.f1.set(row, f);
   return f;

@@ -33,7 +33,10 @@ export const H2: ReadonlyArray<Feature<StepContext>> = [
   { name: 'lk_idf', compute: ({ c, q, link }) => (link ? mentionIdf(c, q, link) : 0) },
   { name: 'lk_npass', compute: ({ c, q, titleKey, link }) => (link ? nPassages(c, q, titleKey) : 0) },
   /** the candidate names p's title (a reverse link) */
-  { name: 'rlk', compute: ({ c, h, row }) => (h.pTitle.length && mentions(c.seq(row).terms, c.titleLineLength(row), h.pTitle, h.pBaseLen) ? 1 : 0) },
+  {
+    name: 'rlk',
+    compute: ({ c, h, row }) => (h.pTitle.length && mentions(c.seq(row).terms, c.titleLineLength(row), h.pTitle, h.pBaseLen) ? 1 : 0),
+  },
   /** the candidate shares p's title */
   { name: 'same_title', compute: ({ h, titleKey }) => (titleKey !== 0 && titleKey === h.pTitleKey ? 1 : 0) },
   /** share of the question's idf mass the chain with the candidate holds, and what the candidate adds to it */

@@ -9,7 +9,7 @@
 // common terms only add to rows the rare ones touched (scan-budget.ts: the approximate scan).
 // A hop's candidates are bounded whatever the store: at most HOPS.hitTitles / HOPS.linkTitles named
 // titles (params.ts).
-import { type DenseTables, DenseEncoder, cosineI8, type ExpansionParams } from '../model/index.js';
+import { cosineI8, DenseEncoder, type DenseTables, type ExpansionParams } from '../model/index.js';
 import { HOPS, SCAN } from '../params.js';
 import { FLAG_CAPITALISED, FLAG_STOP, termId, tokenize } from '../text/index.js';
 import { bm25 } from './bm25.js';
@@ -43,7 +43,8 @@ export class Searcher {
     let hits = this.links.get(row);
     if (!hits) {
       const { terms, flags } = this.c.seq(row);
-      this.links.set(row, (hits = titleHits(this.c, terms, flags, this.c.titleLineLength(row), this.c.titleKey(row))));
+      hits = titleHits(this.c, terms, flags, this.c.titleLineLength(row), this.c.titleKey(row));
+      this.links.set(row, hits);
     }
     return hits;
   }
@@ -83,7 +84,8 @@ export class Searcher {
             dot += centroid[i] * qv[i] * qs;
             norm += centroid[i] * centroid[i];
           }
-          docs.set(first, (cos = norm > 0 ? dot / Math.sqrt(norm) : 0));
+          cos = norm > 0 ? dot / Math.sqrt(norm) : 0;
+          docs.set(first, cos);
         }
         return cos;
       },
@@ -112,7 +114,14 @@ export class Searcher {
    * now when `eager` (the touched-row list is then free for the next scan), else at the first
    * estimate, while `ptr` and the list still hold this scan.
    */
-  private ranker(rows: TouchedRows, ptr: number, scores: Float32Array, exact: Array<[number, number]>, max: number, eager = false): (row: number) => number {
+  private ranker(
+    rows: TouchedRows,
+    ptr: number,
+    scores: Float32Array,
+    exact: Array<[number, number]>,
+    max: number,
+    eager = false,
+  ): (row: number) => number {
     const known = new Map(exact.map(([row], i) => [row, i]));
     const kk = this.c.kernels;
     const bins = SCAN.histBins;
@@ -178,7 +187,10 @@ export class Searcher {
     const memo = new Map<number, Uint8Array>();
     return (row) => {
       let m = memo.get(row);
-      if (!m) memo.set(row, (m = presence(qt, qindex, this.c.seq(row).terms)));
+      if (!m) {
+        m = presence(qt, qindex, this.c.seq(row).terms);
+        memo.set(row, m);
+      }
       return m;
     };
   }
@@ -226,7 +238,8 @@ export class Searcher {
     const weightOf = (t: number) => (this.theta.get(t) ?? 1) * c.idf(t);
     const content = Array.from(ids).filter((_, i) => !stops[i]);
     const bigrams = new Map<string, number>();
-    for (let i = 1; i < content.length; i++) bigrams.set(`${content[i - 1]}:${content[i]}`, (weightOf(content[i - 1]) + weightOf(content[i])) / 2);
+    for (let i = 1; i < content.length; i++)
+      bigrams.set(`${content[i - 1]}:${content[i]}`, (weightOf(content[i - 1]) + weightOf(content[i])) / 2);
     const capTerms = new Map<number, number>();
     ids.forEach((t, i) => {
       if (i > 0 && caps[i] && !stops[i]) capTerms.set(t, weightOf(t));
@@ -242,7 +255,10 @@ export class Searcher {
       qset: new Set(qt),
       qindex,
       present: this.presenceOf(qt, qindex),
-      qidfSum: Math.max(qidf.reduce((a, b) => a + b, 0), 1e-6),
+      qidfSum: Math.max(
+        qidf.reduce((a, b) => a + b, 0),
+        1e-6,
+      ),
       hits,
       order: order.map(([row]) => row),
       rankOf: this.ranker(touched, this.buf.s, s, order, sMax, true),
@@ -268,7 +284,12 @@ export class Searcher {
     const rows = q.order.slice(0, HOPS.pool);
     const seen = new Set(rows);
     for (const titleKey of bestMentions(q.hits, HOPS.hitTitles)) {
-      for (const r of bestRows(this.c.titleRows(titleKey), q.s, HOPS.hitPerTitle)) if (!seen.has(r) && q.s[r] > 0) (seen.add(r), rows.push(r));
+      for (const r of bestRows(this.c.titleRows(titleKey), q.s, HOPS.hitPerTitle)) {
+        if (!seen.has(r) && q.s[r] > 0) {
+          seen.add(r);
+          rows.push(r);
+        }
+      }
     }
     return { rows, features: rows.map((r) => h1Features(this.c, q, r)) };
   }
@@ -303,7 +324,12 @@ export class Searcher {
    * their hop features H2 (hop2-features.ts). `beam` holds the hop-1 beam rows (hop 2) or
    * is empty (hop 3); `earlier` are the titles named by passages read before the last one.
    */
-  hopNext(q: Query, reads: number[], beam: ReadonlySet<number>, x: ExpansionParams): Candidates & { expansion: number[]; links: Map<number, TitleHit> } {
+  hopNext(
+    q: Query,
+    reads: number[],
+    beam: ReadonlySet<number>,
+    x: ExpansionParams,
+  ): Candidates & { expansion: number[]; links: Map<number, TitleHit> } {
     const c = this.c;
     const kk = c.kernels;
     const n = c.totalRows;
@@ -312,14 +338,20 @@ export class Searcher {
     // s2 = s + e: the question's scores plus the scan of the read passage's terms (e = s2 - s)
     kk.views.write(this.buf.s2, this.scoresOf(this.buf.s));
     kk.views.write(this.buf.mark2, kk.views.u8At(this.buf.mark, n));
-    const marked = exp.terms.length ? c.accumulate(exp.terms, exp.weights, this.buf.s2, { ptr: this.buf.mark2, restrict: restrictedTerms(c, exp.terms, this.scanBudget) }) : 0;
+    const marked = exp.terms.length
+      ? c.accumulate(exp.terms, exp.weights, this.buf.s2, { ptr: this.buf.mark2, restrict: restrictedTerms(c, exp.terms, this.scanBudget) })
+      : 0;
     const touched = this.touched(this.buf.mark2, this.hop1Marked + marked);
     const s2 = this.scoresOf(this.buf.s2);
     const s = q.s;
     const readDocs = new Set(reads.map((r) => c.docOf(r)));
     let take: number = HOPS.topTake;
     let order2 = this.top(touched, this.buf.s2, take);
-    while (order2.length === take && order2.filter(([r]) => !readDocs.has(c.docOf(r))).length < HOPS.nextCandidates && take < HOPS.rankCap) {
+    while (
+      order2.length === take &&
+      order2.filter(([r]) => !readDocs.has(c.docOf(r))).length < HOPS.nextCandidates &&
+      take < HOPS.rankCap
+    ) {
       take = Math.min(HOPS.topTakeGrowth * take, HOPS.rankCap);
       order2 = this.top(touched, this.buf.s2, take);
     }
@@ -327,7 +359,10 @@ export class Searcher {
     const have = new Set<number>();
     /** A candidate needs some evidence: a score from the question or the read passage, or a link from it. */
     const add = (r: number, linked = false) => {
-      if (!have.has(r) && !readDocs.has(c.docOf(r)) && (s2[r] > 0 || (linked && s2[r] > -Infinity))) (have.add(r), rows.push(r));
+      if (!have.has(r) && !readDocs.has(c.docOf(r)) && (s2[r] > 0 || (linked && s2[r] > -Infinity))) {
+        have.add(r);
+        rows.push(r);
+      }
     };
     for (const [r] of order2) {
       if (rows.length >= HOPS.nextCandidates) break;
@@ -336,7 +371,8 @@ export class Searcher {
     const pSeq = c.seq(p);
     const pSkip = c.titleLineLength(p);
     const links = this.linksOf(p);
-    for (const titleKey of bestMentions(links, HOPS.linkTitles)) for (const r of bestRows(c.titleRows(titleKey), s2, HOPS.linkPerTitle)) add(r, true);
+    for (const titleKey of bestMentions(links, HOPS.linkTitles))
+      for (const r of bestRows(c.titleRows(titleKey), s2, HOPS.linkPerTitle)) add(r, true);
     for (const r of q.order.slice(0, HOPS.questionCandidates)) add(r);
     const earlier = new Set<number>();
     for (const r of reads.slice(0, -1)) for (const k of this.linksOf(r).keys()) earlier.add(k);

@@ -65,11 +65,23 @@ interface Done {
  * stage's threshold) and max_hops allows; returns the stage whose evidence is most likely sufficient,
  * with the hops actually run and the path the deepest hop read.
  */
-export function runLoop(c: SearchCorpus, model: ModelDescriptor, task: { query: string; maxHops: number; maxResults: number; lead?: number; approximate?: boolean; scanBudget?: number }, buf: HopBuffers): LoopOutput {
+export function runLoop(
+  c: SearchCorpus,
+  model: ModelDescriptor,
+  task: { query: string; maxHops: number; maxResults: number; lead?: number; approximate?: boolean; scanBudget?: number },
+  buf: HopBuffers,
+): LoopOutput {
   const m = model.params.search;
   if (!m) throw new Error(`model ${model.name}@${model.version} has no search parameters`);
   const k = task.maxResults;
-  const s = new Searcher(c, new Set(model.params.stop), buf, thetaOf(m), model.dense, task.approximate ? (task.scanBudget ?? SCAN.budget) : 0);
+  const s = new Searcher(
+    c,
+    new Set(model.params.stop),
+    buf,
+    thetaOf(m),
+    model.dense,
+    task.approximate ? (task.scanBudget ?? SCAN.budget) : 0,
+  );
   const q = s.query(task.query);
   if (q.order.length === 0) return { hits: [], hopsUsed: 1, stage: 1, confidence: 0, steps: [] };
   const suff = sufficiencyFor(m, task.query);

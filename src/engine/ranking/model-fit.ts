@@ -12,7 +12,12 @@ export function featureNames(): FeatureNames {
   return { W1: [...H1_NAMES], W2: [...CHAIN2_NAMES], W3: [...CHAIN3_NAMES], conf: [...SUFFICIENCY_NAMES] };
 }
 
-const LABEL: Record<keyof FeatureNames, string> = { W1: 'W1 (hop 1)', W2: 'W2 (2-chains)', W3: 'W3 (3-chains)', conf: 'conf (sufficiency)' };
+const LABEL: Record<keyof FeatureNames, string> = {
+  W1: 'W1 (hop 1)',
+  W2: 'W2 (2-chains)',
+  W3: 'W3 (3-chains)',
+  conf: 'conf (sufficiency)',
+};
 
 /** Where two name lists first differ, in words, or undefined when they are the same. */
 export function namesDiffer(model: readonly string[], engine: readonly string[]): string | undefined {
@@ -42,12 +47,21 @@ export function modelFitProblem(m: LoopParams): string | undefined {
     [LABEL.W2, m.W2, CHAIN2_NAMES.length],
     [LABEL.W3, m.W3, CHAIN3_NAMES.length],
     ...m.conf.map((c, i): [string, number[], number] => [`conf[${i}].w (sufficiency)`, c.w, SUFFICIENCY_NAMES.length]),
-    ...(m.keywords?.conf ?? []).map((c, i): [string, number[], number] => [`keywords.conf[${i}].w (sufficiency of keyword queries)`, c.w, SUFFICIENCY_NAMES.length]),
+    ...(m.keywords?.conf ?? []).map((c, i): [string, number[], number] => [
+      `keywords.conf[${i}].w (sufficiency of keyword queries)`,
+      c.w,
+      SUFFICIENCY_NAMES.length,
+    ]),
   ];
   for (const [name, w, n] of want) if (w.length !== n) return `${name} has ${w.length} weights; this engine computes ${n} features`;
-  if (m.keywords && m.keywords.conf.length !== m.conf.length) return `keywords.conf has ${m.keywords.conf.length} stage models; conf has ${m.conf.length}`;
-  for (const [name, r] of [['returned', m.returned], ['keywords.returned', m.keywords?.returned]] as const) {
-    if (r !== undefined && !(r.a > 0)) return `${name} (calibration of the returned confidence) is not {a > 0, b}: it must keep the order of confidences`;
+  if (m.keywords && m.keywords.conf.length !== m.conf.length)
+    return `keywords.conf has ${m.keywords.conf.length} stage models; conf has ${m.conf.length}`;
+  for (const [name, r] of [
+    ['returned', m.returned],
+    ['keywords.returned', m.keywords?.returned],
+  ] as const) {
+    if (r !== undefined && !(r.a > 0))
+      return `${name} (calibration of the returned confidence) is not {a > 0, b}: it must keep the order of confidences`;
   }
   return undefined;
 }

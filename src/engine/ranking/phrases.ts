@@ -2,18 +2,24 @@
 // passage being read), and how often a title phrase is mentioned across the store. A title is
 // identified by its title key (the phrase key of its full title); a mention is the longest window of
 // the sequence equal to that title or to its base title (without a trailing parenthetical).
-import { FLAG_CAPITALISED } from '../text/index.js';
-import { phraseExtend, phraseFinal, phraseKey, PHRASE_SEED } from '../text/index.js';
+
+import { FEATURE_TEXT } from '../params.js';
+import { FLAG_CAPITALISED, PHRASE_SEED, phraseExtend, phraseFinal, phraseKey } from '../text/index.js';
 import type { SearchCorpus } from './corpus.js';
 import type { TitleHit } from './types.js';
-import { FEATURE_TEXT } from '../params.js';
 
 /**
  * Titles mentioned in seq[skip:] that a row the search may return bears (live, not filtered out),
  * longest mention per title; `exclude` (a title key) is skipped.
  * At each start the window grows while some title of the store starts with it.
  */
-export function titleHits(c: SearchCorpus, seq: Uint32Array, flags: Uint8Array | undefined, skip: number, exclude = 0): Map<number, TitleHit> {
+export function titleHits(
+  c: SearchCorpus,
+  seq: Uint32Array,
+  flags: Uint8Array | undefined,
+  skip: number,
+  exclude = 0,
+): Map<number, TitleHit> {
   const out = new Map<number, TitleHit>();
   for (let i = skip; i < seq.length; i++) {
     let h = PHRASE_SEED;

@@ -27,7 +27,10 @@ export function isQuestion(query: string): boolean {
 
 /** Whether a word is a question word, in any case, with its punctuation and a contraction ("Who's", "who've") or not ("Who-related" is not). */
 export function isQuestionWord(word: string): boolean {
-  const w = word.toLowerCase().replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '').replace(/['’](s|ve|re|d|ll)$/, '');
+  const w = word
+    .toLowerCase()
+    .replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '')
+    .replace(/['’](s|ve|re|d|ll)$/, '');
   return QUESTION_WORDS.has(w);
 }
 

@@ -2,7 +2,7 @@
 // segments and returns rows (segment index, local row) with their scores and hops, the hops used,
 // the confidence and raw trace steps. Scratch: the hop buffers of buffers.ts (per-row score,
 // mark and gather buffers, then top-k buffers).
-import { type ModelDescriptor, denseScratchBytes } from '../model/index.js';
+import { denseScratchBytes, type ModelDescriptor } from '../model/index.js';
 import { HOPS, SCAN } from '../params.js';
 import type { OpContext } from '../runtime/index.js';
 import { hopBuffers, hopScratchBytes } from './buffers.js';

@@ -82,7 +82,14 @@ export function buildHop3(s: Searcher, q: Query, two: Chains, sc2: number[], exp
   // the 2-chains come first and keep their whys; whys holds the 3-chains'
   const whys: Why[] = [];
   const n2 = two.chains.length;
-  const out: Chains & { extends: number[] } = { chains: [], X: [], qcov: [], lk: [], why: (j) => (j < n2 ? two.why(j) : whys[j - n2]), extends: [] };
+  const out: Chains & { extends: number[] } = {
+    chains: [],
+    X: [],
+    qcov: [],
+    lk: [],
+    why: (j) => (j < n2 ? two.why(j) : whys[j - n2]),
+    extends: [],
+  };
   two.chains.forEach((ch, j) => {
     out.chains.push(ch);
     out.X.push(chain3Vector(two.X[j]));

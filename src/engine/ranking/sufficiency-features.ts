@@ -68,7 +68,10 @@ export const SUFFICIENCY: ReadonlyArray<Feature<StageContext>> = [
   { name: 'n_poss', compute: (x) => Math.min(x.facts.nPoss, 3) / 3 },
   { name: 'n_wh', compute: (x) => Math.min(x.facts.nWh, 3) / 3 },
   /** share of the list in its first passage's document, and documents in the list / k */
-  { name: 'top_doc_share', compute: ({ c, ret }) => (ret.length ? ret.filter((r) => c.docOf(r) === c.docOf(ret[0])).length / ret.length : 0) },
+  {
+    name: 'top_doc_share',
+    compute: ({ c, ret }) => (ret.length ? ret.filter((r) => c.docOf(r) === c.docOf(ret[0])).length / ret.length : 0),
+  },
   { name: 'ret_docs', compute: (x) => x.retDocs.size / Math.max(x.k, 1) },
   /** share of the question's idf mass no passage the search may return holds */
   { name: 'unseen_idf', compute: (x) => unseenIdf(x.c, x.q) },

@@ -21,7 +21,6 @@ export type TermRanges = Map<number, Array<PostingRange | undefined>>;
 export type PhraseTitles = Map<number, ReadonlyArray<{ titleKey: number; full: boolean }>>;
 export type TermTable = Record<TermField, TermRanges> & { phrase: PhraseTitles };
 
-
 const tables = new Map<string, TermTable>();
 
 /**

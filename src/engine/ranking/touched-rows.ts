@@ -41,7 +41,9 @@ export class TouchedRows {
   /** Best k (row, score), best first, ties to the lower row (`k` fits topIdx/topScores). */
   top(ptr: number, k: number, topIdx: number, topScores: number): Array<[number, number]> {
     const kk = this.kk;
-    const n = this.sparse ? kk.topk(this.gather(ptr), this.count, k, topIdx, topScores) : kk.topk(ptr, this.totalRows, k, topIdx, topScores);
+    const n = this.sparse
+      ? kk.topk(this.gather(ptr), this.count, k, topIdx, topScores)
+      : kk.topk(ptr, this.totalRows, k, topIdx, topScores);
     const at = kk.views.readU32(topIdx, n);
     const sc = kk.views.readF32(topScores, n);
     const rows = this.sparse ? kk.views.u32At(this.buf.idx, this.count) : undefined;
@@ -66,7 +68,10 @@ export class TouchedRows {
 
   /** Histogram of all rows' scores over [0, hi) in `bins` bins (u32 out). */
   histogram(ptr: number, hi: number, bins: number, out: number): void {
-    if (!this.sparse) return this.kk.histogramF32(ptr, this.totalRows, 0, hi, bins, out);
+    if (!this.sparse) {
+      this.kk.histogramF32(ptr, this.totalRows, 0, hi, bins, out);
+      return;
+    }
     this.kk.histogramF32(this.gather(ptr), this.count, 0, hi, bins, out);
     if (bins > 0 && hi > 0) this.kk.views.u32At(out, bins)[0] += this.untouched;
   }

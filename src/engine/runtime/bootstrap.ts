@@ -3,8 +3,8 @@
 // module's heap base; the same compiled module and memory are what the worker
 // pool hands to its workers, so every thread runs identical kernels on it.
 
-import { WasmHeap, createSharedMemory } from './memory.js';
 import { WasmKernels } from './kernels.js';
+import { createSharedMemory, WasmHeap } from './memory.js';
 import { compileKernels } from './module.js';
 
 export interface EngineRuntime {

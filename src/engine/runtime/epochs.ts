@@ -18,9 +18,15 @@ export class EpochTracker<T> {
   private readonly retired: { item: T; stamp: number }[] = [];
   private pinCount = 0;
 
-  get outstandingPins(): number { return this.pinCount; }
-  get pendingItems(): number { return this.retired.length; }
-  get currentEpoch(): number { return this.epoch; }
+  get outstandingPins(): number {
+    return this.pinCount;
+  }
+  get pendingItems(): number {
+    return this.retired.length;
+  }
+  get currentEpoch(): number {
+    return this.epoch;
+  }
 
   pin(): PinToken {
     this.pins.set(this.epoch, (this.pins.get(this.epoch) ?? 0) + 1);
@@ -49,7 +55,10 @@ export class EpochTracker<T> {
   private collect(): T[] {
     if (this.retired.length === 0) return [];
     let oldest = Infinity;
-    for (const e of this.pins.keys()) { oldest = e; break; }
+    for (const e of this.pins.keys()) {
+      oldest = e;
+      break;
+    }
     // Stamps are non-decreasing along `retired`, so reclaimable items form a prefix.
     let i = 0;
     while (i < this.retired.length && this.retired[i].stamp < oldest) i++;

@@ -12,7 +12,11 @@ export class KernelBoundsError extends RangeError {
 export class WasmOutOfMemoryError extends Error {
   readonly code = 'ERR_WASM_OOM';
   override name = 'WasmOutOfMemoryError';
-  constructor(message: string, readonly requestedBytes = 0, options?: ErrorOptions) {
+  constructor(
+    message: string,
+    readonly requestedBytes = 0,
+    options?: ErrorOptions,
+  ) {
     super(message, options);
   }
 }
@@ -57,7 +61,11 @@ export class UnknownOpError extends Error {
 export class TaskFailedError extends Error {
   readonly code = 'ERR_TASK_FAILED';
   override name = 'TaskFailedError';
-  constructor(message: string, readonly remoteName: string, readonly remoteCode?: string) {
+  constructor(
+    message: string,
+    readonly remoteName: string,
+    readonly remoteCode?: string,
+  ) {
     super(message);
   }
 }

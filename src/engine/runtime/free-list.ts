@@ -21,11 +21,21 @@ export class FreeList {
     this.topAddr = base;
   }
 
-  get top(): number { return this.topAddr; }
-  get liveBytes(): number { return this.liveTotal; }
-  get freeBytes(): number { return this.freeTotal; }
-  get liveBlocks(): number { return this.live.size; }
-  get freeBlocks(): number { return this.freeByStart.size; }
+  get top(): number {
+    return this.topAddr;
+  }
+  get liveBytes(): number {
+    return this.liveTotal;
+  }
+  get freeBytes(): number {
+    return this.freeTotal;
+  }
+  get liveBlocks(): number {
+    return this.live.size;
+  }
+  get freeBlocks(): number {
+    return this.freeByStart.size;
+  }
 
   sizeOf(ptr: number): number | undefined {
     return this.live.get(ptr);

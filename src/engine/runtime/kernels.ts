@@ -7,8 +7,8 @@
 
 import { KernelBoundsError } from './errors.js';
 import { instantiateRaw } from './module.js';
-import { MAX_I32, MemoryViews } from './views.js';
 import type { KernelExports } from './types.js';
+import { MAX_I32, MemoryViews } from './views.js';
 
 /** Largest dim for int8 dots: keeps the i32 accumulator exact (dim * 128 * 128 < 2^31). */
 export const MAX_I8_DIM = 65536;
@@ -31,13 +31,18 @@ export class WasmKernels {
   readonly views: MemoryViews;
   private readonly k: KernelExports;
 
-  constructor(module: WebAssembly.Module, readonly memory: WebAssembly.Memory) {
+  constructor(
+    module: WebAssembly.Module,
+    readonly memory: WebAssembly.Memory,
+  ) {
     this.k = instantiateRaw(module, memory);
     this.views = new MemoryViews(memory);
   }
 
   /** First byte past the module's static data. */
-  get heapBase(): number { return this.k.heap_base(); }
+  get heapBase(): number {
+    return this.k.heap_base();
+  }
 
   private span(what: string, ptr: number, count: number, elemBytes: number): void {
     this.views.check(what, ptr, count, elemBytes);
@@ -53,135 +58,225 @@ export class WasmKernels {
 
   /** out[i] = beta*out[i] + alpha*scales[i]*dot(rows[i], q) over int8 rows (out not read when beta == 0). */
   dotI8Rows(rows: number, nRows: number, dim: number, q: number, scales: number, alpha: number, beta: number, out: number): void {
-    int('nRows', nRows); int('dim', dim, 0, MAX_I8_DIM); finite('alpha', alpha); finite('beta', beta);
-    this.span('rows', rows, nRows * dim, 1); this.span('q', q, dim, 1);
-    this.span('scales', scales, nRows, 4); this.span('out', out, nRows, 4);
+    int('nRows', nRows);
+    int('dim', dim, 0, MAX_I8_DIM);
+    finite('alpha', alpha);
+    finite('beta', beta);
+    this.span('rows', rows, nRows * dim, 1);
+    this.span('q', q, dim, 1);
+    this.span('scales', scales, nRows, 4);
+    this.span('out', out, nRows, 4);
     this.k.dot_i8_rows(rows, nRows, dim, q, scales, alpha, beta, out);
   }
 
   /** Same over the rows listed in ids (each < nRows); out[j] is for ids[j], scales indexed by row. */
-  dotI8Gather(rows: number, nRows: number, dim: number, ids: number, nIds: number, q: number, scales: number,
-    alpha: number, beta: number, out: number): void {
-    int('nRows', nRows); int('dim', dim, 0, MAX_I8_DIM); int('nIds', nIds); finite('alpha', alpha); finite('beta', beta);
-    this.span('rows', rows, nRows * dim, 1); this.span('q', q, dim, 1); this.span('scales', scales, nRows, 4);
-    this.span('out', out, nIds, 4); this.ids('ids', ids, nIds, nRows);
+  dotI8Gather(
+    rows: number,
+    nRows: number,
+    dim: number,
+    ids: number,
+    nIds: number,
+    q: number,
+    scales: number,
+    alpha: number,
+    beta: number,
+    out: number,
+  ): void {
+    int('nRows', nRows);
+    int('dim', dim, 0, MAX_I8_DIM);
+    int('nIds', nIds);
+    finite('alpha', alpha);
+    finite('beta', beta);
+    this.span('rows', rows, nRows * dim, 1);
+    this.span('q', q, dim, 1);
+    this.span('scales', scales, nRows, 4);
+    this.span('out', out, nIds, 4);
+    this.ids('ids', ids, nIds, nRows);
     this.k.dot_i8_gather(rows, dim, ids, nIds, q, scales, alpha, beta, out);
   }
 
   /** out[i] = beta*out[i] + alpha*dot(rows[i], q) over f32 rows. */
   dotF32Rows(rows: number, nRows: number, dim: number, q: number, alpha: number, beta: number, out: number): void {
-    int('nRows', nRows); int('dim', dim); finite('alpha', alpha); finite('beta', beta);
-    this.span('rows', rows, nRows * dim, 4); this.span('q', q, dim, 4); this.span('out', out, nRows, 4);
+    int('nRows', nRows);
+    int('dim', dim);
+    finite('alpha', alpha);
+    finite('beta', beta);
+    this.span('rows', rows, nRows * dim, 4);
+    this.span('q', q, dim, 4);
+    this.span('out', out, nRows, 4);
     this.k.dot_f32_rows(rows, nRows, dim, q, alpha, beta, out);
   }
 
   /** y = W x, W row-major rows x cols. */
   gemvF32(W: number, rows: number, cols: number, x: number, y: number): void {
-    int('rows', rows); int('cols', cols);
-    this.span('W', W, rows * cols, 4); this.span('x', x, cols, 4); this.span('y', y, rows, 4);
+    int('rows', rows);
+    int('cols', cols);
+    this.span('W', W, rows * cols, 4);
+    this.span('x', x, cols, 4);
+    this.span('y', y, rows, 4);
     this.k.gemv_f32(W, rows, cols, x, y);
   }
 
   /** y += a x over n floats. */
   axpyF32(n: number, a: number, x: number, y: number): void {
-    int('n', n); finite('a', a);
-    this.span('x', x, n, 4); this.span('y', y, n, 4);
+    int('n', n);
+    finite('a', a);
+    this.span('x', x, n, 4);
+    this.span('y', y, n, 4);
     this.k.axpy_f32(n, a, x, y);
   }
 
   /** How many of scores[0..n) are strictly greater than v (the 0-based rank of v). */
   countAbove(scores: number, n: number, v: number): number {
-    int('n', n); this.span('scores', scores, n, 4);
+    int('n', n);
+    this.span('scores', scores, n, 4);
     return this.k.count_above(scores, n, v);
   }
 
   /** Largest of scores[0..n) (-Infinity when n is 0). */
   maxF32(scores: number, n: number): number {
-    int('n', n); this.span('scores', scores, n, 4);
+    int('n', n);
+    this.span('scores', scores, n, 4);
     return this.k.max_f32(scores, n);
   }
 
   /** Counts scores[0..n) into `bins` equal-width bins over [lo, hi) (u32 out; below lo not counted, >= hi in the last bin). */
   histogramF32(scores: number, n: number, lo: number, hi: number, bins: number, out: number): void {
-    int('n', n); int('bins', bins); finite('lo', lo); finite('hi', hi);
-    this.span('scores', scores, n, 4); this.span('out', out, bins, 4);
+    int('n', n);
+    int('bins', bins);
+    finite('lo', lo);
+    finite('hi', hi);
+    this.span('scores', scores, n, 4);
+    this.span('out', out, bins, 4);
     this.k.histogram_f32(scores, n, lo, hi, bins, out);
   }
 
   /** Largest a[i] - b[i] over [0, n) (-Infinity when n is 0). */
   maxDiffF32(a: number, b: number, n: number): number {
-    int('n', n); this.span('a', a, n, 4); this.span('b', b, n, 4);
+    int('n', n);
+    this.span('a', a, n, 4);
+    this.span('b', b, n, 4);
     return this.k.max_diff_f32(a, b, n);
   }
 
   /** Best k scores (NaN and -Infinity skipped), best first, ties to the lower index; returns the count (<= min(k, n)). */
   topk(scores: number, n: number, k: number, outIdx: number, outScores: number): number {
-    int('n', n); int('k', k);
+    int('n', n);
+    int('k', k);
     const m = Math.min(k, n);
-    this.span('scores', scores, n, 4); this.span('outIdx', outIdx, m, 4); this.span('outScores', outScores, m, 4);
+    this.span('scores', scores, n, 4);
+    this.span('outIdx', outIdx, m, 4);
+    this.span('outScores', outScores, m, 4);
     return this.k.topk(scores, n, k, outIdx, outScores);
   }
 
   /** Offers scores[i] as index base+i to a k-slot heap holding `count` entries; returns the new count. */
   topkPush(scores: number, n: number, base: number, k: number, heapIdx: number, heapScores: number, count: number): number {
-    int('n', n); int('k', k); int('count', count, 0, k); int('base', base, 0, 2 ** 32 - n);
-    this.span('scores', scores, n, 4); this.span('heapIdx', heapIdx, k, 4); this.span('heapScores', heapScores, k, 4);
+    int('n', n);
+    int('k', k);
+    int('count', count, 0, k);
+    int('base', base, 0, 2 ** 32 - n);
+    this.span('scores', scores, n, 4);
+    this.span('heapIdx', heapIdx, k, 4);
+    this.span('heapScores', heapScores, k, 4);
     return this.k.topk_push(scores, n, base >>> 0, k, heapIdx, heapScores, count);
   }
 
   /** Sorts a heap filled by topkPush, best first. */
   topkSort(heapIdx: number, heapScores: number, count: number): void {
     int('count', count);
-    this.span('heapIdx', heapIdx, count, 4); this.span('heapScores', heapScores, count, 4);
+    this.span('heapIdx', heapIdx, count, 4);
+    this.span('heapScores', heapScores, count, 4);
     this.k.topk_sort(heapIdx, heapScores, count);
   }
 
   /** out = sum_i weights[i] * table[ids[i]] over an f32 table of nRows x dim. */
   poolF32(table: number, nRows: number, dim: number, ids: number, weights: number, n: number, out: number): void {
-    int('nRows', nRows); int('dim', dim); int('n', n);
-    this.span('table', table, nRows * dim, 4); this.span('weights', weights, n, 4); this.span('out', out, dim, 4);
+    int('nRows', nRows);
+    int('dim', dim);
+    int('n', n);
+    this.span('table', table, nRows * dim, 4);
+    this.span('weights', weights, n, 4);
+    this.span('out', out, dim, 4);
     this.ids('ids', ids, n, nRows);
     this.k.pool_f32(table, dim, ids, weights, n, out);
   }
 
   /** Same over an int8 table with per-row scales. */
   poolI8(table: number, rowScales: number, nRows: number, dim: number, ids: number, weights: number, n: number, out: number): void {
-    int('nRows', nRows); int('dim', dim); int('n', n);
-    this.span('table', table, nRows * dim, 1); this.span('rowScales', rowScales, nRows, 4);
-    this.span('weights', weights, n, 4); this.span('out', out, dim, 4); this.ids('ids', ids, n, nRows);
+    int('nRows', nRows);
+    int('dim', dim);
+    int('n', n);
+    this.span('table', table, nRows * dim, 1);
+    this.span('rowScales', rowScales, nRows, 4);
+    this.span('weights', weights, n, 4);
+    this.span('out', out, dim, 4);
+    this.ids('ids', ids, n, nRows);
     this.k.pool_i8(table, rowScales, dim, ids, weights, n, out);
   }
 
   /** Normalises v in place; returns its previous L2 norm (a zero vector stays zero). */
   l2Normalize(v: number, dim: number): number {
-    int('dim', dim); this.span('v', v, dim, 4);
+    int('dim', dim);
+    this.span('v', v, dim, 4);
     return this.k.l2_normalize(v, dim);
   }
 
   /** dst = round(src / scale) in [-127, 127]; returns scale = max|src|/127 (0 for a zero vector). */
   quantizeI8(src: number, dim: number, dst: number): number {
-    int('dim', dim); this.span('src', src, dim, 4); this.span('dst', dst, dim, 1);
+    int('dim', dim);
+    this.span('src', src, dim, 4);
+    this.span('dst', dst, dim, 1);
     return this.k.quantize_i8(src, dim, dst);
   }
 
   /** Adds BM25 contributions of sorted postings (row << 8 | tf) with row < rowLimit into scores. */
-  bm25Accumulate(postings: number, n: number, rowLimit: number, docLen: number, avgLen: number, k1: number, b: number,
-    weight: number, scores: number): void {
+  bm25Accumulate(
+    postings: number,
+    n: number,
+    rowLimit: number,
+    docLen: number,
+    avgLen: number,
+    k1: number,
+    b: number,
+    weight: number,
+    scores: number,
+  ): void {
     this.bm25Args(postings, n, rowLimit, docLen, avgLen, k1, b, weight, scores);
     this.k.bm25_accumulate(postings, n, rowLimit, docLen, avgLen, k1, b, weight, scores);
   }
 
   /** bm25Accumulate that also sets mark[row] = 1 on every row it touches (u8 marks of rowLimit); returns how many it newly marked. */
-  bm25AccumulateTouch(postings: number, n: number, rowLimit: number, docLen: number, avgLen: number, k1: number, b: number,
-    weight: number, scores: number, mark: number): number {
+  bm25AccumulateTouch(
+    postings: number,
+    n: number,
+    rowLimit: number,
+    docLen: number,
+    avgLen: number,
+    k1: number,
+    b: number,
+    weight: number,
+    scores: number,
+    mark: number,
+  ): number {
     this.bm25Args(postings, n, rowLimit, docLen, avgLen, k1, b, weight, scores);
     this.span('mark', mark, rowLimit, 1);
     return this.k.bm25_accumulate_touch(postings, n, rowLimit, docLen, avgLen, k1, b, weight, scores, mark);
   }
 
   /** bm25Accumulate into the rows with mark[row] != 0 only. */
-  bm25AccumulateMarked(postings: number, n: number, rowLimit: number, docLen: number, avgLen: number, k1: number, b: number,
-    weight: number, scores: number, mark: number): void {
+  bm25AccumulateMarked(
+    postings: number,
+    n: number,
+    rowLimit: number,
+    docLen: number,
+    avgLen: number,
+    k1: number,
+    b: number,
+    weight: number,
+    scores: number,
+    mark: number,
+  ): void {
     this.bm25Args(postings, n, rowLimit, docLen, avgLen, k1, b, weight, scores);
     this.span('mark', mark, rowLimit, 1);
     this.k.bm25_accumulate_marked(postings, n, rowLimit, docLen, avgLen, k1, b, weight, scores, mark);
@@ -189,26 +284,49 @@ export class WasmKernels {
 
   /** Writes the indices i < n with mark[i] != 0 to out (u32, ascending); returns their count. */
   markedIndices(mark: number, n: number, out: number): number {
-    int('n', n); this.span('mark', mark, n, 1); this.span('out', out, n, 4);
+    int('n', n);
+    this.span('mark', mark, n, 1);
+    this.span('out', out, n, 4);
     return this.k.marked_indices(mark, n, out);
   }
 
   /** dst[i] = src[idx[i]] for i < n (NaN where idx[i] >= srcLength: the kernel checks each index). */
   gatherF32(src: number, srcLength: number, idx: number, n: number, dst: number): void {
-    int('n', n); int('srcLength', srcLength); this.span('src', src, srcLength, 4);
-    this.span('idx', idx, n, 4); this.span('dst', dst, n, 4);
+    int('n', n);
+    int('srcLength', srcLength);
+    this.span('src', src, srcLength, 4);
+    this.span('idx', idx, n, 4);
+    this.span('dst', dst, n, 4);
     this.k.gather_f32(src, srcLength >>> 0, idx, n, dst);
   }
 
-  private bm25Args(postings: number, n: number, rowLimit: number, docLen: number, avgLen: number, k1: number, b: number, weight: number, scores: number): void {
-    int('n', n); int('rowLimit', rowLimit, 0, MAX_POSTING_ROWS);
-    finite('avgLen', avgLen, 2 ** -126); finite('k1', k1, 0); finite('b', b, 0, 1); finite('weight', weight);
-    this.span('postings', postings, n, 4); this.span('docLen', docLen, rowLimit, 4); this.span('scores', scores, rowLimit, 4);
+  private bm25Args(
+    postings: number,
+    n: number,
+    rowLimit: number,
+    docLen: number,
+    avgLen: number,
+    k1: number,
+    b: number,
+    weight: number,
+    scores: number,
+  ): void {
+    int('n', n);
+    int('rowLimit', rowLimit, 0, MAX_POSTING_ROWS);
+    finite('avgLen', avgLen, 2 ** -126);
+    finite('k1', k1, 0);
+    finite('b', b, 0, 1);
+    finite('weight', weight);
+    this.span('postings', postings, n, 4);
+    this.span('docLen', docLen, rowLimit, 4);
+    this.span('scores', scores, rowLimit, 4);
   }
 
   /** scores[i] = -Infinity where flags[i] != 0. */
   maskDead(scores: number, n: number, flags: number): void {
-    int('n', n); this.span('scores', scores, n, 4); this.span('flags', flags, n, 1);
+    int('n', n);
+    this.span('scores', scores, n, 4);
+    this.span('flags', flags, n, 1);
     this.k.mask_dead(scores, n, flags);
   }
 }

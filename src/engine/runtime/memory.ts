@@ -5,11 +5,11 @@
 // block is reused only once every task pinned before the retire has unpinned;
 // free() reuses at once and is meant for per-task scratch the caller owns.
 
+import { EpochTracker, type PinToken } from './epochs.js';
 import { AllocSizeError, InvalidPointerError, WasmOutOfMemoryError } from './errors.js';
-import { EpochTracker, PinToken } from './epochs.js';
-import { ALIGN, FreeList, alignUp } from './free-list.js';
-import { MemoryViews } from './views.js';
+import { ALIGN, alignUp, FreeList } from './free-list.js';
 import type { HeapOptions, HeapStats } from './types.js';
+import { MemoryViews } from './views.js';
 
 export { PinToken } from './epochs.js';
 
@@ -34,7 +34,10 @@ export class WasmHeap {
   private readonly retired = new Set<number>();
   private retiredBytes = 0;
 
-  constructor(readonly memory: WebAssembly.Memory, opts: HeapOptions) {
+  constructor(
+    readonly memory: WebAssembly.Memory,
+    opts: HeapOptions,
+  ) {
     this.views = new MemoryViews(memory);
     const pages = Math.floor(Math.min(opts.maxBytes ?? MAX_MEMORY_BYTES, MAX_MEMORY_BYTES) / PAGE_BYTES);
     this.maxBytes = pages * PAGE_BYTES;
@@ -42,7 +45,9 @@ export class WasmHeap {
     if (this.blocks.base >= this.maxBytes) throw new WasmOutOfMemoryError(`maxBytes ${this.maxBytes} leaves no room above heap base`);
   }
 
-  get bytesInUse(): number { return this.blocks.liveBytes; }
+  get bytesInUse(): number {
+    return this.blocks.liveBytes;
+  }
 
   /** Reserves `bytes` (16-byte aligned); contents are undefined unless `zero`. */
   alloc(bytes: number, opts: { zero?: boolean } = {}): number {
@@ -114,7 +119,9 @@ export class WasmHeap {
   private growTo(end: number, requested: number): void {
     if (end > this.maxBytes) {
       throw new WasmOutOfMemoryError(
-        `out of engine memory: ${requested} B requested, ${this.blocks.liveBytes} B in use, limit ${this.maxBytes} B`, requested);
+        `out of engine memory: ${requested} B requested, ${this.blocks.liveBytes} B in use, limit ${this.maxBytes} B`,
+        requested,
+      );
     }
     const cur = this.views.byteLength / PAGE_BYTES;
     const need = Math.ceil(end / PAGE_BYTES);

@@ -9,8 +9,29 @@ import { KernelModuleError } from './errors.js';
 import type { KernelExports } from './types.js';
 
 const KERNEL_NAMES: readonly (keyof KernelExports)[] = [
-  'heap_base', 'dot_i8_rows', 'dot_i8_gather', 'dot_f32_rows', 'gemv_f32', 'topk', 'topk_push', 'topk_sort',
-  'pool_f32', 'pool_i8', 'l2_normalize', 'quantize_i8', 'axpy_f32', 'count_above', 'max_f32', 'histogram_f32', 'max_diff_f32', 'bm25_accumulate', 'bm25_accumulate_touch', 'bm25_accumulate_marked', 'marked_indices', 'gather_f32', 'mask_dead',
+  'heap_base',
+  'dot_i8_rows',
+  'dot_i8_gather',
+  'dot_f32_rows',
+  'gemv_f32',
+  'topk',
+  'topk_push',
+  'topk_sort',
+  'pool_f32',
+  'pool_i8',
+  'l2_normalize',
+  'quantize_i8',
+  'axpy_f32',
+  'count_above',
+  'max_f32',
+  'histogram_f32',
+  'max_diff_f32',
+  'bm25_accumulate',
+  'bm25_accumulate_touch',
+  'bm25_accumulate_marked',
+  'marked_indices',
+  'gather_f32',
+  'mask_dead',
 ];
 
 /** build/kernels.wasm, found from both src/engine (tsx, tests) and dist/engine. */
@@ -41,7 +62,11 @@ export function verifyModule(module: WebAssembly.Module): void {
     const list = imports.map((i) => `${i.module}.${i.name} (${i.kind})`).join(', ');
     throw new KernelModuleError(`kernels must import only env.memory, found: ${list}`);
   }
-  const exported = new Set(WebAssembly.Module.exports(module).filter((e) => e.kind === 'function').map((e) => e.name));
+  const exported = new Set(
+    WebAssembly.Module.exports(module)
+      .filter((e) => e.kind === 'function')
+      .map((e) => e.name),
+  );
   const missing = KERNEL_NAMES.filter((n) => !exported.has(n));
   if (missing.length) throw new KernelModuleError(`kernels lack exports: ${missing.join(', ')} (rebuild with \`npm run build:wasm\`)`);
 }

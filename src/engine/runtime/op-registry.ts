@@ -14,6 +14,7 @@ export interface OpContext {
 }
 
 /** `args` is typed by each handler; the registry cannot know it. */
+// biome-ignore lint/suspicious/noExplicitAny: each registered handler types its own args (ScanArgs, EncodeArgs, ...); with `unknown` no typed handler would be assignable to OpHandler
 export type OpHandler = (ctx: OpContext, args: any) => unknown;
 
 const handlers = new Map<string, OpHandler>();

@@ -7,9 +7,9 @@
 // rather than waiting forever; close() waits for in-flight tasks, then stops.
 
 import { availableParallelism } from 'node:os';
-import { WORKERS } from '../params.js';
 import { Piscina } from 'piscina';
-import { PoolBrokenError, PoolBusyError, PoolClosedError, errorFromWire } from './errors.js';
+import { WORKERS } from '../params.js';
+import { errorFromWire, PoolBrokenError, PoolBusyError, PoolClosedError } from './errors.js';
 import type { WasmHeap } from './memory.js';
 import type { EngineWorkerData, TaskEnvelope, TaskReply } from './types.js';
 
@@ -83,8 +83,9 @@ export class EnginePool {
     if (this.closing) return Promise.reject(new PoolClosedError('engine pool is closed'));
     if (this.broken) return Promise.reject(this.broken);
     if (this.inflight.size >= this.threads + this.maxQueue) {
-      return Promise.reject(new PoolBusyError(
-        `engine pool busy: ${this.inflight.size} tasks in flight (${this.threads} threads + queue of ${this.maxQueue})`));
+      return Promise.reject(
+        new PoolBusyError(`engine pool busy: ${this.inflight.size} tasks in flight (${this.threads} threads + queue of ${this.maxQueue})`),
+      );
     }
     const token = this.heap.pin();
     const task = this.dispatch<R>({ op, args }).finally(() => {

@@ -6,11 +6,11 @@
 // may free the query and scratch as soon as the task settled.
 
 import { WORKERS } from '../params.js';
-import type { OpContext } from './op-registry.js';
-import type { EnginePool } from './pool.js';
 import { KernelBoundsError } from './errors.js';
 import { alignUp } from './free-list.js';
 import type { WasmKernels } from './kernels.js';
+import type { OpContext } from './op-registry.js';
+import type { EnginePool } from './pool.js';
 import type { ScanArgs, ScanRequest, ScanResult } from './types.js';
 
 export function scanScratchBytes(k: number): number {
@@ -26,9 +26,15 @@ function int(what: string, v: unknown): number {
 
 /** Runs the scan with the given kernels (in a worker, or inline on the main thread). */
 export function scanRange(kernels: WasmKernels, a: ScanArgs): ScanResult {
-  const dim = int('dim', a.dim), k = int('k', a.k), start = int('rowStart', a.rowStart), end = int('rowEnd', a.rowEnd);
-  const rows = int('rows', a.rows), scales = int('scales', a.scales), q = int('q', a.q);
-  const flags = int('flags', a.flags ?? 0), scratch = int('scratch', a.scratch);
+  const dim = int('dim', a.dim),
+    k = int('k', a.k),
+    start = int('rowStart', a.rowStart),
+    end = int('rowEnd', a.rowEnd);
+  const rows = int('rows', a.rows),
+    scales = int('scales', a.scales),
+    q = int('q', a.q);
+  const flags = int('flags', a.flags ?? 0),
+    scratch = int('scratch', a.scratch);
   if (end < start) throw new KernelBoundsError(`scan: rowEnd ${end} is below rowStart ${start}`);
   const alpha = a.alpha ?? 1;
   kernels.views.check('scan scratch', scratch, scanScratchBytes(k) / 4, 4);

@@ -42,7 +42,17 @@ export interface HeapStats {
 export interface KernelExports {
   heap_base(): number;
   dot_i8_rows(rows: number, nRows: number, dim: number, q: number, scales: number, alpha: number, beta: number, out: number): void;
-  dot_i8_gather(rows: number, dim: number, ids: number, nIds: number, q: number, scales: number, alpha: number, beta: number, out: number): void;
+  dot_i8_gather(
+    rows: number,
+    dim: number,
+    ids: number,
+    nIds: number,
+    q: number,
+    scales: number,
+    alpha: number,
+    beta: number,
+    out: number,
+  ): void;
   dot_f32_rows(rows: number, nRows: number, dim: number, q: number, alpha: number, beta: number, out: number): void;
   gemv_f32(W: number, rows: number, cols: number, x: number, y: number): void;
   topk(scores: number, n: number, k: number, outIdx: number, outScores: number): number;
@@ -57,11 +67,41 @@ export interface KernelExports {
   max_f32(scores: number, n: number): number;
   histogram_f32(scores: number, n: number, lo: number, hi: number, bins: number, out: number): void;
   max_diff_f32(a: number, b: number, n: number): number;
-  bm25_accumulate(postings: number, n: number, rowLimit: number, docLen: number, avgLen: number, k1: number, b: number, weight: number, scores: number): void;
-  bm25_accumulate_touch(postings: number, n: number, rowLimit: number, docLen: number, avgLen: number, k1: number, b: number, weight: number,
-    scores: number, mark: number): number;
-  bm25_accumulate_marked(postings: number, n: number, rowLimit: number, docLen: number, avgLen: number, k1: number, b: number, weight: number,
-    scores: number, mark: number): void;
+  bm25_accumulate(
+    postings: number,
+    n: number,
+    rowLimit: number,
+    docLen: number,
+    avgLen: number,
+    k1: number,
+    b: number,
+    weight: number,
+    scores: number,
+  ): void;
+  bm25_accumulate_touch(
+    postings: number,
+    n: number,
+    rowLimit: number,
+    docLen: number,
+    avgLen: number,
+    k1: number,
+    b: number,
+    weight: number,
+    scores: number,
+    mark: number,
+  ): number;
+  bm25_accumulate_marked(
+    postings: number,
+    n: number,
+    rowLimit: number,
+    docLen: number,
+    avgLen: number,
+    k1: number,
+    b: number,
+    weight: number,
+    scores: number,
+    mark: number,
+  ): void;
   marked_indices(mark: number, n: number, out: number): number;
   gather_f32(src: number, srcLength: number, idx: number, n: number, dst: number): void;
   mask_dead(scores: number, n: number, flags: number): void;

@@ -36,10 +36,22 @@ export class MemoryViews {
     return this.len;
   }
 
-  get u8(): Uint8Array { this.sync(); return this.bytes; }
-  get i8(): Int8Array { this.sync(); return this.ints8; }
-  get u32(): Uint32Array { this.sync(); return this.uints32; }
-  get f32(): Float32Array { this.sync(); return this.floats32; }
+  get u8(): Uint8Array {
+    this.sync();
+    return this.bytes;
+  }
+  get i8(): Int8Array {
+    this.sync();
+    return this.ints8;
+  }
+  get u32(): Uint32Array {
+    this.sync();
+    return this.uints32;
+  }
+  get f32(): Float32Array {
+    this.sync();
+    return this.floats32;
+  }
 
   /** Makes sure the views cover `end` bytes, refreshing from the memory when another thread grew it. */
   private covers(end: number): boolean {

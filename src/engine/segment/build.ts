@@ -195,7 +195,9 @@ export function buildSegment({ docs, dim }: SegmentInput): BuiltSegment {
   for (let s = 0; s < SECTION_COUNT; s++) {
     header[4 + 2 * s] = offsets[s];
     header[5 + 2 * s] = sections[s].byteLength;
-    new Uint8Array(image, offsets[s], sections[s].byteLength).set(new Uint8Array(sections[s].buffer, sections[s].byteOffset, sections[s].byteLength));
+    new Uint8Array(image, offsets[s], sections[s].byteLength).set(
+      new Uint8Array(sections[s].buffer, sections[s].byteOffset, sections[s].byteLength),
+    );
   }
   return { image, rowDoc: rowDocArr, rowStart, rowEnd, blen, tlen };
 }

@@ -1,19 +1,23 @@
 // The `encode` worker op: analyses documents (passages, term sequences, titles), encodes every
 // passage with the dense encoder, serialises each document's encoding (the bytes the store keeps)
 // and builds the index segment of the whole chunk, so the main thread only has to copy it in.
-import { analyzeDocument, type AnalyzedDoc } from '../text/index.js';
-import { DenseEncoder } from '../model/index.js';
-import { encodeBlob } from './encoding.js';
+
 import type { ModelDescriptor } from '../model/index.js';
+import { DenseEncoder } from '../model/index.js';
 import type { OpContext } from '../runtime/index.js';
+import { type AnalyzedDoc, analyzeDocument } from '../text/index.js';
 import { buildSegment } from './build.js';
-import type { EncodeArgs, EncodeResult, EncodedDoc, SegmentDoc } from './types.js';
+import { encodeBlob } from './encoding.js';
+import type { EncodeArgs, EncodedDoc, EncodeResult, SegmentDoc } from './types.js';
 
 const stopSets = new WeakMap<ModelDescriptor, Set<string>>();
 
 export function stopSet(model: ModelDescriptor): Set<string> {
   let s = stopSets.get(model);
-  if (!s) stopSets.set(model, (s = new Set(model.params.stop)));
+  if (!s) {
+    s = new Set(model.params.stop);
+    stopSets.set(model, s);
+  }
   return s;
 }
 

@@ -4,7 +4,7 @@
 // segments.
 export { buildSegment, radixOrder } from './build.js';
 export { encodeOp, stopSet } from './encode-op.js';
-export { decodeBlob, encodeBlob, EncodingFormatError, encodedSize } from './encoding.js';
+export { decodeBlob, EncodingFormatError, encodeBlob, encodedSize } from './encoding.js';
 export { HEADER_WORDS, MAGIC, SEC, SECTION_COUNT } from './layout.js';
 export { mergePlan } from './merge-policy.js';
 export { buildOp, mergeOp } from './ops.js';

@@ -1,11 +1,12 @@
 // Worker ops that build index segments: `build` from persisted document encodings (opening a
 // store) and `merge` from live rows of existing segments. Both return a BuiltSegment (copied to
 // the main thread by structured clone).
-import { decodeBlob } from './encoding.js';
+
 import type { OpContext } from '../runtime/index.js';
 import { buildSegment } from './build.js';
+import { decodeBlob } from './encoding.js';
+import type { BuildArgs, BuiltSegment, MergeArgs, MergeResult, SegmentDoc } from './types.js';
 import { SegmentView } from './view.js';
-import type { BuildArgs, BuiltSegment, MergeArgs, MergeResult, MergeSource, SegmentDoc } from './types.js';
 
 export function buildOp(_ctx: OpContext, a: BuildArgs): BuiltSegment {
   const docs: SegmentDoc[] = a.blobs.map((blob) => {

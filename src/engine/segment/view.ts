@@ -3,8 +3,9 @@
 // memory at construction and must not be kept across a memory growth). Segments are immutable, so
 // any thread may read them while the main thread writes other blocks; the only mutable per-segment
 // data, the dead flags, lives in a separate block owned by the store index.
-import { HEADER_WORDS, MAGIC, SEC } from './layout.js';
+
 import type { MemoryViews } from '../runtime/index.js';
+import { HEADER_WORDS, MAGIC, SEC } from './layout.js';
 import type { PostingRange, SegmentDoc } from './types.js';
 
 export class SegmentView {
@@ -149,7 +150,14 @@ export class SegmentView {
     for (let r = first; r < first + count; r++) {
       const { terms, flags } = this.seq(r);
       const v = this.vecPtr(r);
-      passages.push({ start: starts[r], end: ends[r], scale: this.scale(r), vec: this.i8.slice(v, v + this.dim), terms: terms.slice(), flags: flags.slice() });
+      passages.push({
+        start: starts[r],
+        end: ends[r],
+        scale: this.scale(r),
+        vec: this.i8.slice(v, v + this.dim),
+        terms: terms.slice(),
+        flags: flags.slice(),
+      });
     }
     return { title: this.title(first).slice(), baseLen: this.baseLen(first), passages };
   }

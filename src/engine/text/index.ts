@@ -1,7 +1,17 @@
 // The engine's text room: the tokenizer (folding, offsets), the Porter stemmer, term ids, passage
 // splitting, document analysis (passages, term sequences with flags, titles) and phrase keys. Pure
 // and deterministic: the same text gives the same terms at ingest, at search and in training.
-export { analyzeDocument, documentTitle, FLAG_CAPITALISED, FLAG_NUMBER, FLAG_SENTENCE_START, FLAG_STOP, FLAG_YEAR, termId, termSeq } from './analyze.js';
+export {
+  analyzeDocument,
+  documentTitle,
+  FLAG_CAPITALISED,
+  FLAG_NUMBER,
+  FLAG_SENTENCE_START,
+  FLAG_STOP,
+  FLAG_YEAR,
+  termId,
+  termSeq,
+} from './analyze.js';
 export { MAX_PASSAGE, splitPassages } from './passages.js';
 export { PHRASE_SEED, phraseExtend, phraseFinal, phraseKey } from './phrase.js';
 export { porterStem } from './porter.js';

@@ -11,10 +11,12 @@ export const MAX_PASSAGE = 1200;
 type Span = [number, number];
 
 const ABBREVIATIONS = new Set(
-  'mr mrs ms dr st jr sr vs etc no mt gen col lt sgt capt prof rev inc ltd co corp fig approx est jan feb mar apr jun jul aug sep sept oct nov dec e.g i.e u.s u.k c ca al op vol pp ed eds'.split(' '),
+  'mr mrs ms dr st jr sr vs etc no mt gen col lt sgt capt prof rev inc ltd co corp fig approx est jan feb mar apr jun jul aug sep sept oct nov dec e.g i.e u.s u.k c ca al op vol pp ed eds'.split(
+    ' ',
+  ),
 );
 /** A run of terminal punctuation (and closing quotes) followed by space and a capital, digit or opening quote. */
-const SENTENCE_END = /[.!?]+["')\]\u2019\u201d]*(?=\s+["'(\[\u2018\u201cA-Z0-9])/g;
+const SENTENCE_END = /[.!?]+["')\]\u2019\u201d]*(?=\s+["'([\u2018\u201cA-Z0-9])/g;
 
 function trim(text: string, s: number, e: number): Span | undefined {
   while (s < e && /\s/.test(text[s])) s++;

@@ -47,15 +47,40 @@ function groupBy<T>(items: T[], key: (t: T) => string): Map<string, T[]> {
 
 const STEP2 = groupBy(
   [
-    ['ational', 'ate'], ['tional', 'tion'], ['enci', 'ence'], ['anci', 'ance'], ['izer', 'ize'], ['bli', 'ble'],
-    ['alli', 'al'], ['entli', 'ent'], ['eli', 'e'], ['ousli', 'ous'], ['ization', 'ize'], ['ation', 'ate'],
-    ['ator', 'ate'], ['alism', 'al'], ['iveness', 'ive'], ['fulness', 'ful'], ['ousness', 'ous'], ['aliti', 'al'],
-    ['iviti', 'ive'], ['biliti', 'ble'], ['logi', 'log'],
+    ['ational', 'ate'],
+    ['tional', 'tion'],
+    ['enci', 'ence'],
+    ['anci', 'ance'],
+    ['izer', 'ize'],
+    ['bli', 'ble'],
+    ['alli', 'al'],
+    ['entli', 'ent'],
+    ['eli', 'e'],
+    ['ousli', 'ous'],
+    ['ization', 'ize'],
+    ['ation', 'ate'],
+    ['ator', 'ate'],
+    ['alism', 'al'],
+    ['iveness', 'ive'],
+    ['fulness', 'ful'],
+    ['ousness', 'ous'],
+    ['aliti', 'al'],
+    ['iviti', 'ive'],
+    ['biliti', 'ble'],
+    ['logi', 'log'],
   ] as Array<[string, string]>,
   ([s]) => s[s.length - 2],
 );
 const STEP3 = groupBy(
-  [['icate', 'ic'], ['ative', ''], ['alize', 'al'], ['iciti', 'ic'], ['ical', 'ic'], ['ful', ''], ['ness', '']] as Array<[string, string]>,
+  [
+    ['icate', 'ic'],
+    ['ative', ''],
+    ['alize', 'al'],
+    ['iciti', 'ic'],
+    ['ical', 'ic'],
+    ['ful', ''],
+    ['ness', ''],
+  ] as Array<[string, string]>,
   ([s]) => s[s.length - 1],
 );
 const STEP4 = groupBy(

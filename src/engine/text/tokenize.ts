@@ -7,13 +7,15 @@ import { porterStem } from './porter.js';
 import type { Tokens } from './types.js';
 
 const RUN = /[\p{L}\p{N}]+/gu;
-const ASCII_ALNUM_LOWER = /^[a-z0-9]+$/;
 const ASCII_ALNUM = /^[A-Za-z0-9]+$/;
 const MAX_TOKEN = 64;
 
 export function fold(s: string): string {
   if (ASCII_ALNUM.test(s)) return s.toLowerCase();
-  return s.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase();
+  return s
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase();
 }
 
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
