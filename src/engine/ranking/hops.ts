@@ -9,11 +9,12 @@
 // common terms only add to rows the rare ones touched (scan-budget.ts: the approximate scan).
 // A hop's candidates are bounded whatever the store: at most HOPS.hitTitles / HOPS.linkTitles named
 // titles (params.ts).
-import { cosineI8, DenseEncoder, type DenseTables, type ExpansionParams } from '../model/index.js';
+import type { DenseTables, ExpansionParams } from '../model/index.js';
 import { HOPS, SCAN } from '../params.js';
 import { FLAG_CAPITALISED, FLAG_STOP, termId, tokenize } from '../text/index.js';
 import { bm25 } from './bm25.js';
 import type { SearchCorpus } from './corpus.js';
+import { denseScorers } from './dense-scorers.js';
 import { heldBy, presence, qcovOf } from './features-common.js';
 import { h1Features } from './hop1-features.js';
 import { h2Features } from './hop2-features.js';
@@ -55,41 +56,6 @@ export class Searcher {
   /** The `count` rows marked in `mark` (the marks and the row list must not change while in use). */
   private touched(mark: number, count: number): TouchedRows {
     return new TouchedRows(this.c.kernels, this.c.totalRows, { mark, idx: this.buf.idx, g: this.buf.g, g2: this.buf.g2 }, count);
-  }
-
-  /** Dense similarity of the question to rows and to their documents' centroids (memoised). */
-  private denseScorers(ids: Uint32Array): { dense: (row: number) => number; docDense: (row: number) => number } {
-    if (!this.denseTables) return { dense: () => 0, docDense: () => 0 };
-    const c = this.c;
-    const qv = new Int8Array(this.denseTables.dim);
-    const qs = new DenseEncoder(c.kernels, this.denseTables, this.buf.dense).encode(ids, qv);
-    const docs = new Map<number, number>();
-    return {
-      dense: (row) => {
-        const [v, sc] = c.vector(row);
-        return cosineI8(qv, qs, v, sc);
-      },
-      docDense: (row) => {
-        const [first, count] = c.docRows(row);
-        let cos = docs.get(first);
-        if (cos === undefined) {
-          const centroid = new Float64Array(qv.length);
-          for (let r = first; r < first + count; r++) {
-            const [v, sc] = c.vector(r);
-            for (let i = 0; i < v.length; i++) centroid[i] += v[i] * sc;
-          }
-          let dot = 0;
-          let norm = 0;
-          for (let i = 0; i < qv.length; i++) {
-            dot += centroid[i] * qv[i] * qs;
-            norm += centroid[i] * centroid[i];
-          }
-          cos = norm > 0 ? dot / Math.sqrt(norm) : 0;
-          docs.set(first, cos);
-        }
-        return cos;
-      },
-    };
   }
 
   /** Hop 1's best rows (after query()), best first, at most k. */
@@ -275,7 +241,7 @@ export class Searcher {
       asks: answerKind(text),
       allTerms: new Set(ids),
       docScore: this.docScorer(qt, qw, order),
-      ...this.denseScorers(ids),
+      ...denseScorers(c, this.denseTables, this.buf.dense, ids),
     };
   }
 
