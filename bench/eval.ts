@@ -15,6 +15,8 @@
 // ingest (a layout that does not depend on merge timing): two builds are compared byte for byte
 // with `cmp` (a refactor must leave them identical). --keywords asks every query as a user who types keywords would
 // ("Who directed The Prairie King?" as "directed The Prairie King": src/train/keyword-queries.ts).
+// `npm run eval -- --generalisation [--out FILE]` runs the generalisation table instead
+// (bench/generalisation.ts: leave-one-suite-out, titles removed, no answer; about an hour).
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { keywordForm } from '../src/train/keyword-queries.js';
@@ -37,11 +39,21 @@ const { values: args } = parseArgs({
     ask: { type: 'string' },
     json: { type: 'boolean', default: false },
     dump: { type: 'string' },
+    generalisation: { type: 'boolean', default: false },
+    out: { type: 'string' },
+    sample: { type: 'string' },
+    'squad-queries': { type: 'string' },
+    threads: { type: 'string' },
   },
 });
+if (args.generalisation) {
+  const { runGeneralisation } = await import('./generalisation.js');
+  await runGeneralisation(args);
+  process.exit(0);
+}
 if (!args.suite) {
   process.stderr.write(
-    'usage: npm run eval -- --suite ../shared/bench/<suite> [--limit N] [--warmup N] [--url BASE] [--model DIR] [--keywords] [--hide-gold | --ask ../shared/bench/<suite>] [--json]\n',
+    'usage: npm run eval -- --suite ../shared/bench/<suite> [--limit N] [--warmup N] [--url BASE] [--model DIR] [--keywords] [--hide-gold | --ask ../shared/bench/<suite>] [--json]\n       npm run eval -- --generalisation [--out FILE] [--sample N] [--squad-queries N]\n',
   );
   process.exit(2);
 }

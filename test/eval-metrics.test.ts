@@ -1,22 +1,35 @@
 // The ECE floor printed by `npm run eval`: the ECE a perfectly calibrated confidence shows on a
-// suite of that size, checked against its closed form; and the no-answer report of --hide-gold and
-// --ask.
+// suite of that size (mean and 90th percentile), checked against its closed form; the AUROC of
+// found against no-answer runs; and the no-answer report of --hide-gold and --ask.
 import t from 'tap';
-import { eceFloor, holdsAnswer, noAnswerMetrics, type QueryOutcome } from '../bench/eval-metrics.js';
+import { holdsAnswer, noAnswerMetrics, type QueryOutcome } from '../bench/eval-metrics.js';
+import { auroc, eceFloor } from '../src/train/learners.js';
 
 t.test('certain confidences have no floor', async (t) => {
-  t.equal(eceFloor([0, 1, 1, 0, 1]), 0);
+  t.same(eceFloor([0, 1, 1, 0, 1]), { mean: 0, p90: 0 });
 });
 
-t.test('100 questions at 0.5: the mean absolute deviation of a binomial mean', async (t) => {
-  // one bin; E|mean - 0.5| = sqrt(0.25 / 100) * sqrt(2 / pi) = 0.0399 (normal approximation)
+t.test('100 questions at 0.5: the absolute deviation of a binomial mean, its mean and 90th percentile', async (t) => {
+  // one bin; |mean - 0.5| is half-normal with sigma sqrt(0.25 / 100) = 0.05 (normal approximation):
+  // its mean is 0.05 * sqrt(2 / pi) = 0.0399 and its 90th percentile 0.05 * 1.645 = 0.082
   const floor = eceFloor(new Array(100).fill(0.5), 4000);
-  t.ok(Math.abs(floor - 0.0399) < 0.004, `floor ${floor.toFixed(4)}`);
+  t.ok(Math.abs(floor.mean - 0.0399) < 0.004, `mean ${floor.mean.toFixed(4)}`);
+  t.ok(Math.abs(floor.p90 - 0.082) < 0.008, `p90 ${floor.p90.toFixed(4)}`);
 });
 
 t.test('the floor falls as the suite grows', async (t) => {
   const conf = (n: number) => Array.from({ length: n }, (_, i) => 0.3 + (0.6 * i) / n);
-  t.ok(eceFloor(conf(1000), 300) < eceFloor(conf(100), 300) / 2);
+  t.ok(eceFloor(conf(1000), 300).mean < eceFloor(conf(100), 300).mean / 2);
+  t.ok(eceFloor(conf(1000), 300).p90 < eceFloor(conf(100), 300).p90 / 2);
+});
+
+t.test('AUROC: the share of (found, no-answer) pairs the confidence orders right, ties half', async (t) => {
+  t.equal(auroc([0.9, 0.8], [0.1, 0.2]), 1);
+  t.equal(auroc([0.1, 0.2], [0.9, 0.8]), 0);
+  t.equal(auroc([0.5], [0.5]), 0.5);
+  t.equal(auroc([0.9, 0.4], [0.5, 0.1]), 0.75);
+  t.equal(auroc([0.9, 0.5, 0.5], [0.5, 0.1]), (2 + 1.5 + 1.5) / 6);
+  t.ok(Number.isNaN(auroc([], [0.1])));
 });
 
 t.test('the no-answer report counts confident misses', async (t) => {

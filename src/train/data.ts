@@ -74,6 +74,34 @@ export class DataFolder {
     );
   }
 
+  /** The first `n` answerable squad-articles-dev questions (single-hop, over whole articles) and its corpus. */
+  squadDev(n: number): { docs: CorpusDoc[]; queries: TrainQuery[] } {
+    const docs = this.jsonl<CorpusDoc>('bench/squad-articles-dev/corpus.jsonl').map((d) => ({
+      id: d.id,
+      text: d.text,
+      metadata: d.metadata ?? {},
+    }));
+    const queries = this.jsonl<{
+      id: string;
+      query: string;
+      gold_doc_ids: string[];
+      answers: string[];
+      answerable?: boolean;
+      type?: string;
+    }>('bench/squad-articles-dev/queries.jsonl')
+      .filter((q) => q.answerable !== false)
+      .slice(0, n)
+      .map((q) => ({
+        id: q.id,
+        suite: 'squad-articles-dev',
+        text: q.query,
+        gold: q.gold_doc_ids,
+        type: q.type ?? 'single-hop',
+        answers: q.answers,
+      }));
+    return { docs, queries };
+  }
+
   squadTrain(): SquadParagraph[] {
     return this.jsonl<SquadParagraph>('data/squad-v1.1-train.jsonl');
   }

@@ -169,3 +169,38 @@ export function ece(conf: number[], ys: number[], bins = 10): number {
   }
   return e;
 }
+
+/**
+ * The ECE a perfectly calibrated confidence shows on these questions: each question found with
+ * probability equal to its confidence, `draws` seeded draws; the mean and the 90th percentile. On a
+ * small suite with confidences in the middle of the range this is far from 0, so an ECE can only be
+ * judged against it: a suite passes when its ECE is at most max(0.05, the 90th percentile).
+ */
+export function eceFloor(conf: number[], draws = 1000, seed = 1): { mean: number; p90: number } {
+  const rand = mulberry32(seed);
+  const eces: number[] = [];
+  for (let d = 0; d < draws; d++)
+    eces.push(
+      ece(
+        conf,
+        conf.map((c) => (rand() < c ? 1 : 0)),
+      ),
+    );
+  eces.sort((a, b) => a - b);
+  return { mean: eces.reduce((a, b) => a + b, 0) / Math.max(draws, 1), p90: eces[Math.min(draws - 1, Math.floor(0.9 * draws))] ?? 0 };
+}
+
+/** The probability that a random `pos` score exceeds a random `neg` score (ties count half): the area under the ROC curve. */
+export function auroc(pos: number[], neg: number[]): number {
+  if (!pos.length || !neg.length) return Number.NaN;
+  const all = [...pos.map((v) => [v, 1] as const), ...neg.map((v) => [v, 0] as const)].sort((a, b) => a[0] - b[0]);
+  let rankSum = 0;
+  for (let i = 0; i < all.length; ) {
+    let j = i;
+    while (j < all.length && all[j][0] === all[i][0]) j++;
+    const mid = (i + j + 1) / 2;
+    for (let k = i; k < j; k++) if (all[k][1] === 1) rankSum += mid;
+    i = j;
+  }
+  return (rankSum - (pos.length * (pos.length + 1)) / 2) / (pos.length * neg.length);
+}

@@ -1,0 +1,122 @@
+// `npm run eval -- --generalisation [--out docs/generalisation.md] [--sample N] [--squad-queries N]`:
+// the generalisation table of src/train/generalisation.ts (leave-one-suite-out, titles removed, no
+// answer in the store), beside the in-suite cross-validation of the shipped model, written as
+// markdown with the date, the command and how long it took. --sample N runs it on N questions per
+// suite (a quick check that it runs; its figures mean nothing).
+import fs from 'node:fs';
+import path from 'node:path';
+import { defaultModelUri, PACKAGE_ROOT } from '../src/config.js';
+import { loadModelFolder } from '../src/engine/index.js';
+import { type ConditionFigures, generalisation, type SuiteGeneralisation } from '../src/train/generalisation.js';
+
+const f3 = (v: number) => (Number.isNaN(v) ? 'n/a' : v.toFixed(3));
+const passes = (c: ConditionFigures) => (c.ece10 <= Math.max(0.05, c.eceFloor90) ? 'yes' : 'no');
+const found = (s: SuiteGeneralisation, c: ConditionFigures) =>
+  (s.judge === 'answer-passage' ? ['@1', '@5', '@10'] : ['@2', '@5', '@10']).map((k) => f3(c.found[k])).join(' / ');
+
+/** The shipped model's in-suite cross-validated figures of a suite (squad-articles-dev: its training counterpart, SQuAD-train). */
+function crossValidated(suite: string): string {
+  const { manifest } = loadModelFolder(defaultModelUri());
+  const cv = (
+    manifest.metrics?.cross_validation as { suites?: Record<string, { found_at: Record<string, number>; ece10: number }> } | undefined
+  )?.suites;
+  const m = cv?.[suite === 'squad-articles-dev' ? 'squad-train' : suite];
+  if (!m) return 'n/a';
+  const ks = suite === 'squad-articles-dev' ? ['@2', '@5', '@10'] : ['@2', '@5', '@10'];
+  return `${ks.map((k) => f3(m.found_at[k])).join(' / ')}, ECE ${f3(m.ece10)}${suite === 'squad-articles-dev' ? ' (SQuAD-train)' : ''}`;
+}
+
+export function generalisationMarkdown(
+  suites: SuiteGeneralisation[],
+  run: { date: string; minutes: number; command: string; sample?: number },
+): string {
+  const { manifest } = loadModelFolder(defaultModelUri());
+  const rows = (cells: string[][]) => cells.map((c) => `| ${c.join(' | ')} |`).join('\n');
+  const lines = [
+    `# Generalisation: ${run.date}`,
+    '',
+    `\`${run.command}\`, ${run.minutes.toFixed(0)} min on this 2-core machine${run.sample ? ` (a sample of ${run.sample} questions per suite: the figures mean nothing)` : ''}. The code trains as \`npm run train\` trains ${manifest.name}@${manifest.version}; the in-suite column is that model's own 5-fold cross-validation (its manifest). A suite's calibration passes when ECE@10 <= max(0.05, floor), the floor being the 90th percentile of the ECE a perfectly calibrated confidence shows on the same confidences (1,000 seeded draws).`,
+    '',
+    '## Held out: each suite asked of a model fitted without its questions',
+    '',
+    '| suite | queries | all-gold @2 / @5 / @10 (squad: hit @1 / @5 / @10) | ECE@10 | floor | passes | mean hops | in-suite CV @2 / @5 / @10 |',
+    '|---|---|---|---|---|---|---|---|',
+    rows(
+      suites.map((s) => [
+        s.suite,
+        String(s.loso.queries),
+        found(s, s.loso),
+        f3(s.loso.ece10),
+        f3(s.loso.eceFloor90),
+        passes(s.loso),
+        s.loso.meanHops.toFixed(2),
+        crossValidated(s.suite),
+      ]),
+    ),
+    '',
+    '## Untitled: the same, over the wiki-pool with every title removed (first line and metadata.title)',
+    '',
+    '| suite | all-gold @2 / @5 / @10 | ECE@10 | floor | passes | mean hops |',
+    '|---|---|---|---|---|---|',
+    rows(
+      suites
+        .filter((s) => s.untitled)
+        .map((s) => [
+          s.suite,
+          found(s, s.untitled!),
+          f3(s.untitled!.ece10),
+          f3(s.untitled!.eceFloor90),
+          passes(s.untitled!),
+          s.untitled!.meanHops.toFixed(2),
+        ]),
+    ),
+    '',
+    '## No answer in the store (held-out models)',
+    '',
+    'Mean confidence of the questions asked with their own documents hidden, and asked of a store on other subjects; AUROC of the runs that found their evidence against each.',
+    '',
+    '| suite | hidden: mean confidence | AUROC | other subjects | mean confidence | AUROC | found: mean confidence |',
+    '|---|---|---|---|---|---|---|',
+    rows(
+      suites.map((s) => [
+        s.suite,
+        f3(s.noAnswer.hiddenMean),
+        f3(s.noAnswer.hiddenAuroc),
+        s.noAnswer.otherStore,
+        f3(s.noAnswer.otherMean),
+        f3(s.noAnswer.otherAuroc),
+        f3(s.loso.confFound),
+      ]),
+    ),
+    '',
+  ];
+  return lines.join('\n');
+}
+
+export async function runGeneralisation(args: {
+  out?: string;
+  sample?: string;
+  'squad-queries'?: string;
+  threads?: string;
+}): Promise<void> {
+  const started = performance.now();
+  const sample = args.sample ? Number(args.sample) : undefined;
+  const suites = await generalisation({
+    dataDir: path.resolve(PACKAGE_ROOT, '..', 'shared'),
+    seed: 1,
+    sample,
+    squadQueries: args['squad-queries'] ? Number(args['squad-queries']) : undefined,
+    threads: args.threads ? Number(args.threads) : undefined,
+    log: (m) => process.stderr.write(`${m}\n`),
+  });
+  const command = `npm run eval -- --generalisation${sample ? ` --sample ${sample}` : ''}${args['squad-queries'] ? ` --squad-queries ${args['squad-queries']}` : ''}`;
+  const md = generalisationMarkdown(suites, {
+    date: new Date().toISOString().slice(0, 10),
+    minutes: (performance.now() - started) / 60000,
+    command,
+    sample,
+  });
+  if (args.out) fs.writeFileSync(args.out, md);
+  process.stdout.write(md);
+  if (args.out) process.stderr.write(`wrote ${args.out}\n`);
+}

@@ -1,0 +1,257 @@
+// The generalisation evaluation (`npm run eval -- --generalisation`): how the model holds on
+// questions of a kind it was never fitted on. Leave-one-suite-out: for each suite (hotpotqa-dev,
+// 2wiki-dev, musique-dev, and squad-articles-dev whose training counterpart is SQuAD-train), every
+// learned part is fitted without that suite's questions (for the SQuAD fold also the dense encoder,
+// without SQuAD pairs, and the question-term weights and the reader, which come from SQuAD), the
+// returned confidence calibrated on searches held out by suite among the rest, and the model is then
+// asked the held-out suite's questions, searched as the server searches (max_results 10, the
+// reader's re-ordering of a one-hop head): over the store as it is, over the same store with every
+// document's title removed (first line and metadata.title; multi-hop suites), with the question's
+// own documents hidden, and over a store on other subjects. Deterministic for a given seed.
+import { NativeReader, rerankLead } from '../answer/index.js';
+import { InProcessStore, type LoopParams, type RerankParams } from '../engine/index.js';
+import { type CorpusDoc, DataFolder, MULTIHOP_SUITES, type TrainQuery } from './data.js';
+import type { Item } from './fit-chains.js';
+import { fitRerank } from './fit-rerank.js';
+import { HYPER, STOP_WORDS } from './hyper.js';
+import { auroc, ece, eceFloor } from './learners.js';
+import {
+  fitAll,
+  fitReturnedBoth,
+  heldOutResults,
+  keywordItems,
+  learnTermWeights,
+  type Model,
+  openSets,
+  type StepOptions,
+  sampleData,
+  type Theta,
+  trainEncoder,
+  trainReader,
+} from './steps.js';
+import { evidenceRows, sufficient, type TrainSet } from './train-set.js';
+
+export interface GeneralisationOptions extends StepOptions {
+  dataDir: string;
+  /** answerable squad-articles-dev questions asked (default 3000, the first ones) */
+  squadQueries?: number;
+}
+
+/** How one held-out suite fared under one condition (k = 10, as the server searches). */
+export interface ConditionFigures {
+  queries: number;
+  /** all-gold@k (multi-hop) or answer-passage hit@k (squad) */
+  found: Record<string, number>;
+  ece10: number;
+  /** the 90th percentile of a perfectly calibrated confidence's ECE on these confidences */
+  eceFloor90: number;
+  confFound: number;
+  confMissed: number;
+  meanHops: number;
+}
+
+export interface NoAnswerFigures {
+  /** the question asked of its store with its own documents hidden: mean confidence, and the AUROC of found runs against these */
+  hiddenMean: number;
+  hiddenAuroc: number;
+  /** the question asked of a store on other subjects */
+  otherStore: string;
+  otherMean: number;
+  otherAuroc: number;
+}
+
+export interface SuiteGeneralisation {
+  suite: string;
+  judge: 'all-gold-docs' | 'answer-passage';
+  loso: ConditionFigures;
+  untitled?: ConditionFigures;
+  noAnswer: NoAnswerFigures;
+}
+
+const KS = [1, 2, 5, 10];
+const K = 10;
+const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
+
+/** The wiki-pool with every document's title removed: its first line when that is the title, and metadata.title. */
+export function untitledCorpus(docs: CorpusDoc[]): CorpusDoc[] {
+  return docs.map((d) => {
+    const { title, ...metadata } = d.metadata;
+    const nl = d.text.indexOf('\n');
+    const text = typeof title === 'string' && nl > 0 && d.text.slice(0, nl).trim() === title.trim() ? d.text.slice(nl + 1) : d.text;
+    return { id: d.id, text, metadata };
+  });
+}
+
+/** A learned model as it would ship: the loop's parameters and, with a reader, its re-ordering of a one-hop head. */
+interface Fitted {
+  search: LoopParams;
+  rerank?: { reader: NativeReader; params: RerankParams };
+}
+
+/** One search as the server runs it: max_results 10, the head of a one-hop result re-ordered by the reader. */
+function ask(set: TrainSet, q: TrainQuery, m: Fitted, hidden: string[] = []): { rows: number[]; conf: number; hops: number } {
+  const out = set.store.search(q.text, m.search, { maxResults: K, hidden });
+  let rows = out.hits.map((h) => h.row);
+  if (m.rerank && out.stage === 1) {
+    const passages = out.hits.map((h) => ({ row: h.row, score: h.score, text: set.store.passageText(h.row) }));
+    rows = rerankLead(m.rerank.reader, m.rerank.params, q.text, passages).map((p) => p.row);
+  }
+  return { rows, conf: out.confidence, hops: out.hopsUsed };
+}
+
+function figures(runs: Array<{ found: boolean[]; conf: number; hops: number }>): ConditionFigures {
+  const conf = runs.map((r) => r.conf);
+  const ys = runs.map((r) => (r.found[KS.indexOf(K)] ? 1 : 0));
+  return {
+    queries: runs.length,
+    found: Object.fromEntries(KS.map((k, i) => [`@${k}`, mean(runs.map((r) => (r.found[i] ? 1 : 0)))])),
+    ece10: ece(conf, ys),
+    eceFloor90: eceFloor(conf).p90,
+    confFound: mean(conf.filter((_, i) => ys[i] === 1)),
+    confMissed: mean(conf.filter((_, i) => ys[i] === 0)),
+    meanHops: mean(runs.map((r) => r.hops)),
+  };
+}
+
+/** The suite's questions asked of `set` (found@k of its evidence), with their confidences. */
+function askAll(set: TrainSet, queries: TrainQuery[], m: Fitted): Array<{ found: boolean[]; conf: number; hops: number }> {
+  return queries.map((q) => {
+    const r = ask(set, q, m);
+    const ev = evidenceRows(set, q);
+    return { found: KS.map((k) => sufficient(set, q, r.rows.slice(0, k), ev)), conf: r.conf, hops: r.hops };
+  });
+}
+
+/**
+ * The learned loop fitted on `train` as `svc train` fits it, but with its returned confidence
+ * calibrated on searches held out by suite (each of the training suites asked of a model fitted
+ * without it), and the reader's re-ordering fitted on the same questions when there is a reader.
+ */
+function fitHeldOut(train: Item[], theta: Theta, reader: NativeReader | undefined, o: StepOptions): Fitted {
+  const keyworded = keywordItems(train);
+  const suites = [...new Set(train.map((it) => it.q.suite))].sort();
+  const folds = train.map((it) => suites.indexOf(it.q.suite));
+  const { results } = heldOutResults(train, keyworded, folds, theta, o);
+  const { returned, keywords } = fitReturnedBoth(results);
+  const fitted = fitAll(train, keyworded, theta, o.seed, () => {});
+  const search: LoopParams = { ...fitted, returned, keywords: { ...fitted.keywords, returned: keywords } };
+  return { search, rerank: reader ? { reader, params: fitRerank(train, search, reader, HYPER.rerank).params } : undefined };
+}
+
+/** The parts trained before the loop: with SQuAD (as shipped), or without (the SQuAD fold). */
+async function base(data: DataFolder, o: StepOptions, squad: boolean): Promise<{ model: Model; theta: Theta; reader?: NativeReader }> {
+  const encoder = await trainEncoder(data, o, { squad });
+  const model: Model = {
+    name: 'svc-generalisation',
+    version: squad ? 'all' : 'no-squad',
+    params: { stop: STOP_WORDS, lexical: HYPER.lexical, dense: encoder.params },
+    files: encoder.files,
+  };
+  if (!squad) return { model, theta: { terms: [], weights: [] } };
+  const reader = NativeReader.parse(trainReader(data, o).file);
+  return { model, theta: await learnTermWeights(data, o, model), reader };
+}
+
+function noAnswer(foundConf: number[], hidden: number[], otherStore: string, other: number[]): NoAnswerFigures {
+  return {
+    hiddenMean: mean(hidden),
+    hiddenAuroc: auroc(foundConf, hidden),
+    otherStore,
+    otherMean: mean(other),
+    otherAuroc: auroc(foundConf, other),
+  };
+}
+
+export async function generalisation(o: GeneralisationOptions): Promise<SuiteGeneralisation[]> {
+  const started = performance.now();
+  const elapsed = () => `${((performance.now() - started) / 1000).toFixed(0)} s`;
+  const data = new DataFolder(o.dataDir);
+  const out: SuiteGeneralisation[] = [];
+  const squadDev = data.squadDev(o.sample ? Math.min(o.sample, o.squadQueries ?? 3000) : (o.squadQueries ?? 3000));
+
+  // the multi-hop folds: the parts trained on SQuAD and the wiki-pool's text as shipped
+  const full = await base(data, o, true);
+  o.log(`trained the encoder, the reader and the term weights (${elapsed()})`);
+  const sets = await openSets(data, o, full.model);
+  const [wiki, squadTrain] = sets;
+  const corpus = o.sample ? sampleData(data.corpus(), data.multihopQueries(), o.sample, o.seed).corpus : data.corpus();
+  const untitled: TrainSet = {
+    ...wiki,
+    name: 'wiki-pool (untitled)',
+    store: await InProcessStore.open(untitledCorpus(corpus), full.model, o.threads),
+  };
+  const other: TrainSet = {
+    name: 'squad-articles-dev',
+    store: await InProcessStore.open(squadDev.docs, full.model, o.threads),
+    queries: [],
+    judge: 'answer-passage',
+    chains: false,
+  };
+  o.log(`indexed the stores (${elapsed()})`);
+  try {
+    const items: Item[] = sets.flatMap((set) => set.queries.map((q) => ({ set, q })));
+    for (const suite of MULTIHOP_SUITES) {
+      const m = fitHeldOut(
+        items.filter((it) => it.q.suite !== suite),
+        full.theta,
+        full.reader,
+        o,
+      );
+      const queries = wiki.queries.filter((q) => q.suite === suite);
+      const runs = askAll(wiki, queries, m);
+      const loso = figures(runs);
+      const foundConf = runs.filter((r) => r.found[KS.indexOf(K)]).map((r) => r.conf);
+      const hidden = queries.map((q) => ask(wiki, q, m, q.gold).conf);
+      const elsewhere = queries.map((q) => ask(other, q, m).conf);
+      out.push({
+        suite,
+        judge: 'all-gold-docs',
+        loso,
+        untitled: figures(askAll(untitled, queries, m)),
+        noAnswer: noAnswer(foundConf, hidden, 'squad-articles-dev', elsewhere),
+      });
+      o.log(`${suite} held out: all-gold@10 ${loso.found['@10'].toFixed(3)}, ECE ${loso.ece10.toFixed(3)} (${elapsed()})`);
+    }
+  } finally {
+    for (const s of [...sets, untitled, other]) await s.store.close();
+  }
+
+  // the SQuAD fold: nothing learned from SQuAD, not even the encoder's pairs, the term weights or the reader
+  const bare = await base(data, o, false);
+  const wikiBare: TrainSet = { ...wiki, store: await InProcessStore.open(corpus, bare.model, o.threads) };
+  const squadBare: TrainSet = {
+    name: 'squad-articles-dev',
+    store: await InProcessStore.open(squadDev.docs, bare.model, o.threads),
+    queries: squadDev.queries,
+    judge: 'answer-passage',
+    chains: false,
+  };
+  o.log(`trained the encoder without SQuAD and indexed its stores (${elapsed()})`);
+  try {
+    const m = fitHeldOut(
+      wikiBare.queries.map((q) => ({ set: wikiBare, q })),
+      bare.theta,
+      undefined,
+      o,
+    );
+    const runs = askAll(squadBare, squadDev.queries, m);
+    const loso = figures(runs);
+    const foundConf = runs.filter((r) => r.found[KS.indexOf(K)]).map((r) => r.conf);
+    const hidden = squadDev.queries.map((q) => ask(squadBare, q, m, q.gold).conf);
+    const squadSource = corpus.filter((d) => d.metadata.source === 'squad').map((d) => d.id);
+    const elsewhere = squadDev.queries.map((q) => ask(wikiBare, q, m, squadSource).conf);
+    out.push({
+      suite: 'squad-articles-dev',
+      judge: 'answer-passage',
+      loso,
+      noAnswer: noAnswer(foundConf, hidden, 'wiki-pool without its SQuAD paragraphs', elsewhere),
+    });
+    o.log(
+      `squad-articles-dev held out: hit@1 ${loso.found['@1'].toFixed(3)}, hit@5 ${loso.found['@5'].toFixed(3)}, ECE ${loso.ece10.toFixed(3)} (${elapsed()})`,
+    );
+  } finally {
+    await wikiBare.store.close();
+    await squadBare.store.close();
+  }
+  return out;
+}

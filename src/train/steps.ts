@@ -1,0 +1,190 @@
+// The steps of training that `svc train` and the generalisation evaluation (generalisation.ts)
+// share: the parts trained on SQuAD-train and the wiki-pool's text (the dense encoder, the native
+// reader, the question-term weights), the training sets and their stores, the learned loop (chain
+// scorers, sufficiency models of questions and of keyword queries) fitted on a set of questions,
+// and the calibrations of the returned confidence fitted on held-out searches. Deterministic for a
+// given seed.
+import {
+  createEngineRuntime,
+  featureNames,
+  InProcessStore,
+  isQuestion,
+  type LoopParams,
+  type ModelParams,
+  type ReturnedCalibration,
+  type Sufficiency,
+} from '../engine/index.js';
+import { type CorpusDoc, type DataFolder, isHeldOutArticle, squadArticles, type TrainQuery } from './data.js';
+import { encoderCorpus } from './encoder-data.js';
+import { evaluateQueries, type QueryResult } from './evaluate.js';
+import { fitChains, type Item } from './fit-chains.js';
+import { fitConfidence } from './fit-confidence.js';
+import { fitEncoder, type TrainedEncoder } from './fit-encoder.js';
+import { fitReader, type ReaderMetrics } from './fit-reader.js';
+import { crossCalibrated, fitReturned } from './fit-returned.js';
+import { fitTermWeights } from './fit-term-weights.js';
+import { HYPER } from './hyper.js';
+import { keywordForm } from './keyword-queries.js';
+import { mulberry32 } from './learners.js';
+import type { TrainSet } from './train-set.js';
+
+/** What the steps need of a run's options. */
+export interface StepOptions {
+  seed: number;
+  /** Questions per suite (and only their documents plus distractors) for a quick, small model. */
+  sample?: number;
+  threads?: number;
+  log: (msg: string) => void;
+}
+
+/** A model as the in-process stores take it: its parameters so far and its weight files. */
+export type Model = { name: string; version: string; params: ModelParams; files: Map<string, Uint8Array> };
+
+/** A deterministic sample: `n` questions per suite, their documents, and 20 distractors per question. */
+export function sampleData(
+  corpus: CorpusDoc[],
+  queries: TrainQuery[],
+  n: number,
+  seed: number,
+): { corpus: CorpusDoc[]; queries: TrainQuery[] } {
+  const rand = mulberry32(seed);
+  const picked = [...new Set(queries.map((q) => q.suite))].flatMap((s) => queries.filter((q) => q.suite === s).slice(0, n));
+  const keep = new Set(picked.flatMap((q) => q.gold));
+  const others = corpus.filter((d) => !keep.has(d.id));
+  for (let i = 0; i < 20 * picked.length && others.length; i++) keep.add(others.splice(Math.floor(rand() * others.length), 1)[0].id);
+  return { corpus: corpus.filter((d) => keep.has(d.id)), queries: picked };
+}
+
+export type Theta = { terms: number[]; weights: number[] };
+
+/** Each question as a user who types keywords would ask it, in a suite of its own ("hotpotqa-dev (keywords)"). */
+export function keywordItems(items: Item[]): Item[] {
+  return items.map(({ set, q }) => ({ set, q: { ...q, text: keywordForm(q.text), suite: `${q.suite} (keywords)` } }));
+}
+
+/** Chain scorers and sufficiency models fitted on the questions; the keyword sufficiency models on their keyword forms (`keyworded`, in the same order). */
+export function fitAll(
+  items: Item[],
+  keyworded: Item[],
+  theta: Theta,
+  seed: number,
+  log: (m: string) => void,
+): LoopParams & { keywords: Sufficiency } {
+  const map = new Map(theta.terms.map((t, i) => [t, theta.weights[i]]));
+  const chains = fitChains(items, { l2: HYPER.l2, exp: HYPER.exp, theta: map, log });
+  const conf = fitConfidence(items, chains, HYPER.exp, map, HYPER.confL2, seed);
+  const keywords = { conf: fitConfidence(keyworded, chains, HYPER.exp, map, HYPER.confL2, seed) };
+  return { theta, ...chains, exp: HYPER.exp, conf, tau: HYPER.tau, keywords, features: featureNames() };
+}
+
+/** The calibrations of the returned confidence: one from the searches of questions, one from those of keyword queries. */
+export function fitReturnedBoth(results: QueryResult[]): { returned: ReturnedCalibration; keywords: ReturnedCalibration } {
+  return {
+    returned: fitReturned(
+      results.filter((r) => isQuestion(r.query.text)),
+      HYPER.returned,
+    ),
+    keywords: fitReturned(
+      results.filter((r) => !isQuestion(r.query.text)),
+      HYPER.returned,
+    ),
+  };
+}
+
+/** The results cross-calibrated (fit-returned.ts) apart: questions by the other folds' questions, keyword queries by their keyword queries. */
+export function crossCalibratedByForm(results: QueryResult[], folds: number[]): QueryResult[] {
+  return [true, false].flatMap((question) => {
+    const idx = results.flatMap((r, i) => (isQuestion(r.query.text) === question ? [i] : []));
+    return crossCalibrated(
+      idx.map((i) => results[i]),
+      idx.map((i) => folds[i]),
+      HYPER.returned,
+    );
+  });
+}
+
+/**
+ * The dense encoder, trained contrastively on SQuAD-train pairs and wiki-pool self-supervision; with
+ * `squad: false`, on the self-supervision alone (its batches as large).
+ */
+export async function trainEncoder(data: DataFolder, o: StepOptions, { squad: withSquad = true } = {}): Promise<TrainedEncoder> {
+  const squad = withSquad ? data.squadTrain() : [];
+  const pool = data.corpus();
+  const dev = data.squadDevTitles();
+  const corpus = o.sample ? encoderCorpus(squad.slice(0, 200), pool.slice(0, 200), dev) : encoderCorpus(squad, pool, dev);
+  const sized = o.sample ? { ...HYPER.encoder, steps: 10, warmup: 2, batchSquad: 32, batchSelf: 16 } : HYPER.encoder;
+  const hyper = withSquad ? sized : { ...sized, batchSquad: 0, batchSelf: sized.batchSquad + sized.batchSelf };
+  return fitEncoder(corpus, hyper, o.seed, await createEngineRuntime(), o.log);
+}
+
+/** θ from SQuAD-train articles that neither the chain scorers nor the sufficiency models see. */
+export async function learnTermWeights(data: DataFolder, o: StepOptions, base: Model): Promise<Theta> {
+  const { docs, queries } = squadArticles(data.squadTrain(), (t) => !isHeldOutArticle(t), HYPER.theta.perArticle);
+  const picked = o.sample
+    ? { docs: docs.slice(0, 3), queries: queries.filter((q) => docs.slice(0, 3).some((d) => d.id === q.gold[0])) }
+    : { docs, queries };
+  const store = await InProcessStore.open(picked.docs, base, o.threads);
+  try {
+    const set: TrainSet = { name: 'squad-fit', store, queries: picked.queries, judge: 'answer-passage', chains: false };
+    return fitTermWeights(set, { ...HYPER.theta, log: o.log });
+  } finally {
+    await store.close();
+  }
+}
+
+/** The native reader of answer=true, on SQuAD-train (squad-articles-dev is SQuAD dev: no article in common). */
+export function trainReader(data: DataFolder, o: StepOptions): { file: Uint8Array; metrics: ReaderMetrics } {
+  const sample = o.sample ? { questions: 300, evalQuestions: 50, hashBits: 14 } : HYPER.reader;
+  return fitReader(data, o.log, sample);
+}
+
+/** The training sets: multi-hop questions over the wiki-pool, single-hop questions over whole SQuAD articles. */
+export async function openSets(data: DataFolder, o: StepOptions, base: Model): Promise<TrainSet[]> {
+  let corpus = data.corpus();
+  let queries = data.multihopQueries();
+  if (o.sample) ({ corpus, queries } = sampleData(corpus, queries, o.sample, o.seed));
+  const squad = squadArticles(data.squadTrain(), isHeldOutArticle, HYPER.squadPerArticle);
+  const squadDocs = o.sample ? squad.docs.slice(0, 3) : squad.docs;
+  const squadQueries = squad.queries.filter((q) => squadDocs.some((d) => d.id === q.gold[0])).slice(0, o.sample ?? Infinity);
+  o.log(
+    `data: wiki-pool ${corpus.length} documents, ${queries.length} multi-hop questions; ${squadDocs.length} SQuAD articles, ${squadQueries.length} single-hop questions`,
+  );
+  return [
+    { name: 'wiki-pool', store: await InProcessStore.open(corpus, base, o.threads), queries, judge: 'all-gold-docs', chains: true },
+    {
+      name: 'squad-articles',
+      store: await InProcessStore.open(squadDocs, base, o.threads),
+      queries: squadQueries,
+      judge: 'answer-passage',
+      chains: false,
+    },
+  ];
+}
+
+/**
+ * Each item searched by a model fitted without its fold (`folds[i]`, 0..k-1): the questions as asked
+ * and their keyword forms (`keyworded`, in the same order), so the loop picks the sufficiency models
+ * by the query. Returns the results with the fold of each.
+ */
+export function heldOutResults(
+  items: Item[],
+  keyworded: Item[],
+  folds: number[],
+  theta: Theta,
+  o: StepOptions,
+  onFold: (k: number, of: number) => void = () => {},
+): { results: QueryResult[]; folds: number[] } {
+  const k = Math.max(...folds) + 1;
+  const results: QueryResult[] = [];
+  const resultFolds: number[] = [];
+  for (let f = 0; f < k; f++) {
+    const inFold = (xs: Item[]) => xs.filter((_, i) => folds[i] === f);
+    const outOfFold = (xs: Item[]) => xs.filter((_, i) => folds[i] !== f);
+    const params = fitAll(outOfFold(items), outOfFold(keyworded), theta, o.seed, () => {});
+    const got = evaluateQueries([...inFold(items), ...inFold(keyworded)], params);
+    results.push(...got);
+    resultFolds.push(...got.map(() => f));
+    onFold(f, k);
+  }
+  return { results, folds: resultFolds };
+}

@@ -1,0 +1,50 @@
+// The generalisation table (`npm run eval -- --generalisation`) runs end to end on a small sample:
+// every suite held out in turn, the multi-hop ones also untitled, every one asked with no answer in
+// the store; figures in range, and the markdown names every suite. The full run's figures are in
+// docs/generalisation.md (it takes about an hour, so it is no test).
+import t from 'tap';
+import { generalisationMarkdown } from '../bench/generalisation.js';
+import { generalisation, untitledCorpus } from '../src/train/generalisation.js';
+import { SHARED } from './helpers/server.js';
+
+t.test('titles removed: the first line when it is the title, and metadata.title', async (t) => {
+  const docs = [
+    {
+      id: 'a',
+      text: 'Devotion (1929 film)\nDevotion is a 1929 Italian silent film.',
+      metadata: { title: 'Devotion (1929 film)', source: 'x' },
+    },
+    { id: 'b', text: 'A first line that is no title\nand more text.', metadata: { title: 'Other' } },
+    { id: 'c', text: 'One line only', metadata: {} },
+  ];
+  t.same(untitledCorpus(docs), [
+    { id: 'a', text: 'Devotion is a 1929 Italian silent film.', metadata: { source: 'x' } },
+    { id: 'b', text: 'A first line that is no title\nand more text.', metadata: {} },
+    { id: 'c', text: 'One line only', metadata: {} },
+  ]);
+});
+
+t.test('every suite held out, untitled and without its answer, on a sample', async (t) => {
+  const suites = await generalisation({ dataDir: SHARED, seed: 3, sample: 3, squadQueries: 6, threads: 1, log: () => {} });
+  t.same(
+    suites.map((s) => s.suite),
+    ['hotpotqa-dev', '2wiki-dev', 'musique-dev', 'squad-articles-dev'],
+  );
+  for (const s of suites) {
+    t.equal(s.loso.queries, 3, `${s.suite}: its sampled questions`);
+    for (const v of [...Object.values(s.loso.found), s.loso.ece10, s.loso.eceFloor90, s.noAnswer.hiddenMean, s.noAnswer.otherMean]) {
+      t.ok(v >= 0 && v <= 1, `${s.suite}: ${v} in [0, 1]`);
+    }
+    t.ok(s.loso.meanHops >= 1, `${s.suite}: hops run`);
+    t.equal(s.untitled !== undefined, s.judge === 'all-gold-docs', `${s.suite}: untitled for the multi-hop suites`);
+  }
+  const md = generalisationMarkdown(suites, {
+    date: '2026-01-01',
+    minutes: 1,
+    command: 'npm run eval -- --generalisation --sample 3',
+    sample: 3,
+  });
+  for (const s of suites) t.match(md, `| ${s.suite} |`);
+  t.match(md, /## Untitled/);
+  t.match(md, /the figures mean nothing/);
+});
