@@ -4,11 +4,12 @@
 // docs/generalisation.md (it takes about an hour, so it is no test).
 import t from 'tap';
 import { generalisationMarkdown } from '../bench/generalisation.js';
+import type { CorpusDoc } from '../src/train/data.js';
 import { generalisation, untitledCorpus } from '../src/train/generalisation.js';
 import { SHARED } from './helpers/server.js';
 
 t.test('titles removed: the first line when it is the title, and metadata.title', async (t) => {
-  const docs = [
+  const docs: CorpusDoc[] = [
     {
       id: 'a',
       text: 'Devotion (1929 film)\nDevotion is a 1929 Italian silent film.',
