@@ -12,6 +12,7 @@ import {
   FLAG_SENTENCE_START,
   FLAG_STOP,
   fold,
+  leadSubject,
   MAX_PASSAGE,
   porterStem,
   splitPassages,
@@ -100,6 +101,41 @@ t.test('titles and per-token flags', async (t) => {
   t.ok(flags[5] & FLAG_STOP, "'is' is a stop word");
   t.ok(flags[8] & FLAG_CAPITALISED, "'Guido' capitalised");
   t.equal(d.nTokens, 10);
+});
+
+t.test('a document without a title line is titled by the subject its first sentence names', async (t) => {
+  const named: Array<[string, string]> = [
+    ['Guido Brignone (6 December 1886 – 6 March 1959) was an Italian film director.', 'Guido Brignone'],
+    ['Devotion is a 1929 Italian silent drama film directed by Guido Brignone.', 'Devotion'],
+    ['The University of Kansas, often referred to as KU, is a public research university.', 'The University of Kansas'],
+    ['Samuel Tak Lee or Lee Tak-Yee (born April 1939) is a Hong Kong property magnate.', 'Samuel Tak Lee'],
+    ['Rory B. Quintos (born October 31, 1962) is a Filipino television and film director.', 'Rory B. Quintos'],
+    ['Fujiwara no Yoritada (924 – 31 July 989) was a kugyo.', 'Fujiwara no Yoritada'],
+    ['"I Can\'t See Myself Leaving You" is a song written by Ronnie Shannon.', "I Can't See Myself Leaving You"],
+    ['A Daughter of Australia is a 1922 Australian silent film.', 'A Daughter of Australia'],
+    ['Daniel Rosa or Rosas may refer to:', 'Daniel Rosa'],
+  ];
+  for (const [text, subject] of named) t.equal(documentTitle(text), subject, text);
+  const none = [
+    'In 2001, Apple introduced Mac OS X, based on Darwin.',
+    'He was born in Lisbon and studied painting.',
+    'Child soldiers have and continue to play a major part in the army.',
+    "The woman's film is a film genre which includes women-centered narratives.",
+    'A list of films produced in Japan ordered by year.',
+    'Mr. Smith went home. Later it was dark.',
+    'After the war, the village was rebuilt.',
+    'One line only',
+    '',
+  ];
+  for (const text of none) t.equal(documentTitle(text), '', `no subject: ${text}`);
+  t.equal(documentTitle('A long first line that ends with a period.\nMore'), '', 'a first line that is a sentence names no subject here');
+  t.equal(leadSubject('Guido Brignone was an Italian director.\nMore'), 'Guido Brignone');
+  const d = analyzeDocument(
+    'Guido Brignone (1886 – 1959) was an Italian film director. He directed Devotion.',
+    undefined,
+    new Set(['was', 'an']),
+  );
+  t.equal(d.title.length, 2, 'the subject indexed as the title');
 });
 
 t.test('sentence starts: after a terminal mark before a capital, or a newline; never after a plain space', async (t) => {

@@ -68,6 +68,14 @@ export const FEATURE_TEXT = {
   exactMentions: 100,
 } as const;
 
+/** How a document's title is found when its metadata has none (text/title.ts). */
+export const TITLES = {
+  /** a first line of at most this many characters (and no final punctuation) is the title */
+  maxLine: 100,
+  /** a first sentence's subject of at most this many words is the title of a document with no title line */
+  subjectWords: 8,
+} as const;
+
 /** How scans read postings and reduce score buffers. */
 export const SCAN = {
   /**

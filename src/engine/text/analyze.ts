@@ -1,8 +1,8 @@
 // Turns a document into what the index needs, without the dense part: its passages (offsets), the
 // term sequence of each passage with per-token flags, and the document's title terms. Pure and
-// deterministic given the model's stop list. A document's title is `metadata.title` when it is a
-// string, else its first line when that line is short and the document has more lines.
+// deterministic given the model's stop list. A document's title is found by title.ts.
 import { splitPassages } from './passages.js';
+import { documentTitle } from './title.js';
 import { hash32, stem, tokenize } from './tokenize.js';
 import type { AnalyzedDoc, AnalyzedPassage, TermSeq, Tokens } from './types.js';
 
@@ -14,8 +14,6 @@ export const FLAG_SENTENCE_START = 4;
 export const FLAG_NUMBER = 8;
 /** Token is a year: four digits from 1000 to 2099. */
 export const FLAG_YEAR = 16;
-
-const MAX_TITLE_LINE = 100;
 
 const termIds = new Map<string, number>();
 
@@ -51,15 +49,6 @@ function startsSentence(text: string, from: number, i: number): boolean {
     return (c === 46 || c === 33 || c === 63) && isCapitalised(text, i);
   }
   return false;
-}
-
-export function documentTitle(text: string, metadata?: Record<string, unknown>): string {
-  const t = metadata?.title;
-  if (typeof t === 'string' && t.trim()) return t.trim();
-  const nl = text.indexOf('\n');
-  if (nl <= 0) return '';
-  const first = text.slice(0, nl).trim();
-  return first.length <= MAX_TITLE_LINE && !/[.!?:;,]$/.test(first) ? first : '';
 }
 
 export function termSeq(text: string, tokens: Tokens, stop: ReadonlySet<string>): TermSeq {

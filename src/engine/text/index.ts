@@ -3,7 +3,6 @@
 // and deterministic: the same text gives the same terms at ingest, at search and in training.
 export {
   analyzeDocument,
-  documentTitle,
   FLAG_CAPITALISED,
   FLAG_NUMBER,
   FLAG_SENTENCE_START,
@@ -15,5 +14,6 @@ export {
 export { MAX_PASSAGE, splitPassages } from './passages.js';
 export { PHRASE_SEED, phraseExtend, phraseFinal, phraseKey } from './phrase.js';
 export { porterStem } from './porter.js';
+export { documentTitle, leadSubject } from './title.js';
 export { countTokens, fold, hash32, stem, tokenize } from './tokenize.js';
 export type * from './types.js';
