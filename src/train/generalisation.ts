@@ -173,7 +173,7 @@ export async function generalisation(o: GeneralisationOptions): Promise<SuiteGen
   const full = await base(data, o, true);
   o.log(`trained the encoder, the reader and the term weights (${elapsed()})`);
   const sets = await openSets(data, o, full.model);
-  const [wiki, squadTrain] = sets;
+  const [wiki] = sets;
   const corpus = o.sample ? sampleData(data.corpus(), data.multihopQueries(), o.sample, o.seed).corpus : data.corpus();
   const untitled: TrainSet = {
     ...wiki,
