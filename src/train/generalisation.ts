@@ -16,9 +16,7 @@ import { fitRerank } from './fit-rerank.js';
 import { HYPER, STOP_WORDS } from './hyper.js';
 import { auroc, ece, eceFloor } from './learners.js';
 import {
-  fitAll,
-  fitReturnedBoth,
-  heldOutResults,
+  fitLoop,
   keywordItems,
   learnTermWeights,
   type Model,
@@ -122,19 +120,9 @@ function askAll(set: TrainSet, queries: TrainQuery[], m: Fitted): Array<{ found:
   });
 }
 
-/**
- * The learned loop fitted on `train` as `svc train` fits it, but with its returned confidence
- * calibrated on searches held out by suite (each of the training suites asked of a model fitted
- * without it), and the reader's re-ordering fitted on the same questions when there is a reader.
- */
+/** The learned loop fitted on `train` as `svc train` fits it (steps.ts fitLoop), and the reader's re-ordering when there is a reader. */
 function fitHeldOut(train: Item[], theta: Theta, reader: NativeReader | undefined, o: StepOptions): Fitted {
-  const keyworded = keywordItems(train);
-  const suites = [...new Set(train.map((it) => it.q.suite))].sort();
-  const folds = train.map((it) => suites.indexOf(it.q.suite));
-  const { results } = heldOutResults(train, keyworded, folds, theta, o);
-  const { returned, keywords } = fitReturnedBoth(results);
-  const fitted = fitAll(train, keyworded, theta, o.seed, () => {});
-  const search: LoopParams = { ...fitted, returned, keywords: { ...fitted.keywords, returned: keywords } };
+  const { search } = fitLoop(train, keywordItems(train), theta, { ...o, log: () => {} });
   return { search, rerank: reader ? { reader, params: fitRerank(train, search, reader, HYPER.rerank).params } : undefined };
 }
 

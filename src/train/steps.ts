@@ -188,3 +188,31 @@ export function heldOutResults(
   }
   return { results, folds: resultFolds };
 }
+
+/** Fold numbers that hold each suite out in turn (suites in sorted order). */
+export function suiteFolds(items: Item[]): number[] {
+  const suites = [...new Set(items.map((it) => it.q.suite))].sort();
+  return items.map((it) => suites.indexOf(it.q.suite));
+}
+
+/**
+ * The learned loop as it ships: chain scorers and sufficiency models fitted on every item, and the
+ * returned confidence calibrated on searches held out by suite (each training suite asked of a loop
+ * fitted without it), so the shift from one kind of question to another is in the calibration's
+ * data. Also returns those held-out searches.
+ */
+export function fitLoop(
+  items: Item[],
+  keyworded: Item[],
+  theta: Theta,
+  o: StepOptions,
+  onFold?: (k: number, of: number) => void,
+): { search: LoopParams; held: QueryResult[]; folds: number[] } {
+  const { results: held, folds } = heldOutResults(items, keyworded, suiteFolds(items), theta, o, onFold);
+  const { returned, keywords } = fitReturnedBoth(held);
+  o.log(
+    `returned confidence calibrated as σ(${returned.a.toFixed(3)}·logit + ${returned.b.toFixed(3)}), of keyword queries σ(${keywords.a.toFixed(3)}·logit + ${keywords.b.toFixed(3)})`,
+  );
+  const fitted = fitAll(items, keyworded, theta, o.seed, o.log);
+  return { search: { ...fitted, returned, keywords: { ...fitted.keywords, returned: keywords } }, held, folds };
+}

@@ -1,15 +1,17 @@
 // `svc train` / `npm run train`: trains the model from the shared data and writes a model folder.
 // Steps: index the wiki-pool with the engine itself; fit the chain scorers (W1, W2, W3) and the
 // per-stage sufficiency models on the multi-hop dev questions; measure the whole procedure by k-fold
-// cross-validation by question (each fold's model is trained without that fold's questions); refit
-// on every question for the shipped model, then the reader's re-ranking of one-hop results on it;
+// cross-validation by question (each fold's model is trained without that fold's questions) and
+// suite by suite (each suite asked of a model trained without it); refit on every question for the
+// shipped model, its returned confidence calibrated on the searches held out by suite (so the shift
+// between kinds of question is in its data), then the reader's re-ranking of one-hop results on it;
 // the sufficiency models and calibration of keyword queries are fitted and measured the same way on
 // each question's keyword form (keyword-queries.ts), with the chain scorers fitted on the questions;
 // write the folder with a manifest naming the data (with hashes), the hyper-parameters and the
 // cross-validated figures. Deterministic for a given seed.
 import path from 'node:path';
 import { NativeReader, READER_FILE } from '../answer/index.js';
-import { ENGINE_FORMAT, type LoopParams, type ModelParams, writeModelFolder } from '../engine/index.js';
+import { ENGINE_FORMAT, type ModelParams, writeModelFolder } from '../engine/index.js';
 import { DataFolder } from './data.js';
 import { summarise } from './evaluate.js';
 import type { Item } from './fit-chains.js';
@@ -18,8 +20,7 @@ import { HYPER, STOP_WORDS } from './hyper.js';
 import { stratifiedFolds } from './learners.js';
 import {
   crossCalibratedByForm,
-  fitAll,
-  fitReturnedBoth,
+  fitLoop,
   heldOutResults,
   keywordItems,
   learnTermWeights,
@@ -76,12 +77,17 @@ export async function train(o: TrainOptions): Promise<{ dir: string; metrics: un
         `CV ${suite}: found ${JSON.stringify(m.found_at)} ECE@10 ${m.ece10} (${raw.ece10} uncalibrated) hops ${m.mean_hops} conf found/missed/hidden ${m.conf_found}/${m.conf_missed}/${m.conf_hidden} (hidden ${raw.conf_hidden} uncalibrated)`,
       );
     }
-    const { returned, keywords } = fitReturnedBoth(results);
-    o.log(
-      `returned confidence calibrated as σ(${returned.a.toFixed(3)}·logit + ${returned.b.toFixed(3)}), of keyword queries σ(${keywords.a.toFixed(3)}·logit + ${keywords.b.toFixed(3)})`,
-    );
-    const fitted = fitAll(items, keyworded, theta, o.seed, o.log);
-    const search: LoopParams = { ...fitted, returned, keywords: { ...fitted.keywords, returned: keywords } };
+    // the shipped loop, its returned confidence calibrated on searches held out by suite
+    const {
+      search,
+      held,
+      folds: heldFolds,
+    } = fitLoop(items, keyworded, theta, o, (k, of) => o.log(`suite ${k + 1}/${of} held out (${elapsed()})`));
+    const loso = summarise(crossCalibratedByForm(held, heldFolds));
+    for (const [suite, m] of Object.entries(loso))
+      o.log(
+        `held out ${suite}: found ${JSON.stringify(m.found_at)} ECE@10 ${m.ece10} conf found/missed/hidden ${m.conf_found}/${m.conf_missed}/${m.conf_hidden}`,
+      );
     const rerank = fitRerank(items, search, NativeReader.parse(reader.file), HYPER.rerank);
     o.log(
       `re-ranking of one-hop results: w ${rerank.params.w.map((v) => v.toFixed(3)).join(', ')}; training hit@1 of the stage-1 head ${rerank.at1.map((v) => v.toFixed(3)).join(' -> ')} (${elapsed()})`,
@@ -119,6 +125,10 @@ export async function train(o: TrainOptions): Promise<{ dir: string; metrics: un
                 { ece10: m.ece10, conf_found: m.conf_found, conf_missed: m.conf_missed, conf_hidden: m.conf_hidden },
               ]),
             ),
+          },
+          leave_one_suite_out: {
+            by: "suite: each suite's questions (and their keyword forms) asked of a loop fitted without them, its returned confidences calibrated by a fit on the other suites' results; the shipped calibration is fitted on all of these searches",
+            suites: loso,
           },
           rerank: { hit1_stage1_head_training: { before: rerank.at1[0], after: rerank.at1[1] } },
           reader: reader.metrics,
