@@ -4,6 +4,8 @@
 // scorers, sufficiency models of questions and of keyword queries) fitted on a set of questions,
 // and the calibrations of the returned confidence fitted on held-out searches. Deterministic for a
 // given seed.
+
+import { PACKAGE_ROOT } from '../config.js';
 import {
   createEngineRuntime,
   featureNames,
@@ -27,6 +29,7 @@ import { HYPER } from './hyper.js';
 import { keywordForm } from './keyword-queries.js';
 import { mulberry32 } from './learners.js';
 import type { TrainSet } from './train-set.js';
+import { termVectors, trainCache, wordVectorsFile } from './word-vectors.js';
 
 /** What the steps need of a run's options. */
 export interface StepOptions {
@@ -114,7 +117,10 @@ export async function trainEncoder(data: DataFolder, o: StepOptions, { squad: wi
   const corpus = o.sample ? encoderCorpus(squad.slice(0, 200), pool.slice(0, 200), dev) : encoderCorpus(squad, pool, dev);
   const sized = o.sample ? { ...HYPER.encoder, steps: 10, warmup: 2, batchSquad: 32, batchSelf: 16 } : HYPER.encoder;
   const hyper = withSquad ? sized : { ...sized, batchSquad: 0, batchSelf: sized.batchSquad + sized.batchSelf };
-  return fitEncoder(corpus, hyper, o.seed, await createEngineRuntime(), o.log);
+  const vectors = hyper.wordVectors
+    ? (terms: ReadonlySet<number>) => termVectors(wordVectorsFile(trainCache(PACKAGE_ROOT), o.log), terms)
+    : undefined;
+  return fitEncoder(corpus, hyper, o.seed, await createEngineRuntime(), o.log, vectors);
 }
 
 /** θ from SQuAD-train articles that neither the chain scorers nor the sufficiency models see. */
