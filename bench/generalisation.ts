@@ -22,62 +22,54 @@ function crossValidated(suite: string): string {
   )?.suites;
   const m = cv?.[suite === 'squad-articles-dev' ? 'squad-train' : suite];
   if (!m) return 'n/a';
-  const ks = suite === 'squad-articles-dev' ? ['@2', '@5', '@10'] : ['@2', '@5', '@10'];
-  return `${ks.map((k) => f3(m.found_at[k])).join(' / ')}, ECE ${f3(m.ece10)}${suite === 'squad-articles-dev' ? ' (SQuAD-train)' : ''}`;
+  return `${['@2', '@5', '@10'].map((k) => f3(m.found_at[k])).join(' / ')}, ECE ${f3(m.ece10)}${suite === 'squad-articles-dev' ? ' (SQuAD-train)' : ''}`;
 }
+
+/** A markdown table: a header row, its rule, and one row per entry. */
+function table(header: string[], rows: string[][]): string {
+  return [header, header.map(() => '---'), ...rows].map((c) => `| ${c.join(' | ')} |`).join('\n');
+}
+
+/** A condition's figures as table cells: found@k, ECE, its floor, whether it passes, mean hops. */
+const conditionCells = (s: SuiteGeneralisation, c: ConditionFigures) => [
+  found(s, c),
+  f3(c.ece10),
+  f3(c.eceFloor90),
+  passes(c),
+  c.meanHops.toFixed(2),
+];
 
 export function generalisationMarkdown(
   suites: SuiteGeneralisation[],
   run: { date: string; minutes: number; command: string; sample?: number },
 ): string {
   const { manifest } = loadModelFolder(defaultModelUri());
-  const rows = (cells: string[][]) => cells.map((c) => `| ${c.join(' | ')} |`).join('\n');
-  const lines = [
+  const figures = ['ECE@10', 'floor', 'passes', 'mean hops'];
+  return [
     `# Generalisation: ${run.date}`,
     '',
     `\`${run.command}\`, ${run.minutes.toFixed(0)} min on this 2-core machine${run.sample ? ` (a sample of ${run.sample} questions per suite: the figures mean nothing)` : ''}. The code trains as \`npm run train\` trains ${manifest.name}@${manifest.version}; the in-suite column is that model's own 5-fold cross-validation (its manifest). A suite's calibration passes when ECE@10 <= max(0.05, floor), the floor being the 90th percentile of the ECE a perfectly calibrated confidence shows on the same confidences (1,000 seeded draws).`,
     '',
     '## Held out: each suite asked of a model fitted without its questions',
     '',
-    '| suite | queries | all-gold @2 / @5 / @10 (squad: hit @1 / @5 / @10) | ECE@10 | floor | passes | mean hops | in-suite CV @2 / @5 / @10 |',
-    '|---|---|---|---|---|---|---|---|',
-    rows(
-      suites.map((s) => [
-        s.suite,
-        String(s.loso.queries),
-        found(s, s.loso),
-        f3(s.loso.ece10),
-        f3(s.loso.eceFloor90),
-        passes(s.loso),
-        s.loso.meanHops.toFixed(2),
-        crossValidated(s.suite),
-      ]),
+    table(
+      ['suite', 'queries', 'all-gold @2 / @5 / @10 (squad: hit @1 / @5 / @10)', ...figures, 'in-suite CV @2 / @5 / @10'],
+      suites.map((s) => [s.suite, String(s.loso.queries), ...conditionCells(s, s.loso), crossValidated(s.suite)]),
     ),
     '',
     '## Untitled: the same, over the wiki-pool with every title removed (first line and metadata.title)',
     '',
-    '| suite | all-gold @2 / @5 / @10 | ECE@10 | floor | passes | mean hops |',
-    '|---|---|---|---|---|---|',
-    rows(
-      suites
-        .filter((s) => s.untitled)
-        .map((s) => [
-          s.suite,
-          found(s, s.untitled!),
-          f3(s.untitled!.ece10),
-          f3(s.untitled!.eceFloor90),
-          passes(s.untitled!),
-          s.untitled!.meanHops.toFixed(2),
-        ]),
+    table(
+      ['suite', 'all-gold @2 / @5 / @10', ...figures],
+      suites.flatMap((s) => (s.untitled ? [[s.suite, ...conditionCells(s, s.untitled)]] : [])),
     ),
     '',
     '## No answer in the store (held-out models)',
     '',
     'Mean confidence of the questions asked with their own documents hidden, and asked of a store on other subjects; AUROC of the runs that found their evidence against each.',
     '',
-    '| suite | hidden: mean confidence | AUROC | other subjects | mean confidence | AUROC | found: mean confidence |',
-    '|---|---|---|---|---|---|---|',
-    rows(
+    table(
+      ['suite', 'hidden: mean confidence', 'AUROC', 'other subjects', 'mean confidence', 'AUROC', 'found: mean confidence'],
       suites.map((s) => [
         s.suite,
         f3(s.noAnswer.hiddenMean),
@@ -89,8 +81,7 @@ export function generalisationMarkdown(
       ]),
     ),
     '',
-  ];
-  return lines.join('\n');
+  ].join('\n');
 }
 
 export async function runGeneralisation(args: {
