@@ -41,6 +41,7 @@ const { values: args } = parseArgs({
     dump: { type: 'string' },
     generalisation: { type: 'boolean', default: false },
     out: { type: 'string' },
+    runs: { type: 'string' },
     sample: { type: 'string' },
     'squad-queries': { type: 'string' },
     threads: { type: 'string' },

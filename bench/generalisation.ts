@@ -1,8 +1,9 @@
-// `npm run eval -- --generalisation [--out docs/generalisation.md] [--sample N] [--squad-queries N]`:
+// `npm run eval -- --generalisation [--out docs/generalisation.md] [--runs FILE] [--sample N] [--squad-queries N]`:
 // the generalisation table of src/train/generalisation.ts (leave-one-suite-out, titles removed, no
 // answer in the store), beside the in-suite cross-validation of the shipped model, written as
 // markdown with the date, the command and how long it took. --sample N runs it on N questions per
-// suite (a quick check that it runs; its figures mean nothing).
+// suite (a quick check that it runs; its figures mean nothing); --runs FILE writes every held-out
+// question's searches as JSON lines, for analysis.
 import fs from 'node:fs';
 import path from 'node:path';
 import { defaultModelUri, PACKAGE_ROOT } from '../src/config.js';
@@ -86,6 +87,7 @@ export function generalisationMarkdown(
 
 export async function runGeneralisation(args: {
   out?: string;
+  runs?: string;
   sample?: string;
   'squad-queries'?: string;
   threads?: string;
@@ -108,6 +110,8 @@ export async function runGeneralisation(args: {
     sample,
   });
   if (args.out) fs.writeFileSync(args.out, md);
+  if (args.runs)
+    fs.writeFileSync(args.runs, `${suites.flatMap((s) => s.questions.map((q) => JSON.stringify({ suite: s.suite, ...q }))).join('\n')}\n`);
   process.stdout.write(md);
   if (args.out) process.stderr.write(`wrote ${args.out}\n`);
 }

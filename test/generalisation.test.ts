@@ -38,6 +38,8 @@ t.test('every suite held out, untitled and without its answer, on a sample', asy
     }
     t.ok(s.loso.meanHops >= 1, `${s.suite}: hops run`);
     t.equal(s.untitled !== undefined, s.judge === 'all-gold-docs', `${s.suite}: untitled for the multi-hop suites`);
+    t.equal(s.questions.length, 3, `${s.suite}: every question's searches kept`);
+    t.equal(s.questions.filter((q) => q.found).length / 3, s.loso.found['@10'], `${s.suite}: the same searches as the figures`);
   }
   const md = generalisationMarkdown(suites, {
     date: '2026-01-01',

@@ -58,17 +58,34 @@ export interface NoAnswerFigures {
   otherAuroc: number;
 }
 
+/** One held-out question's searches, for analysis (`--runs FILE`). */
+export interface QuestionRuns {
+  id: string;
+  question: string;
+  found: boolean;
+  conf: number;
+  hops: number;
+  hiddenConf: number;
+  otherConf: number;
+  untitledFound?: boolean;
+  untitledConf?: number;
+}
+
 export interface SuiteGeneralisation {
   suite: string;
   judge: 'all-gold-docs' | 'answer-passage';
   loso: ConditionFigures;
   untitled?: ConditionFigures;
   noAnswer: NoAnswerFigures;
+  questions: QuestionRuns[];
 }
 
 const KS = [1, 2, 5, 10];
 const K = 10;
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
+
+/** A question's search under one condition: found@k for each k of KS, its confidence and hops. */
+type Run = { found: boolean[]; conf: number; hops: number };
 
 /** The wiki-pool with every document's title removed: its first line when that is the title, and metadata.title. */
 export function untitledCorpus(docs: CorpusDoc[]): CorpusDoc[] {
@@ -97,7 +114,7 @@ function ask(set: TrainSet, q: TrainQuery, m: Fitted, hidden: string[] = []): { 
   return { rows, conf: out.confidence, hops: out.hopsUsed };
 }
 
-function figures(runs: Array<{ found: boolean[]; conf: number; hops: number }>): ConditionFigures {
+function figures(runs: Run[]): ConditionFigures {
   const conf = runs.map((r) => r.conf);
   const ys = runs.map((r) => (r.found[KS.indexOf(K)] ? 1 : 0));
   return {
@@ -112,7 +129,7 @@ function figures(runs: Array<{ found: boolean[]; conf: number; hops: number }>):
 }
 
 /** The suite's questions asked of `set` (found@k of its evidence), with their confidences. */
-function askAll(set: TrainSet, queries: TrainQuery[], m: Fitted): Array<{ found: boolean[]; conf: number; hops: number }> {
+function askAll(set: TrainSet, queries: TrainQuery[], m: Fitted): Run[] {
   return queries.map((q) => {
     const r = ask(set, q, m);
     const ev = evidenceRows(set, q);
@@ -138,6 +155,20 @@ async function base(data: DataFolder, o: StepOptions, squad: boolean): Promise<{
   if (!squad) return { model, theta: { terms: [], weights: [] } };
   const reader = NativeReader.parse(trainReader(data, o).file);
   return { model, theta: await learnTermWeights(data, o, model), reader };
+}
+
+function questionRuns(queries: TrainQuery[], runs: Run[], hidden: number[], other: number[], untitled?: Run[]): QuestionRuns[] {
+  const at = KS.indexOf(K);
+  return queries.map((q, i) => ({
+    id: q.id,
+    question: q.text,
+    found: runs[i].found[at],
+    conf: runs[i].conf,
+    hops: runs[i].hops,
+    hiddenConf: hidden[i],
+    otherConf: other[i],
+    ...(untitled ? { untitledFound: untitled[i].found[at], untitledConf: untitled[i].conf } : {}),
+  }));
 }
 
 function noAnswer(foundConf: number[], hidden: number[], otherStore: string, other: number[]): NoAnswerFigures {
@@ -191,12 +222,14 @@ export async function generalisation(o: GeneralisationOptions): Promise<SuiteGen
       const foundConf = runs.filter((r) => r.found[KS.indexOf(K)]).map((r) => r.conf);
       const hidden = queries.map((q) => ask(wiki, q, m, q.gold).conf);
       const elsewhere = queries.map((q) => ask(other, q, m).conf);
+      const untitledRuns = askAll(untitled, queries, m);
       out.push({
         suite,
         judge: 'all-gold-docs',
         loso,
-        untitled: figures(askAll(untitled, queries, m)),
+        untitled: figures(untitledRuns),
         noAnswer: noAnswer(foundConf, hidden, 'squad-articles-dev', elsewhere),
+        questions: questionRuns(queries, runs, hidden, elsewhere, untitledRuns),
       });
       o.log(`${suite} held out: all-gold@10 ${loso.found['@10'].toFixed(3)}, ECE ${loso.ece10.toFixed(3)} (${elapsed()})`);
     }
@@ -233,6 +266,7 @@ export async function generalisation(o: GeneralisationOptions): Promise<SuiteGen
       judge: 'answer-passage',
       loso,
       noAnswer: noAnswer(foundConf, hidden, 'wiki-pool without its SQuAD paragraphs', elsewhere),
+      questions: questionRuns(squadDev.queries, runs, hidden, elsewhere),
     });
     o.log(
       `squad-articles-dev held out: hit@1 ${loso.found['@1'].toFixed(3)}, hit@5 ${loso.found['@5'].toFixed(3)}, ECE ${loso.ece10.toFixed(3)} (${elapsed()})`,
