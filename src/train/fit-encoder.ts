@@ -125,48 +125,7 @@ export interface TrainedEncoder {
   loss: number;
 }
 
-/**
- * Rows of `E` (V x d, f32) replaced by pretrained vectors: each term's vector, unit-normalised and
- * projected to d dimensions by a seeded Gaussian matrix, scaled to the norm a random row has
- * (initScale·√d), so the contrastive training starts from the vectors' geometry. Returns the rows set.
- */
-function initFromVectors(
-  e: Float32Array,
-  terms: number[],
-  d: number,
-  vectors: ReadonlyMap<number, Float32Array>,
-  initScale: number,
-  seed: number,
-): number {
-  const first = vectors.values().next().value;
-  if (!first) return 0;
-  const k = first.length;
-  const rand = mulberry32(seed ^ 0x5eed);
-  const gauss = () => Math.sqrt(-2 * Math.log(1 - rand())) * Math.cos(2 * Math.PI * rand());
-  const P = Float64Array.from({ length: d * k }, gauss);
-  const target = initScale * Math.sqrt(d);
-  let set = 0;
-  terms.forEach((t, row) => {
-    const v = vectors.get(t);
-    if (!v) return;
-    const out = new Float64Array(d);
-    for (let i = 0; i < d; i++) for (let j = 0; j < k; j++) out[i] += P[i * k + j] * v[j];
-    const norm = Math.hypot(...out) || 1;
-    for (let i = 0; i < d; i++) e[row * d + i] = (out[i] / norm) * target;
-    set++;
-  });
-  return set;
-}
-
-export function fitEncoder(
-  c: EncoderCorpus,
-  h: EncoderHyper,
-  seed: number,
-  rt: EngineRuntime,
-  log: (m: string) => void,
-  /** pretrained word vectors by term (word-vectors.ts): the initial rows of the terms they cover */
-  vectors?: (terms: ReadonlySet<number>) => ReadonlyMap<number, Float32Array>,
-): TrainedEncoder {
+export function fitEncoder(c: EncoderCorpus, h: EncoderHyper, seed: number, rt: EngineRuntime, log: (m: string) => void): TrainedEncoder {
   const rand = mulberry32(seed);
   const { terms, idf } = vocabulary(c, h);
   const V = terms.length;
@@ -179,10 +138,6 @@ export function fitEncoder(
   const gauss = () => Math.sqrt(-2 * Math.log(1 - rand())) * Math.cos(2 * Math.PI * rand());
   const e0 = k.views.f32At(E, V * d);
   for (let i = 0; i < V * d; i++) e0[i] = gauss() * h.initScale;
-  if (vectors)
-    log(
-      `encoder: ${initFromVectors(e0, terms, d, vectors(new Set(terms)), h.initScale, seed)} of ${V} rows start from pretrained word vectors`,
-    );
   const s = Float32Array.from(idf, (v) => Math.max(v, 0));
   const mE = new Float32Array(V * d);
   const vE = new Float32Array(V * d);

@@ -3,7 +3,7 @@
 // 2wiki-dev, musique-dev, and squad-articles-dev whose training counterpart is SQuAD-train), every
 // learned part is fitted without that suite's questions (for the SQuAD fold also the dense encoder,
 // without SQuAD pairs, and the question-term weights and the reader, which come from SQuAD), the
-// returned confidence calibrated on searches held out by suite among the rest, and the model is then
+// returned confidence calibrated as `svc train` calibrates it, and the model is then
 // asked the held-out suite's questions, searched as the server searches (max_results 10, the
 // reader's re-ordering of a one-hop head): over the store as it is, over the same store with every
 // document's title removed (first line and metadata.title; multi-hop suites), with the question's
@@ -14,7 +14,7 @@ import { type CorpusDoc, DataFolder, MULTIHOP_SUITES, type TrainQuery } from './
 import type { Item } from './fit-chains.js';
 import { fitRerank } from './fit-rerank.js';
 import { HYPER, STOP_WORDS } from './hyper.js';
-import { auroc, ece, eceFloor } from './learners.js';
+import { auroc, ece, eceFloor, stratifiedFolds } from './learners.js';
 import {
   fitLoop,
   keywordItems,
@@ -80,6 +80,8 @@ export interface SuiteGeneralisation {
   questions: QuestionRuns[];
 }
 
+/** The cross-validation folds `svc train` fits the returned calibration on (its --folds default). */
+const CV_FOLDS = 5;
 const KS = [1, 2, 5, 10];
 const K = 10;
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
@@ -137,9 +139,14 @@ function askAll(set: TrainSet, queries: TrainQuery[], m: Fitted): Run[] {
   });
 }
 
-/** The learned loop fitted on `train` as `svc train` fits it (steps.ts fitLoop), and the reader's re-ordering when there is a reader. */
+/** The learned loop fitted on `train` as `svc train` fits it (steps.ts fitLoop, 5 folds by question), and the reader's re-ordering when there is a reader. */
 function fitHeldOut(train: Item[], theta: Theta, reader: NativeReader | undefined, o: StepOptions): Fitted {
-  const { search } = fitLoop(train, keywordItems(train), theta, { ...o, log: () => {} });
+  const folds = stratifiedFolds(
+    train.map((it) => it.q.suite),
+    CV_FOLDS,
+    o.seed,
+  );
+  const { search } = fitLoop(train, keywordItems(train), folds, theta, { ...o, log: () => {} });
   return { search, rerank: reader ? { reader, params: fitRerank(train, search, reader, HYPER.rerank).params } : undefined };
 }
 

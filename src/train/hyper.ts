@@ -45,13 +45,8 @@ export const HYPER = {
   rerank: { n: 2, l2: 1e-3 },
   /** Single-hop questions taken from each held-out SQuAD-train article. */
   squadPerArticle: 12,
-  /**
-   * The dense encoder (fit-encoder.ts): dimensions, vocabulary, schedule, batches (SQuAD pairs grouped
-   * by article + self-supervised pool pairs), InfoNCE temperature, Adam learning rates, and whether its
-   * rows start from pretrained word vectors (word-vectors.ts) rather than at random.
-   */
+  /** The dense encoder (fit-encoder.ts): dimensions, vocabulary, schedule, batches (SQuAD pairs grouped by article + self-supervised pool pairs), InfoNCE temperature, Adam learning rates. */
   encoder: {
-    wordVectors: process.env.SVC_TRAIN_WORD_VECTORS === '1',
     dim: 256,
     minCount: 2,
     maxVocab: 100_000,

@@ -5,7 +5,6 @@
 // and the calibrations of the returned confidence fitted on held-out searches. Deterministic for a
 // given seed.
 
-import { PACKAGE_ROOT } from '../config.js';
 import {
   createEngineRuntime,
   featureNames,
@@ -29,7 +28,6 @@ import { HYPER } from './hyper.js';
 import { keywordForm } from './keyword-queries.js';
 import { mulberry32 } from './learners.js';
 import type { TrainSet } from './train-set.js';
-import { termVectors, trainCache, wordVectorsFile } from './word-vectors.js';
 
 /** What the steps need of a run's options. */
 export interface StepOptions {
@@ -117,10 +115,7 @@ export async function trainEncoder(data: DataFolder, o: StepOptions, { squad: wi
   const corpus = o.sample ? encoderCorpus(squad.slice(0, 200), pool.slice(0, 200), dev) : encoderCorpus(squad, pool, dev);
   const sized = o.sample ? { ...HYPER.encoder, steps: 10, warmup: 2, batchSquad: 32, batchSelf: 16 } : HYPER.encoder;
   const hyper = withSquad ? sized : { ...sized, batchSquad: 0, batchSelf: sized.batchSquad + sized.batchSelf };
-  const vectors = hyper.wordVectors
-    ? (terms: ReadonlySet<number>) => termVectors(wordVectorsFile(trainCache(PACKAGE_ROOT), o.log), terms)
-    : undefined;
-  return fitEncoder(corpus, hyper, o.seed, await createEngineRuntime(), o.log, vectors);
+  return fitEncoder(corpus, hyper, o.seed, await createEngineRuntime(), o.log);
 }
 
 /** θ from SQuAD-train articles that neither the chain scorers nor the sufficiency models see. */
@@ -195,30 +190,24 @@ export function heldOutResults(
   return { results, folds: resultFolds };
 }
 
-/** Fold numbers that hold each suite out in turn (suites in sorted order). */
-export function suiteFolds(items: Item[]): number[] {
-  const suites = [...new Set(items.map((it) => it.q.suite))].sort();
-  return items.map((it) => suites.indexOf(it.q.suite));
-}
-
 /**
  * The learned loop as it ships: chain scorers and sufficiency models fitted on every item, and the
- * returned confidence calibrated on searches held out by suite (each training suite asked of a loop
- * fitted without it), so the shift from one kind of question to another is in the calibration's
- * data. Also returns those held-out searches.
+ * returned confidence calibrated on the searches of the items each asked of a loop fitted without
+ * its fold (`folds`: cross-validation by question). Also returns those held-out searches.
  */
 export function fitLoop(
   items: Item[],
   keyworded: Item[],
+  folds: number[],
   theta: Theta,
   o: StepOptions,
   onFold?: (k: number, of: number) => void,
 ): { search: LoopParams; held: QueryResult[]; folds: number[] } {
-  const { results: held, folds } = heldOutResults(items, keyworded, suiteFolds(items), theta, o, onFold);
+  const { results: held, folds: heldFolds } = heldOutResults(items, keyworded, folds, theta, o, onFold);
   const { returned, keywords } = fitReturnedBoth(held);
   o.log(
     `returned confidence calibrated as σ(${returned.a.toFixed(3)}·logit + ${returned.b.toFixed(3)}), of keyword queries σ(${keywords.a.toFixed(3)}·logit + ${keywords.b.toFixed(3)})`,
   );
   const fitted = fitAll(items, keyworded, theta, o.seed, o.log);
-  return { search: { ...fitted, returned, keywords: { ...fitted.keywords, returned: keywords } }, held, folds };
+  return { search: { ...fitted, returned, keywords: { ...fitted.keywords, returned: keywords } }, held, folds: heldFolds };
 }

@@ -1,10 +1,9 @@
 // `svc train` / `npm run train`: trains the model from the shared data and writes a model folder.
 // Steps: index the wiki-pool with the engine itself; fit the chain scorers (W1, W2, W3) and the
 // per-stage sufficiency models on the multi-hop dev questions; measure the whole procedure by k-fold
-// cross-validation by question (each fold's model is trained without that fold's questions) and
-// suite by suite (each suite asked of a model trained without it); refit on every question for the
-// shipped model, its returned confidence calibrated on the searches held out by suite (so the shift
-// between kinds of question is in its data), then the reader's re-ranking of one-hop results on it;
+// cross-validation by question (each fold's model is trained without that fold's questions); refit
+// on every question for the shipped model, its returned confidence calibrated on the folds'
+// searches, then the reader's re-ranking of one-hop results on it;
 // the sufficiency models and calibration of keyword queries are fitted and measured the same way on
 // each question's keyword form (keyword-queries.ts), with the chain scorers fitted on the questions;
 // write the folder with a manifest naming the data (with hashes), the hyper-parameters and the
@@ -21,7 +20,6 @@ import { stratifiedFolds } from './learners.js';
 import {
   crossCalibratedByForm,
   fitLoop,
-  heldOutResults,
   keywordItems,
   learnTermWeights,
   type Model,
@@ -65,10 +63,13 @@ export async function train(o: TrainOptions): Promise<{ dir: string; metrics: un
       o.folds,
       o.seed,
     );
-    const { results, folds: resultFolds } = heldOutResults(items, keyworded, folds, theta, o, (k, of) =>
-      o.log(`fold ${k + 1}/${of} done (${elapsed()})`),
-    );
-    // the returned confidence's calibrations: their cross-validated figures from fits on the other folds
+    // the shipped loop; its returned confidence calibrated on the cross-validation folds' searches,
+    // whose cross-validated figures calibrate each fold with a fit on the other folds
+    const {
+      search,
+      held: results,
+      folds: resultFolds,
+    } = fitLoop(items, keyworded, folds, theta, o, (k, of) => o.log(`fold ${k + 1}/${of} done (${elapsed()})`));
     const uncalibrated = summarise(results);
     const cv = summarise(crossCalibratedByForm(results, resultFolds));
     for (const [suite, m] of Object.entries(cv)) {
@@ -77,17 +78,6 @@ export async function train(o: TrainOptions): Promise<{ dir: string; metrics: un
         `CV ${suite}: found ${JSON.stringify(m.found_at)} ECE@10 ${m.ece10} (${raw.ece10} uncalibrated) hops ${m.mean_hops} conf found/missed/hidden ${m.conf_found}/${m.conf_missed}/${m.conf_hidden} (hidden ${raw.conf_hidden} uncalibrated)`,
       );
     }
-    // the shipped loop, its returned confidence calibrated on searches held out by suite
-    const {
-      search,
-      held,
-      folds: heldFolds,
-    } = fitLoop(items, keyworded, theta, o, (k, of) => o.log(`suite ${k + 1}/${of} held out (${elapsed()})`));
-    const loso = summarise(crossCalibratedByForm(held, heldFolds));
-    for (const [suite, m] of Object.entries(loso))
-      o.log(
-        `held out ${suite}: found ${JSON.stringify(m.found_at)} ECE@10 ${m.ece10} conf found/missed/hidden ${m.conf_found}/${m.conf_missed}/${m.conf_hidden}`,
-      );
     const rerank = fitRerank(items, search, NativeReader.parse(reader.file), HYPER.rerank);
     o.log(
       `re-ranking of one-hop results: w ${rerank.params.w.map((v) => v.toFixed(3)).join(', ')}; training hit@1 of the stage-1 head ${rerank.at1.map((v) => v.toFixed(3)).join(' -> ')} (${elapsed()})`,
@@ -125,10 +115,6 @@ export async function train(o: TrainOptions): Promise<{ dir: string; metrics: un
                 { ece10: m.ece10, conf_found: m.conf_found, conf_missed: m.conf_missed, conf_hidden: m.conf_hidden },
               ]),
             ),
-          },
-          leave_one_suite_out: {
-            by: "suite: each suite's questions (and their keyword forms) asked of a loop fitted without them, its returned confidences calibrated by a fit on the other suites' results; the shipped calibration is fitted on all of these searches",
-            suites: loso,
           },
           rerank: { hit1_stage1_head_training: { before: rerank.at1[0], after: rerank.at1[1] } },
           reader: reader.metrics,
