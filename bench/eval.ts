@@ -15,10 +15,13 @@
 // ingest (a layout that does not depend on merge timing): two builds are compared byte for byte
 // with `cmp` (a refactor must leave them identical). --keywords asks every query as a user who types keywords would
 // ("Who directed The Prairie King?" as "directed The Prairie King": src/train/keyword-queries.ts).
+// --untitled ingests every document without its title (its first line when that is the title, and
+// metadata.title), as a user's documents often come.
 // `npm run eval -- --generalisation [--out FILE]` runs the generalisation table instead
 // (bench/generalisation.ts: leave-one-suite-out, titles removed, no answer; about an hour).
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
+import { untitledCorpus } from '../src/train/generalisation.js';
 import { keywordForm } from '../src/train/keyword-queries.js';
 import type { Query } from './bench-util.js';
 import { noAnswerMetrics, type QueryOutcome, suiteMetrics } from './eval-metrics.js';
@@ -36,6 +39,7 @@ const { values: args } = parseArgs({
     warmup: { type: 'string', default: '32' },
     'hide-gold': { type: 'boolean', default: false },
     keywords: { type: 'boolean', default: false },
+    untitled: { type: 'boolean', default: false },
     ask: { type: 'string' },
     json: { type: 'boolean', default: false },
     dump: { type: 'string' },
@@ -67,7 +71,9 @@ if (args.keywords) queries = queries.map((q) => ({ ...q, query: keywordForm(q.qu
 // --hide-gold: every gold document of the queries is left out, so no query has its answer in the store.
 const noAnswer = args['hide-gold'] || args.ask !== undefined;
 const hidden = new Set<string>(noAnswer ? queries.flatMap((q) => q.gold_doc_ids) : []);
-const corpus = suite.corpus.filter((d) => !hidden.has(d.id));
+const kept = suite.corpus.filter((d) => !hidden.has(d.id));
+// --untitled: every document without its title (its first line when that is the title, and metadata.title)
+const corpus = args.untitled ? untitledCorpus(kept.map((d) => ({ ...d, metadata: d.metadata ?? {} }))) : kept;
 const maxResults = Number(args['max-results']);
 
 const { call, stop, settle, restart } = await evalServer({ url: args.url, model: args.model });
@@ -113,7 +119,7 @@ const metrics = noAnswer ? noAnswerMetrics(outcomes) : suiteMetrics(outcomes, { 
 if (args.json) process.stdout.write(`${JSON.stringify({ suite: suite.name, queries: queries.length, ...metrics }, null, 2)}\n`);
 else {
   process.stdout.write(
-    `suite ${suite.name}: ${queries.length} queries${asked === suite ? '' : ` of ${asked.name}`}${args.keywords ? ' as keywords' : ''}, corpus ${corpus.length} documents${corpus.length < suite.corpus.length ? ` (${suite.corpus.length - corpus.length} gold documents hidden)` : ''}, max_results ${maxResults}\n`,
+    `suite ${suite.name}: ${queries.length} queries${asked === suite ? '' : ` of ${asked.name}`}${args.keywords ? ' as keywords' : ''}${args.untitled ? ', documents untitled' : ''}, corpus ${corpus.length} documents${corpus.length < suite.corpus.length ? ` (${suite.corpus.length - corpus.length} gold documents hidden)` : ''}, max_results ${maxResults}\n`,
   );
   for (const [k, v] of Object.entries(metrics))
     process.stdout.write(`  ${k.padEnd(24)} ${typeof v === 'number' ? (Number.isInteger(v) ? v : v.toFixed(3)) : v}\n`);
