@@ -87,8 +87,14 @@ export class SvcSystem implements BenchSystem {
     }
   }
 
-  async search(query: string, k: number, maxHops = this.maxHops): Promise<SearchAnswer> {
-    const r = await this.call('POST', `/stores/${STORE}/search`, { query, max_results: k, ...(maxHops ? { max_hops: maxHops } : {}) });
+  /** `filter`: the request's metadata filter (bench/filter.ts). */
+  async search(query: string, k: number, maxHops = this.maxHops, filter?: unknown): Promise<SearchAnswer> {
+    const r = await this.call('POST', `/stores/${STORE}/search`, {
+      query,
+      max_results: k,
+      ...(maxHops ? { max_hops: maxHops } : {}),
+      ...(filter ? { filter } : {}),
+    });
     const hits = (r.passages as Array<{ doc_id: string; text: string }>).map((p) => ({ docId: p.doc_id, text: p.text }));
     return { hits, engineMs: r.latency_ms as number, extra: { hops: r.hops_used as number, confidence: r.confidence as number } };
   }

@@ -9,6 +9,36 @@ export type MetadataValue = string | number | boolean;
 /** At most 64 keys of 1 to 128 characters (not __proto__, constructor or prototype); values are strings, numbers or booleans. */
 export type Metadata = Record<string, MetadataValue>;
 
+/** Which documents to consider. On a metadata key: a value (equality) or an object of operators that must all hold ($eq, $ne, $gt, $gte, $lt, $lte, $in, $nin, $exists); keys all hold; $and, $or (non-empty lists of filters) and $not (a filter) combine filters. Numbers compare numerically, strings by code point; a value of another type never matches ($ne and $nin included), nor does a missing key (except with $exists: false). At most 8 levels deep and 256 operators, $in and $nin lists of 1 to 1024 values. Keys starting with $ other than these are refused. */
+export interface Filter {
+  /** A non-empty list of filters. */
+  $and?: Filter[];
+  /** A non-empty list of filters. */
+  $or?: Filter[];
+  $not?: Filter;
+  [key: string]: MetadataValue | FilterCondition | Filter[] | Filter | undefined;
+}
+
+/** Operators on one metadata key, all of which must hold: at least one of $eq, $ne, $gt, $gte, $lt, $lte, $in, $nin, $exists. */
+export interface FilterCondition {
+  $eq?: MetadataValue;
+  $ne?: MetadataValue;
+  /** A number or a string (at most 4096 characters): numbers compare numerically, strings by code point. */
+  $gt?: string | number;
+  /** A number or a string (at most 4096 characters): numbers compare numerically, strings by code point. */
+  $gte?: string | number;
+  /** A number or a string (at most 4096 characters): numbers compare numerically, strings by code point. */
+  $lt?: string | number;
+  /** A number or a string (at most 4096 characters): numbers compare numerically, strings by code point. */
+  $lte?: string | number;
+  /** 1 to 1024 metadata values. */
+  $in?: MetadataValue[];
+  /** 1 to 1024 metadata values. */
+  $nin?: MetadataValue[];
+  /** true: the key is present (any value); false: it is absent. */
+  $exists?: boolean;
+}
+
 export interface Error {
   error: {
     /** Machine-readable error type; see the error table. */
@@ -88,8 +118,10 @@ export interface DocumentSummary {
   metadata: Metadata;
   /** Tokens counted with the model's tokenizer. */
   n_tokens: number;
-  /** ISO 8601 timestamp in UTC. */
+  /** When the document was last ingested (upserted), ISO 8601 in UTC. */
   ingested_at: string;
+  /** When the document last changed: an ingest or a metadata update, ISO 8601 in UTC. */
+  updated_at: string;
 }
 
 export interface DocumentInfo {
@@ -97,16 +129,37 @@ export interface DocumentInfo {
   metadata: Metadata;
   /** Tokens counted with the model's tokenizer. */
   n_tokens: number;
-  /** ISO 8601 timestamp in UTC. */
+  /** When the document was last ingested (upserted), ISO 8601 in UTC. */
   ingested_at: string;
+  /** When the document last changed: an ingest or a metadata update, ISO 8601 in UTC. */
+  updated_at: string;
   /** Full document text; present only with include_text=true. */
   text?: string;
 }
 
 export interface DocumentList {
+  /** A page: with a filter it can hold fewer than `limit` documents (a page reads at most 10000 documents), or none, and still have a next_cursor. */
   documents: DocumentSummary[];
   /** Pass as `cursor` to get the next page; null when the list is exhausted. */
   next_cursor: string | null;
+}
+
+/** Exactly one of `filter` (delete every document it matches) and `ids`. */
+export interface DeleteDocumentsRequest {
+  filter?: Filter;
+  /** 1 to 1000 document ids; ids not in the store are skipped. */
+  ids?: string[];
+}
+
+export interface DeleteDocumentsResponse {
+  /** Documents deleted by this call (0 for a retry). */
+  deleted: number;
+}
+
+/** Changes to a document's metadata; its text and encodings are untouched. */
+export interface DocumentPatch {
+  /** 1 to 128 keys to set (a string, number or boolean) or remove (null), merged into the document's metadata, which keeps at most 64 keys. */
+  metadata: Record<string, MetadataValue | null>;
 }
 
 export interface SearchRequest {
@@ -120,8 +173,17 @@ export interface SearchRequest {
   return_trace?: boolean;
   /** When true, the response includes `answer`, built from the passages found (default false). */
   answer?: boolean;
-  /** Metadata equality: at most 16 key/value pairs, all of which must match for a document to be considered. */
-  filter?: Record<string, MetadataValue>;
+  filter?: Filter;
+}
+
+export interface SearchBatchRequest {
+  /** 1 to 32 searches, each a SearchRequest. Each is validated on its own: an invalid one gets an error in its place in `results`, the others run. */
+  searches: unknown[];
+}
+
+export interface SearchBatchResponse {
+  /** One per search, in the order sent: its SearchResult, or `{error: {type, message, fix}}` when it failed. */
+  results: Array<SearchResult | Error>;
 }
 
 export interface Passage {
@@ -137,6 +199,8 @@ export interface Passage {
   start: number;
   /** End offset (exclusive) of the passage in the document text. */
   end: number;
+  /** [start, end) offsets into `text` (UTF-16 code units) of the words that matched: the query's, and for a passage a later hop found, the words it shares with the passage read before it (what the hop followed). Sorted; overlapping ones merged. */
+  highlights: number[][];
 }
 
 export interface TraceStep {
@@ -217,14 +281,20 @@ export const OPERATIONS = {
   deleteStore: { method: 'DELETE', path: '/stores/{store}', ok: [204], errors: ['invalid_request', 'unauthorized', 'store_not_found', 'rate_limited', 'headers_too_large', 'internal', 'storage_unavailable', 'service_unavailable', 'storage_full'] },
   /** Ingest (upsert) documents; searchable when the call returns */
   ingestDocuments: { method: 'POST', path: '/stores/{store}/documents', ok: [200], errors: ['invalid_request', 'unauthorized', 'store_not_found', 'document_too_large', 'unsupported_media_type', 'idempotency_key_reused', 'rate_limited', 'headers_too_large', 'internal', 'enrichment_failed', 'storage_unavailable', 'service_unavailable', 'enrichment_timeout', 'storage_full'] },
-  /** List documents, most recently ingested first */
+  /** List documents, most recently ingested first; with a filter, those it matches */
   listDocuments: { method: 'GET', path: '/stores/{store}/documents', ok: [200], errors: ['invalid_request', 'unauthorized', 'store_not_found', 'rate_limited', 'headers_too_large', 'internal', 'service_unavailable'] },
   /** Get document info */
   getDocument: { method: 'GET', path: '/stores/{store}/documents/{id}', ok: [200], errors: ['invalid_request', 'unauthorized', 'store_not_found', 'document_not_found', 'rate_limited', 'headers_too_large', 'internal', 'service_unavailable'] },
   /** Delete a document and its encoding */
   deleteDocument: { method: 'DELETE', path: '/stores/{store}/documents/{id}', ok: [204], errors: ['invalid_request', 'unauthorized', 'store_not_found', 'document_not_found', 'rate_limited', 'headers_too_large', 'internal', 'storage_unavailable', 'service_unavailable', 'storage_full'] },
+  /** Update a document's metadata (merged; null removes a key) without re-encoding it; filters see it when the call returns */
+  patchDocument: { method: 'PATCH', path: '/stores/{store}/documents/{id}', ok: [200], errors: ['invalid_request', 'unauthorized', 'store_not_found', 'document_not_found', 'unsupported_media_type', 'rate_limited', 'headers_too_large', 'internal', 'storage_unavailable', 'service_unavailable', 'storage_full'] },
+  /** Delete the documents a filter matches, or those of a list of ids, in one transaction */
+  deleteDocuments: { method: 'POST', path: '/stores/{store}/documents/delete', ok: [200], errors: ['invalid_request', 'unauthorized', 'store_not_found', 'unsupported_media_type', 'rate_limited', 'headers_too_large', 'internal', 'storage_unavailable', 'service_unavailable', 'storage_full'] },
   /** Multi-hop search */
   search: { method: 'POST', path: '/stores/{store}/search', ok: [200], errors: ['invalid_request', 'unauthorized', 'store_not_found', 'unsupported_media_type', 'rate_limited', 'headers_too_large', 'internal', 'service_unavailable'] },
+  /** Several searches of one store in one request; each counts against the rate limit */
+  searchBatch: { method: 'POST', path: '/stores/{store}/search/batch', ok: [200], errors: ['invalid_request', 'unauthorized', 'store_not_found', 'unsupported_media_type', 'rate_limited', 'headers_too_large', 'internal', 'service_unavailable'] },
   /** Health and readiness (200 once the model and stores are loaded) */
   health: { method: 'GET', path: '/health', ok: [200, 503], errors: [] },
   /** This document */
@@ -319,6 +389,8 @@ export interface OperationTypes {
       limit?: number;
       /** The `next_cursor` of the previous page. */
       cursor?: string;
+      /** Only the documents this filter matches: a Filter (as in a search request), as URL-encoded JSON. */
+      filter?: Filter;
     };
     headers: {
       /** Project whose stores to use, only when the server runs with --no-auth (default: SVC_PROJECT). With auth, the project is the API key's and this header is ignored. */
@@ -363,6 +435,36 @@ export interface OperationTypes {
     defaults: { query: never; body: never };
     response: void;
   };
+  patchDocument: {
+    path: {
+      /** Store name or id. */
+      store: string;
+      /** Document id, URL-encoded (1 to 512 bytes of UTF-8). */
+      id: string;
+    };
+    query: Record<string, never>;
+    headers: {
+      /** Project whose stores to use, only when the server runs with --no-auth (default: SVC_PROJECT). With auth, the project is the API key's and this header is ignored. */
+      'X-Svc-Project'?: string;
+    };
+    body: DocumentPatch;
+    defaults: { query: never; body: never };
+    response: DocumentInfo;
+  };
+  deleteDocuments: {
+    path: {
+      /** Store name or id. */
+      store: string;
+    };
+    query: Record<string, never>;
+    headers: {
+      /** Project whose stores to use, only when the server runs with --no-auth (default: SVC_PROJECT). With auth, the project is the API key's and this header is ignored. */
+      'X-Svc-Project'?: string;
+    };
+    body: DeleteDocumentsRequest;
+    defaults: { query: never; body: never };
+    response: DeleteDocumentsResponse;
+  };
   search: {
     path: {
       /** Store name or id. */
@@ -376,6 +478,20 @@ export interface OperationTypes {
     body: SearchRequest;
     defaults: { query: never; body: 'max_hops' | 'max_results' | 'return_trace' | 'answer' };
     response: SearchResult;
+  };
+  searchBatch: {
+    path: {
+      /** Store name or id. */
+      store: string;
+    };
+    query: Record<string, never>;
+    headers: {
+      /** Project whose stores to use, only when the server runs with --no-auth (default: SVC_PROJECT). With auth, the project is the API key's and this header is ignored. */
+      'X-Svc-Project'?: string;
+    };
+    body: SearchBatchRequest;
+    defaults: { query: never; body: never };
+    response: SearchBatchResponse;
   };
   health: {
     path: Record<string, never>;

@@ -89,8 +89,8 @@ t.test('validation errors name the field and its range', async (t) => {
     [{ query: 'x', max_results: 0 }, /1 to 100/],
     [{ query: 'x', max_results: 101 }, /1 to 100/],
     [{ query: 'x', return_trace: 'yes' }, /trace/],
-    [{ query: 'x', filter: { a: { b: 1 } } }, /string|number|boolean/],
-    [{ query: 'x', filter: Object.fromEntries(Array.from({ length: 17 }, (_, i) => [`k${i}`, 1])) }, /16/],
+    [{ query: 'x', filter: { a: { b: 1 } } }, /\$eq, \$ne/],
+    [{ query: 'x', filter: Object.fromEntries(Array.from({ length: 257 }, (_, i) => [`k${i}`, 1])) }, /256/],
     [{ query: 'x', max_hop: 2 }, /max_hops/],
   ];
   for (const [body, fix] of cases) {

@@ -1,6 +1,6 @@
 // The client commands of `svc` as a separate process against a real server: stores create, list,
-// get, delete; docs list, get, delete; search's readable view and --json; every error printed as
-// message and fix with a non-zero exit.
+// get, delete; docs list, get, delete, patch and filters (--where); search's readable view and
+// --json; every error printed as message and fix with a non-zero exit.
 import t from 'tap';
 import { renderResult } from '../src/cli/search.js';
 import { assertBuilt, runCli, unusedPort } from './helpers/cli.js';
@@ -53,12 +53,65 @@ t.test('docs list, get, delete', async (t) => {
   t.equal(JSON.parse(all.stdout).length, 26);
   t.equal(JSON.parse(three.stdout).length, 3);
   t.equal(get.code, 0, get.stderr);
-  t.match(get.stdout, /id\s+a\/b c\ntokens\s+\d+\ningested\s+\S+\nmetadata\s+team=geo n=1\n\nThe river Tagus flows to Lisbon.\n/);
+  t.match(
+    get.stdout,
+    /id\s+a\/b c\ntokens\s+\d+\ningested\s+\S+\nupdated\s+\S+\nmetadata\s+team=geo n=1\n\nThe river Tagus flows to Lisbon.\n/,
+  );
 
   t.equal((await svc('docs', 'delete', 'notes', 'a/b c')).stdout, "deleted document 'a/b c' from 'notes'\n");
   const again = await svc('docs', 'get', 'notes', 'a/b c');
   t.equal(again.code, 1);
   t.match(again.stderr, /^error: no document with id 'a\/b c' in store 'notes' \(request id req_\w+\)\nfix: List documents/);
+});
+
+t.test('filters (--where), delete by filter and patch', async (t) => {
+  await api.post('/stores', { name: 'kv' });
+  await api.post('/stores/kv/documents', {
+    documents: Array.from({ length: 6 }, (_, i) => ({
+      id: `k${i}`,
+      text: `Ledger ${i} of the salt trade.`,
+      metadata: { year: 2000 + i, team: i % 2 ? 'a' : 'b' },
+    })),
+  });
+  const listed = await svc('docs', 'list', 'kv', '--where', '{"year": {"$gte": 2003}}', '--json');
+  t.equal(listed.code, 0, listed.stderr);
+  t.same(
+    JSON.parse(listed.stdout).map((d: { id: string }) => d.id),
+    ['k5', 'k4', 'k3'],
+  );
+  const none = await svc('docs', 'list', 'kv', '--where', '{"year": 1}');
+  t.equal(none.stdout, "no document in 'kv' matches the filter\n");
+  const found = await svc('search', 'kv', 'salt trade ledger', '--json', '--filter', 'team=a', '--where', '{"year": {"$lt": 2005}}');
+  t.same(
+    [...new Set(JSON.parse(found.stdout).passages.map((p: { doc_id: string }) => p.doc_id))].sort(),
+    ['k1', 'k3'],
+    '--filter and --where both hold',
+  );
+  const badJson = await svc('search', 'kv', 'salt', '--where', '{year: 1}');
+  t.not(badJson.code, 0);
+  t.match(badJson.stderr, /--where <json>.*not JSON/);
+  const badOp = await svc('search', 'kv', 'salt', '--where', '{"year": {"$near": 1}}');
+  t.equal(badOp.code, 1);
+  t.match(badOp.stderr, /^error: .*unknown field '\$near'.*\nfix: Allowed fields: \$eq/);
+
+  const patched = await svc('docs', 'patch', 'kv', 'k0', '--set', 'team=c', '--set', 'checked=true', '--unset', 'year');
+  t.equal(patched.code, 0, patched.stderr);
+  t.equal(patched.stdout, "updated 'k0' in 'kv': team=c checked=true\n");
+  t.same((await api.get('/stores/kv/documents/k0')).metadata, { team: 'c', checked: true });
+  const nothing = await svc('docs', 'patch', 'kv', 'k0');
+  t.equal(nothing.code, 1);
+  t.match(nothing.stderr, /error: nothing to change\nfix: svc docs patch kv k0 --set/);
+
+  const deleted = await svc('docs', 'delete', 'kv', '--where', '{"team": "a"}');
+  t.equal(deleted.stdout, "deleted 3 documents from 'kv'\n");
+  t.equal((await api.get('/stores/kv')).n_docs, 3);
+  const both = await svc('docs', 'delete', 'kv', 'k0', '--where', '{"team": "b"}');
+  t.equal(both.code, 1);
+  t.match(both.stderr, /give a document id or --where/);
+  const emptyFilter = await svc('docs', 'delete', 'kv', '--where', '{}');
+  t.equal(emptyFilter.code, 1);
+  t.match(emptyFilter.stderr, /fix: Name at least one condition/);
+  t.equal((await api.get('/stores/kv')).n_docs, 3, 'refused deletes deleted nothing');
 });
 
 t.test('search: passages by hop with scores, confidence, hops, latency and trace', async (t) => {
@@ -119,8 +172,8 @@ t.test('the readable view groups passages by hop', async (t) => {
   const text = renderResult(
     {
       passages: [
-        { doc_id: 'b', text: 'second '.repeat(200), score: 0.5, hop: 2, metadata: {}, start: 0, end: 1400 },
-        { doc_id: 'a', text: 'first', score: 0.9, hop: 1, metadata: { team: 'x' }, start: 3, end: 8 },
+        { doc_id: 'b', text: 'second '.repeat(200), score: 0.5, hop: 2, metadata: {}, start: 0, end: 1400, highlights: [] },
+        { doc_id: 'a', text: 'first', score: 0.9, hop: 1, metadata: { team: 'x' }, start: 3, end: 8, highlights: [[0, 5]] },
       ],
       confidence: 0.875,
       hops_used: 2,

@@ -37,10 +37,16 @@ t.test('every operation of the document has a typed method whose answer matches 
       'IngestResponse',
       (({ replayed: _r, ...body }) => body)(await svc.documents.ingest('ops', [{ id: 'y', text: 'Mountains rise.' }])),
     ],
-    listDocuments: async () => ['DocumentList', await svc.documents.list('ops', { limit: 1 })],
+    listDocuments: async () => ['DocumentList', await svc.documents.list('ops', { limit: 1, filter: { n: { $gte: 1 } } })],
     getDocument: async () => ['DocumentInfo', await svc.documents.get('ops', 'x', { include_text: true })],
     deleteDocument: async () => [undefined, await svc.documents.delete('ops', 'y')],
+    patchDocument: async () => ['DocumentInfo', await svc.documents.patch('ops', 'x', { n: 2, gone: null })],
+    deleteDocuments: async () => [
+      'DeleteDocumentsResponse',
+      { deleted: await svc.documents.deleteMany('ops', { filter: { team: { $in: ['nobody'] } } }) },
+    ],
     search: async () => ['SearchResult', await svc.search('ops', { query: 'rivers', return_trace: true, filter: { team: 'geo' } })],
+    searchBatch: async () => ['SearchBatchResponse', { results: await svc.searchBatch('ops', ['rivers', { query: 'x', max_hops: 0 }]) }],
     health: async () => ['Health', await svc.health()],
     openapi: async () => [undefined, await svc.openapi()],
   };

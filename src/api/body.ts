@@ -1,7 +1,8 @@
 // Reads a JSON request body with hard limits, before anything else touches it. Invariants: at most
 // `limit` bytes after decompression are accepted (gzip/deflate/br are inflated as a stream and cut
 // off past the cap, so a compression bomb costs at most `cap` bytes of memory); the bytes must be
-// valid UTF-8 and one JSON value; anything else is a 4xx with a fix, never a 500.
+// valid UTF-8 and one JSON value, nested at most MAX_JSON_DEPTH levels (schema validation recurses
+// per level); anything else is a 4xx with a fix, never a 500.
 import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import zlib from 'node:zlib';
@@ -103,7 +104,26 @@ export async function readJsonBody(req: IncomingMessage, limit: number, diagnost
   if (truncated) throw new BodyTooLargeError(bytes, undefined, false);
   const parsed = parseJson(buf);
   if (bytes > limit) throw new BodyTooLargeError(bytes, parsed, true);
+  checkJsonDepth(parsed, 'the request body');
   return parsed;
+}
+
+/** Arrays and objects inside one another, at most: far above what any schema allows (a filter's 8 levels take 3 each). */
+export const MAX_JSON_DEPTH = 64;
+
+/** Throws 400 when `value` nests arrays and objects deeper than MAX_JSON_DEPTH (walked without recursion). */
+export function checkJsonDepth(value: unknown, what: string): void {
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length) {
+    const [v, depth] = stack.pop()!;
+    if (typeof v !== 'object' || v === null) continue;
+    if (depth > MAX_JSON_DEPTH) {
+      throw new ApiError('invalid_request', `${what} nests arrays and objects over ${MAX_JSON_DEPTH} levels deep`, {
+        fix: `Nest JSON at most ${MAX_JSON_DEPTH} levels (a filter at most 8 levels of $and, $or and $not); see /v1/openapi.json.`,
+      });
+    }
+    for (const child of Object.values(v)) stack.push([child, depth + 1]);
+  }
 }
 
 function parseJson(buf: Buffer): unknown {

@@ -3,13 +3,15 @@
 // record are written in one durable transaction and the index is updated before the reply, so a
 // document is searchable when the call returns. An Idempotency-Key replay returns the stored reply.
 import { createHash } from 'node:crypto';
-import type { DocumentInfo, DocumentInput, IngestResponse } from '../api-types.js';
+import type { DocumentInfo, DocumentInput, DocumentSummary, IngestResponse } from '../api-types.js';
+import { compileFilter } from '../engine/index.js';
 import { ApiError } from '../errors.js';
-import type { PreparedDoc } from '../store/index.js';
+import type { DocRecord, PreparedDoc } from '../store/index.js';
 import type { BodyTooLargeError } from './body.js';
 import type { Handler, Reply, Services } from './context.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { engineTurn } from './fair-gate.js';
+import { checkFilter } from './filter-check.js';
 import { LIMITS } from './schemas.js';
 
 const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
@@ -129,21 +131,34 @@ export const ingestDocuments: Handler<'ingestDocuments'> = async (ctx) => {
 type DocPos = number;
 const isDocPos = (p: unknown): p is DocPos => Number.isSafeInteger(p) && (p as number) > 0;
 
+/** A document record as the API shows it (records written before updated_at existed read it as ingested_at). */
+export function summary(id: string, rec: DocRecord): DocumentSummary {
+  return {
+    id,
+    metadata: rec.metadata,
+    n_tokens: rec.n_tokens,
+    ingested_at: rec.ingested_at,
+    updated_at: rec.updated_at ?? rec.ingested_at,
+  };
+}
+
 export const listDocuments: Handler<'listDocuments'> = (ctx) => {
   const store = ctx.services.registry.get(ctx.project, ctx.params.store);
   const before = decodeCursor('docs', ctx.query.cursor, isDocPos);
-  const { docs, more } = store.db.listDocs(ctx.query.limit, before);
-  const next = more ? encodeCursor('docs', docs[docs.length - 1].seq) : null;
+  const filter = ctx.query.filter;
+  checkFilter(filter, 'query.filter');
+  const match = filter && Object.keys(filter).length ? compileFilter(filter) : undefined;
+  const { docs, next } = store.db.listDocs(ctx.query.limit, before, match, match ? LIMITS.listScan : undefined);
   return {
     status: 200,
     body: {
-      documents: docs.map((d) => ({ id: d.id, metadata: d.metadata, n_tokens: d.n_tokens, ingested_at: d.ingested_at })),
-      next_cursor: next,
+      documents: docs.map((d) => summary(d.id, d)),
+      next_cursor: next === undefined ? null : encodeCursor('docs', next),
     },
   };
 };
 
-function missing(id: string, store: string): ApiError {
+export function missing(id: string, store: string): ApiError {
   return new ApiError('document_not_found', `no document with id '${id}' in store '${store}'`, {
     fix: `List documents with GET /v1/stores/${store}/documents, or ingest it with POST /v1/stores/${store}/documents.`,
   });
@@ -153,7 +168,7 @@ export const getDocument: Handler<'getDocument'> = (ctx) => {
   const store = ctx.services.registry.get(ctx.project, ctx.params.store);
   const rec = store.db.getDoc(ctx.params.id);
   if (!rec) throw missing(ctx.params.id, ctx.params.store);
-  const body: DocumentInfo = { id: ctx.params.id, metadata: rec.metadata, n_tokens: rec.n_tokens, ingested_at: rec.ingested_at };
+  const body: DocumentInfo = summary(ctx.params.id, rec);
   if (ctx.query.include_text) body.text = store.db.getText(ctx.params.id) ?? '';
   return { status: 200, body };
 };
@@ -170,7 +185,7 @@ export const deleteDocument: Handler<'deleteDocument'> = async (ctx) => {
   return { status: 204 };
 };
 
-function registry404(ctx: { project: string; params: { store: string }; services: Services }): never {
+export function registry404(ctx: { project: string; params: { store: string }; services: Services }): never {
   ctx.services.registry.get(ctx.project, ctx.params.store);
   throw new Error('unreachable: a closed store is not in the registry');
 }

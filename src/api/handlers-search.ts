@@ -1,17 +1,26 @@
-// Search and health. Search runs the engine's multi-hop loop on the store's index (in the worker
-// pool) and resolves the passage references it returns to text; a passage whose document was
-// deleted meanwhile is dropped rather than returned without text. The head of a one-hop result is
-// re-ordered by the native reader when the model has re-ranking weights (answer/rerank.ts).
+// Search, batch search and health. Search runs the engine's multi-hop loop on the store's index (in
+// the worker pool) and resolves the passage references it returns to text; a passage whose document
+// was deleted meanwhile is dropped rather than returned without text. The head of a one-hop result is
+// re-ordered by the native reader when the model has re-ranking weights (answer/rerank.ts). A batch
+// validates each of its searches on its own and answers each with a result or an error, in order.
 
 import { rerankLead } from '../answer/index.js';
-import type { Health, Passage, SearchResult } from '../api-types.js';
-import type { Handler } from './context.js';
+import type { Health, Passage, SearchBatchResponse, SearchResult } from '../api-types.js';
+import { highlightSpans } from '../engine/index.js';
+import { ApiError } from '../errors.js';
+import type { Ctx, Handler } from './context.js';
 import { engineTurn } from './fair-gate.js';
+import { checkFilter } from './filter-check.js';
+import { schemaChecker } from './validate.js';
 
-export const search: Handler<'search'> = async (ctx) => {
+/** A search request as validation leaves it: the fields with a default are filled in. */
+type ValidSearch = Ctx<'search'>['body'];
+
+/** One search of a store: the engine's loop, the passages' text and highlights, the reader's order of a one-hop head, the answer. */
+async function runSearch(ctx: Ctx<'search'> | Ctx<'searchBatch'>, b: ValidSearch, where: string): Promise<SearchResult> {
   const { registry, engine } = ctx.services;
   const store = registry.get(ctx.project, ctx.params.store);
-  const b = ctx.body;
+  checkFilter(b.filter, `${where}.filter`);
   const texts = new Map<string, string | undefined>();
   const text = (docId: string): string | undefined => {
     if (!texts.has(docId)) texts.set(docId, store.db.getText(docId));
@@ -34,14 +43,16 @@ export const search: Handler<'search'> = async (ctx) => {
   for (const p of outcome.passages) {
     const t = text(p.docId);
     if (t === undefined) continue;
+    const passage = t.slice(p.start, p.end);
     passages.push({
       doc_id: p.docId,
-      text: t.slice(p.start, p.end),
+      text: passage,
       score: p.score,
       hop: p.hop,
       metadata: p.metadata,
       start: p.start,
       end: p.end,
+      highlights: highlightSpans(passage, p.marks),
     });
   }
   // A one-hop result's head is re-ordered by the reader (the engine listed at least the head, so
@@ -60,7 +71,34 @@ export const search: Handler<'search'> = async (ctx) => {
   if (b.return_trace) body.trace = outcome.trace ?? [];
   // answer=true (issue 7): built from the passages returned; a failure is reported inside `answer`.
   if (b.answer) body.answer = await ctx.services.enrichment.answerer.answer(b.query, passages);
-  return { status: 200, body };
+  return body;
+}
+
+export const search: Handler<'search'> = async (ctx) => ({ status: 200, body: await runSearch(ctx, ctx.body, 'body') });
+
+/** Searches of a batch run this many at a time (each still takes its turn in the engine's fair gate). */
+const BATCH_PARALLEL = 4;
+
+export const searchBatch: Handler<'searchBatch'> = async (ctx) => {
+  ctx.services.registry.get(ctx.project, ctx.params.store);
+  const check = schemaChecker(ctx.services.openapi, 'SearchRequest');
+  const searches = ctx.body.searches;
+  const results: SearchBatchResponse['results'] = new Array(searches.length);
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < searches.length; i = next++) {
+      try {
+        check(searches[i], `body.searches[${i}]`);
+        // check() validated it against SearchRequest and filled in its defaults, as the router does for a search.
+        results[i] = await runSearch(ctx, searches[i] as unknown as ValidSearch, `body.searches[${i}]`);
+      } catch (err) {
+        if (!(err instanceof ApiError)) throw err;
+        results[i] = err.body();
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(BATCH_PARALLEL, searches.length) }, worker));
+  return { status: 200, body: { results } };
 };
 
 export const health: Handler<'health'> = (ctx) => {

@@ -6,7 +6,7 @@ import { LIMITS, schemas } from './schemas.js';
 
 export interface Operation {
   id: string;
-  method: 'get' | 'post' | 'delete';
+  method: 'get' | 'post' | 'delete' | 'patch';
   path: string; // OpenAPI form, relative to /v1: /stores/{store}
   summary: string;
   auth: boolean;
@@ -16,6 +16,8 @@ export interface Operation {
   errors: ErrorType[];
   /** A non-error response besides `success` (health answers 503 with its own body while not ready). */
   also?: { status: number; description: string; schema: keyof typeof schemas };
+  /** Rate-limit tokens the request takes once its body is validated (default 1, taken before). */
+  cost?: (body: unknown) => number;
 }
 
 // Every operation with auth can also answer invalid_request: a malformed X-Svc-Project header (with
@@ -95,9 +97,9 @@ export const OPERATIONS: Operation[] = [
     id: 'listDocuments',
     method: 'get',
     path: '/stores/{store}/documents',
-    summary: 'List documents, most recently ingested first',
+    summary: 'List documents, most recently ingested first; with a filter, those it matches',
     auth: true,
-    params: ['store', 'limit', 'cursor'],
+    params: ['store', 'limit', 'cursor', 'filter'],
     success: { status: 200, description: 'A page of documents', schema: 'DocumentList' },
     errors: ['invalid_request', 'store_not_found', ...COMMON],
   },
@@ -122,6 +124,28 @@ export const OPERATIONS: Operation[] = [
     errors: ['invalid_request', 'store_not_found', 'document_not_found', ...WRITES, ...COMMON],
   },
   {
+    id: 'patchDocument',
+    method: 'patch',
+    path: '/stores/{store}/documents/{id}',
+    summary: "Update a document's metadata (merged; null removes a key) without re-encoding it; filters see it when the call returns",
+    auth: true,
+    params: ['store', 'id'],
+    body: 'DocumentPatch',
+    success: { status: 200, description: 'The document as updated', schema: 'DocumentInfo' },
+    errors: ['invalid_request', 'unsupported_media_type', 'store_not_found', 'document_not_found', ...WRITES, ...COMMON],
+  },
+  {
+    id: 'deleteDocuments',
+    method: 'post',
+    path: '/stores/{store}/documents/delete',
+    summary: 'Delete the documents a filter matches, or those of a list of ids, in one transaction',
+    auth: true,
+    params: ['store'],
+    body: 'DeleteDocumentsRequest',
+    success: { status: 200, description: 'How many documents were deleted', schema: 'DeleteDocumentsResponse' },
+    errors: ['invalid_request', 'unsupported_media_type', 'store_not_found', ...WRITES, ...COMMON],
+  },
+  {
     id: 'search',
     method: 'post',
     path: '/stores/{store}/search',
@@ -131,6 +155,18 @@ export const OPERATIONS: Operation[] = [
     body: 'SearchRequest',
     success: { status: 200, description: 'Supporting passages with a calibrated confidence', schema: 'SearchResult' },
     errors: ['invalid_request', 'unsupported_media_type', 'store_not_found', ...COMMON],
+  },
+  {
+    id: 'searchBatch',
+    method: 'post',
+    path: '/stores/{store}/search/batch',
+    summary: 'Several searches of one store in one request; each counts against the rate limit',
+    auth: true,
+    params: ['store'],
+    body: 'SearchBatchRequest',
+    success: { status: 200, description: 'One result or error per search, in order', schema: 'SearchBatchResponse' },
+    errors: ['invalid_request', 'unsupported_media_type', 'store_not_found', ...COMMON],
+    cost: (body) => (body as { searches: unknown[] }).searches.length,
   },
   {
     id: 'health',
@@ -181,6 +217,13 @@ const parameters = {
     required: false,
     description: 'The `next_cursor` of the previous page.',
     schema: { type: 'string', minLength: 1, maxLength: 256 },
+  },
+  filter: {
+    name: 'filter',
+    in: 'query',
+    required: false,
+    description: 'Only the documents this filter matches: a Filter (as in a search request), as URL-encoded JSON.',
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/Filter' } } },
   },
   includeText: {
     name: 'include_text',

@@ -16,8 +16,8 @@ export class RateLimiter {
     private readonly now: () => number = () => performance.now(),
   ) {}
 
-  /** Takes one token for `project` or throws 429. */
-  take(project: string): void {
+  /** Takes `n` tokens (one per request, one per search of a batch) for `project`, or none and throws 429. */
+  take(project: string, n = 1): void {
     const t = this.now();
     let b = this.buckets.get(project);
     if (!b) {
@@ -27,13 +27,16 @@ export class RateLimiter {
     }
     b.tokens = Math.min(this.rate, b.tokens + ((t - b.at) / 1000) * this.rate);
     b.at = t;
-    if (b.tokens >= 1) {
-      b.tokens -= 1;
+    if (b.tokens >= n) {
+      b.tokens -= n;
       return;
     }
-    const wait = Math.max(1, Math.ceil((1 - b.tokens) / this.rate));
+    const wait = Math.max(1, Math.ceil((Math.min(n, this.rate) - b.tokens) / this.rate));
     throw new ApiError('rate_limited', `project '${project}' exceeded ${this.rate} requests per second`, {
-      fix: `Retry after ${wait} s (Retry-After header); the limit is ${this.rate} requests per second per project.`,
+      fix:
+        n > this.rate
+          ? `A batch counts each of its ${n} searches: send at most ${this.rate} per second per project, in smaller batches.`
+          : `Retry after ${wait} s (Retry-After header); the limit is ${this.rate} requests per second per project (a batch counts each search).`,
       headers: { 'Retry-After': String(wait) },
     });
   }

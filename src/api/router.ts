@@ -10,6 +10,7 @@ import { type AuthOptions, resolveProject } from './auth.js';
 import { BodyTooLargeError, readJsonBody } from './body.js';
 import type { Ctx, Handler, Reply, Services } from './context.js';
 import * as documents from './handlers-documents.js';
+import * as edits from './handlers-edits.js';
 import * as searchHandlers from './handlers-search.js';
 import * as stores from './handlers-stores.js';
 import { OPERATIONS } from './openapi.js';
@@ -27,7 +28,10 @@ const HANDLERS: { [Op in OperationId]: Handler<Op> } = {
   listDocuments: documents.listDocuments,
   getDocument: documents.getDocument,
   deleteDocument: documents.deleteDocument,
+  patchDocument: edits.patchDocument,
+  deleteDocuments: edits.deleteDocuments,
   search: searchHandlers.search,
+  searchBatch: searchHandlers.searchBatch,
   health: searchHandlers.health,
   openapi: searchHandlers.openapi,
 };
@@ -115,6 +119,7 @@ export function buildRouter({ services, auth, limiter }: RouterOptions): express
                 });
           }
           v.body!(body);
+          if (op.cost && op.auth) limiter.take(project, op.cost(body) - 1);
         }
         const reply = await handler({
           project,

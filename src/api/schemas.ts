@@ -14,11 +14,14 @@ export const LIMITS = {
   metadataKeyChars: 128,
   metadataStringChars: 4096,
   queryChars: 4096,
-  filterKeys: 16,
+  filter: { depth: 8, operators: 256, inValues: 1024 },
+  /** documents a filtered listing reads for one page, at most (a page can then hold fewer than `limit`) */
+  listScan: 10_000,
   maxHops: { min: 1, max: 8, default: 4 },
   maxResults: { min: 1, max: 100, default: 10 },
   pageLimit: { min: 1, max: 100, default: 20 },
   idempotencyKeyChars: 255,
+  batchSearches: 32,
 } as const;
 
 const metadataValue = {
@@ -34,15 +37,69 @@ const metadata = {
   additionalProperties: { $ref: '#/components/schemas/MetadataValue' },
 };
 
+const FILTER_DESCRIPTION = `Which documents to consider. On a metadata key: a value (equality) or an object of operators that must all hold ($eq, $ne, $gt, $gte, $lt, $lte, $in, $nin, $exists); keys all hold; $and, $or (non-empty lists of filters) and $not (a filter) combine filters. Numbers compare numerically, strings by code point; a value of another type never matches ($ne and $nin included), nor does a missing key (except with $exists: false). At most ${LIMITS.filter.depth} levels deep and ${LIMITS.filter.operators} operators, $in and $nin lists of 1 to ${LIMITS.filter.inValues} values. Keys starting with $ other than these are refused.`;
+
+const filterList = {
+  type: 'array',
+  minItems: 1,
+  items: { $ref: '#/components/schemas/Filter' },
+  description: 'A non-empty list of filters.',
+};
+const ordered = {
+  description: 'A number or a string (at most 4096 characters): numbers compare numerically, strings by code point.',
+  anyOf: [{ type: 'string', maxLength: LIMITS.metadataStringChars }, { type: 'number' }],
+};
+const valueList = {
+  type: 'array',
+  minItems: 1,
+  maxItems: LIMITS.filter.inValues,
+  items: { $ref: '#/components/schemas/MetadataValue' },
+  description: `1 to ${LIMITS.filter.inValues} metadata values.`,
+};
+
 /** The error types a search's `answer.error` can carry (answers never fail the search). */
 const ANSWER_ERRORS = ['answer_unavailable', 'enrichment_failed', 'enrichment_timeout'] as const;
 
 const timestamp = { type: 'string', format: 'date-time', description: 'ISO 8601 timestamp in UTC.' };
+const ingestedAt = { ...timestamp, description: 'When the document was last ingested (upserted), ISO 8601 in UTC.' };
+const updatedAt = { ...timestamp, description: 'When the document last changed: an ingest or a metadata update, ISO 8601 in UTC.' };
 const cursor = { type: ['string', 'null'], description: 'Pass as `cursor` to get the next page; null when the list is exhausted.' };
 
 export const schemas = {
   MetadataValue: metadataValue,
   Metadata: metadata,
+  Filter: {
+    type: 'object',
+    description: FILTER_DESCRIPTION,
+    propertyNames: { maxLength: LIMITS.metadataKeyChars },
+    properties: { $and: filterList, $or: filterList, $not: { $ref: '#/components/schemas/Filter' } },
+    patternProperties: {
+      '^[^$]': {
+        description:
+          'On a metadata key: a string, number or boolean (equality), or an object of operators that must all hold: $eq, $ne, $gt, $gte, $lt, $lte, $in (a list of values), $nin, $exists.',
+        anyOf: [{ $ref: '#/components/schemas/MetadataValue' }, { $ref: '#/components/schemas/FilterCondition' }],
+      },
+    },
+    additionalProperties: false,
+  },
+  FilterCondition: {
+    type: 'object',
+    minProperties: 1,
+    additionalProperties: false,
+    description:
+      'Operators on one metadata key, all of which must hold: at least one of $eq, $ne, $gt, $gte, $lt, $lte, $in, $nin, $exists.',
+    properties: {
+      $eq: { $ref: '#/components/schemas/MetadataValue' },
+      $ne: { $ref: '#/components/schemas/MetadataValue' },
+      $gt: ordered,
+      $gte: ordered,
+      $lt: ordered,
+      $lte: ordered,
+      $in: valueList,
+      $nin: valueList,
+      $exists: { type: 'boolean', description: 'true: the key is present (any value); false: it is absent.' },
+    },
+  },
   Error: {
     type: 'object',
     required: ['error'],
@@ -162,24 +219,26 @@ export const schemas = {
   },
   DocumentSummary: {
     type: 'object',
-    required: ['id', 'metadata', 'n_tokens', 'ingested_at'],
+    required: ['id', 'metadata', 'n_tokens', 'ingested_at', 'updated_at'],
     additionalProperties: false,
     properties: {
       id: { type: 'string' },
       metadata: { $ref: '#/components/schemas/Metadata' },
       n_tokens: { type: 'integer', minimum: 0, description: "Tokens counted with the model's tokenizer." },
-      ingested_at: timestamp,
+      ingested_at: ingestedAt,
+      updated_at: updatedAt,
     },
   },
   DocumentInfo: {
     type: 'object',
-    required: ['id', 'metadata', 'n_tokens', 'ingested_at'],
+    required: ['id', 'metadata', 'n_tokens', 'ingested_at', 'updated_at'],
     additionalProperties: false,
     properties: {
       id: { type: 'string' },
       metadata: { $ref: '#/components/schemas/Metadata' },
       n_tokens: { type: 'integer', minimum: 0, description: "Tokens counted with the model's tokenizer." },
-      ingested_at: timestamp,
+      ingested_at: ingestedAt,
+      updated_at: updatedAt,
       text: { type: 'string', description: 'Full document text; present only with include_text=true.' },
     },
   },
@@ -187,7 +246,53 @@ export const schemas = {
     type: 'object',
     required: ['documents', 'next_cursor'],
     additionalProperties: false,
-    properties: { documents: { type: 'array', items: { $ref: '#/components/schemas/DocumentSummary' } }, next_cursor: cursor },
+    properties: {
+      documents: {
+        type: 'array',
+        items: { $ref: '#/components/schemas/DocumentSummary' },
+        description: `A page: with a filter it can hold fewer than \`limit\` documents (a page reads at most ${LIMITS.listScan} documents), or none, and still have a next_cursor.`,
+      },
+      next_cursor: cursor,
+    },
+  },
+  DeleteDocumentsRequest: {
+    type: 'object',
+    minProperties: 1,
+    maxProperties: 1,
+    additionalProperties: false,
+    description: 'Exactly one of `filter` (delete every document it matches) and `ids`.',
+    properties: {
+      filter: { $ref: '#/components/schemas/Filter' },
+      ids: {
+        type: 'array',
+        minItems: 1,
+        maxItems: LIMITS.docsPerRequest,
+        items: { type: 'string', minLength: 1 },
+        description: `1 to ${LIMITS.docsPerRequest} document ids; ids not in the store are skipped.`,
+      },
+    },
+  },
+  DeleteDocumentsResponse: {
+    type: 'object',
+    required: ['deleted'],
+    additionalProperties: false,
+    properties: { deleted: { type: 'integer', minimum: 0, description: 'Documents deleted by this call (0 for a retry).' } },
+  },
+  DocumentPatch: {
+    type: 'object',
+    required: ['metadata'],
+    additionalProperties: false,
+    description: "Changes to a document's metadata; its text and encodings are untouched.",
+    properties: {
+      metadata: {
+        type: 'object',
+        minProperties: 1,
+        maxProperties: 2 * LIMITS.metadataKeys,
+        description: `1 to ${2 * LIMITS.metadataKeys} keys to set (a string, number or boolean) or remove (null), merged into the document's metadata, which keeps at most ${LIMITS.metadataKeys} keys.`,
+        propertyNames: metadata.propertyNames,
+        additionalProperties: { anyOf: [{ $ref: '#/components/schemas/MetadataValue' }, { type: 'null' }] },
+      },
+    },
   },
   SearchRequest: {
     type: 'object',
@@ -221,18 +326,38 @@ export const schemas = {
         default: false,
         description: 'When true, the response includes `answer`, built from the passages found (default false).',
       },
-      filter: {
-        type: 'object',
-        maxProperties: LIMITS.filterKeys,
-        description: `Metadata equality: at most ${LIMITS.filterKeys} key/value pairs, all of which must match for a document to be considered.`,
-        propertyNames: { minLength: 1, maxLength: LIMITS.metadataKeyChars },
-        additionalProperties: { $ref: '#/components/schemas/MetadataValue' },
+      filter: { $ref: '#/components/schemas/Filter' },
+    },
+  },
+  SearchBatchRequest: {
+    type: 'object',
+    required: ['searches'],
+    additionalProperties: false,
+    properties: {
+      searches: {
+        type: 'array',
+        minItems: 1,
+        maxItems: LIMITS.batchSearches,
+        description: `1 to ${LIMITS.batchSearches} searches, each a SearchRequest. Each is validated on its own: an invalid one gets an error in its place in \`results\`, the others run.`,
+        items: { description: 'A SearchRequest (any other value gets an error in its place).' },
+      },
+    },
+  },
+  SearchBatchResponse: {
+    type: 'object',
+    required: ['results'],
+    additionalProperties: false,
+    properties: {
+      results: {
+        type: 'array',
+        description: 'One per search, in the order sent: its SearchResult, or `{error: {type, message, fix}}` when it failed.',
+        items: { anyOf: [{ $ref: '#/components/schemas/SearchResult' }, { $ref: '#/components/schemas/Error' }] },
       },
     },
   },
   Passage: {
     type: 'object',
-    required: ['doc_id', 'text', 'score', 'hop', 'metadata', 'start', 'end'],
+    required: ['doc_id', 'text', 'score', 'hop', 'metadata', 'start', 'end', 'highlights'],
     additionalProperties: false,
     properties: {
       doc_id: { type: 'string' },
@@ -242,6 +367,12 @@ export const schemas = {
       metadata: { $ref: '#/components/schemas/Metadata' },
       start: { type: 'integer', minimum: 0, description: 'Offset of the passage in the document text (UTF-16 code units).' },
       end: { type: 'integer', minimum: 0, description: 'End offset (exclusive) of the passage in the document text.' },
+      highlights: {
+        type: 'array',
+        items: { type: 'array', items: { type: 'integer', minimum: 0 }, minItems: 2, maxItems: 2 },
+        description:
+          "[start, end) offsets into `text` (UTF-16 code units) of the words that matched: the query's, and for a passage a later hop found, the words it shares with the passage read before it (what the hop followed). Sorted; overlapping ones merged.",
+      },
     },
   },
   TraceStep: {

@@ -5,6 +5,7 @@
 import { Ajv2020, type ErrorObject, type SchemaObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { ApiError } from '../errors.js';
+import { checkJsonDepth } from './body.js';
 import type { Operation } from './openapi.js';
 
 // ajv-formats is CommonJS: its default export arrives as the module object under NodeNext.
@@ -15,17 +16,19 @@ const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormat
 /** The OpenAPI document: Ajv is given all of it; `Paths` and `Parameter` are the parts read here. */
 type Doc = Record<string, unknown>;
 type Paths = Record<string, Record<string, { parameters?: Array<{ $ref: string }> }>>;
-/** A parameter object (what a parameter's $ref points at). */
+/** A parameter object (what a parameter's $ref points at): a plain `schema`, or JSON `content` (a value sent as URL-encoded JSON). */
 interface Parameter {
   name: string;
   in: string;
   description?: string;
-  schema: SchemaObject;
+  schema?: SchemaObject;
+  content?: { 'application/json': { schema: SchemaObject } };
 }
 /** The fields of a failing schema node that an error message reads. */
 interface DescribedSchema {
   description?: string;
   properties?: Record<string, { description?: string } | undefined>;
+  patternProperties?: unknown;
 }
 
 function makeAjv(coerce: boolean): Ajv2020 {
@@ -52,9 +55,17 @@ function schemaAt(doc: Doc, ref: string): unknown {
   return node;
 }
 
-/** An `anyOf` failure (e.g. a metadata value of the wrong type) is reported as a whole, not by branch. */
+/**
+ * The error to report. Inside an `anyOf`, Ajv lists each branch's failure and then the anyOf's: the
+ * deepest failures are the most specific (a filter's `$in` list too long, not "matches no branch"),
+ * and among them one that is not a mere type mismatch of a branch; when every branch failed on the
+ * value's type (a filter value that is an array), the outermost `anyOf` is reported as a whole.
+ */
 function firstError(errors: ErrorObject[]): ErrorObject {
-  return errors.find((e) => e.keyword === 'anyOf') ?? errors[0];
+  const depth = (e: ErrorObject) => e.instancePath.split('/').length;
+  const max = Math.max(...errors.map(depth));
+  const deepest = errors.filter((e) => depth(e) === max);
+  return deepest.find((e) => e.keyword !== 'type' && e.keyword !== 'anyOf') ?? deepest.findLast((e) => e.keyword === 'anyOf') ?? deepest[0];
 }
 
 /** A readable error for the first failure; the failing schema node's description is the fix. */
@@ -64,9 +75,10 @@ function describe(where: string, err: ErrorObject): ApiError {
   if (err.keyword === 'additionalProperties') {
     const extra = (err.params as { additionalProperty: string }).additionalProperty;
     const allowed = Object.keys(parent.properties ?? {}).join(', ');
-    return new ApiError('invalid_request', `${path} has an unknown field '${extra}'`, {
-      fix: allowed ? `Allowed fields: ${allowed}.` : `Remove '${extra}'.`,
-    });
+    // An object with patterned keys (a filter's metadata keys) is described as a whole.
+    const fix =
+      parent.patternProperties && parent.description ? parent.description : allowed ? `Allowed fields: ${allowed}.` : `Remove '${extra}'.`;
+    return new ApiError('invalid_request', `${path} has an unknown field '${extra}'`, { fix });
   }
   if (err.keyword === 'required') {
     const missing = (err.params as { missingProperty: string }).missingProperty;
@@ -78,10 +90,33 @@ function describe(where: string, err: ErrorObject): ApiError {
   return new ApiError('invalid_request', `${path} ${err.message ?? 'is invalid'}`, { fix });
 }
 
+/** Body validators by document: one Ajv per served document (the router's, and schemaChecker's). */
+const bodyAjvs = new WeakMap<Doc, Ajv2020>();
+function bodyAjvOf(doc: Doc): Ajv2020 {
+  let ajv = bodyAjvs.get(doc);
+  if (!ajv) {
+    ajv = makeAjv(false);
+    ajv.addSchema(doc, 'openapi.json');
+    bodyAjvs.set(doc, ajv);
+  }
+  return ajv;
+}
+
+/**
+ * A check of a value against one component schema of the document, filling in defaults as a
+ * request body's validation does; a failure throws the same 400 (`where` names the value). For a
+ * request part validated on its own (each search of a batch).
+ */
+export function schemaChecker(doc: Doc, name: string): (value: unknown, where: string) => void {
+  const validate = bodyAjvOf(doc).getSchema(`openapi.json#/${pointer('components', 'schemas', name)}`) as ValidateFunction;
+  return (value, where) => {
+    if (!validate(value)) throw describe(where, firstError(validate.errors!));
+  };
+}
+
 export function compileValidators(doc: Doc, operations: Operation[]): Map<string, OperationValidator> {
-  const bodyAjv = makeAjv(false);
+  const bodyAjv = bodyAjvOf(doc);
   const queryAjv = makeAjv(true);
-  bodyAjv.addSchema(doc, 'openapi.json');
   queryAjv.addSchema(doc, 'openapi.json');
   const out = new Map<string, OperationValidator>();
   for (const op of operations) {
@@ -92,14 +127,24 @@ export function compileValidators(doc: Doc, operations: Operation[]): Map<string
     const querySchema = {
       type: 'object',
       additionalProperties: false,
-      properties: Object.fromEntries(queryParams.map((p) => [p.name, p.schema])),
+      properties: Object.fromEntries(queryParams.map((p) => [p.name, p.schema ?? { type: 'string' }])),
     };
+    // JSON-valued query parameters: parsed, then checked against their content schema.
+    const jsonParams = queryParams
+      .filter((p) => p.content)
+      .map((p) => {
+        const schema = p.content!['application/json'].schema;
+        const check = (
+          typeof schema.$ref === 'string' ? bodyAjv.getSchema(`openapi.json${schema.$ref}`) : bodyAjv.compile(schema)
+        ) as ValidateFunction;
+        return { name: p.name, check, description: p.description ?? '' };
+      });
     const validateQuery = queryAjv.compile(querySchema);
     const paramDescriptions = new Map(params.map((p) => [p.name, p.description as string]));
     const allowedQuery = queryParams.map((p) => p.name).join(', ') || 'none';
     const headerValidators = headerParams.map((p) => ({
       name: p.name,
-      check: queryAjv.compile(p.schema),
+      check: queryAjv.compile(p.schema ?? {}),
       description: p.description as string,
     }));
 
@@ -136,6 +181,18 @@ export function compileValidators(doc: Doc, operations: Operation[]): Map<string
           throw new ApiError('invalid_request', `query parameter '${infinite[0]}' must be a finite number`, {
             fix: paramDescriptions.get(infinite[0]) ?? allowedQuery,
           });
+        for (const p of jsonParams) {
+          if (copy[p.name] === undefined) continue;
+          let value: unknown;
+          try {
+            value = JSON.parse(copy[p.name] as string);
+          } catch {
+            throw new ApiError('invalid_request', `query parameter '${p.name}' is not valid JSON`, { fix: p.description });
+          }
+          checkJsonDepth(value, `query parameter '${p.name}'`);
+          if (!p.check(value)) throw describe(`query.${p.name}`, firstError(p.check.errors!));
+          copy[p.name] = value;
+        }
         return copy;
       },
       headers(headers) {

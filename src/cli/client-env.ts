@@ -3,7 +3,7 @@
 // (message, request id, fix), option parsers, and small text formatters. Talks to the server only
 // through the client library, never through src/api.
 import { InvalidArgumentError } from 'commander';
-import { type Metadata, type MetadataValue, Svc, SvcError } from '../client/index.js';
+import { type Filter, type Metadata, type MetadataValue, Svc, SvcError } from '../client/index.js';
 import { CliError } from './cli-error.js';
 
 export function client(): Svc {
@@ -48,6 +48,25 @@ export function parseFilter(pair: string, previous: Metadata = {}): Metadata {
   let value: MetadataValue = raw;
   if (/^(true|false|-?\d+(\.\d+)?([eE][+-]?\d+)?|".*")$/.test(raw)) value = JSON.parse(raw) as MetadataValue;
   return { ...previous, [key]: value };
+}
+
+/** `--where '<json>'`: a filter (the server checks its shape and reports what is wrong with a fix). */
+export function parseWhere(json: string): Filter {
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch {
+    throw new InvalidArgumentError(`not JSON: write a filter such as '{"year": {"$gte": 2000}}' in single quotes`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new InvalidArgumentError('a filter is a JSON object, such as \'{"team": {"$in": ["a", "b"]}}\'');
+  return value as Filter;
+}
+
+/** The filter of `--filter k=v` pairs and `--where`, when either is given: both must hold. */
+export function combineFilters(pairs: Metadata | undefined, where: Filter | undefined): Filter | undefined {
+  if (pairs && where) return { $and: [pairs, where] };
+  return where ?? pairs;
 }
 
 export function printJson(value: unknown): void {

@@ -2,8 +2,8 @@
 // the confidence, hops used, server latency and (with --trace) the trace; --json prints the
 // response as the server sent it.
 import { type Command, Option } from 'commander';
-import type { Metadata, SearchRequest, SearchResult } from '../client/index.js';
-import { client, formatMetadata, intOption, parseFilter, printJson, withClient } from './client-env.js';
+import type { Filter, Metadata, SearchRequest, SearchResult } from '../client/index.js';
+import { client, combineFilters, formatMetadata, intOption, parseFilter, parseWhere, printJson, withClient } from './client-env.js';
 
 interface SearchOpts {
   hops?: number;
@@ -13,6 +13,7 @@ interface SearchOpts {
   maxResults?: number;
   trace?: boolean;
   filter?: Metadata;
+  where?: Filter;
   json?: boolean;
 }
 
@@ -77,6 +78,7 @@ export function registerSearch(program: Command): void {
       'metadata that must match (repeatable; numbers, true and false are typed, "quote" to keep a string)',
       parseFilter,
     )
+    .option('--where <json>', 'a filter in the API\'s language, e.g. \'{"year": {"$gte": 2000}}\' (with --filter, both hold)', parseWhere)
     .option('--json', 'print the response JSON')
     .addOption(new Option('--max-hops <n>').hideHelp().argParser(intOption(1, 8)).conflicts('hops'))
     .addOption(new Option('--max-results <n>').hideHelp().argParser(intOption(1, 100)).conflicts('results'))
@@ -88,7 +90,8 @@ export function registerSearch(program: Command): void {
         if (hops !== undefined) req.max_hops = hops;
         if (results !== undefined) req.max_results = results;
         if (opts.trace) req.return_trace = true;
-        if (opts.filter) req.filter = opts.filter;
+        const filter = combineFilters(opts.filter, opts.where);
+        if (filter) req.filter = filter;
         const r = await client().search(store, req);
         if (opts.json) printJson(r);
         else process.stdout.write(renderResult(r, hops, process.stdout.columns || 100));

@@ -2,7 +2,7 @@
 // default), which makes the call safe to retry: a repeat is answered from the server's record
 // instead of being applied again. Document ids are path-encoded by the transport, so any id works.
 import { randomUUID } from 'node:crypto';
-import type { DocumentInfo, DocumentInput, DocumentList, DocumentSummary, IngestResponse } from '../api-types.js';
+import type { DocumentInfo, DocumentInput, DocumentList, DocumentSummary, Filter, IngestResponse, MetadataValue } from '../api-types.js';
 import type { CallOptions } from './config.js';
 import { type IngestStreamOptions, type IngestTotals, ingestStream } from './ingest-stream.js';
 import { type ListOptions, paginate } from './paginate.js';
@@ -19,6 +19,11 @@ export interface IngestOptions extends CallOptions {
 export interface IngestResult extends IngestResponse {
   /** True when the server answered from an earlier request with the same Idempotency-Key. */
   replayed: boolean;
+}
+
+export interface ListDocumentsOptions extends ListOptions {
+  /** Only the documents this filter matches (a page may then hold fewer than `limit`). */
+  filter?: Filter;
 }
 
 export interface GetDocumentOptions extends CallOptions {
@@ -53,14 +58,14 @@ export class Documents {
     return ingestStream(this.transport, store, documents, opts);
   }
 
-  /** One page of documents, most recently ingested first. */
-  async list(store: string, opts: ListOptions = {}): Promise<DocumentList> {
-    const { limit, cursor, ...call } = opts;
-    return (await this.transport.call('listDocuments', { path: { store }, query: { limit, cursor } }, call)).body;
+  /** One page of documents, most recently ingested first (with `filter`, of those it matches). */
+  async list(store: string, opts: ListDocumentsOptions = {}): Promise<DocumentList> {
+    const { limit, cursor, filter, ...call } = opts;
+    return (await this.transport.call('listDocuments', { path: { store }, query: { limit, cursor, filter } }, call)).body;
   }
 
-  /** Every document of the store, most recently ingested first, a page of `limit` at a time. */
-  iterate(store: string, opts: Omit<ListOptions, 'cursor'> = {}): AsyncGenerator<DocumentSummary, void, undefined> {
+  /** Every document of the store (with `filter`, every one it matches), most recently ingested first, a page at a time. */
+  iterate(store: string, opts: Omit<ListDocumentsOptions, 'cursor'> = {}): AsyncGenerator<DocumentSummary, void, undefined> {
     return paginate(async (cursor) => {
       const page = await this.list(store, { ...opts, cursor });
       return { items: page.documents, next: page.next_cursor };
@@ -76,5 +81,19 @@ export class Documents {
   /** Deletes a document and its encoding. */
   async delete(store: string, id: string, opts?: CallOptions): Promise<void> {
     await this.transport.call('deleteDocument', { path: { store, id } }, { ...opts, goneType: 'document_not_found' });
+  }
+
+  /**
+   * Deletes, in one transaction, every document a filter matches (`{filter}`) or those of 1 to 1000
+   * ids (`{ids}`; ids not in the store are skipped). Resolves with how many were deleted. Retried
+   * like a GET: a repeat deletes nothing more (after a lost reply it reports 0).
+   */
+  async deleteMany(store: string, which: { filter: Filter } | { ids: string[] }, opts?: CallOptions): Promise<number> {
+    return (await this.transport.call('deleteDocuments', { path: { store }, body: which }, { ...opts, idempotent: true })).body.deleted;
+  }
+
+  /** Merges keys into a document's metadata (null removes a key) without re-encoding it; resolves with the document. Retried: a merge applied twice is applied once. */
+  async patch(store: string, id: string, metadata: Record<string, MetadataValue | null>, opts?: CallOptions): Promise<DocumentInfo> {
+    return (await this.transport.call('patchDocument', { path: { store, id }, body: { metadata } }, { ...opts, idempotent: true })).body;
   }
 }

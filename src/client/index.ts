@@ -5,12 +5,17 @@
 export type {
   Answer,
   AnswerError,
+  DeleteDocumentsRequest,
+  DeleteDocumentsResponse,
   DocumentContent,
   DocumentInfo,
   DocumentInput,
   DocumentList,
+  DocumentPatch,
   DocumentSummary,
   ErrorType,
+  Filter,
+  FilterCondition,
   Health,
   IngestRequest,
   IngestResponse,
@@ -19,6 +24,8 @@ export type {
   OperationId,
   OperationTypes,
   Passage,
+  SearchBatchRequest,
+  SearchBatchResponse,
   SearchRequest,
   SearchResult,
   Store,
@@ -27,7 +34,7 @@ export type {
   TraceStep,
 } from '../api-types.js';
 export { type CallOptions, DEFAULT_BASE_URL, type RetryEvent, type RetryOptions, type SvcOptions } from './config.js';
-export type { Documents, GetDocumentOptions, IngestOptions, IngestResult } from './documents.js';
+export type { Documents, GetDocumentOptions, IngestOptions, IngestResult, ListDocumentsOptions } from './documents.js';
 export {
   AnswerUnavailableError,
   ConfigError,

@@ -19,6 +19,7 @@ export interface Schema {
   type?: string | string[];
   properties?: Record<string, Schema>;
   additionalProperties?: Schema | boolean;
+  patternProperties?: Record<string, Schema>;
   items?: Schema | boolean;
   required?: string[];
   description?: string;
@@ -33,6 +34,8 @@ interface Parameter {
   required?: boolean;
   description?: string;
   schema?: Schema;
+  /** A value sent as URL-encoded JSON (the server parses it): its schema. */
+  content?: { 'application/json'?: { schema?: Schema } };
 }
 
 /** A request body or response: its JSON content's schema (and, for errors, the examples named by error type). */
@@ -115,6 +118,12 @@ function objectType(s: Schema, indent: string): string {
     ([k, p]) => `${jsdoc(p.description, inner)}${inner}${key(k)}${required.has(k) ? '' : '?'}: ${tsType(p, inner)};\n`,
   );
   if (extra !== undefined && extra !== false) lines.push(`${inner}[key: string]: ${tsType(extra, inner)};\n`);
+  const patterned = Object.values(s.patternProperties ?? {});
+  if (patterned.length) {
+    // An index signature must admit the named (optional) properties too.
+    const types = new Set([...patterned, ...props.map(([, p]) => p)].map((p) => tsType(p, inner)));
+    lines.push(`${inner}[key: string]: ${[...types, 'undefined'].join(' | ')};\n`);
+  }
   return `{\n${lines.join('')}${indent}}`;
 }
 
@@ -133,7 +142,9 @@ function paramsType(params: Parameter[], where: string): string {
   if (list.length === 0) return 'Record<string, never>';
   return objectType(
     {
-      properties: Object.fromEntries(list.map((p) => [p.name, { ...p.schema, description: p.description }])),
+      properties: Object.fromEntries(
+        list.map((p) => [p.name, { ...(p.schema ?? p.content?.['application/json']?.schema), description: p.description }]),
+      ),
       required: list.filter((p) => p.required).map((p) => p.name),
     },
     '    ',

@@ -2,7 +2,7 @@
 // map one-to-one onto the operations of the OpenAPI document and use its generated types, so a
 // change to the served contract shows up here as a compile error (see src/api-types.ts). Request and
 // response fields keep their wire names (snake_case); options of the client itself are camelCase.
-import type { Health, SearchRequest, SearchResult } from '../api-types.js';
+import type { Health, SearchBatchResponse, SearchRequest, SearchResult } from '../api-types.js';
 import { type CallOptions, resolveConfig, type SvcOptions } from './config.js';
 import { Documents } from './documents.js';
 import { Stores } from './stores.js';
@@ -30,6 +30,16 @@ export class Svc {
   async search(store: string, request: string | SearchRequest, opts?: CallOptions): Promise<SearchResult> {
     const body = typeof request === 'string' ? { query: request } : request;
     return (await this.transport.call('search', { path: { store }, body }, { ...opts, idempotent: true })).body;
+  }
+
+  /**
+   * 1 to 32 searches of one store in one request (each counts against the rate limit). Resolves with
+   * one entry per search, in order: its SearchResult, or `{error: {type, message, fix}}` when that
+   * search failed (the others still ran). Retried like a GET.
+   */
+  async searchBatch(store: string, requests: Array<string | SearchRequest>, opts?: CallOptions): Promise<SearchBatchResponse['results']> {
+    const searches = requests.map((r) => (typeof r === 'string' ? { query: r } : r));
+    return (await this.transport.call('searchBatch', { path: { store }, body: { searches } }, { ...opts, idempotent: true })).body.results;
   }
 
   /** Health and readiness; resolves with `status: 'starting'` or `'stopping'` too (the server answers those with 503). */

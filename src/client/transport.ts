@@ -59,7 +59,9 @@ function buildPath(template: string, params: Record<string, string> = {}): strin
 
 function buildQuery(query: Record<string, unknown> = {}): string {
   const q = new URLSearchParams();
-  for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== null) q.set(k, String(v));
+  // An object (a filter) travels as JSON, as the document declares for such parameters.
+  for (const [k, v] of Object.entries(query))
+    if (v !== undefined && v !== null) q.set(k, typeof v === 'object' ? JSON.stringify(v) : String(v));
   const s = q.toString();
   return s ? `?${s}` : '';
 }

@@ -7,6 +7,9 @@
 export { engineWorkerUrl, loadEngine, loadModelFolder, startEngine } from './engine.js';
 // Ranking run in-process (training fits the model on these; tests check them).
 export { type InProcessDoc, InProcessStore } from './in-process.js';
+// The metadata filter language (search filters, and the API's listing and deleting by filter), and
+// the offsets of a passage's words to highlight.
+export { compareCodePoints, compileFilter, filterSize, highlightSpans, type MetadataPredicate } from './index/index.js';
 export type {
   ConfParams,
   DenseParams,

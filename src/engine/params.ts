@@ -111,6 +111,12 @@ export const SEGMENTS = {
   deadRatio: 0.5,
 } as const;
 
+/** The store index's document table (main thread). */
+export const INDEX = {
+  /** filters whose matching documents a store index remembers until its next write (most recent kept) */
+  filterCache: 32,
+} as const;
+
 /** Encoding and the worker threads. */
 export const WORKERS = {
   /** documents per encode task: small enough to spread a batch over the workers */

@@ -3,10 +3,10 @@
 // in-memory index per open store, and answers searches with passage references (document id and
 // character offsets) that the caller resolves to text. It never sees HTTP, LMDB or the CLI.
 
-import type { Metadata } from '../api-types.js';
+import type { Filter, Metadata } from '../api-types.js';
 
-/** A document's metadata: the one type the OpenAPI document declares (src/api-types.ts, generated). */
-export type { Metadata, MetadataValue } from '../api-types.js';
+/** A document's metadata and a metadata filter: types the OpenAPI document declares (src/api-types.ts, generated). */
+export type { Filter, FilterCondition, Metadata, MetadataValue } from '../api-types.js';
 
 export interface EncodedDocument {
   id: string;
@@ -30,7 +30,8 @@ export interface SearchParams {
    */
   lead?: number;
   trace: boolean;
-  filter?: Metadata;
+  /** Only documents the filter matches are searched (the filter language: index/filter.ts). */
+  filter?: Filter;
   /** How hops scan (benchmarks and tests; the HTTP API leaves it to the store size): see SearchTask. */
   scan?: 'exact' | 'approximate';
   scanBudget?: number;
@@ -43,6 +44,8 @@ export interface PassageHit {
   score: number;
   hop: number;
   metadata: Metadata;
+  /** Opaque: what highlightSpans(passage text, marks) turns into the offsets of the words to highlight. */
+  marks: number[];
 }
 
 export interface TraceStep {
@@ -82,6 +85,10 @@ export interface StoreIndex {
   /** Adds or replaces the batch's documents (all their passages). Synchronous: visible to the next search. */
   apply(batch: EncodedBatch): void;
   remove(docId: string): void;
+  /** Replaces a document's metadata without touching its rows; false when the document is not indexed. */
+  setMetadata(docId: string, metadata: Metadata): boolean;
+  /** Ids of the documents a filter matches (every document for an empty filter). */
+  idsMatching(filter: Filter): string[];
   search(params: SearchParams, readText: TextReader): Promise<SearchOutcome>;
   readonly passageCount: number;
   /** Bytes of shared memory the index holds. */

@@ -42,6 +42,8 @@ export interface DocRecord {
   metadata: Metadata;
   n_tokens: number;
   ingested_at: string;
+  /** Set by an ingest and by a metadata update; absent in records written before it existed (read it as ingested_at). */
+  updated_at?: string;
 }
 
 export interface DocSummary extends DocRecord {
@@ -159,20 +161,28 @@ export class StoreDb {
     return storable(id) ? this.texts.get(id) : undefined;
   }
 
-  /** Newest first; `beforeSeq` is exclusive (the cursor of the previous page). */
-  listDocs(limit: number, beforeSeq?: number): { docs: DocSummary[]; more: boolean } {
+  /**
+   * Newest first; `beforeSeq` is exclusive (the cursor of the previous page). With `match`, only the
+   * documents whose metadata it accepts, reading at most `maxScan` documents. `next` is the seq to
+   * pass as the next page's `beforeSeq`, undefined when nothing is left to read.
+   */
+  listDocs(
+    limit: number,
+    beforeSeq?: number,
+    match?: (metadata: Metadata) => boolean,
+    maxScan = Number.POSITIVE_INFINITY,
+  ): { docs: DocSummary[]; next?: number } {
     const docs: DocSummary[] = [];
-    const range = this.order.getRange({ reverse: true, start: beforeSeq === undefined ? undefined : beforeSeq - 1, limit: limit + 1 });
-    let more = false;
-    for (const { key, value: id } of range) {
-      if (docs.length === limit) {
-        more = true;
-        break;
-      }
+    let scanned = 0;
+    let last: number | undefined;
+    for (const { key, value: id } of this.order.getRange({ reverse: true, start: beforeSeq === undefined ? undefined : beforeSeq - 1 })) {
+      if (docs.length === limit || scanned === maxScan) return { docs, next: last };
+      scanned++;
+      last = key;
       const rec = this.docs.get(id);
-      if (rec && rec.seq === key) docs.push({ id, ...rec });
+      if (rec && rec.seq === key && (!match || match(rec.metadata))) docs.push({ id, ...rec });
     }
-    return { docs, more };
+    return { docs };
   }
 
   /** Every document with its metadata and encoding, in ingest order (for rebuilding the index). */
@@ -249,7 +259,7 @@ export class StoreDb {
       for (const d of docs) {
         const old = this.docs.get(d.id);
         if (old) this.order.remove(old.seq);
-        const rec: DocRecord = { seq: this.nextSeq++, metadata: d.metadata, n_tokens: d.n_tokens, ingested_at: now };
+        const rec: DocRecord = { seq: this.nextSeq++, metadata: d.metadata, n_tokens: d.n_tokens, ingested_at: now, updated_at: now };
         this.docs.put(d.id, rec);
         this.texts.put(d.id, d.text);
         this.encodings.put(d.id, Buffer.from(d.encoding.buffer, d.encoding.byteOffset, d.encoding.byteLength));
@@ -263,16 +273,39 @@ export class StoreDb {
 
   /** Removes a document with its text and encoding, durably. False when it did not exist. */
   async deleteDoc(id: string): Promise<boolean> {
-    if (!storable(id)) return false;
+    return (await this.deleteDocs([id])).length === 1;
+  }
+
+  /** Removes documents with their texts and encodings in one durable transaction; returns the ids that existed. */
+  async deleteDocs(ids: string[]): Promise<string[]> {
+    return this.transact(
+      () => {
+        const deleted: string[] = [];
+        for (const id of ids) {
+          const old = storable(id) ? this.docs.get(id) : undefined;
+          if (!old) continue;
+          this.order.remove(old.seq);
+          this.docs.remove(id);
+          this.texts.remove(id);
+          this.encodings.remove(id);
+          deleted.push(id);
+        }
+        return deleted;
+      },
+      ids.length === 1 ? 'delete the document' : 'delete documents',
+    );
+  }
+
+  /** Replaces a document's metadata and sets its updated_at, durably; text, encoding and order stay. Undefined when it does not exist. */
+  async setMetadata(id: string, metadata: Metadata): Promise<DocRecord | undefined> {
+    if (!storable(id)) return undefined;
     return this.transact(() => {
       const old = this.docs.get(id);
-      if (!old) return false;
-      this.order.remove(old.seq);
-      this.docs.remove(id);
-      this.texts.remove(id);
-      this.encodings.remove(id);
-      return true;
-    }, 'delete the document');
+      if (!old) return undefined;
+      const rec: DocRecord = { ...old, metadata, updated_at: new Date().toISOString() };
+      this.docs.put(id, rec);
+      return rec;
+    }, 'update the metadata');
   }
 
   getIdempotency(key: string): IdempotencyRecord | undefined {

@@ -1,7 +1,8 @@
 // fast-check arbitraries generated from the JSON Schemas of the served OpenAPI document, for the
 // property tests: `valid` draws values the schema accepts (the subset of JSON Schema the document
 // uses: $ref, anyOf, enum, type lists, string length/pattern/format, integer and number bounds,
-// arrays, objects with properties, required, additionalProperties and propertyNames), kept small;
+// arrays, objects with properties, patternProperties, required, additionalProperties, propertyNames
+// and min/maxProperties; recursive schemas stop nesting past a few levels), kept small;
 // `invalid` draws values that break it in typical ways (a field missing, an unknown field, a field
 // of the wrong kind) or arbitrary JSON. Sizes are capped so that runs stay fast.
 import fc from 'fast-check';
@@ -66,20 +67,42 @@ export function valid(doc: Doc, schema: Schema, depth = 0): fc.Arbitrary<unknown
   }
 }
 
+/** Past this depth an object draws no optional property that holds objects (a recursive schema ends). */
+const MAX_DEPTH = 6;
+
+/** Whether values of the schema can hold an object. */
+function composite(doc: Doc, schema: Schema): boolean {
+  const s = resolve(doc, schema);
+  if (s.anyOf) return s.anyOf.some((x: Schema) => composite(doc, x));
+  if (s.type === 'array') return composite(doc, s.items ?? {});
+  return s.type === 'object' || s.type === undefined;
+}
+
 function objectOf(doc: Doc, s: Schema, depth: number): fc.Arbitrary<Record<string, unknown>> {
-  const props = Object.fromEntries(Object.entries<Schema>(s.properties ?? {}).map(([k, v]) => [k, valid(doc, v, depth + 1)]));
-  const fixed = fc.record(props, { requiredKeys: s.required ?? [] });
-  if (!s.additionalProperties || typeof s.additionalProperties !== 'object') return fixed;
+  const required: string[] = s.required ?? [];
+  const entries = Object.entries<Schema>(s.properties ?? {}).filter(
+    ([k, v]) => depth < MAX_DEPTH || required.includes(k) || !composite(doc, v),
+  );
+  const props = Object.fromEntries(entries.map(([k, v]) => [k, valid(doc, v, depth + 1)]));
+  const fixed = fc.record(props, { requiredKeys: required });
   const names = s.propertyNames ?? {};
   const banned: string[] = names.not?.enum ?? [];
-  const key = stringOf({ minLength: names.minLength ?? 1, maxLength: names.maxLength ?? 12 }).filter(
-    (k) => !banned.includes(k) && !(k in (s.properties ?? {})),
-  );
-  const extra = fc.dictionary(key, valid(doc, s.additionalProperties, depth + 1), {
-    maxKeys: Math.min(s.maxProperties ?? 4, 4),
-    noNullPrototype: true,
-  });
-  return fc.tuple(fixed, extra).map(([a, b]) => ({ ...b, ...a }));
+  const keyOf = (pattern?: string) =>
+    stringOf({ minLength: names.minLength ?? 1, maxLength: Math.min(names.maxLength ?? 12, 12) }).filter(
+      (k) => !banned.includes(k) && !(k in (s.properties ?? {})) && (!pattern || new RegExp(pattern, 'u').test(k)),
+    );
+  const maxKeys = Math.min(s.maxProperties ?? 4, 4);
+  const extras: Array<fc.Arbitrary<Record<string, unknown>>> = [];
+  if (s.additionalProperties && typeof s.additionalProperties === 'object')
+    extras.push(fc.dictionary(keyOf(), valid(doc, s.additionalProperties, depth + 1), { maxKeys, noNullPrototype: true }));
+  if (depth < MAX_DEPTH)
+    for (const [pattern, v] of Object.entries<Schema>(s.patternProperties ?? {}))
+      extras.push(fc.dictionary(keyOf(pattern), valid(doc, v, depth + 1), { maxKeys: Math.min(maxKeys, 2), noNullPrototype: true }));
+  const count = (o: Record<string, unknown>) => Object.keys(o).length;
+  return fc
+    .tuple(fixed, ...extras)
+    .map(([a, ...rest]) => Object.assign({}, ...rest, a) as Record<string, unknown>)
+    .filter((o) => count(o) >= (s.minProperties ?? 0) && count(o) <= (s.maxProperties ?? Number.POSITIVE_INFINITY));
 }
 
 /** Values the schema refuses: valid ones with a required field removed, an unknown field added or a field of the wrong kind, or any JSON. */

@@ -73,6 +73,7 @@ export class Api {
   get = (p: string, headers?: Record<string, string>) => this.call('GET', p, undefined, headers);
   post = (p: string, body: unknown, headers?: Record<string, string>) => this.call('POST', p, body, headers);
   delete = (p: string, headers?: Record<string, string>) => this.call('DELETE', p, undefined, headers);
+  patch = (p: string, body: unknown, headers?: Record<string, string>) => this.call('PATCH', p, body, headers);
 }
 
 export interface TestServer {

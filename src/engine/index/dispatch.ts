@@ -56,7 +56,7 @@ export async function runSearch(
       const passages: PassageHit[] = [];
       for (const h of result.hits) {
         const ref = rowRef(snapshot[h.seg], h.row);
-        if (ref) passages.push({ ...ref, score: h.score, hop: h.hop });
+        if (ref) passages.push({ ...ref, score: h.score, hop: h.hop, marks: h.marks });
       }
       const trace = params.trace ? explain(params.query, result.steps, (seg, row) => rowRef(snapshot[seg], row), readText) : undefined;
       return {

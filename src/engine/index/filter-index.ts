@@ -1,5 +1,6 @@
-// Metadata equality index of one store: (key, typed value) -> document slots. A filter matches a
-// document when every pair matches, comparing values with their type (1 is not "1").
+// Metadata equality index of one store: (key, typed value) -> document slots, comparing values with
+// their type (1 is not "1"). It narrows a filter's candidates (filter.ts equalityTerms); the filter's
+// predicate decides.
 import type { Metadata, MetadataValue } from '../types.js';
 
 const valueKey = (v: MetadataValue) => `${typeof v}:${String(v)}`;
@@ -35,11 +36,15 @@ export class FilterIndex {
     }
   }
 
-  /** Slots of the documents matching every pair; an empty filter is not a filter (undefined). */
-  match(filter: Metadata | undefined): Set<number> | undefined {
-    const pairs = Object.entries(filter ?? {});
-    if (pairs.length === 0) return undefined;
-    const sets = pairs.map(([k, v]) => this.byKey.get(k)?.get(valueKey(v)) ?? new Set<number>());
+  /** Slots whose metadata has, for every term, one of its values under its key. */
+  candidates(terms: Array<[string, MetadataValue[]]>): Set<number> {
+    const sets = terms.map(([k, values]) => {
+      const byValue = this.byKey.get(k);
+      if (values.length === 1) return byValue?.get(valueKey(values[0])) ?? new Set<number>();
+      const union = new Set<number>();
+      for (const v of values) for (const s of byValue?.get(valueKey(v)) ?? []) union.add(s);
+      return union;
+    });
     sets.sort((a, b) => a.size - b.size);
     const out = new Set<number>();
     for (const s of sets[0]) if (sets.every((x) => x.has(s))) out.add(s);

@@ -12,11 +12,12 @@
 // - segments are merged in the background: by the tiered policy after each write, and once a store
 //   has seen no write for SEGMENTS.idleMs, its smallest segments (SEGMENTS.idleMergeRows rows in all) into one (a
 //   search pays per segment for every term and title it looks up; a bulk load or a restart leaves many).
-import { SEGMENTS } from '../params.js';
+import { INDEX, SEGMENTS } from '../params.js';
 import type { CorpusStats } from '../ranking/index.js';
 import { type BuiltSegment, type MergeSource, mergePlan } from '../segment/index.js';
-import type { EncodedBatch, Metadata, SearchOutcome, SearchParams, StoredDocument, StoreIndex, TextReader } from '../types.js';
+import type { EncodedBatch, Filter, Metadata, SearchOutcome, SearchParams, StoredDocument, StoreIndex, TextReader } from '../types.js';
 import { runSearch } from './dispatch.js';
+import { compileFilter, equalityTerms } from './filter.js';
 import { FilterIndex } from './filter-index.js';
 import type { EngineContext, Segment, SegmentBatch } from './types.js';
 
@@ -38,6 +39,8 @@ export class MemoryStoreIndex implements StoreIndex {
   private readonly slotIds: Array<string | undefined> = [];
   private readonly freeSlots: number[] = [];
   private readonly filters = new FilterIndex();
+  /** Slots matching recent filters (by their JSON), dropped on every write: a repeated filter is not evaluated again. */
+  private readonly matched = new Map<string, Set<number>>();
   private nextVersion = 1;
   private liveRows = 0;
   private liveBody = 0;
@@ -104,12 +107,57 @@ export class MemoryStoreIndex implements StoreIndex {
   remove(docId: string): void {
     const d = this.docs.get(docId);
     if (!d) return;
+    this.matched.clear();
     this.kill(d);
     this.docs.delete(docId);
     this.filters.remove(d.slot, d.metadata);
     this.slotIds[d.slot] = undefined;
     this.freeSlots.push(d.slot);
     this.armIdleMerge();
+  }
+
+  /** Replaces a document's metadata (its rows stay as they are). False when the document is not in the index. */
+  setMetadata(docId: string, metadata: Metadata): boolean {
+    const d = this.docs.get(docId);
+    if (!d) return false;
+    this.matched.clear();
+    this.filters.remove(d.slot, d.metadata);
+    d.metadata = metadata;
+    this.filters.add(d.slot, metadata);
+    return true;
+  }
+
+  /** Ids of the documents the filter matches (every document for an empty filter). */
+  idsMatching(filter: Filter): string[] {
+    const slots = this.matchSlots(filter);
+    if (!slots) return [...this.docs.keys()];
+    return [...slots].map((slot) => this.slotIds[slot]!);
+  }
+
+  /** Slots of the documents a filter matches; undefined for an empty filter (no filtering). */
+  private matchSlots(filter: Filter | undefined): Set<number> | undefined {
+    if (!filter || Object.keys(filter).length === 0) return undefined;
+    const key = JSON.stringify(filter);
+    const hit = this.matched.get(key);
+    if (hit) {
+      this.matched.delete(key);
+      this.matched.set(key, hit);
+      return hit;
+    }
+    const test = compileFilter(filter);
+    const terms = equalityTerms(filter);
+    const out = new Set<number>();
+    if (terms.length) {
+      for (const slot of this.filters.candidates(terms)) {
+        const d = this.docs.get(this.slotIds[slot]!);
+        if (d && test(d.metadata)) out.add(slot);
+      }
+    } else {
+      for (const d of this.docs.values()) if (test(d.metadata)) out.add(d.slot);
+    }
+    this.matched.set(key, out);
+    if (this.matched.size > INDEX.filterCache) this.matched.delete(this.matched.keys().next().value!);
+    return out;
   }
 
   /** Restarts the idle clock (after each write): the idle merge runs SEGMENTS.idleMs after the last one. */
@@ -159,6 +207,7 @@ export class MemoryStoreIndex implements StoreIndex {
     moved?: Map<string, DocEntry>,
   ): void {
     if (this.closed) return;
+    this.matched.clear();
     const { heap } = this.ctx;
     const nRows = built.rowDoc.length;
     const base = heap.alloc(built.image.byteLength);
@@ -325,7 +374,7 @@ export class MemoryStoreIndex implements StoreIndex {
 
   async search(params: SearchParams, readText: TextReader): Promise<SearchOutcome> {
     const { segments: snapshot, stats } = this.snapshot();
-    const slots = this.filters.match(params.filter);
+    const slots = this.matchSlots(params.filter);
     let allowed: Array<[number, number, number]> | undefined;
     if (slots) {
       const index = new Map(snapshot.map((s, i) => [s, i]));

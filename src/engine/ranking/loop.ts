@@ -15,6 +15,7 @@ import { chainOrder, confidence, returnedConfidence } from './confidence.js';
 import type { SearchCorpus } from './corpus.js';
 import { dotw } from './feature-table.js';
 import { Searcher } from './hops.js';
+import { markTerms, previousRow, stopIds } from './marks.js';
 import { isQuestion } from './question.js';
 import { buildHop1, buildHop2, buildHop3, hop1Chains, stageOf } from './stages.js';
 import { sufficiencyFeatures } from './sufficiency-features.js';
@@ -88,8 +89,14 @@ export function runLoop(
   const done: Done[] = [];
   const finish = (ch: Chains, scores: number[], hops: number): LoopOutput => {
     const best = done.reduce((a, b) => (b.conf > a.conf + STAGES.margin ? b : a));
+    const stop = stopIds(model.params.stop);
     return {
-      hits: best.st.ret.map((row, i) => ({ row, score: best.st.scores[best.st.from[i]], hop: best.st.hops[i] })),
+      hits: best.st.ret.map((row, i) => ({
+        row,
+        score: best.st.scores[best.st.from[i]],
+        hop: best.st.hops[i],
+        marks: markTerms(c, q.qt, stop, row, previousRow(best.st, i)),
+      })),
       hopsUsed: hops,
       stage: done.indexOf(best) + 1,
       confidence: returnedConfidence(suff.returned, best.conf),

@@ -22,7 +22,7 @@ export function searchOp(ctx: OpContext, t: SearchTask): SearchTaskResult {
   return {
     hits: out.hits.map((h) => {
       const [seg, row] = corpus.locate(h.row);
-      return { seg, row, score: h.score, hop: h.hop };
+      return { seg, row, score: h.score, hop: h.hop, marks: h.marks };
     }),
     hopsUsed: out.hopsUsed,
     stage: out.stage,

@@ -150,6 +150,8 @@ export interface LoopHit {
   row: number;
   score: number;
   hop: number;
+  /** term ids of the words to highlight in the passage (marks.ts) */
+  marks: number[];
 }
 
 export interface LoopOutput {
@@ -250,7 +252,7 @@ export interface RawStep {
 }
 
 export interface SearchTaskResult {
-  hits: Array<{ seg: number; row: number; score: number; hop: number }>;
+  hits: Array<{ seg: number; row: number; score: number; hop: number; marks: number[] }>;
   hopsUsed: number;
   stage: number;
   confidence: number;

@@ -1,0 +1,114 @@
+// The metadata filter language (src/engine/index/filter.ts) as a pure function: every operator on
+// matching, other-typed and missing values, $and/$or/$not, code-point string order against a
+// reference, the size the API bounds, and (fast-check) that the equality terms an index answers
+// never drop a document the whole filter matches.
+import fc from 'fast-check';
+import t from 'tap';
+import type { Filter, Metadata } from '../src/api-types.js';
+import { equalityTerms } from '../src/engine/index/filter.js';
+import { compareCodePoints, compileFilter, filterSize } from '../src/engine/index.js';
+
+const DOCS: Record<string, Metadata> = {
+  n1: { year: 1995, team: 'a', ok: true, tag: 'x' },
+  n2: { year: 2005, team: 'b', ok: false },
+  s1: { year: '1995', team: 'a' },
+  none: {},
+  date: { when: '2024-03-01T10:00:00Z', team: 'c' },
+};
+
+const ids = (f: Filter) => {
+  const test = compileFilter(f);
+  return Object.keys(DOCS).filter((id) => test(DOCS[id]));
+};
+
+t.test('every operator, with values of another type and missing keys', async (t) => {
+  const cases: Array<[Filter, string[]]> = [
+    [{}, ['n1', 'n2', 's1', 'none', 'date']],
+    [{ year: 1995 }, ['n1']],
+    [{ year: '1995' }, ['s1']],
+    [{ year: { $eq: 1995 } }, ['n1']],
+    [{ year: { $ne: 1995 } }, ['n2']],
+    [{ year: { $ne: '1995' } }, []],
+    [{ ok: { $ne: true } }, ['n2']],
+    [{ year: { $gt: 1995 } }, ['n2']],
+    [{ year: { $gte: 1995 } }, ['n1', 'n2']],
+    [{ year: { $lt: 2005 } }, ['n1']],
+    [{ year: { $lte: 2005 } }, ['n1', 'n2']],
+    [{ year: { $gte: 1990, $lt: 2000 } }, ['n1']],
+    [{ year: { $gt: '1990' } }, ['s1']],
+    [{ when: { $gte: '2024-01-01', $lt: '2024-12-31' } }, ['date']],
+    [{ team: { $in: ['a', 'c'] } }, ['n1', 's1', 'date']],
+    [{ year: { $in: [1995, '2005'] } }, ['n1']],
+    [{ team: { $nin: ['a'] } }, ['n2', 'date']],
+    [{ year: { $nin: [2005] } }, ['n1']],
+    [{ tag: { $exists: true } }, ['n1']],
+    [{ tag: { $exists: false } }, ['n2', 's1', 'none', 'date']],
+    [{ ok: false }, ['n2']],
+    [{ ok: { $eq: 'false' } }, []],
+    [{ team: 'a', year: 1995 }, ['n1']],
+    [{ $and: [{ team: 'a' }, { year: { $exists: true } }] }, ['n1', 's1']],
+    [{ $or: [{ team: 'b' }, { tag: 'x' }] }, ['n1', 'n2']],
+    [{ $not: { team: 'a' } }, ['n2', 'none', 'date']],
+    [{ $not: { year: { $ne: 1995 } } }, ['n1', 's1', 'none', 'date']],
+    [{ $or: [{ $and: [{ team: 'a' }, { $not: { ok: true } }] }, { team: 'c' }] }, ['s1', 'date']],
+    [{ team: 'a', $or: [{ year: 1995 }, { year: '1995' }] }, ['n1', 's1']],
+  ];
+  for (const [f, want] of cases) t.same(ids(f), want, JSON.stringify(f));
+});
+
+t.test('strings compare by code point, not by UTF-16 unit', async (t) => {
+  t.ok(compareCodePoints('\uffff', '😀') < 0, 'U+FFFF sorts before U+1F600 (UTF-16 units say otherwise)');
+  t.ok('\uffff' > '😀', 'the reason: JavaScript compares UTF-16 units');
+  t.same(ids({ tag: { $lt: 'y' } }), ['n1']);
+  const ref = (a: string, b: string) => {
+    const x = [...a].map((c) => c.codePointAt(0)!);
+    const y = [...b].map((c) => c.codePointAt(0)!);
+    for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i] - y[i];
+    return x.length - y.length;
+  };
+  const str = fc.string({
+    unit: fc.oneof(fc.constantFrom('a', 'z', '\ud7ff', '\ue000', '\uffff'), fc.string({ unit: 'grapheme', maxLength: 1 })),
+    maxLength: 6,
+  });
+  fc.assert(
+    fc.property(str, str, (a, b) => Math.sign(compareCodePoints(a, b)) === Math.sign(ref(a, b))),
+    { numRuns: 2000 },
+  );
+  t.pass('2000 random pairs agree with the reference');
+});
+
+t.test('size: depth and operators as the API bounds them', async (t) => {
+  t.same(filterSize({}), { depth: 1, operators: 0 });
+  t.same(filterSize({ a: 1, b: { $gt: 1, $lt: 3 } }), { depth: 1, operators: 3 });
+  t.same(filterSize({ $and: [{ a: 1 }, { $not: { b: 2 } }] }), { depth: 3, operators: 4 });
+});
+
+t.test('equality terms never drop a match (an index answering them finds a superset)', async (t) => {
+  const value = fc.oneof(fc.constantFrom('a', 'b'), fc.integer({ min: 0, max: 2 }), fc.boolean());
+  const key = fc.constantFrom('k', 'j');
+  const cond = fc.oneof(
+    value,
+    fc.record({ $eq: value }),
+    fc.record({ $in: fc.array(value, { minLength: 1, maxLength: 3 }) }),
+    fc.record({ $ne: value }),
+    fc.record({ $exists: fc.boolean() }),
+  );
+  const { filter } = fc.letrec((tie) => ({
+    filter: fc.oneof(
+      { depthSize: 'small', withCrossShrink: true },
+      fc.dictionary(key, cond, { maxKeys: 2, noNullPrototype: true }),
+      fc.record({ $and: fc.array(tie('filter'), { minLength: 1, maxLength: 3 }) }),
+      fc.record({ $or: fc.array(tie('filter'), { minLength: 1, maxLength: 3 }) }),
+      fc.record({ $not: tie('filter') }),
+    ),
+  }));
+  const meta = fc.dictionary(key, value, { maxKeys: 2, noNullPrototype: true });
+  fc.assert(
+    fc.property(filter as fc.Arbitrary<Filter>, meta, (f, m) => {
+      if (!compileFilter(f)(m)) return true;
+      return equalityTerms(f).every(([k, values]) => Object.hasOwn(m, k) && values.some((v) => v === m[k]));
+    }),
+    { numRuns: 3000 },
+  );
+  t.pass('3000 random filters and metadata');
+});
