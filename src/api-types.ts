@@ -205,9 +205,16 @@ export interface Passage {
 
 export interface TraceStep {
   hop: number;
+  /** The document read at this hop. */
   doc_id: string;
   /** A short reason. */
   why: string;
+  /** What the hop searched with, readable: the question at hop 1; later, the question plus the words or the title taken from the passage read before (or that passage, when the hop followed all of it). */
+  query: string;
+  /** The hop's time in the engine, in milliseconds. */
+  ms: number;
+  /** How many candidates the hop scored: passages at hop 1, chains of passages (one per passage it could read next) later. */
+  candidates: number;
 }
 
 export interface SearchResult {

@@ -1,7 +1,8 @@
 // Highlights over HTTP: each passage's `highlights` are sorted, non-overlapping [start, end) offsets
 // into its text that land on whole words; on a hop-1 passage they are the query's words, on a passage
 // a later hop found also the words it shares with the passage before it (the bridge entity); offsets
-// stay right after characters outside the BMP and in accented and Cyrillic text.
+// stay right after characters outside the BMP and in accented and Cyrillic text. The trace's steps
+// say what each hop searched with, its time and how many candidates it scored.
 import t, { type Test } from 'tap';
 import { SchemaChecker } from './helpers/schema.js';
 import { startTestServer } from './helpers/server.js';
@@ -57,4 +58,18 @@ t.test('offsets after characters outside the BMP, in accented and Cyrillic text'
   const q = ru.passages.find((x: any) => x.doc_id === 'ru');
   t.same(words(q), ['глубокое', 'озеро']);
   wellFormed(t, q);
+});
+
+t.test("the trace: each hop's query, time and candidates", async (t) => {
+  const question = 'Who is the child of the director of Devotion (1929 film)?';
+  const r = await api.post('/stores/hl/search', { query: question, return_trace: true });
+  t.same(schemas.errors('SearchResult', r), []);
+  t.equal(r.trace.length, 2);
+  const [one, two] = r.trace;
+  t.match(one, { hop: 1, doc_id: 'devotion', query: question });
+  t.ok(one.candidates >= 2, `hop 1 scored ${one.candidates} passages`);
+  t.match(two, { hop: 2, doc_id: 'brignone' });
+  t.equal(two.query, `${question} + 'Guido Brignone'`, 'the question plus the title the hop followed');
+  t.ok(two.candidates >= 1, `hop 2 scored ${two.candidates} chains`);
+  for (const s of r.trace) t.ok(s.ms >= 0 && s.ms < r.latency_ms + 1, `hop ${s.hop}: ${s.ms} ms within the search's ${r.latency_ms}`);
 });

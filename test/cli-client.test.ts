@@ -179,7 +179,7 @@ t.test('the readable view groups passages by hop', async (t) => {
       hops_used: 2,
       latency_ms: 3.25,
       engine: 'e1',
-      trace: [{ hop: 1, doc_id: 'a', why: 'matches' }],
+      trace: [{ hop: 1, doc_id: 'a', why: 'matches', query: 'q', ms: 0.25, candidates: 40 }],
     },
     4,
     60,
@@ -187,7 +187,10 @@ t.test('the readable view groups passages by hop', async (t) => {
   t.match(text, /^hop 1\n {2}0\.900 {2}a {2}\[3-8\] {2}team=x\n {9}first\nhop 2\n {2}0\.500 {2}b/);
   t.equal(text.split('\n').filter((l) => l.includes('second')).length, 4, 'long passages wrapped to four lines');
   t.match(text, /…\n/);
-  t.match(text, /confidence 0\.88 · 2 hops used of at most 4 · 3\.3 ms · e1\ntrace:\n {2}hop 1 {2}a {2}matches\n$/);
+  t.match(
+    text,
+    /confidence 0\.88 · 2 hops used of at most 4 · 3\.3 ms · e1\ntrace:\n {2}hop 1 {2}a {2}matches {2}\(40 candidates, 0\.3 ms\)\n$/,
+  );
 });
 
 t.test('errors print message and fix and exit non-zero', async (t) => {

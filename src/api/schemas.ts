@@ -377,12 +377,24 @@ export const schemas = {
   },
   TraceStep: {
     type: 'object',
-    required: ['hop', 'doc_id', 'why'],
+    required: ['hop', 'doc_id', 'why', 'query', 'ms', 'candidates'],
     additionalProperties: false,
     properties: {
       hop: { type: 'integer', minimum: 1 },
-      doc_id: { type: 'string' },
+      doc_id: { type: 'string', description: 'The document read at this hop.' },
       why: { type: 'string', description: 'A short reason.' },
+      query: {
+        type: 'string',
+        description:
+          'What the hop searched with, readable: the question at hop 1; later, the question plus the words or the title taken from the passage read before (or that passage, when the hop followed all of it).',
+      },
+      ms: { type: 'number', minimum: 0, description: "The hop's time in the engine, in milliseconds." },
+      candidates: {
+        type: 'integer',
+        minimum: 0,
+        description:
+          'How many candidates the hop scored: passages at hop 1, chains of passages (one per passage it could read next) later.',
+      },
     },
   },
   SearchResult: {

@@ -59,7 +59,7 @@ export function renderResult(r: SearchResult, maxHops: number | undefined, width
   if (r.trace) {
     out.push('trace:');
     if (r.trace.length === 0) out.push('  (empty)');
-    for (const s of r.trace) out.push(`  hop ${s.hop}  ${s.doc_id}  ${s.why}`);
+    for (const s of r.trace) out.push(`  hop ${s.hop}  ${s.doc_id}  ${s.why}  (${s.candidates} candidates, ${s.ms.toFixed(1)} ms)`);
   }
   return `${out.join('\n')}\n`;
 }

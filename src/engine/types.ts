@@ -52,6 +52,12 @@ export interface TraceStep {
   hop: number;
   doc_id: string;
   why: string;
+  /** what the hop searched with, readable: the question, or the question plus what it carried from the passage before */
+  query: string;
+  /** the hop's time in the engine */
+  ms: number;
+  /** passages (hop 1) or chains of passages (later hops) the hop scored */
+  candidates: number;
 }
 
 export interface SearchOutcome {

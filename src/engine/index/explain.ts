@@ -1,6 +1,6 @@
-// Renders raw trace steps into one readable `why` per hop, from the query text and the text of the
-// passages involved: which query words matched, which words of the passage read led on, or which
-// title it names.
+// Renders raw trace steps into one readable `why` and `query` per hop, from the query text and the
+// text of the passages involved: which query words matched, which words of the passage read led on,
+// or which title it names; the query a later hop searched with is the question plus those words.
 import type { RawStep } from '../ranking/index.js';
 import { termId, tokenize } from '../text/index.js';
 import type { TextReader, TraceStep } from '../types.js';
@@ -30,6 +30,7 @@ export function explain(
     const ref = rowRef(s.seg, s.row);
     if (!ref) continue;
     let why: string;
+    let searched = query;
     if (s.why.kind === 'query') {
       const ids = new Set(s.why.terms);
       const ws = words(query, (f) => ids.has(termId(f))).slice(0, 6);
@@ -44,8 +45,9 @@ export function explain(
         s.why.kind === 'link'
           ? `its title${ws.length ? ` '${ws.join(' ')}'` : ''} is named in ${src}`
           : `follows ${src}${ws.length ? ` through ${quote(ws)}` : ''}`;
+      searched = ws.length ? `${query} + ${s.why.kind === 'link' ? `'${ws.join(' ')}'` : quote(ws)}` : `${query} + ${src}`;
     }
-    out.push({ hop: s.hop, doc_id: ref.docId, why });
+    out.push({ hop: s.hop, doc_id: ref.docId, why, query: searched, ms: s.ms, candidates: s.candidates });
   }
   return out;
 }

@@ -37,13 +37,25 @@ export function sufficiencyFor(m: LoopParams, query: string): Sufficiency {
   return m.keywords && !isQuestion(query) ? m.keywords : m;
 }
 
-/** The trace: the best chain reaching the deepest hop run, one step per hop. */
-function traceOf(ch: Chains, scores: number[], hops: number): LoopOutput['steps'] {
+/** What a hop cost: its time in the worker and how many passages (hop 1) or chains (later hops) it scored. */
+interface HopCost {
+  ms: number;
+  candidates: number;
+}
+
+/** The trace: the best chain reaching the deepest hop run, one step per hop, with the cost of that hop. */
+function traceOf(ch: Chains, scores: number[], hops: number, costs: HopCost[]): LoopOutput['steps'] {
   const order = chainOrder(scores);
   const j = order.find((i) => ch.chains[i].length === hops) ?? order[0];
   if (j === undefined) return [];
   const chain = ch.chains[j];
-  return chain.map((row, i) => ({ hop: i + 1, row, why: i === chain.length - 1 ? ch.why(j) : stepWhy(ch, j, i) }));
+  return chain.map((row, i) => ({
+    hop: i + 1,
+    row,
+    why: i === chain.length - 1 ? ch.why(j) : stepWhy(ch, j, i),
+    ms: costs[i]?.ms ?? 0,
+    candidates: costs[i]?.candidates ?? 0,
+  }));
 }
 
 /** A middle step's why: the query for the first passage, otherwise the passage read before it. */
@@ -83,6 +95,14 @@ export function runLoop(
     model.dense,
     task.approximate ? (task.scanBudget ?? SCAN.budget) : 0,
   );
+  let clock = performance.now();
+  const costs: HopCost[] = [];
+  /** Records the hop that ends now: its time since the previous one ended. */
+  const hopDone = (candidates: number) => {
+    const now = performance.now();
+    costs.push({ ms: Math.round((now - clock) * 1000) / 1000, candidates });
+    clock = now;
+  };
   const q = s.query(task.query);
   if (q.order.length === 0) return { hits: [], hopsUsed: 1, stage: 1, confidence: 0, steps: [] };
   const suff = sufficiencyFor(m, task.query);
@@ -100,7 +120,7 @@ export function runLoop(
       hopsUsed: hops,
       stage: done.indexOf(best) + 1,
       confidence: returnedConfidence(suff.returned, best.conf),
-      steps: traceOf(ch, scores, hops),
+      steps: traceOf(ch, scores, hops, costs),
     };
   };
   const h1 = buildHop1(s, q, m.W1);
@@ -108,16 +128,19 @@ export function runLoop(
   // stage 1's list as far as the caller's lead asks; its first k are the list the confidence reads
   const st1 = stageOf(c, ch1, h1.h1, Math.max(k, Math.min(task.lead ?? 0, HOPS.rankCap)), h1.ranked);
   done.push({ st: st1, conf: confidence(suff.conf[0], sufficiencyFeatures(c, q, firstOf(st1, k), k)) });
+  hopDone(h1.pool.length);
   if (task.maxHops === 1 || done[0].conf >= m.tau[0] || h1.beam.length === 0) return finish(ch1, h1.h1, 1);
   const ch2 = buildHop2(s, q, h1, m.exp);
   if (ch2.chains.length === 0) return finish(ch1, h1.h1, 1);
   const sc2 = ch2.X.map((x) => dotw(m.W2, x));
   const st2 = stageOf(c, ch2, sc2, k, h1.ranked);
   done.push({ st: st2, conf: confidence(suff.conf[1], sufficiencyFeatures(c, q, st2, k)) });
+  hopDone(ch2.chains.length);
   if (task.maxHops === 2 || Math.max(done[0].conf, done[1].conf) >= m.tau[1]) return finish(ch2, sc2, 2);
   const ch3 = buildHop3(s, q, ch2, sc2, m.exp);
   const sc3 = ch3.X.map((x) => dotw(m.W3, x));
   const st3 = stageOf(c, ch3, sc3, k, h1.ranked);
   done.push({ st: st3, conf: confidence(suff.conf[2], sufficiencyFeatures(c, q, st3, k)) });
+  hopDone(ch3.chains.length);
   return finish(ch3, sc3, ch3.chains.some((ch) => ch.length === 3) ? 3 : 2);
 }

@@ -30,7 +30,7 @@ export function searchOp(ctx: OpContext, t: SearchTask): SearchTaskResult {
     steps: out.steps.map((s) => {
       const [seg, row] = corpus.locate(s.row);
       const why = s.why.kind === 'query' ? s.why : { ...s.why, from: corpus.locate(s.why.fromRow) };
-      return { hop: s.hop, seg, row, why };
+      return { hop: s.hop, seg, row, why, ms: s.ms, candidates: s.candidates };
     }),
   };
 }

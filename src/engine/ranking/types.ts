@@ -160,7 +160,8 @@ export interface LoopOutput {
   /** the stage whose list is returned: 1 when every passage was found by the question alone */
   stage: number;
   confidence: number;
-  steps: Array<{ hop: number; row: number; why: Why }>;
+  /** the trace, with each hop's time in the worker (ms) and how many passages or chains it scored */
+  steps: Array<{ hop: number; row: number; why: Why; ms: number; candidates: number }>;
 }
 
 /** One segment of a search's snapshot, as the worker reads it. */
@@ -249,6 +250,8 @@ export interface RawStep {
   row: number;
   /** the step's why, with the row it came from as [segment, row] */
   why: Why & { from?: [number, number] };
+  ms: number;
+  candidates: number;
 }
 
 export interface SearchTaskResult {
