@@ -84,20 +84,26 @@ export interface StoreList {
 }
 
 /** A document: its id, exactly one of `text` and `content`, and optional metadata. */
-export interface DocumentInput {
-  /** Document id, the upsert key: 1 to 512 bytes of UTF-8, any characters except the ids '.' and '..' (URL-encode it in paths). */
+export type DocumentInput = {
+  /** Document id, the upsert key: 1 to 512 bytes of UTF-8 (so at most 512 characters, fewer outside ASCII), any characters except the ids '.' and '..' (URL-encode it in paths); distinct within a request. */
   id: string;
   /** Full document text, unchunked; must contain a non-space character. Send either text or content. */
-  text?: string;
-  content?: DocumentContent;
+  text: string;
+  content?: never;
   metadata?: Metadata;
-}
+} | {
+  /** Document id, the upsert key: 1 to 512 bytes of UTF-8 (so at most 512 characters, fewer outside ASCII), any characters except the ids '.' and '..' (URL-encode it in paths); distinct within a request. */
+  id: string;
+  text?: never;
+  content: DocumentContent;
+  metadata?: Metadata;
+};
 
 /** A file whose text becomes the document text (instead of `text`): a PDF has its text layer extracted; an image, or a PDF page without a text layer, is transcribed by the vision model (SVC_VISION_MODEL, else SVC_ENRICH_MODEL; refused with 400 when neither is set). The base64 counts toward the 32 MB request limit. */
 export interface DocumentContent {
   /** The file type: one of image/png, image/jpeg, application/pdf. */
   media_type: 'image/png' | 'image/jpeg' | 'application/pdf';
-  /** The file, base64-encoded (RFC 4648, with padding). */
+  /** The file, base64-encoded (RFC 4648, with = padding; line breaks are ignored): its length without line breaks is a multiple of 4. */
   data: string;
 }
 
@@ -146,6 +152,7 @@ export interface DocumentList {
 
 /** Exactly one of `filter` (delete every document it matches) and `ids`. */
 export interface DeleteDocumentsRequest {
+  /** A filter with at least one condition (an empty one would delete every document: delete the store, DELETE /v1/stores/{store}, for that). */
   filter?: Filter;
   /** 1 to 1000 document ids; ids not in the store are skipped. */
   ids?: string[];
@@ -259,6 +266,7 @@ export const ERROR_STATUS = {
   invalid_request: 400,
   unauthorized: 401,
   document_not_found: 404,
+  route_not_found: 404,
   store_not_found: 404,
   store_already_exists: 409,
   document_too_large: 413,
@@ -279,29 +287,29 @@ export type ErrorType = keyof typeof ERROR_STATUS;
 /** Every operation: method, path (relative to the base URL), statuses answered with its response type, declared errors. */
 export const OPERATIONS = {
   /** Create a store */
-  createStore: { method: 'POST', path: '/stores', ok: [201], errors: ['invalid_request', 'unauthorized', 'store_already_exists', 'unsupported_media_type', 'rate_limited', 'headers_too_large', 'internal', 'storage_unavailable', 'service_unavailable', 'storage_full'] },
+  createStore: { method: 'POST', path: '/stores', ok: [201], errors: ['invalid_request', 'unauthorized', 'route_not_found', 'store_already_exists', 'unsupported_media_type', 'rate_limited', 'headers_too_large', 'internal', 'storage_unavailable', 'service_unavailable', 'storage_full'] },
   /** List stores, newest first */
-  listStores: { method: 'GET', path: '/stores', ok: [200], errors: ['invalid_request', 'unauthorized', 'rate_limited', 'headers_too_large', 'internal', 'service_unavailable'] },
+  listStores: { method: 'GET', path: '/stores', ok: [200], errors: ['invalid_request', 'unauthorized', 'route_not_found', 'rate_limited', 'headers_too_large', 'internal', 'service_unavailable'] },
   /** Get a store with live stats */
-  getStore: { method: 'GET', path: '/stores/{store}', ok: [200], errors: ['invalid_request', 'unauthorized', 'store_not_found', 'rate_limited', 'headers_too_large', 'internal', 'service_unavailable'] },
+  getStore: { method: 'GET', path: '/stores/{store}', ok: [200], errors: ['invalid_request', 'unauthorized', 'store_not_found', 'route_not_found', 'rate_limited', 'headers_too_large', 'internal', 'service_unavailable'] },
   /** Delete a store and all its documents (cannot be undone) */
-  deleteStore: { method: 'DELETE', path: '/stores/{store}', ok: [204], errors: ['invalid_request', 'unauthorized', 'store_not_found', 'rate_limited', 'headers_too_large', 'internal', 'storage_unavailable', 'service_unavailable', 'storage_full'] },
+  deleteStore: { method: 'DELETE', path: '/stores/{store}', ok: [204], errors: ['invalid_request', 'unauthorized', 'store_not_found', 'route_not_found', 'rate_limited', 'headers_too_large', 'internal', 'storage_unavailable', 'service_unavailable', 'storage_full'] },
   /** Ingest (upsert) documents; searchable when the call returns */
-  ingestDocuments: { method: 'POST', path: '/stores/{store}/documents', ok: [200], errors: ['invalid_request', 'unauthorized', 'store_not_found', 'document_too_large', 'unsupported_media_type', 'idempotency_key_reused', 'rate_limited', 'headers_too_large', 'internal', 'enrichment_failed', 'storage_unavailable', 'service_unavailable', 'enrichment_timeout', 'storage_full'] },
+  ingestDocuments: { method: 'POST', path: '/stores/{store}/documents', ok: [200], errors: ['invalid_request', 'unauthorized', 'store_not_found', 'route_not_found', 'document_too_large', 'unsupported_media_type', 'idempotency_key_reused', 'rate_limited', 'headers_too_large', 'internal', 'enrichment_failed', 'storage_unavailable', 'service_unavailable', 'enrichment_timeout', 'storage_full'] },
   /** List documents, most recently ingested first; with a filter, those it matches */
-  listDocuments: { method: 'GET', path: '/stores/{store}/documents', ok: [200], errors: ['invalid_request', 'unauthorized', 'store_not_found', 'rate_limited', 'headers_too_large', 'internal', 'service_unavailable'] },
+  listDocuments: { method: 'GET', path: '/stores/{store}/documents', ok: [200], errors: ['invalid_request', 'unauthorized', 'store_not_found', 'route_not_found', 'rate_limited', 'headers_too_large', 'internal', 'service_unavailable'] },
   /** Get document info */
-  getDocument: { method: 'GET', path: '/stores/{store}/documents/{id}', ok: [200], errors: ['invalid_request', 'unauthorized', 'store_not_found', 'document_not_found', 'rate_limited', 'headers_too_large', 'internal', 'service_unavailable'] },
+  getDocument: { method: 'GET', path: '/stores/{store}/documents/{id}', ok: [200], errors: ['invalid_request', 'unauthorized', 'store_not_found', 'document_not_found', 'route_not_found', 'rate_limited', 'headers_too_large', 'internal', 'service_unavailable'] },
   /** Delete a document and its encoding */
-  deleteDocument: { method: 'DELETE', path: '/stores/{store}/documents/{id}', ok: [204], errors: ['invalid_request', 'unauthorized', 'store_not_found', 'document_not_found', 'rate_limited', 'headers_too_large', 'internal', 'storage_unavailable', 'service_unavailable', 'storage_full'] },
+  deleteDocument: { method: 'DELETE', path: '/stores/{store}/documents/{id}', ok: [204], errors: ['invalid_request', 'unauthorized', 'store_not_found', 'document_not_found', 'route_not_found', 'rate_limited', 'headers_too_large', 'internal', 'storage_unavailable', 'service_unavailable', 'storage_full'] },
   /** Update a document's metadata (merged; null removes a key) without re-encoding it; filters see it when the call returns */
-  patchDocument: { method: 'PATCH', path: '/stores/{store}/documents/{id}', ok: [200], errors: ['invalid_request', 'unauthorized', 'store_not_found', 'document_not_found', 'unsupported_media_type', 'rate_limited', 'headers_too_large', 'internal', 'storage_unavailable', 'service_unavailable', 'storage_full'] },
+  patchDocument: { method: 'PATCH', path: '/stores/{store}/documents/{id}', ok: [200], errors: ['invalid_request', 'unauthorized', 'store_not_found', 'document_not_found', 'route_not_found', 'unsupported_media_type', 'rate_limited', 'headers_too_large', 'internal', 'storage_unavailable', 'service_unavailable', 'storage_full'] },
   /** Delete the documents a filter matches, or those of a list of ids, in one transaction */
-  deleteDocuments: { method: 'POST', path: '/stores/{store}/documents/delete', ok: [200], errors: ['invalid_request', 'unauthorized', 'store_not_found', 'unsupported_media_type', 'rate_limited', 'headers_too_large', 'internal', 'storage_unavailable', 'service_unavailable', 'storage_full'] },
+  deleteDocuments: { method: 'POST', path: '/stores/{store}/documents/delete', ok: [200], errors: ['invalid_request', 'unauthorized', 'store_not_found', 'route_not_found', 'unsupported_media_type', 'rate_limited', 'headers_too_large', 'internal', 'storage_unavailable', 'service_unavailable', 'storage_full'] },
   /** Multi-hop search */
-  search: { method: 'POST', path: '/stores/{store}/search', ok: [200], errors: ['invalid_request', 'unauthorized', 'store_not_found', 'unsupported_media_type', 'rate_limited', 'headers_too_large', 'internal', 'service_unavailable'] },
+  search: { method: 'POST', path: '/stores/{store}/search', ok: [200], errors: ['invalid_request', 'unauthorized', 'store_not_found', 'route_not_found', 'unsupported_media_type', 'rate_limited', 'headers_too_large', 'internal', 'service_unavailable'] },
   /** Several searches of one store in one request; each counts against the rate limit */
-  searchBatch: { method: 'POST', path: '/stores/{store}/search/batch', ok: [200], errors: ['invalid_request', 'unauthorized', 'store_not_found', 'unsupported_media_type', 'rate_limited', 'headers_too_large', 'internal', 'service_unavailable'] },
+  searchBatch: { method: 'POST', path: '/stores/{store}/search/batch', ok: [200], errors: ['invalid_request', 'unauthorized', 'store_not_found', 'route_not_found', 'unsupported_media_type', 'rate_limited', 'headers_too_large', 'internal', 'service_unavailable'] },
   /** Health and readiness (200 once the model and stores are loaded) */
   health: { method: 'GET', path: '/health', ok: [200, 503], errors: [] },
   /** This document */
@@ -344,7 +352,7 @@ export interface OperationTypes {
   };
   getStore: {
     path: {
-      /** Store name or id. */
+      /** Store name or id (not '.' or '..', which URL parsers resolve). */
       store: string;
     };
     query: Record<string, never>;
@@ -358,7 +366,7 @@ export interface OperationTypes {
   };
   deleteStore: {
     path: {
-      /** Store name or id. */
+      /** Store name or id (not '.' or '..', which URL parsers resolve). */
       store: string;
     };
     query: Record<string, never>;
@@ -372,7 +380,7 @@ export interface OperationTypes {
   };
   ingestDocuments: {
     path: {
-      /** Store name or id. */
+      /** Store name or id (not '.' or '..', which URL parsers resolve). */
       store: string;
     };
     query: Record<string, never>;
@@ -388,7 +396,7 @@ export interface OperationTypes {
   };
   listDocuments: {
     path: {
-      /** Store name or id. */
+      /** Store name or id (not '.' or '..', which URL parsers resolve). */
       store: string;
     };
     query: {
@@ -409,9 +417,9 @@ export interface OperationTypes {
   };
   getDocument: {
     path: {
-      /** Store name or id. */
+      /** Store name or id (not '.' or '..', which URL parsers resolve). */
       store: string;
-      /** Document id, URL-encoded (1 to 512 bytes of UTF-8). */
+      /** Document id, URL-encoded (1 to 512 bytes of UTF-8; not '.' or '..', which URL parsers resolve). */
       id: string;
     };
     query: {
@@ -428,9 +436,9 @@ export interface OperationTypes {
   };
   deleteDocument: {
     path: {
-      /** Store name or id. */
+      /** Store name or id (not '.' or '..', which URL parsers resolve). */
       store: string;
-      /** Document id, URL-encoded (1 to 512 bytes of UTF-8). */
+      /** Document id, URL-encoded (1 to 512 bytes of UTF-8; not '.' or '..', which URL parsers resolve). */
       id: string;
     };
     query: Record<string, never>;
@@ -444,9 +452,9 @@ export interface OperationTypes {
   };
   patchDocument: {
     path: {
-      /** Store name or id. */
+      /** Store name or id (not '.' or '..', which URL parsers resolve). */
       store: string;
-      /** Document id, URL-encoded (1 to 512 bytes of UTF-8). */
+      /** Document id, URL-encoded (1 to 512 bytes of UTF-8; not '.' or '..', which URL parsers resolve). */
       id: string;
     };
     query: Record<string, never>;
@@ -460,7 +468,7 @@ export interface OperationTypes {
   };
   deleteDocuments: {
     path: {
-      /** Store name or id. */
+      /** Store name or id (not '.' or '..', which URL parsers resolve). */
       store: string;
     };
     query: Record<string, never>;
@@ -474,7 +482,7 @@ export interface OperationTypes {
   };
   search: {
     path: {
-      /** Store name or id. */
+      /** Store name or id (not '.' or '..', which URL parsers resolve). */
       store: string;
     };
     query: Record<string, never>;
@@ -488,7 +496,7 @@ export interface OperationTypes {
   };
   searchBatch: {
     path: {
-      /** Store name or id. */
+      /** Store name or id (not '.' or '..', which URL parsers resolve). */
       store: string;
     };
     query: Record<string, never>;

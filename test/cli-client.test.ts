@@ -110,7 +110,7 @@ t.test('filters (--where), delete by filter and patch', async (t) => {
   t.match(both.stderr, /give a document id or --where/);
   const emptyFilter = await svc('docs', 'delete', 'kv', '--where', '{}');
   t.equal(emptyFilter.code, 1);
-  t.match(emptyFilter.stderr, /fix: Name at least one condition/);
+  t.match(emptyFilter.stderr, /fix: A filter with at least one condition/);
   t.equal((await api.get('/stores/kv')).n_docs, 3, 'refused deletes deleted nothing');
 });
 

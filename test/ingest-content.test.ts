@@ -83,7 +83,8 @@ t.test('content validation', async (t) => {
   const cases: Array<[string, unknown, RegExp]> = [
     ['neither text nor content', { id: 'x' }, /neither text nor content/],
     ['both', { id: 'x', text: 'hi', content: { media_type: 'application/pdf', data: b64(textPdf) } }, /both text and content/],
-    ['bad base64', doc('x', 'application/pdf', 'not*base64!'), /not valid base64/],
+    ['bad base64 characters (the schema)', doc('x', 'application/pdf', 'not*base64!'), /content\.data must match pattern/],
+    ['base64 of a length not a multiple of 4', doc('x', 'application/pdf', 'QUJDRA='), /not valid base64/],
     ['not a PDF', doc('x', 'application/pdf', png()), /not a PDF file/],
     ['not a PNG', doc('x', 'image/png', textPdf), /not a PNG image/],
     ['corrupt PDF', doc('x', 'application/pdf', Buffer.from('%PDF-1.7\nnothing else')), /cannot be read/],

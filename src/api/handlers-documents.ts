@@ -18,7 +18,7 @@ const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
 const MB = 1024 * 1024;
 const mb = (bytes: number) => `${(bytes / MB).toFixed(1)} MB`;
 
-/** Checks what the schema cannot: distinct and addressable ids, exactly one of text and content, well-formed strings. */
+/** Checks what the schema cannot state: distinct ids, ids of at most 512 bytes, well-formed strings. */
 function checkDocuments(docs: DocumentInput[]): void {
   const seen = new Set<string>();
   docs.forEach((d, i) => {
@@ -29,19 +29,9 @@ function checkDocuments(docs: DocumentInput[]): void {
       });
     }
     seen.add(d.id);
-    if (d.id === '.' || d.id === '..') {
-      throw new ApiError('invalid_request', `${where}.id '${d.id}' cannot be addressed in a URL path`, {
-        fix: "URL parsers resolve '.' and '..' path segments (even percent-encoded); use another id.",
-      });
-    }
     if (Buffer.byteLength(d.id) > LIMITS.docIdBytes) {
       throw new ApiError('invalid_request', `${where}.id is ${Buffer.byteLength(d.id)} bytes of UTF-8`, {
         fix: `Use document ids of 1 to ${LIMITS.docIdBytes} bytes.`,
-      });
-    }
-    if ((d.text === undefined) === (d.content === undefined)) {
-      throw new ApiError('invalid_request', `${where} has ${d.text === undefined ? 'neither text nor content' : 'both text and content'}`, {
-        fix: 'Send the document as text, or as content {media_type, data (base64)} to have its text extracted: exactly one of the two.',
       });
     }
     const strings = [

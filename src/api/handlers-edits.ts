@@ -45,11 +45,6 @@ export const patchDocument: Handler<'patchDocument'> = async (ctx) => {
 export const deleteDocuments: Handler<'deleteDocuments'> = async (ctx) => {
   const store = ctx.services.registry.get(ctx.project, ctx.params.store);
   const { filter, ids } = ctx.body;
-  if (filter && Object.keys(filter).length === 0) {
-    throw new ApiError('invalid_request', 'body.filter is empty, which would delete every document', {
-      fix: 'Name at least one condition in the filter; to delete every document, delete the store (DELETE /v1/stores/{store}) and create it again.',
-    });
-  }
   checkFilter(filter, 'body.filter');
   const deleted = await store.lock.run(async () => {
     if (store.closed) registry404(ctx);

@@ -22,7 +22,8 @@ export interface Operation {
 
 // Every operation with auth can also answer invalid_request: a malformed X-Svc-Project header (with
 // --no-auth) or a path that is not valid percent-encoding; each lists it in its own errors.
-const COMMON: ErrorType[] = ['unauthorized', 'headers_too_large', 'rate_limited', 'internal', 'service_unavailable'];
+// A path spelled slightly off (a trailing slash, an empty store name or id) is route_not_found.
+const COMMON: ErrorType[] = ['unauthorized', 'route_not_found', 'headers_too_large', 'rate_limited', 'internal', 'service_unavailable'];
 /** Operations that write to the data dir can meet a full or unwritable file system. */
 const WRITES: ErrorType[] = ['storage_full', 'storage_unavailable'];
 
@@ -194,15 +195,15 @@ const parameters = {
     name: 'store',
     in: 'path',
     required: true,
-    description: 'Store name or id.',
-    schema: { type: 'string', minLength: 1, maxLength: 64 },
+    description: "Store name or id (not '.' or '..', which URL parsers resolve).",
+    schema: { type: 'string', minLength: 1, maxLength: 64, not: { enum: ['.', '..'] } },
   },
   id: {
     name: 'id',
     in: 'path',
     required: true,
-    description: 'Document id, URL-encoded (1 to 512 bytes of UTF-8).',
-    schema: { type: 'string', minLength: 1 },
+    description: "Document id, URL-encoded (1 to 512 bytes of UTF-8; not '.' or '..', which URL parsers resolve).",
+    schema: { type: 'string', minLength: 1, not: { enum: ['.', '..'] } },
   },
   limit: {
     name: 'limit',

@@ -1,7 +1,8 @@
 // Mounts exactly the operations of the OpenAPI document. Per request, in order: readiness (503
 // until loaded), auth (project), rate limit (per project), declared headers, query (coerced,
 // defaults applied), JSON body (size-capped, validated), then the handler. A known path with
-// another method is 405 with Allow; anything else under /v1 is 404 `route_not_found`.
+// another method is 405 with Allow; anything else under /v1 (a trailing slash included) is 404
+// `route_not_found`, which every operation documents.
 import type { IncomingHttpHeaders } from 'node:http';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { OperationId } from '../api-types.js';
@@ -74,7 +75,8 @@ export interface RouterOptions {
 }
 
 export function buildRouter({ services, auth, limiter }: RouterOptions): express.Router {
-  const router = express.Router({ caseSensitive: true, strict: false });
+  // Strict: `/stores/` is not `/stores` (nor `/stores/{store}` with an empty name), it is 404.
+  const router = express.Router({ caseSensitive: true, strict: true });
   const validators = compileValidators(services.openapi, OPERATIONS);
   const methodsByPath = new Map<string, string[]>();
 
@@ -151,7 +153,14 @@ export function buildRouter({ services, auth, limiter }: RouterOptions): express
     });
   }
   router.all('/{*rest}', (req: Request, _res: Response, next: NextFunction) => {
-    next(new ApiError('route_not_found', `no endpoint ${req.method} ${req.baseUrl}${req.path}`));
+    const slash = req.path.length > 1 && req.path.endsWith('/');
+    next(
+      new ApiError('route_not_found', `no endpoint ${req.method} ${req.baseUrl}${req.path}`, {
+        fix: slash
+          ? `Remove the trailing slash (${req.baseUrl}${req.path.replace(/\/+$/, '')}); a path segment (a store name, a document id) is never empty.`
+          : undefined,
+      }),
+    );
   });
   return router;
 }

@@ -162,12 +162,14 @@ export const schemas = {
     required: ['id'],
     additionalProperties: false,
     description: 'A document: its id, exactly one of `text` and `content`, and optional metadata.',
+    oneOf: [{ required: ['text'] }, { required: ['content'] }],
     properties: {
       id: {
         type: 'string',
         minLength: 1,
         maxLength: LIMITS.docIdBytes,
-        description: `Document id, the upsert key: 1 to ${LIMITS.docIdBytes} bytes of UTF-8, any characters except the ids '.' and '..' (URL-encode it in paths).`,
+        not: { enum: ['.', '..'] },
+        description: `Document id, the upsert key: 1 to ${LIMITS.docIdBytes} bytes of UTF-8 (so at most ${LIMITS.docIdBytes} characters, fewer outside ASCII), any characters except the ids '.' and '..' (URL-encode it in paths); distinct within a request.`,
       },
       text: {
         type: 'string',
@@ -191,7 +193,13 @@ export const schemas = {
         enum: [...CONTENT_MEDIA_TYPES],
         description: `The file type: one of ${CONTENT_MEDIA_TYPES.join(', ')}.`,
       },
-      data: { type: 'string', minLength: 1, description: 'The file, base64-encoded (RFC 4648, with padding).' },
+      data: {
+        type: 'string',
+        minLength: 1,
+        pattern: '^[A-Za-z0-9+/\\r\\n]*={0,2}[\\r\\n]*$',
+        description:
+          'The file, base64-encoded (RFC 4648, with = padding; line breaks are ignored): its length without line breaks is a multiple of 4.',
+      },
     },
   },
   IngestRequest: {
@@ -262,7 +270,13 @@ export const schemas = {
     additionalProperties: false,
     description: 'Exactly one of `filter` (delete every document it matches) and `ids`.',
     properties: {
-      filter: { $ref: '#/components/schemas/Filter' },
+      filter: {
+        $ref: '#/components/schemas/Filter',
+        type: 'object',
+        minProperties: 1,
+        description:
+          'A filter with at least one condition (an empty one would delete every document: delete the store, DELETE /v1/stores/{store}, for that).',
+      },
       ids: {
         type: 'array',
         minItems: 1,

@@ -32,7 +32,15 @@ interface DescribedSchema {
 }
 
 function makeAjv(coerce: boolean): Ajv2020 {
-  const ajv = new Ajv2020({ strict: true, allErrors: false, verbose: true, useDefaults: true, coerceTypes: coerce ? 'array' : false });
+  // strictRequired off: `oneOf: [{required: [a]}, {required: [b]}]` (exactly one of two properties) names properties its parent defines.
+  const ajv = new Ajv2020({
+    strict: true,
+    strictRequired: false,
+    allErrors: false,
+    verbose: true,
+    useDefaults: true,
+    coerceTypes: coerce ? 'array' : false,
+  });
   ajv.addVocabulary(['openapi', 'jsonSchemaDialect', 'info', 'servers', 'security', 'paths', 'components', 'example']);
   addFormats(ajv);
   return ajv;
@@ -65,6 +73,9 @@ function firstError(errors: ErrorObject[]): ErrorObject {
   const depth = (e: ErrorObject) => e.instancePath.split('/').length;
   const max = Math.max(...errors.map(depth));
   const deepest = errors.filter((e) => depth(e) === max);
+  // An object's `oneOf` (exactly one of two fields) is reported as a whole, not by its branches' `required`.
+  const oneOf = deepest.find((e) => e.keyword === 'oneOf');
+  if (oneOf) return oneOf;
   return deepest.find((e) => e.keyword !== 'type' && e.keyword !== 'anyOf') ?? deepest.findLast((e) => e.keyword === 'anyOf') ?? deepest[0];
 }
 
@@ -79,6 +90,18 @@ function describe(where: string, err: ErrorObject): ApiError {
     const fix =
       parent.patternProperties && parent.description ? parent.description : allowed ? `Allowed fields: ${allowed}.` : `Remove '${extra}'.`;
     return new ApiError('invalid_request', `${path} has an unknown field '${extra}'`, { fix });
+  }
+  if (err.keyword === 'oneOf') {
+    const names = ((err.parentSchema as { oneOf?: Array<{ required?: string[] }> }).oneOf ?? []).flatMap((b) => b.required ?? []);
+    const none = (err.params as { passingSchemas: number[] | null }).passingSchemas === null;
+    const what = none
+      ? `neither ${names.join(' nor ')}`
+      : names.length === 2
+        ? `both ${names.join(' and ')}`
+        : `more than one of ${names.join(', ')}`;
+    return new ApiError('invalid_request', `${path} has ${what}`, {
+      fix: parent.description ?? 'See /v1/openapi.json for the valid shape.',
+    });
   }
   if (err.keyword === 'required') {
     const missing = (err.params as { missingProperty: string }).missingProperty;

@@ -79,6 +79,8 @@ export function tsType(s: Schema | boolean | undefined, indent = ''): string {
   if (s.$ref) return refName(s.$ref);
   if (s.const !== undefined) return JSON.stringify(s.const);
   if (s.enum) return s.enum.map((v: unknown) => (typeof v === 'string' ? quote(v) : JSON.stringify(v))).join(' | ');
+  const variants = requiredVariants(s);
+  if (variants) return variants.map((v) => objectType(v.schema, indent, v.absent)).join(' | ');
   const alts = s.anyOf ?? s.oneOf;
   if (alts) return alts.map((a) => tsType(a, indent)).join(' | ');
   const types: string[] = Array.isArray(s.type) ? s.type : s.type ? [s.type] : s.properties ? ['object'] : [];
@@ -108,14 +110,30 @@ function typeOf(t: string, s: Schema, indent: string): string {
   }
 }
 
-function objectType(s: Schema, indent: string): string {
+/**
+ * An object whose `oneOf` branches only require properties it defines (exactly one of `text` and
+ * `content`): one variant per branch, requiring its properties, with the other branches' absent.
+ */
+function requiredVariants(s: Schema): Array<{ schema: Schema; absent: string[] }> | undefined {
+  const branches = s.oneOf;
+  if (!s.properties || !branches?.every((b) => b.required && Object.keys(b).length === 1)) return undefined;
+  return branches.map((b) => {
+    const others = branches.flatMap((o) => (o === b ? [] : o.required!)).filter((k) => !b.required!.includes(k));
+    return { schema: { ...s, oneOf: undefined, required: [...(s.required ?? []), ...b.required!] }, absent: others };
+  });
+}
+
+/** An object type; `absent` properties are typed `?: never` (another variant has them). */
+function objectType(s: Schema, indent: string, absent: string[] = []): string {
   const props = Object.entries(s.properties ?? {});
   const extra = s.additionalProperties;
   if (props.length === 0) return `Record<string, ${extra === undefined || extra === false ? 'unknown' : tsType(extra, indent)}>`;
   const inner = `${indent}  `;
   const required = new Set<string>(s.required ?? []);
-  const lines = props.map(
-    ([k, p]) => `${jsdoc(p.description, inner)}${inner}${key(k)}${required.has(k) ? '' : '?'}: ${tsType(p, inner)};\n`,
+  const lines = props.map(([k, p]) =>
+    absent.includes(k)
+      ? `${inner}${key(k)}?: never;\n`
+      : `${jsdoc(p.description, inner)}${inner}${key(k)}${required.has(k) ? '' : '?'}: ${tsType(p, inner)};\n`,
   );
   if (extra !== undefined && extra !== false) lines.push(`${inner}[key: string]: ${tsType(extra, inner)};\n`);
   const patterned = Object.values(s.patternProperties ?? {});
@@ -130,7 +148,8 @@ function objectType(s: Schema, indent: string): string {
 function declaration(name: string, s: Schema): string {
   const t = tsType(s);
   const doc = jsdoc(s.description, '');
-  return t.startsWith('{\n') ? `${doc}export interface ${name} ${t}\n` : `${doc}export type ${name} = ${t};\n`;
+  const single = t.startsWith('{\n') && !requiredVariants(s);
+  return single ? `${doc}export interface ${name} ${t}\n` : `${doc}export type ${name} = ${t};\n`;
 }
 
 function resolve(doc: Doc, node: Parameter): Parameter {

@@ -2,7 +2,8 @@
 // property tests: `valid` draws values the schema accepts (the subset of JSON Schema the document
 // uses: $ref, anyOf, enum, type lists, string length/pattern/format, integer and number bounds,
 // arrays, objects with properties, patternProperties, required, additionalProperties, propertyNames
-// and min/maxProperties; recursive schemas stop nesting past a few levels), kept small;
+// and min/maxProperties, an object's oneOf of required-only branches, keywords beside a $ref;
+// recursive schemas stop nesting past a few levels), kept small;
 // `invalid` draws values that break it in typical ways (a field missing, an unknown field, a field
 // of the wrong kind) or arbitrary JSON. Sizes are capped so that runs stay fast.
 import fc from 'fast-check';
@@ -43,7 +44,16 @@ function stringOf(s: Schema): fc.Arbitrary<string> {
 }
 
 export function valid(doc: Doc, schema: Schema, depth = 0): fc.Arbitrary<unknown> {
-  const s = resolve(doc, schema);
+  const s = { ...resolve(doc, schema), ...(schema.$ref ? Object.fromEntries(Object.entries(schema).filter(([k]) => k !== '$ref')) : {}) };
+  // An object's oneOf of required-only branches (exactly one of two fields): one branch, the others' fields left out.
+  if (s.oneOf && s.properties) {
+    const branches: Schema[] = s.oneOf;
+    return fc.constantFrom(...branches).chain((b) => {
+      const others = branches.flatMap((o) => (o === b ? [] : o.required));
+      const properties = Object.fromEntries(Object.entries<Schema>(s.properties).filter(([k]) => !others.includes(k)));
+      return objectOf(doc, { ...s, oneOf: undefined, properties, required: [...(s.required ?? []), ...b.required] }, depth);
+    });
+  }
   if (s.anyOf) return fc.oneof(...s.anyOf.map((x: Schema) => valid(doc, x, depth + 1)));
   if (s.enum) return fc.constantFrom(...s.enum);
   if (Array.isArray(s.type)) return fc.oneof(...s.type.map((type: string) => valid(doc, { ...s, type }, depth)));
@@ -59,7 +69,11 @@ export function valid(doc: Doc, schema: Schema, depth = 0): fc.Arbitrary<unknown
     case 'null':
       return fc.constant(null);
     case 'array':
-      return fc.array(valid(doc, s.items ?? {}, depth + 1), { minLength: s.minItems ?? 0, maxLength: Math.min(s.maxItems ?? 4, 4) });
+      // lists of objects (filters in $and, $or) hold at most 2, so a recursive schema stays small
+      return fc.array(valid(doc, s.items ?? {}, depth + 1), {
+        minLength: s.minItems ?? 0,
+        maxLength: Math.min(s.maxItems ?? 4, composite(doc, s.items ?? {}) ? 2 : 4),
+      });
     case 'object':
       return objectOf(doc, s, depth);
     default:
