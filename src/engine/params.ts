@@ -115,6 +115,8 @@ export const SEGMENTS = {
 export const INDEX = {
   /** filters whose matching documents a store index remembers until its next write (most recent kept) */
   filterCache: 32,
+  /** filters whose excluded rows (a byte per row of the store) a store index remembers for the current segments */
+  blockedCache: 8,
 } as const;
 
 /** Encoding and the worker threads. */

@@ -6,30 +6,26 @@ import type { PassageHit, SearchParams } from '../types.js';
 import { explain } from './explain.js';
 import type { EngineContext, PendingResult, Segment } from './types.js';
 
-/** `allowed` lists, per snapshot segment index, the [first, count) row ranges a filter lets through. */
+/**
+ * `blockedRows`: with a filter, one byte per global row of the snapshot, 1 for a row the filter
+ * excludes. `started`: when the search began (its latency counts the filter's evaluation too).
+ */
 export async function runSearch(
   ctx: EngineContext,
   snapshot: Segment[],
   stats: SearchTask['stats'],
   params: SearchParams,
-  allowed?: Array<[number, number, number]>,
+  blockedRows?: Uint8Array,
+  started = performance.now(),
 ): Promise<PendingResult> {
-  const started = performance.now();
   const totalRows = snapshot.reduce((n, s) => n + s.nRows, 0);
   const dim = ctx.model.params.dense?.dim ?? 0;
   let blocked = 0;
   let result: SearchTaskResult;
   try {
-    if (allowed) {
+    if (blockedRows) {
       blocked = ctx.heap.alloc(Math.max(totalRows, 1));
-      ctx.heap.views.fill(blocked, Math.max(totalRows, 1), 1);
-      const flags = ctx.heap.views.u8At(blocked, Math.max(totalRows, 1));
-      const bases: number[] = [];
-      snapshot.reduce((b, s) => {
-        bases.push(b);
-        return b + s.nRows;
-      }, 0);
-      for (const [si, first, count] of allowed) flags.fill(0, bases[si] + first, bases[si] + first + count);
+      ctx.heap.views.write(blocked, blockedRows);
     }
     const task: Omit<SearchTask, 'scratch'> = {
       query: params.query,

@@ -41,6 +41,8 @@ export class MemoryStoreIndex implements StoreIndex {
   private readonly filters = new FilterIndex();
   /** Slots matching recent filters (by their JSON), dropped on every write: a repeated filter is not evaluated again. */
   private readonly matched = new Map<string, Set<number>>();
+  /** The rows recent filters exclude, per filter (by its JSON), with the snapshot they were laid out for; dropped on every write. */
+  private readonly blockedCache = new Map<string, { segments: Segment[]; rows: Uint8Array }>();
   private nextVersion = 1;
   private liveRows = 0;
   private liveBody = 0;
@@ -107,7 +109,7 @@ export class MemoryStoreIndex implements StoreIndex {
   remove(docId: string): void {
     const d = this.docs.get(docId);
     if (!d) return;
-    this.matched.clear();
+    this.clearFilterCaches();
     this.kill(d);
     this.docs.delete(docId);
     this.filters.remove(d.slot, d.metadata);
@@ -116,11 +118,16 @@ export class MemoryStoreIndex implements StoreIndex {
     this.armIdleMerge();
   }
 
+  private clearFilterCaches(): void {
+    this.matched.clear();
+    this.blockedCache.clear();
+  }
+
   /** Replaces a document's metadata (its rows stay as they are). False when the document is not in the index. */
   setMetadata(docId: string, metadata: Metadata): boolean {
     const d = this.docs.get(docId);
     if (!d) return false;
-    this.matched.clear();
+    this.clearFilterCaches();
     this.filters.remove(d.slot, d.metadata);
     d.metadata = metadata;
     this.filters.add(d.slot, metadata);
@@ -132,6 +139,35 @@ export class MemoryStoreIndex implements StoreIndex {
     const slots = this.matchSlots(filter);
     if (!slots) return [...this.docs.keys()];
     return [...slots].map((slot) => this.slotIds[slot]!);
+  }
+
+  /**
+   * One byte per global row of `snapshot`, 1 where the filter excludes the row; undefined for no
+   * filter. Remembered per filter while the snapshot's segments are the same (a repeated filter
+   * costs a copy, not a walk over its documents).
+   */
+  private blockedRows(filter: Filter | undefined, snapshot: Segment[]): Uint8Array | undefined {
+    const slots = this.matchSlots(filter);
+    if (!slots) return undefined;
+    const key = JSON.stringify(filter);
+    const hit = this.blockedCache.get(key);
+    if (hit && hit.segments.length === snapshot.length && hit.segments.every((s, i) => s === snapshot[i])) return hit.rows;
+    const base = new Map<Segment, number>();
+    let total = 0;
+    for (const s of snapshot) {
+      base.set(s, total);
+      total += s.nRows;
+    }
+    const rows = new Uint8Array(total).fill(1);
+    for (const slot of slots) {
+      const d = this.docs.get(this.slotIds[slot]!);
+      const b = d && base.get(d.seg);
+      if (d && b !== undefined) rows.fill(0, b + d.first, b + d.first + d.count);
+    }
+    this.blockedCache.delete(key);
+    this.blockedCache.set(key, { segments: snapshot, rows });
+    if (this.blockedCache.size > INDEX.blockedCache) this.blockedCache.delete(this.blockedCache.keys().next().value!);
+    return rows;
   }
 
   /** Slots of the documents a filter matches; undefined for an empty filter (no filtering). */
@@ -207,7 +243,7 @@ export class MemoryStoreIndex implements StoreIndex {
     moved?: Map<string, DocEntry>,
   ): void {
     if (this.closed) return;
-    this.matched.clear();
+    this.clearFilterCaches();
     const { heap } = this.ctx;
     const nRows = built.rowDoc.length;
     const base = heap.alloc(built.image.byteLength);
@@ -373,19 +409,10 @@ export class MemoryStoreIndex implements StoreIndex {
   }
 
   async search(params: SearchParams, readText: TextReader): Promise<SearchOutcome> {
+    const started = performance.now();
     const { segments: snapshot, stats } = this.snapshot();
-    const slots = this.matchSlots(params.filter);
-    let allowed: Array<[number, number, number]> | undefined;
-    if (slots) {
-      const index = new Map(snapshot.map((s, i) => [s, i]));
-      allowed = [];
-      for (const slot of slots) {
-        const d = this.docs.get(this.slotIds[slot]!);
-        const si = d && index.get(d.seg);
-        if (d && si !== undefined) allowed.push([si, d.first, d.count]);
-      }
-    }
-    const pending = await runSearch(this.ctx, snapshot, stats, params, allowed);
+    const blocked = this.blockedRows(params.filter, snapshot);
+    const pending = await runSearch(this.ctx, snapshot, stats, params, blocked, started);
     return pending.resolve((seg, row) => {
       const id = this.slotIds[seg.rowSlot[row]];
       const entry = id === undefined ? undefined : this.docs.get(id);
