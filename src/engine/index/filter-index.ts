@@ -1,12 +1,38 @@
-// Metadata equality index of one store: (key, typed value) -> document slots, comparing values with
-// their type (1 is not "1"). It narrows a filter's candidates (filter.ts equalityTerms); the filter's
-// predicate decides.
-import type { Metadata, MetadataValue } from '../types.js';
+// Metadata index of one store: (key, typed value) -> document slots, comparing values with their
+// type (1 is not "1"), and per key its values in order (numbers numerically, strings by code point),
+// built when a range asks for them and dropped when a write touches the key. It narrows a filter to
+// candidates; the filter's predicate decides. Invariant: `candidates` never leaves out a slot whose
+// metadata the filter matches (it answers undefined where it cannot narrow: $ne, $nin, $not).
+import type { Filter, FilterCondition, Metadata, MetadataValue } from '../types.js';
+import { compareCodePoints } from './filter.js';
 
 const valueKey = (v: MetadataValue) => `${typeof v}:${String(v)}`;
 
+/** A key's values of one type in order, each with its slots. */
+interface Sorted<T> {
+  values: T[];
+  slots: Array<Set<number>>;
+}
+
+/** First index in `values` (ascending by `cmp`) whose value is not below `v` (`strict`: above `v`). */
+function lowerBound<T>(values: T[], v: T, cmp: (a: T, b: T) => number, strict: boolean): number {
+  let lo = 0;
+  let hi = values.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const c = cmp(values[mid], v);
+    if (c < 0 || (strict && c === 0)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+const numCmp = (a: number, b: number) => a - b;
+
 export class FilterIndex {
   private readonly byKey = new Map<string, Map<string, Set<number>>>();
+  /** per key, its numbers and strings in order (absent until a range asks; dropped by a write to the key) */
+  private readonly sorted = new Map<string, { num: Sorted<number>; str: Sorted<string> }>();
 
   add(slot: number, metadata: Metadata): void {
     for (const [k, v] of Object.entries(metadata)) {
@@ -20,6 +46,7 @@ export class FilterIndex {
       if (!slots) {
         slots = new Set();
         values.set(vk, slots);
+        this.sorted.delete(k);
       }
       slots.add(slot);
     }
@@ -31,23 +58,99 @@ export class FilterIndex {
       const slots = values?.get(valueKey(v));
       if (!slots) continue;
       slots.delete(slot);
-      if (slots.size === 0) values!.delete(valueKey(v));
+      if (slots.size === 0) {
+        values!.delete(valueKey(v));
+        this.sorted.delete(k);
+      }
       if (values!.size === 0) this.byKey.delete(k);
     }
   }
 
-  /** Slots whose metadata has, for every term, one of its values under its key. */
-  candidates(terms: Array<[string, MetadataValue[]]>): Set<number> {
-    const sets = terms.map(([k, values]) => {
-      const byValue = this.byKey.get(k);
-      if (values.length === 1) return byValue?.get(valueKey(values[0])) ?? new Set<number>();
-      const union = new Set<number>();
-      for (const v of values) for (const s of byValue?.get(valueKey(v)) ?? []) union.add(s);
-      return union;
-    });
-    sets.sort((a, b) => a.size - b.size);
-    const out = new Set<number>();
-    for (const s of sets[0]) if (sets.every((x) => x.has(s))) out.add(s);
-    return out;
+  /** A superset of the slots the filter matches, or undefined when the index cannot narrow it. */
+  candidates(filter: Filter): Set<number> | undefined {
+    const parts: Array<Set<number> | undefined> = [];
+    for (const [key, value] of Object.entries(filter)) {
+      if (value === undefined) continue;
+      if (key === '$and') parts.push(intersect((value as Filter[]).map((f) => this.candidates(f))));
+      else if (key === '$or') parts.push(union((value as Filter[]).map((f) => this.candidates(f))));
+      else if (key === '$not') parts.push(undefined);
+      else {
+        const v = value as MetadataValue | FilterCondition;
+        parts.push(typeof v === 'object' ? this.condition(key, v) : this.equal(key, [v]));
+      }
+    }
+    return intersect(parts);
   }
+
+  private equal(key: string, values: MetadataValue[]): Set<number> {
+    const byValue = this.byKey.get(key);
+    return union(values.map((v) => byValue?.get(valueKey(v)) ?? new Set<number>())) ?? new Set();
+  }
+
+  private condition(key: string, c: FilterCondition): Set<number> | undefined {
+    const parts: Array<Set<number> | undefined> = [];
+    if (c.$eq !== undefined) parts.push(this.equal(key, [c.$eq]));
+    if (c.$in !== undefined) parts.push(this.equal(key, c.$in));
+    const bounds = [c.$gt, c.$gte, c.$lt, c.$lte].filter((b) => b !== undefined);
+    if (bounds.length) {
+      // one type per range: bounds of two types match nothing (a value has one type)
+      const type = typeof bounds[0];
+      if (bounds.some((b) => typeof b !== type)) return new Set();
+      const s = this.sortedOf(key);
+      if (type === 'number') parts.push(range(s.num, c as Record<string, number | undefined>, numCmp));
+      else parts.push(range(s.str, c as Record<string, string | undefined>, compareCodePoints));
+    }
+    if (c.$exists === true) parts.push(union([...(this.byKey.get(key)?.values() ?? [])]) ?? new Set());
+    return intersect(parts);
+  }
+
+  private sortedOf(key: string): { num: Sorted<number>; str: Sorted<string> } {
+    let s = this.sorted.get(key);
+    if (!s) {
+      const nums: Array<[number, Set<number>]> = [];
+      const strs: Array<[string, Set<number>]> = [];
+      for (const [vk, slots] of this.byKey.get(key) ?? []) {
+        if (vk.startsWith('number:')) nums.push([Number(vk.slice(7)), slots]);
+        else if (vk.startsWith('string:')) strs.push([vk.slice(7), slots]);
+      }
+      nums.sort((a, b) => a[0] - b[0]);
+      strs.sort((a, b) => compareCodePoints(a[0], b[0]));
+      s = {
+        num: { values: nums.map((e) => e[0]), slots: nums.map((e) => e[1]) },
+        str: { values: strs.map((e) => e[0]), slots: strs.map((e) => e[1]) },
+      };
+      this.sorted.set(key, s);
+    }
+    return s;
+  }
+}
+
+/** The slots of the values within a condition's bounds. */
+function range<T>(s: Sorted<T>, c: { $gt?: T; $gte?: T; $lt?: T; $lte?: T }, cmp: (a: T, b: T) => number): Set<number> {
+  let from = 0;
+  let to = s.values.length;
+  if (c.$gt !== undefined) from = Math.max(from, lowerBound(s.values, c.$gt, cmp, true));
+  if (c.$gte !== undefined) from = Math.max(from, lowerBound(s.values, c.$gte, cmp, false));
+  if (c.$lt !== undefined) to = Math.min(to, lowerBound(s.values, c.$lt, cmp, false));
+  if (c.$lte !== undefined) to = Math.min(to, lowerBound(s.values, c.$lte, cmp, true));
+  return union(s.slots.slice(from, Math.max(from, to))) ?? new Set();
+}
+
+/** The union of sets, or undefined when any is unknown (undefined). */
+function union(sets: Array<Set<number> | undefined>): Set<number> | undefined {
+  if (sets.some((s) => s === undefined)) return undefined;
+  if (sets.length === 1) return sets[0];
+  const out = new Set<number>();
+  for (const s of sets as Array<Set<number>>) for (const x of s) out.add(x);
+  return out;
+}
+
+/** The intersection of the known sets, or undefined when none is known. */
+function intersect(sets: Array<Set<number> | undefined>): Set<number> | undefined {
+  const known = sets.filter((s): s is Set<number> => s !== undefined).sort((a, b) => a.size - b.size);
+  if (known.length === 0) return undefined;
+  if (known.length === 1) return known[0];
+  const out = new Set<number>();
+  for (const x of known[0]) if (known.every((s) => s.has(x))) out.add(x);
+  return out;
 }

@@ -6,8 +6,7 @@
 //   `{"k": {"$ne": 1}}` holds for k = 2, not for k = "1" and not for a document without k; `$nin`
 //   likewise needs a present value of one of its list's types;
 // - `$not` is plain negation of the filter it holds; an empty filter matches every document;
-// - `compileFilter` is pure; `equalityTerms` lists only conditions every match must meet, so the
-//   documents an index finds for them are a superset of the matches.
+// - `compileFilter` is pure (filter-index.ts narrows a filter to candidates with the same rules).
 import type { Filter, FilterCondition, Metadata, MetadataValue } from '../types.js';
 
 export type MetadataPredicate = (metadata: Metadata) => boolean;
@@ -130,24 +129,4 @@ export function filterSize(filter: Filter): { depth: number; operators: number }
     }
   }
   return { depth, operators };
-}
-
-/**
- * Conditions every matching document meets, as (key, allowed values): plain equality, $eq and $in
- * at the top level and inside a top-level $and. An index of (key, value) pairs answers them.
- */
-export function equalityTerms(filter: Filter): Array<[string, MetadataValue[]]> {
-  const out: Array<[string, MetadataValue[]]> = [];
-  for (const [key, value] of Object.entries(filter)) {
-    if (value === undefined) continue;
-    if (key === '$and') for (const f of value as Filter[]) out.push(...equalityTerms(f));
-    if (LOGICAL.has(key)) continue;
-    const v = value as MetadataValue | FilterCondition;
-    if (!isCondition(v)) out.push([key, [v]]);
-    else {
-      if (v.$eq !== undefined) out.push([key, [v.$eq]]);
-      if (v.$in !== undefined) out.push([key, v.$in]);
-    }
-  }
-  return out;
 }

@@ -17,7 +17,7 @@ import type { CorpusStats } from '../ranking/index.js';
 import { type BuiltSegment, type MergeSource, mergePlan } from '../segment/index.js';
 import type { EncodedBatch, Filter, Metadata, SearchOutcome, SearchParams, StoredDocument, StoreIndex, TextReader } from '../types.js';
 import { runSearch } from './dispatch.js';
-import { compileFilter, equalityTerms } from './filter.js';
+import { compileFilter } from './filter.js';
 import { FilterIndex } from './filter-index.js';
 import type { EngineContext, Segment, SegmentBatch } from './types.js';
 
@@ -181,10 +181,10 @@ export class MemoryStoreIndex implements StoreIndex {
       return hit;
     }
     const test = compileFilter(filter);
-    const terms = equalityTerms(filter);
+    const candidates = this.filters.candidates(filter);
     const out = new Set<number>();
-    if (terms.length) {
-      for (const slot of this.filters.candidates(terms)) {
+    if (candidates) {
+      for (const slot of candidates) {
         const d = this.docs.get(this.slotIds[slot]!);
         if (d && test(d.metadata)) out.add(slot);
       }
