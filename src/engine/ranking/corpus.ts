@@ -23,6 +23,7 @@ export class SearchCorpus {
   private readonly tdfCache = new Map<number, number>();
   private readonly idfCache = new Map<number, number>();
   private readonly titleRowsCache = new Map<number, number[]>();
+  private readonly searchableCache = new Map<number, boolean>();
   /** where each term's postings lie, per segment, and the titles of phrases: shared with the thread's searches of the same segments */
   private readonly rangeCache: TermTable;
   /** The memory's bytes, for the dead and filter flags (blocks allocated before the snapshot, so covered). */
@@ -78,15 +79,31 @@ export class SearchCorpus {
     return d;
   }
 
-  /** Whether a row this search may return (live, not filtered out) holds the term in its body. */
+  /** Whether a row this search may return (live, not filtered out) holds the term in its body (memoised). */
   searchable(term: number): boolean {
     if (this.df(term) === 0) return false;
     if (!this.blocked) return true;
+    let found = this.searchableCache.get(term);
+    if (found !== undefined) return found;
+    found = false;
     const ranges = this.ranges('body', term);
-    return this.segs.some((s, si) => {
+    const flags = this.flags;
+    for (let si = 0; si < this.segs.length && !found; si++) {
       const r = ranges[si];
-      return r !== undefined && s.postings(r).some((p) => !this.excluded(this.rowBase[si] + (p >>> 8)));
-    });
+      if (!r) continue;
+      const dead = this.snapshot[si].dead;
+      const blocked = this.blocked + this.rowBase[si];
+      const postings = this.segs[si].postings(r);
+      for (let i = 0; i < postings.length; i++) {
+        const row = postings[i] >>> 8;
+        if (flags[dead + row] === 0 && flags[blocked + row] === 0) {
+          found = true;
+          break;
+        }
+      }
+    }
+    this.searchableCache.set(term, found);
+    return found;
   }
 
   titleDf(term: number): number {
