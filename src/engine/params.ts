@@ -113,10 +113,10 @@ export const SEGMENTS = {
 
 /** The store index's document table (main thread). */
 export const INDEX = {
-  /** filters whose matching documents a store index remembers until its next write (most recent kept) */
-  filterCache: 32,
   /** filters whose excluded rows (a byte per row of the store) a store index remembers for the current segments */
-  blockedCache: 8,
+  blockedCache: 16,
+  /** a filter is remembered when evaluating it took at least this long (ms); a cheaper one is evaluated again */
+  rememberMs: 2,
 } as const;
 
 /** Encoding and the worker threads. */

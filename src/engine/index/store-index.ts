@@ -37,12 +37,14 @@ export class MemoryStoreIndex implements StoreIndex {
   private segments: Segment[] = [];
   private readonly docs = new Map<string, DocEntry>();
   private readonly slotIds: Array<string | undefined> = [];
+  /** The document table's entry of each slot (a filter walks slots: an array read, not a lookup by id in a large map). */
+  private readonly slotDocs: Array<DocEntry | undefined> = [];
   private readonly freeSlots: number[] = [];
   private readonly filters = new FilterIndex();
-  /** Slots matching recent filters (by their JSON), dropped on every write: a repeated filter is not evaluated again. */
-  private readonly matched = new Map<string, Set<number>>();
-  /** The rows recent filters exclude, per filter (by its JSON), with the snapshot they were laid out for; dropped on every write. */
-  private readonly blockedCache = new Map<string, { segments: Segment[]; rows: Uint8Array }>();
+  /** The rows costly filters exclude, per filter (by its JSON), with the snapshot they were laid out for and what evaluating them took; dropped on every write. */
+  private readonly blockedCache = new Map<string, { segments: Segment[]; rows: Uint8Array; ms: number }>();
+  /** Where the rows a cheap filter excludes are laid out (see blockedRows). */
+  private scratchRows = new Uint8Array(0);
   private nextVersion = 1;
   private liveRows = 0;
   private liveBody = 0;
@@ -114,12 +116,12 @@ export class MemoryStoreIndex implements StoreIndex {
     this.docs.delete(docId);
     this.filters.remove(d.slot, d.metadata);
     this.slotIds[d.slot] = undefined;
+    this.slotDocs[d.slot] = undefined;
     this.freeSlots.push(d.slot);
     this.armIdleMerge();
   }
 
   private clearFilterCaches(): void {
-    this.matched.clear();
     this.blockedCache.clear();
   }
 
@@ -143,56 +145,54 @@ export class MemoryStoreIndex implements StoreIndex {
 
   /**
    * One byte per global row of `snapshot`, 1 where the filter excludes the row; undefined for no
-   * filter. Remembered per filter while the snapshot's segments are the same (a repeated filter
-   * costs a copy, not a walk over its documents).
+   * filter. A filter whose evaluation took INDEX.rememberMs or more is remembered while the
+   * snapshot's segments are the same (a repeated filter then costs a copy, not a walk over its
+   * documents); when too many are, the cheapest to evaluate again is dropped. Another is laid out in
+   * one reused buffer: valid until the next call, and runSearch copies it before it awaits.
    */
   private blockedRows(filter: Filter | undefined, snapshot: Segment[]): Uint8Array | undefined {
-    const slots = this.matchSlots(filter);
-    if (!slots) return undefined;
+    if (!filter || Object.keys(filter).length === 0) return undefined;
     const key = JSON.stringify(filter);
     const hit = this.blockedCache.get(key);
     if (hit && hit.segments.length === snapshot.length && hit.segments.every((s, i) => s === snapshot[i])) return hit.rows;
+    const started = performance.now();
     const base = new Map<Segment, number>();
     let total = 0;
     for (const s of snapshot) {
       base.set(s, total);
       total += s.nRows;
     }
-    const rows = new Uint8Array(total).fill(1);
-    for (const slot of slots) {
-      const d = this.docs.get(this.slotIds[slot]!);
+    if (this.scratchRows.length < total) this.scratchRows = new Uint8Array(total);
+    const rows = this.scratchRows.subarray(0, total).fill(1);
+    for (const slot of this.matchSlots(filter)!) {
+      const d = this.slotDocs[slot];
       const b = d && base.get(d.seg);
       if (d && b !== undefined) rows.fill(0, b + d.first, b + d.first + d.count);
     }
-    this.blockedCache.delete(key);
-    this.blockedCache.set(key, { segments: snapshot, rows });
-    if (this.blockedCache.size > INDEX.blockedCache) this.blockedCache.delete(this.blockedCache.keys().next().value!);
-    return rows;
+    const ms = performance.now() - started;
+    if (ms < INDEX.rememberMs) return rows;
+    this.blockedCache.set(key, { segments: snapshot, rows: rows.slice(), ms });
+    if (this.blockedCache.size > INDEX.blockedCache) {
+      const cheapest = [...this.blockedCache].reduce((a, b) => (b[1].ms < a[1].ms ? b : a));
+      this.blockedCache.delete(cheapest[0]);
+    }
+    return this.blockedCache.get(key)?.rows ?? rows;
   }
 
   /** Slots of the documents a filter matches; undefined for an empty filter (no filtering). */
   private matchSlots(filter: Filter | undefined): Set<number> | undefined {
     if (!filter || Object.keys(filter).length === 0) return undefined;
-    const key = JSON.stringify(filter);
-    const hit = this.matched.get(key);
-    if (hit) {
-      this.matched.delete(key);
-      this.matched.set(key, hit);
-      return hit;
-    }
     const test = compileFilter(filter);
     const candidates = this.filters.candidates(filter);
     const out = new Set<number>();
     if (candidates) {
       for (const slot of candidates) {
-        const d = this.docs.get(this.slotIds[slot]!);
+        const d = this.slotDocs[slot];
         if (d && test(d.metadata)) out.add(slot);
       }
     } else {
       for (const d of this.docs.values()) if (test(d.metadata)) out.add(d.slot);
     }
-    this.matched.set(key, out);
-    if (this.matched.size > INDEX.filterCache) this.matched.delete(this.matched.keys().next().value!);
     return out;
   }
 
@@ -287,6 +287,7 @@ export class MemoryStoreIndex implements StoreIndex {
       seg.rowVersion.fill(version, first, r);
       const entry: DocEntry = { slot, version, seg, first, count: r - first, metadata: doc.metadata };
       this.docs.set(doc.id, entry);
+      this.slotDocs[slot] = entry;
       this.revive(entry);
     });
     if (seg.liveRows === 0) this.dropSegment(seg);
@@ -431,5 +432,6 @@ export class MemoryStoreIndex implements StoreIndex {
     }
     this.segments = [];
     this.docs.clear();
+    this.slotDocs.length = 0;
   }
 }
