@@ -40,12 +40,17 @@ function checkDocuments(docs: DocumentInput[]): void {
       ...Object.keys(d.metadata ?? {}),
       ...Object.values(d.metadata ?? {}).filter((v): v is string => typeof v === 'string'),
     ];
-    if (!strings.every((s) => s.isWellFormed())) {
-      throw new ApiError('invalid_request', `${where} contains a lone UTF-16 surrogate (\\ud800-\\udfff escape without its pair)`, {
-        fix: 'Send well-formed Unicode text; escape characters outside the BMP as surrogate pairs.',
-      });
-    }
+    checkWellFormed(strings, where);
   });
+}
+
+/** Refuses a lone UTF-16 surrogate in any of `strings` (it could not be stored as sent). */
+export function checkWellFormed(strings: string[], where: string): void {
+  if (!strings.every((s) => s.isWellFormed())) {
+    throw new ApiError('invalid_request', `${where} contains a lone UTF-16 surrogate (\\ud800-\\udfff escape without its pair)`, {
+      fix: 'Send well-formed Unicode text; escape characters outside the BMP as surrogate pairs.',
+    });
+  }
 }
 
 /** The 413 for an ingest body over 32 MB, naming the largest documents when the body could be parsed. */

@@ -6,19 +6,14 @@ import type { Metadata } from '../api-types.js';
 import { ApiError } from '../errors.js';
 import type { Handler } from './context.js';
 import { checkFilter } from './filter-check.js';
-import { missing, registry404, summary } from './handlers-documents.js';
+import { checkWellFormed, missing, registry404, summary } from './handlers-documents.js';
 import { LIMITS } from './schemas.js';
 
 export const patchDocument: Handler<'patchDocument'> = async (ctx) => {
   const store = ctx.services.registry.get(ctx.project, ctx.params.store);
   const { id } = ctx.params;
   const patch = ctx.body.metadata;
-  const strings = [...Object.keys(patch), ...Object.values(patch).filter((v): v is string => typeof v === 'string')];
-  if (!strings.every((s) => s.isWellFormed())) {
-    throw new ApiError('invalid_request', 'body.metadata contains a lone UTF-16 surrogate (\\ud800-\\udfff escape without its pair)', {
-      fix: 'Send well-formed Unicode text; escape characters outside the BMP as surrogate pairs.',
-    });
-  }
+  checkWellFormed([...Object.keys(patch), ...Object.values(patch).filter((v): v is string => typeof v === 'string')], 'body.metadata');
   const rec = await store.lock.run(async () => {
     if (store.closed) registry404(ctx);
     const old = store.db.getDoc(id);

@@ -126,9 +126,9 @@ function bodyAjvOf(doc: Doc): Ajv2020 {
 }
 
 /**
- * A check of a value against one component schema of the document, filling in defaults as a
- * request body's validation does; a failure throws the same 400 (`where` names the value). For a
- * request part validated on its own (each search of a batch).
+ * A check of a value against one component schema of the document, filling in defaults; a failure
+ * throws a 400 whose message names `where`. Request bodies, JSON query parameters and each search
+ * of a batch are checked with it.
  */
 export function schemaChecker(doc: Doc, name: string): (value: unknown, where: string) => void {
   const validate = bodyAjvOf(doc).getSchema(`openapi.json#/${pointer('components', 'schemas', name)}`) as ValidateFunction;
@@ -138,7 +138,6 @@ export function schemaChecker(doc: Doc, name: string): (value: unknown, where: s
 }
 
 export function compileValidators(doc: Doc, operations: Operation[]): Map<string, OperationValidator> {
-  const bodyAjv = bodyAjvOf(doc);
   const queryAjv = makeAjv(true);
   queryAjv.addSchema(doc, 'openapi.json');
   const out = new Map<string, OperationValidator>();
@@ -152,15 +151,12 @@ export function compileValidators(doc: Doc, operations: Operation[]): Map<string
       additionalProperties: false,
       properties: Object.fromEntries(queryParams.map((p) => [p.name, p.schema ?? { type: 'string' }])),
     };
-    // JSON-valued query parameters: parsed, then checked against their content schema.
+    // JSON-valued query parameters: parsed, then checked against their content schema (a component).
     const jsonParams = queryParams
       .filter((p) => p.content)
       .map((p) => {
-        const schema = p.content!['application/json'].schema;
-        const check = (
-          typeof schema.$ref === 'string' ? bodyAjv.getSchema(`openapi.json${schema.$ref}`) : bodyAjv.compile(schema)
-        ) as ValidateFunction;
-        return { name: p.name, check, description: p.description ?? '' };
+        const ref = String(p.content!['application/json'].schema.$ref);
+        return { name: p.name, check: schemaChecker(doc, ref.replace('#/components/schemas/', '')), description: p.description ?? '' };
       });
     const validateQuery = queryAjv.compile(querySchema);
     const paramDescriptions = new Map(params.map((p) => [p.name, p.description as string]));
@@ -173,13 +169,8 @@ export function compileValidators(doc: Doc, operations: Operation[]): Map<string
 
     let body: OperationValidator['body'];
     if (op.body) {
-      const bodyRef = `openapi.json#/${pointer('components', 'schemas', op.body)}`;
-      const validateBody = bodyAjv.getSchema(bodyRef) as ValidateFunction;
-      body = (value) => {
-        if (!validateBody(value)) {
-          throw describe('body', firstError(validateBody.errors!));
-        }
-      };
+      const check = schemaChecker(doc, op.body);
+      body = (value) => check(value, 'body');
     }
     out.set(op.id, {
       body,
@@ -213,7 +204,7 @@ export function compileValidators(doc: Doc, operations: Operation[]): Map<string
             throw new ApiError('invalid_request', `query parameter '${p.name}' is not valid JSON`, { fix: p.description });
           }
           checkJsonDepth(value, `query parameter '${p.name}'`);
-          if (!p.check(value)) throw describe(`query.${p.name}`, firstError(p.check.errors!));
+          p.check(value, `query.${p.name}`);
           copy[p.name] = value;
         }
         return copy;

@@ -46,6 +46,7 @@ export class FilterIndex {
       if (!slots) {
         slots = new Set();
         values.set(vk, slots);
+        // a new value changes the key's order; a new slot of a known value lands in the Set the order holds
         this.sorted.delete(k);
       }
       slots.add(slot);
