@@ -1,11 +1,15 @@
 // Text analysis: tokens keep their offsets in the original text; folding and Porter stems; passage
 // splitting keeps every passage an exact substring of at most 1200 characters, in order of start,
 // covering every non-space character, cut at sentence ends and carrying the sentences that follow;
-// the blob format round-trips and refuses another model.
+// the blob format round-trips and refuses another model. Scripts without spaces are cut into
+// dictionary words (bigrams where the runtime has no dictionary), forms are NFKC and case-folded,
+// combining marks stay inside words, and their sentence ends cut passages.
 import t, { type Test } from 'tap';
 import { decodeBlob, EncodingFormatError, encodeBlob } from '../src/engine/segment/index.js';
 import {
   analyzeDocument,
+  analyzerId,
+  bigrams,
   countTokens,
   documentTitle,
   FLAG_CAPITALISED,
@@ -15,8 +19,11 @@ import {
   leadSubject,
   MAX_PASSAGE,
   porterStem,
+  segmentation,
+  shareInScripts,
   splitPassages,
   tokenize,
+  tokenScript,
 } from '../src/engine/text/index.js';
 
 t.test('tokens: folded forms with offsets into the original text', async (t) => {
@@ -29,6 +36,58 @@ t.test('tokens: folded forms with offsets into the original text', async (t) => 
   t.equal(fold('ÉCOLE'), 'ecole');
   t.same(tokenize('').forms, []);
   t.same(tokenize('—!?').forms, []);
+});
+
+const shown = (text: string) => {
+  const tk = tokenize(text);
+  return tk.forms.map((f, i) => `${f}=${text.slice(tk.start[i], tk.end[i])}`);
+};
+
+t.test('tokens in scripts written without spaces: dictionary words at their offsets', async (t) => {
+  t.equal(segmentation(), 'dictionary', "Node's full ICU has the word dictionaries");
+  t.match(analyzerId(), /^svc-text\/2 dictionary$/);
+  t.same(tokenize('富士山は静岡県にある').forms, ['富士山', 'は', '静岡', '県', 'に', 'ある']);
+  t.same(
+    shown('東京タワーは1958年、Tokyoに'),
+    ['東京タワー=東京タワー', 'は=は', '1958=1958', '年=年', 'tokyo=Tokyo', 'に=に'],
+    'digits and Latin keep their own tokens',
+  );
+  t.same(tokenize('กรุงเทพมหานครเป็นเมืองหลวง').forms, ['กรุงเทพมหานคร', 'เป็น', 'เมือง', 'หลวง'], 'Thai, vowel and tone marks inside words');
+  t.same(tokenize('長城 长城').forms, ['長城', '长城'], 'traditional and simplified stay apart (no conversion)');
+  const text = '😀富士山の標高';
+  const tk = tokenize(text);
+  t.same([...tk.start], [2, 5, 6], 'offsets in UTF-16 units after a character outside the BMP');
+});
+
+t.test('tokens: NFKC, case folding, and combining marks inside words', async (t) => {
+  t.same(shown('ＴＯＫＹＯ ｶﾞｲﾄﾞ'), ['tokyo=ＴＯＫＹＯ', 'ガイド=ｶﾞｲﾄﾞ'], 'full-width and half-width forms');
+  t.same(tokenize('e\u0301te\u0301 été').forms, ['ete', 'ete'], 'decomposed and composed accents');
+  t.same(tokenize('Straße STRASSE').forms, ['strasse', 'strasse'], 'ß folds to ss');
+  t.same(tokenize('ΟΔΥΣΣΕΑΣ Οδυσσέας').forms, ['οδυσσεασ', 'οδυσσεασ'], 'final sigma, Greek accents');
+  t.same(tokenize('Никола́й').forms, ['николаи'], 'a stress mark no longer splits a Cyrillic word');
+  t.same(tokenize('हिन्दी भाषा').forms, ['हिन्दी', 'भाषा'], 'Devanagari vowel signs are letters of the word, not accents');
+  t.same(tokenize('\u0301abc').forms, ['abc'], 'a mark with no letter before it is a separator');
+  t.same(tokenize('대한민국의 수도').forms, ['대한민국의', '수도'], 'Hangul syllables as written');
+});
+
+t.test('bigrams: the fallback where the runtime has no word dictionaries', async (t) => {
+  t.same(
+    bigrams('富士山の').map((w) => w.text),
+    ['富士', '士山', '山の'],
+  );
+  t.same(bigrams('山'), [{ text: '山', start: 0, end: 1 }]);
+  t.same(
+    bigrams('เมือง').map((w) => w.text),
+    ['เมื', 'มือ', 'อง'],
+    'a character is a letter with its marks',
+  );
+});
+
+t.test('scripts: of a token, and the share of a question in some', async (t) => {
+  t.same(['word', 'слово', '富士山', 'ประเทศ', '1958', 'x1'].map(tokenScript), ['Latin', 'Cyrillic', 'Han', 'Thai', undefined, 'Latin']);
+  t.equal(shareInScripts(tokenize('Tokyo 富士山の標高').forms, ['Latin']), 0.25);
+  t.equal(shareInScripts(tokenize('1958 2001').forms, ['Latin']), 1, 'no letter: nothing to doubt');
+  t.equal(shareInScripts(tokenize('слово word').forms, ['Latin', 'Cyrillic']), 1);
 });
 
 t.test('porter stems', async (t) => {
@@ -85,6 +144,40 @@ t.test('passages: sentences packed within paragraphs', async (t) => {
   checkPassages(t, 'One sentence only');
   t.same(splitPassages('   \n\n  '), []);
   checkPassages(t, 'Mr. Smith went to Washington. He arrived at 3 p.m. on Monday! Did he? "Yes." (Really.) Then he left.\nNew line here.');
+});
+
+t.test('passages: sentence ends of scripts that need no space after them', async (t) => {
+  const jp = Array.from({ length: 80 }, (_, i) => `第${i}章では山の気候について説明している。`).join('');
+  let ps = checkPassages(t, jp);
+  t.ok(ps.length >= 2);
+  t.ok(
+    ps.every(([s, e]) => jp[e - 1] === '。' && jp.slice(s, s + 1) === '第'),
+    'cut after 。',
+  );
+  const th = Array.from({ length: 60 }, () => 'กรุงเทพมหานครเป็นเมืองหลวงของประเทศไทย').join(' ');
+  ps = checkPassages(t, th);
+  t.ok(
+    ps.every(([s, e]) => th.slice(s, e).startsWith('กรุงเทพ') && th.slice(s, e).endsWith('ประเทศไทย')),
+    'Thai: cut at the spaces between sentences',
+  );
+  const km = Array.from({ length: 60 }, () => 'អង្គរវត្តជាប្រាសាទដ៏ធំបំផុតនៅប្រទេសកម្ពុជា។').join('');
+  t.ok(
+    checkPassages(t, km).every(([, e]) => km[e - 1] === '។'),
+    'Khmer: cut after ។',
+  );
+  const run = '山'.repeat(1000) + '😀'.repeat(400);
+  ps = checkPassages(t, run);
+  t.ok(
+    ps.every(([s, e]) => !/[\udc00-\udfff]/.test(run[s]) && !/[\ud800-\udbff]/.test(run[e - 1])),
+    'a sentence without spaces is never cut inside a character',
+  );
+  const commas = Array.from({ length: 200 }, () => '山の気候、').join('');
+  t.ok(
+    checkPassages(t, commas)
+      .slice(0, -1)
+      .every(([, e]) => commas[e - 1] === '、'),
+    '... and after a CJK comma when there is one',
+  );
 });
 
 t.test('titles and per-token flags', async (t) => {
@@ -147,6 +240,14 @@ t.test('sentence starts: after a terminal mark before a capital, or a newline; n
     starts,
     ['devotion', 'it', 'who', 'nobody', 'next'],
     "the first token; 'It', 'Who' and 'Nobody' after . ! ?; 'next' after a newline; not 'the' after 'e.g.'",
+  );
+  const jp = '富士山は山である。「東京」は都市だ！大阪は？ 京都、奈良';
+  const dj = analyzeDocument(jp, undefined, new Set());
+  const tj = tokenize(jp);
+  t.same(
+    tj.forms.filter((_, i) => dj.passages[0].flags[i] & FLAG_SENTENCE_START),
+    ['富士山', '東京', '大阪', '京都'],
+    'after 。！？ (and an opening bracket), whatever follows; not after 、',
   );
 });
 

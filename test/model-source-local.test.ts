@@ -139,7 +139,7 @@ t.test('a model trained on other features than this engine computes is refused, 
   const swap = (xs: string[], i: number) => ([xs[i], xs[i + 1]] = [xs[i + 1], xs[i]]);
   t.throws(() => loadModelFolder(copy((s) => swap(s.features.W1, 1))), {
     name: 'ModelError',
-    message: `model svc-mh@1.13.0 was trained for another version of svc: W1 (hop 1): feature 2 is '${H1_NAMES[2]}' in the model and '${H1_NAMES[1]}' in this engine`,
+    message: `model svc-mh@1.14.0 was trained for another version of svc: W1 (hop 1): feature 2 is '${H1_NAMES[2]}' in the model and '${H1_NAMES[1]}' in this engine`,
     fix,
   });
   t.throws(
@@ -236,7 +236,7 @@ t.test('a manifest that does not follow its JSON schema is refused, naming the f
           m.engine = 'svc-engine/2';
         }),
       ),
-    { name: 'ModelError', message: 'model svc-mh@1.13.0 needs engine svc-engine/2; this server runs svc-engine/1', fix: /upgrade svc/ },
+    { name: 'ModelError', message: 'model svc-mh@1.14.0 needs engine svc-engine/2; this server runs svc-engine/1', fix: /upgrade svc/ },
     'another engine is named as such, before the schema',
   );
 });

@@ -1,10 +1,14 @@
 // Pinned versions: pointing SVC_MODEL_URI at another model version re-encodes every store from its
 // stored text at open (progress in the logs), never searching old encodings with the new model. The
 // switch is one transaction: a crash mid-re-encode leaves the old encodings whole and recorded, and
-// the next start (with either model) finds a consistent store.
+// the next start (with either model) finds a consistent store. A store analysed by an older text
+// analysis (before CJK and Thai words were segmented) is re-encoded the same way, so it is never
+// searched with stale tokens.
 
 import path from 'node:path';
+import { open } from 'lmdb';
 import t from 'tap';
+import { defaultModelUri } from '../src/config.js';
 import { createStore, newStoreId } from '../src/store/catalog.js';
 import { StoreDb } from '../src/store/store-db.js';
 import { makeModelVersion, seedStore, startOn } from './helpers/model-source.js';
@@ -41,7 +45,7 @@ t.test('store layer: staged encodings become live with the model in one step; un
 
   await db.clearStaged();
   await db.stageEncodings(['a', 'b', 'c'].map((id, i) => ({ id, encoding: enc(i + 7) })));
-  await db.commitStaged('m@2', new Map([['b', 5]]));
+  await db.commitStaged({ model: 'm@2', analyzer: 'text@2' }, new Map([['b', 5]]));
   t.same(
     live(),
     [
@@ -53,7 +57,11 @@ t.test('store layer: staged encodings become live with the model in one step; un
   );
   await db.close();
   db = StoreDb.open(db.dir);
-  t.same({ model: db.meta.model, encodings: db.meta.encodings }, { model: 'm@2', encodings: 'enc-b' }, 'recorded durably');
+  t.same(
+    { model: db.meta.model, analyzer: db.meta.analyzer, encodings: db.meta.encodings },
+    { model: 'm@2', analyzer: 'text@2', encodings: 'enc-b' },
+    'recorded durably',
+  );
   t.same([db.getDoc('a')?.n_tokens, db.getDoc('b')?.n_tokens], [2, 5], 'changed token counts updated');
   await db.writeDocs([{ id: 'd', text: 'text d', metadata: {}, n_tokens: 1, encoding: enc(4) }]);
   await db.deleteDoc('a');
@@ -69,7 +77,7 @@ t.test('store layer: staged encodings become live with the model in one step; un
 
   await db.clearStaged();
   await db.stageEncodings(['b', 'c', 'd'].map((id) => ({ id, encoding: enc(1) })));
-  await db.commitStaged('m@3', new Map());
+  await db.commitStaged({ model: 'm@3', analyzer: 'text@2' }, new Map());
   t.same({ model: db.meta.model, encodings: db.meta.encodings ?? 'enc' }, { model: 'm@3', encodings: 'enc' }, 'the next switch goes back');
   t.same(live(), [
     ['b', 1],
@@ -125,4 +133,48 @@ t.test('a new model version re-encodes the stores at open, after an interrupted 
   const reopened = StoreDb.open(storeDir);
   t.equal(reopened.meta.model, 'svc-mh@2.0.0', 'recorded durably: a restart on 2.0.0 opens the store as it is');
   await reopened.close();
+});
+
+t.test('a store made by an older text analysis is re-encoded from its text at open', async (t) => {
+  const dataDir = tempDir(t);
+  let s = await startOn(t, { modelUri: defaultModelUri(), dataDir });
+  await s.api.post('/stores', { name: 'jp' });
+  const fuji = '富士山\n富士山は静岡県と山梨県にまたがる活火山である。';
+  await s.api.post('/stores/jp/documents', {
+    documents: [
+      { id: 'fuji', text: fuji },
+      { id: 'en', text: 'Mount Fuji is the highest mountain in Japan.' },
+    ],
+  });
+  const { db } = s.server.services.registry.get('default', 'jp');
+  const made = { ...db.meta };
+  t.equal(made.analyzer, s.server.services.engine.analyzer, 'a new store records the analysis of its encodings');
+  const words = (await s.api.get('/stores/jp/documents/fuji')).n_tokens;
+  await s.close();
+
+  // what a store written before the analysis was recorded holds: no `analyzer`, and the Japanese
+  // document counted as the two runs of letters the old tokenizer saw
+  const env = open({ path: db.dir, maxDbs: 8 });
+  const { analyzer: _gone, ...old } = made;
+  await env.put('store', old);
+  const docs = env.openDB<any, string>('docs', {});
+  await docs.put('fuji', { ...docs.get('fuji'), n_tokens: 2 });
+  await env.close();
+
+  s = await startOn(t, { modelUri: defaultModelUri(), dataDir });
+  const log = s.logs.find((l) => l.msg === 'store re-encoding with the new text analysis');
+  t.same([log?.store, log?.analyzer, log?.docs], ['jp', { from: null, to: made.analyzer }, 2], 'logged, with both analyses');
+  t.ok(
+    s.logs.some((l) => l.msg === 'store re-encoded' && l.store === 'jp'),
+    'completion logged',
+  );
+  const reopened = s.server.services.registry.get('default', 'jp').db.meta;
+  t.same([reopened.analyzer, reopened.encodings], [made.analyzer, 'enc-b'], 'new encodings live, recorded with the analysis');
+  t.equal((await s.api.get('/stores/jp/documents/fuji')).n_tokens, words, 'the token count re-counted from the text');
+  t.equal(
+    (await s.api.post('/stores/jp/search', { query: '富士山の標高', max_hops: 1 })).passages[0].doc_id,
+    'fuji',
+    'found with the new tokens',
+  );
+  await s.close();
 });

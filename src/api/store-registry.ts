@@ -4,8 +4,9 @@
 // database; a store name maps to at most one live store per project; a store being deleted is
 // unreachable by name and id before its folder goes away; stores of one project are invisible to
 // another (lookups are always by project); a store is attached (reachable) only once its encodings
-// were made by the loaded model: a store of another model version is re-encoded from its stored
-// text first (see reencode), while the server still answers 503 `starting`.
+// were made by the loaded model and this version's text analysis: a store of another model version,
+// or one analysed otherwise (made before CJK and Thai words were segmented, say), is re-encoded from
+// its stored text first (see reencode), while the server still answers 503 `starting`.
 import type { Engine, StoreIndex } from '../engine/index.js';
 import { ApiError } from '../errors.js';
 import {
@@ -55,7 +56,7 @@ export class StoreRegistry {
   }
 
   private async attach(project: string, db: StoreDb): Promise<OpenStore> {
-    if (db.meta.model !== this.engine.model) await this.reencode(project, db);
+    if (db.meta.model !== this.engine.model || db.meta.analyzer !== this.engine.analyzer) await this.reencode(project, db);
     const started = performance.now();
     const index = this.engine.createIndex();
     await index.load(db.encodedDocs());
@@ -74,17 +75,23 @@ export class StoreRegistry {
   }
 
   /**
-   * Encodes every document of `db` again with the loaded model, from its stored text, in batches,
-   * logging progress; the new encodings become live with the new model name in one transaction
-   * (StoreDb.commitStaged), so a crash leaves the old model's encodings or the new one's, whole.
+   * Encodes every document of `db` again with the loaded model and text analysis, from its stored
+   * text, in batches, logging progress; the new encodings become live, recorded with the model and
+   * analysis that made them, in one transaction (StoreDb.commitStaged), so a crash leaves the old
+   * encodings or the new ones, whole.
    */
   private async reencode(project: string, db: StoreDb): Promise<void> {
-    const from = db.meta.model;
-    const to = this.engine.model;
+    const made = { model: this.engine.model, analyzer: this.engine.analyzer };
     const total = db.nDocs;
-    const fields = { project, store: db.meta.name, id: db.meta.id, from, to };
+    const fields = { project, store: db.meta.name, id: db.meta.id, from: db.meta.model, to: made.model };
     const started = performance.now();
-    this.log('store re-encoding with the new model', { ...fields, docs: total });
+    if (db.meta.model !== made.model) this.log('store re-encoding with the new model', { ...fields, docs: total });
+    else
+      this.log('store re-encoding with the new text analysis', {
+        ...fields,
+        analyzer: { from: db.meta.analyzer ?? null, to: made.analyzer },
+        docs: total,
+      });
     await db.clearStaged();
     const changed = new Map<string, number>();
     let done = 0;
@@ -101,7 +108,7 @@ export class StoreRegistry {
         while (done / total >= nextReport) nextReport += 0.1;
       }
     }
-    await db.commitStaged(to, changed);
+    await db.commitStaged(made, changed);
     this.log('store re-encoded', { ...fields, docs: done, ms: Math.round(performance.now() - started) });
   }
 
@@ -151,7 +158,14 @@ export class StoreRegistry {
           fix: `Use the existing store '${name}' (GET /v1/stores/${name}), or create one with another name.`,
         });
       }
-      const meta: StoreMeta = { id: newStoreId(), name, project, created_at: new Date().toISOString(), model: this.engine.model };
+      const meta: StoreMeta = {
+        id: newStoreId(),
+        name,
+        project,
+        created_at: new Date().toISOString(),
+        model: this.engine.model,
+        analyzer: this.engine.analyzer,
+      };
       const db = await createStore(this.dataDir, meta);
       return this.attach(project, db);
     });

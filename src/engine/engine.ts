@@ -10,6 +10,7 @@ import { WORKERS } from './params.js';
 import { modelFitProblem } from './ranking/index.js';
 import { createEngineRuntime, EnginePool, type EngineRuntime } from './runtime/index.js';
 import type { EncodeResult } from './segment/index.js';
+import { analyzerId } from './text/index.js';
 import type { EncodedBatch, Engine, Metadata, StoreIndex } from './types.js';
 
 export interface EngineOptions {
@@ -48,6 +49,7 @@ export function engineWorkerUrl(): URL {
 class SvcEngine implements Engine {
   readonly id: string;
   readonly model: string;
+  readonly analyzer = analyzerId();
 
   constructor(private readonly ctx: EngineContext) {
     const m = ctx.model;

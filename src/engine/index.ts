@@ -56,5 +56,5 @@ export type { EngineRuntime } from './runtime/index.js';
 // The runtime, for training's own kernels (the dense encoder's fitting) and benchmarks.
 export { createEngineRuntime } from './runtime/index.js';
 // Text: the tokenizer and term ids shared by the index, the reader and training.
-export { FLAG_SENTENCE_START, hash32, stem, termId, termSeq, tokenize } from './text/index.js';
+export { countScripts, FLAG_SENTENCE_START, hash32, mainScripts, stem, termId, termSeq, tokenize } from './text/index.js';
 export type * from './types.js';

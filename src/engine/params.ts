@@ -119,6 +119,17 @@ export const INDEX = {
   rememberMs: 2,
 } as const;
 
+/** Searches in scripts the model was not trained on (text/scripts.ts, ranking/confidence.ts). */
+export const SCRIPTS = {
+  /**
+   * The most confidence a search may return when none of its words are in the model's scripts:
+   * its evidence is lexical matching alone, which the confidence model never saw judged, so it
+   * claims no more than even odds; the cap rises linearly with the share of words in the model's
+   * scripts, to none when all are. Not fitted (no training question is in another script).
+   */
+  floor: 0.5,
+} as const;
+
 /** Encoding and the worker threads. */
 export const WORKERS = {
   /** documents per encode task: small enough to spread a batch over the workers */

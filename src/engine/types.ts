@@ -107,6 +107,8 @@ export interface Engine {
   readonly id: string;
   /** `name@version` of the loaded model; stores record it. */
   readonly model: string;
+  /** The text analysis its encodings are made with (tokenizer version, segmentation); stores record it. */
+  readonly analyzer: string;
   encode(docs: Array<{ id: string; text: string; metadata?: Metadata }>): Promise<EncodedBatch>;
   /** `compactWhenIdle` (default true): merge small segments once the store sees no writes for a moment. */
   createIndex(opts?: { compactWhenIdle?: boolean }): StoreIndex;

@@ -23,6 +23,8 @@ export interface StoreMeta {
   created_at: string;
   /** The model (name@version) whose encodings the store holds. */
   model: string;
+  /** The text analysis (Engine.analyzer) the encodings were made with; absent in stores made before it was recorded. */
+  analyzer?: string;
   /** The database holding the live encodings (absent: `enc`). */
   encodings?: EncodingsDb;
 }
@@ -230,13 +232,13 @@ export class StoreDb {
   }
 
   /**
-   * Makes the staged encodings live, in one durable transaction: records `model` as the store's
-   * model, switches meta.encodings to the staged database and updates the token counts that changed.
+   * Makes the staged encodings live, in one durable transaction: records `model` and `analyzer` as
+   * what made the store's encodings, switches meta.encodings to the staged database and updates the token counts that changed.
    * Then empties the database that held the old encodings.
    */
-  async commitStaged(model: string, nTokens: Map<string, number>): Promise<void> {
+  async commitStaged(made: { model: string; analyzer: string }, nTokens: Map<string, number>): Promise<void> {
     const old = this.encodingDbs[this.meta.encodings ?? 'enc'];
-    const meta: StoreMeta = { ...this.meta, model, encodings: this.spare };
+    const meta: StoreMeta = { ...this.meta, ...made, encodings: this.spare };
     await this.transact(() => {
       for (const [id, n] of nTokens) {
         const rec = this.docs.get(id);

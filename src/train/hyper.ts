@@ -15,6 +15,8 @@ would you your yours yourself yourselves
   .split(/\s+/);
 
 export const HYPER = {
+  /** A script is the model's (manifest params.scripts) when it holds at least this share of the letter tokens of the text the encoder learns from. */
+  scriptShare: 0.01,
   /** BM25 over the body and title fields; idf from the body field. */
   lexical: { k1: 1.2, b: 0.75, k1Title: 1.2, bTitle: 0.5, titleWeight: 1 },
   /** Query update of a hop: weights of the read passage's title, capitalised and other terms; top M by weight x idf; terms in more than dfmax of the passages dropped. */

@@ -6,14 +6,17 @@
 // given seed.
 
 import {
+  countScripts,
   createEngineRuntime,
   featureNames,
   InProcessStore,
   isQuestion,
   type LoopParams,
   type ModelParams,
+  mainScripts,
   type ReturnedCalibration,
   type Sufficiency,
+  tokenize,
 } from '../engine/index.js';
 import { type CorpusDoc, type DataFolder, isHeldOutArticle, squadArticles, type TrainQuery } from './data.js';
 import { encoderCorpus } from './encoder-data.js';
@@ -116,6 +119,14 @@ export async function trainEncoder(data: DataFolder, o: StepOptions, { squad: wi
   const sized = o.sample ? { ...HYPER.encoder, steps: 10, warmup: 2, batchSquad: 32, batchSelf: 16 } : HYPER.encoder;
   const hyper = withSquad ? sized : { ...sized, batchSquad: 0, batchSelf: sized.batchSquad + sized.batchSelf };
   return fitEncoder(corpus, hyper, o.seed, await createEngineRuntime(), o.log);
+}
+
+/** The scripts of the text the encoder learns from (the wiki-pool and SQuAD-train): those holding HYPER.scriptShare of its letter tokens. */
+export function trainingScripts(data: DataFolder): string[] {
+  const counts = new Map<string, number>();
+  for (const d of data.corpus()) countScripts(tokenize(d.text).forms, counts);
+  for (const p of data.squadTrain()) countScripts(tokenize(p.context).forms, counts);
+  return mainScripts(counts, HYPER.scriptShare);
 }
 
 /** θ from SQuAD-train articles that neither the chain scorers nor the sufficiency models see. */

@@ -25,6 +25,7 @@ import {
   type Model,
   openSets,
   trainEncoder,
+  trainingScripts,
   trainReader,
 } from './steps.js';
 
@@ -47,7 +48,9 @@ export async function train(o: TrainOptions): Promise<{ dir: string; metrics: un
   const data = new DataFolder(o.dataDir);
   const encoder = await trainEncoder(data, o);
   o.log(`trained the dense encoder (${elapsed()})`);
-  const base: ModelParams = { stop: STOP_WORDS, lexical: HYPER.lexical, dense: encoder.params };
+  const scripts = trainingScripts(data);
+  o.log(`the training text is in ${scripts.join(', ')} (${elapsed()})`);
+  const base: ModelParams = { stop: STOP_WORDS, scripts, lexical: HYPER.lexical, dense: encoder.params };
   const model: Model = { name: o.name, version: o.version, params: base, files: encoder.files };
   const reader = trainReader(data, o);
   o.log(`trained the native reader (${elapsed()})`);
@@ -93,8 +96,9 @@ export async function train(o: TrainOptions): Promise<{ dir: string; metrics: un
         engine: ENGINE_FORMAT,
         dims: encoder.params.dim,
         tokenizer: {
-          name: 'svc-words-porter/1',
-          rules: 'NFKD, marks removed, lowercased runs of letters and digits; Porter (1980) stems; stop words dropped from queries only',
+          name: 'svc-words-porter/2',
+          rules:
+            'NFKC; accents removed from Latin, Greek, Cyrillic, Arabic and Hebrew letters; lowercased and case-folded runs of letters, digits and marks; Han, kana, Thai, Lao, Khmer and Myanmar runs cut into words by the ICU dictionary word breaker; Porter (1980) stems; stop words dropped from queries only',
         },
         params,
         training: {

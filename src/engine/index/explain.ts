@@ -17,6 +17,19 @@ function words(text: string, pick: (form: string, i: number) => boolean): string
   return out;
 }
 
+/** The tokens of `text` at the given positions as one phrase: touching tokens (words of Chinese or Japanese) joined as written, others by a space. */
+function phrase(text: string, positions: Set<number>): string {
+  const t = tokenize(text);
+  let out = '';
+  let end = -1;
+  t.forms.forEach((_, i) => {
+    if (!positions.has(i)) return;
+    out += (out && t.start[i] !== end ? ' ' : '') + text.slice(t.start[i], t.end[i]);
+    end = t.end[i];
+  });
+  return out;
+}
+
 const quote = (ws: string[]) => ws.map((w) => `'${w}'`).join(', ');
 
 export function explain(
@@ -40,12 +53,13 @@ export function explain(
       const text = from ? (readText(from.docId, from.start, from.end) ?? '') : '';
       const pos = new Set(s.why.positions);
       const ws = words(text, (_, i) => pos.has(i));
+      const title = s.why.kind === 'link' ? phrase(text, pos) : '';
       const src = from ? `'${from.docId}' (read at hop ${s.hop - 1})` : `the passage read at hop ${s.hop - 1}`;
       why =
         s.why.kind === 'link'
-          ? `its title${ws.length ? ` '${ws.join(' ')}'` : ''} is named in ${src}`
+          ? `its title${title ? ` '${title}'` : ''} is named in ${src}`
           : `follows ${src}${ws.length ? ` through ${quote(ws)}` : ''}`;
-      searched = ws.length ? `${query} + ${s.why.kind === 'link' ? `'${ws.join(' ')}'` : quote(ws)}` : `${query} + ${src}`;
+      searched = ws.length ? `${query} + ${s.why.kind === 'link' ? `'${title}'` : quote(ws)}` : `${query} + ${src}`;
     }
     out.push({ hop: s.hop, doc_id: ref.docId, why, query: searched, ms: s.ms, candidates: s.candidates });
   }

@@ -5,6 +5,7 @@
 // models may carry extra information (training, metrics); the parameters the engine computes with
 // are closed. Whether the weights fit this engine's features is model-fit's concern (ranking/).
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
+import { SCRIPT_NAMES } from '../text/index.js';
 
 const num = { type: 'number' } as const;
 const nums = { type: 'array', items: num } as const;
@@ -44,6 +45,7 @@ export const MANIFEST_SCHEMA = {
     params: closed(
       {
         stop: { type: 'array', items: { type: 'string' } },
+        scripts: { type: 'array', items: { enum: [...SCRIPT_NAMES] }, uniqueItems: true },
         lexical: closed({ k1: num, b: num, k1Title: num, bTitle: num, titleWeight: num }),
         dense: closed({ dim: { type: 'integer', minimum: 1 }, size: { type: 'integer', minimum: 0 } }),
         search: closed(

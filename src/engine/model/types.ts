@@ -94,6 +94,8 @@ export interface RerankParams {
 
 export interface ModelParams {
   stop: string[];
+  /** Scripts of the text the model learnt from (text/scripts.ts); absent in models trained before it was recorded (then no search is capped for its script). */
+  scripts?: string[];
   lexical: LexicalParams;
   dense?: DenseParams;
   /** Search-loop parameters: absent only while training builds the model that learns them. */

@@ -1,7 +1,10 @@
 // The calibrated confidence: a stage's sufficiency model (logistic over the sufficiency features,
-// then Platt scaling) and the recalibration of the confidence a search returns (an increasing map,
-// so it changes no ranking and no stop). Pure.
+// then Platt scaling), the recalibration of the confidence a search returns (an increasing map,
+// so it changes no ranking and no stop) and its cap for questions in scripts the model was not
+// trained on. Pure.
 import type { ConfParams, ReturnedCalibration } from '../model/index.js';
+import { SCRIPTS } from '../params.js';
+import { shareInScripts } from '../text/index.js';
 
 const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
 
@@ -14,6 +17,15 @@ export const logit = (v: number) => {
 /** The returned confidence c as calibrated by p (c itself when the model has no such calibration). */
 export function returnedConfidence(p: ReturnedCalibration | undefined, c: number): number {
   return p ? sigmoid(p.a * logit(c) + p.b) : c;
+}
+
+/**
+ * The confidence `c` of a search whose question has the tokens `forms`, capped for the share of
+ * them in scripts other than the model's `scripts` (c itself when the model does not record them).
+ */
+export function scriptCapped(scripts: readonly string[] | undefined, forms: readonly string[], c: number): number {
+  if (!scripts) return c;
+  return Math.min(c, SCRIPTS.floor + (1 - SCRIPTS.floor) * shareInScripts(forms, scripts));
 }
 
 /** The probability a stage model gives the evidence whose sufficiency features are `f`. */

@@ -1,7 +1,7 @@
 // Turns a document into what the index needs, without the dense part: its passages (offsets), the
 // term sequence of each passage with per-token flags, and the document's title terms. Pure and
 // deterministic given the model's stop list. A document's title is found by title.ts.
-import { splitPassages } from './passages.js';
+import { CLOSERS, SCRIPT_STOP, splitPassages } from './passages.js';
 import { documentTitle } from './title.js';
 import { hash32, stem, tokenize } from './tokenize.js';
 import type { AnalyzedDoc, AnalyzedPassage, TermSeq, Tokens } from './types.js';
@@ -28,6 +28,9 @@ export function termId(form: string): number {
   return id;
 }
 
+/** Opening CJK brackets and quotes: 「『（【《. */
+const CJK_OPENERS = /[\u300c\u300e\uff08\u3010\u300a]/;
+
 /** A token is capitalised when it starts with an uppercase letter or a digit (names, years). */
 function isCapitalised(text: string, i: number): boolean {
   const c = text.charCodeAt(i);
@@ -39,14 +42,17 @@ function isCapitalised(text: string, i: number): boolean {
 /**
  * Whether the token at `i` starts a sentence: a newline lies between it and the previous token (which
  * ends at `from`), or only spaces and closing quotes/brackets separate it from a terminal . ! ? and
- * it is capitalised (as passages are cut: "e.g. the" goes on). Plain spaces alone never do.
+ * it is capitalised (as passages are cut: "e.g. the" goes on), or from a full stop of a script that
+ * needs no space after one (。, the danda...). Plain spaces alone never do.
  */
 function startsSentence(text: string, from: number, i: number): boolean {
   for (let j = i - 1; j >= from; j--) {
     const c = text.charCodeAt(j);
     if (c === 10) return true;
-    if (c === 32 || c === 9 || c === 13 || c === 34 || c === 39 || c === 41 || c === 93 || c === 0x201d || c === 0x2019) continue;
-    return (c === 46 || c === 33 || c === 63) && isCapitalised(text, i);
+    if (c === 32 || c === 9 || c === 13 || c === 34 || c === 39 || c === 41 || c === 93) continue;
+    if (c < 128) return (c === 46 || c === 33 || c === 63) && isCapitalised(text, i);
+    if (CLOSERS.test(text[j]) || CJK_OPENERS.test(text[j])) continue;
+    return SCRIPT_STOP.test(text[j]);
   }
   return false;
 }

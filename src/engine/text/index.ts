@@ -14,6 +14,8 @@ export {
 export { MAX_PASSAGE, splitPassages } from './passages.js';
 export { PHRASE_SEED, phraseExtend, phraseFinal, phraseKey } from './phrase.js';
 export { porterStem } from './porter.js';
+export { countScripts, mainScripts, SCRIPT_NAMES, shareInScripts, tokenScript } from './scripts.js';
+export { analyzerId, bigrams, segmentation } from './segment.js';
 export { documentTitle, leadSubject } from './title.js';
 export { countTokens, fold, hash32, stem, tokenize } from './tokenize.js';
 export type * from './types.js';

@@ -4,7 +4,11 @@
 // passage. Each paragraph (blank-line separated) is cut at sentence boundaries into the fewest
 // pieces of balanced size, and each piece then takes in the whole sentences that follow it, across
 // paragraph ends, while it stays within the limit: a passage carries the context after it, so
-// consecutive passages may overlap. A sentence longer than the limit is cut at whitespace.
+// consecutive passages may overlap. Sentences end at . ! ? before a space and a capital (not after
+// an abbreviation), after the full stops of scripts that need no space after them (。！？, the
+// Devanagari danda, Khmer, Myanmar, Ethiopic and Arabic ones) and at the spaces between Thai or Lao
+// words (those scripts mark a sentence end with a space). A sentence longer than the limit is cut
+// at whitespace, else after CJK commas, else anywhere but inside a character.
 
 export const MAX_PASSAGE = 1200;
 
@@ -17,6 +21,14 @@ const ABBREVIATIONS = new Set(
 );
 /** A run of terminal punctuation (and closing quotes) followed by space and a capital, digit or opening quote. */
 const SENTENCE_END = /[.!?]+["')\]\u2019\u201d]*(?=\s+["'([\u2018\u201cA-Z0-9])/g;
+
+/** Full stops that end a sentence whatever follows: CJK (。！？ and the half-width ｡), the Devanagari danda and double danda, Khmer, Myanmar, Ethiopic, the Arabic question mark and the Urdu full stop. */
+export const SCRIPT_STOP = /[\u3002\uff01\uff1f\uff61\u0964\u0965\u17d4\u17d5\u104b\u1362\u061f\u06d4]/;
+/** Closing quotes and brackets that may follow a full stop. */
+export const CLOSERS = /["')\]\u2019\u201d\u300d\u300f\uff09\u3011\u300b]/;
+const SCRIPT_END = new RegExp(`${SCRIPT_STOP.source}+${CLOSERS.source}*`, 'g');
+/** A space between two Thai or Lao letters. */
+const THAI_SPACE = /(?<=[\p{sc=Thai}\p{sc=Lao}])\s+(?=[\p{sc=Thai}\p{sc=Lao}])/gu;
 
 function trim(text: string, s: number, e: number): Span | undefined {
   while (s < e && /\s/.test(text[s])) s++;
@@ -46,6 +58,9 @@ function sentences(text: string, [ps, pe]: Span): Span[] {
     if (seg[j] === '.' && (ABBREVIATIONS.has(prev.toLowerCase()) || (prev.length === 1 && prev !== prev.toLowerCase()))) continue;
     cuts.push(m.index + m[0].length);
   }
+  for (const m of seg.matchAll(SCRIPT_END)) cuts.push(m.index + m[0].length);
+  for (const m of seg.matchAll(THAI_SPACE)) cuts.push(m.index);
+  cuts.sort((a, b) => a - b);
   const out: Span[] = [];
   let s = 0;
   for (const c of [...cuts, seg.length]) {
@@ -56,13 +71,25 @@ function sentences(text: string, [ps, pe]: Span): Span[] {
   return out;
 }
 
+const CJK_COMMA = /[\u3001\uff0c\uff1b\uff1a]/;
+/** Inside a character: a low surrogate or a combining mark. */
+const INSIDE = /[\udc00-\udfff\p{M}]/u;
+
+/** Where to cut a span at `s` that is over `max` long: at the last whitespace, else after the last CJK comma, in the second half; else at `max`, moved back out of a character. */
+function cutAt(text: string, s: number, max: number): number {
+  const half = s + max / 2;
+  for (let c = s + max; c > half; c--) if (/\s/.test(text[c])) return c;
+  for (let c = s + max; c > half; c--) if (CJK_COMMA.test(text[c - 1])) return c;
+  let c = s + max;
+  while (c > s + 1 && INSIDE.test(text[c])) c--;
+  return c;
+}
+
 /** Cuts an over-long span into pieces of at most `max`, at whitespace when there is some. */
 function hardSplit(text: string, [s, e]: Span, max: number): Span[] {
   const out: Span[] = [];
   while (e - s > max) {
-    let cut = s + max;
-    while (cut > s + max / 2 && !/\s/.test(text[cut])) cut--;
-    if (cut <= s + max / 2) cut = s + max;
+    const cut = cutAt(text, s, max);
     const a = trim(text, s, cut);
     if (a) out.push(a);
     const rest = trim(text, cut, e);

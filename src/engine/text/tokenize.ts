@@ -1,26 +1,42 @@
 // The tokenizer shared by the encoder, the lexical index and `n_tokens`. A token is a maximal run
-// of letters and digits in the text; its form is the run folded (NFKD, combining marks removed,
-// lowercased), and a run whose folding yields several runs (e.g. a ligature or a fraction) gives
-// several tokens sharing its offsets. Offsets are UTF-16 code units of the original text, so a
-// token can always be shown as written. Stems are Porter stems of the folded form, cached.
+// of letters and digits in the text (with the combining marks inside it), or, in scripts written
+// without spaces (Han, kana, Thai, Lao, Khmer, Myanmar), a word of such a run as segment.ts cuts it.
+// Its form is the run folded: NFKC (full-width and half-width forms, ligatures, composed and
+// decomposed accents become one form), accents removed from Latin, Greek, Cyrillic, Arabic and
+// Hebrew letters (marks elsewhere are vowels and stay), lowercased and case-folded (ß -> ss, final
+// sigma); a run whose folding yields several runs (a fraction, say) gives several tokens sharing
+// its offsets. Offsets are UTF-16 code units of the original text, so a token can always be shown as
+// written. Stems are Porter stems of the folded form, cached.
 import { porterStem } from './porter.js';
+import { NO_SPACE_CHAR, splitRun } from './segment.js';
 import type { Tokens } from './types.js';
 
-const RUN = /[\p{L}\p{N}]+/gu;
+const RUN = /[\p{L}\p{N}][\p{L}\p{N}\p{M}]*/gu;
 const ASCII_ALNUM = /^[A-Za-z0-9]+$/;
 const MAX_TOKEN = 64;
+/** Combining marks on a letter of a script where they are accents, not vowels. */
+const ACCENTS = /([\p{sc=Latin}\p{sc=Greek}\p{sc=Cyrillic}\p{sc=Arabic}\p{sc=Hebrew}])\p{M}+/gu;
+/** Text of the Latin, Greek and Cyrillic blocks only (with their combining marks): every mark in it is an accent. */
+const EUROPEAN = /^[\u0000-\u052f\u1e00-\u1fff]*$/;
+const MARKS = /\p{M}+/gu;
+/** Lowercase letters that case folding maps further: ß to ss, the final sigma to σ. */
+const FOLDED_APART = /[ßς]/;
+const FOLDED_APART_ALL = /[ßς]/g;
 
 export function fold(s: string): string {
   if (ASCII_ALNUM.test(s)) return s.toLowerCase();
-  return s
-    .normalize('NFKD')
-    .replace(/\p{M}+/gu, '')
-    .toLowerCase();
+  const d = s.normalize('NFKD');
+  const f = (EUROPEAN.test(s) ? d.replace(MARKS, '') : d.replace(ACCENTS, '$1').normalize('NFC')).toLowerCase();
+  return FOLDED_APART.test(f) ? f.replace(FOLDED_APART_ALL, (c) => (c === 'ß' ? 'ss' : 'σ')) : f;
 }
 
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+const MARK = /\p{M}/u;
 
-/** 0: separator, 1: ASCII lowercase/digit, 2: ASCII uppercase, 3: other letter or digit; `w` is its UTF-16 width. */
+/**
+ * 0: separator, 1: ASCII lowercase/digit, 2: ASCII uppercase, 3: other letter or digit, 4: a
+ * combining mark (inside a run it is part of it, elsewhere a separator); `w` is its UTF-16 width.
+ */
 function classify(text: string, i: number): [number, number] {
   const c = text.charCodeAt(i);
   if (c < 128) {
@@ -29,18 +45,34 @@ function classify(text: string, i: number): [number, number] {
   }
   const cp = text.codePointAt(i)!;
   const w = cp > 0xffff ? 2 : 1;
-  return [LETTER_OR_DIGIT.test(String.fromCodePoint(cp)) ? 3 : 0, w];
+  const ch = String.fromCodePoint(cp);
+  return [LETTER_OR_DIGIT.test(ch) ? 3 : MARK.test(ch) ? 4 : 0, w];
+}
+
+/** Token forms with their offsets, as they are collected. */
+interface Collected {
+  forms: string[];
+  starts: number[];
+  ends: number[];
+}
+
+/** Adds the tokens of `raw` (folded and re-split into runs), all at [s, e). */
+function pushFolded(out: Collected, raw: string, s: number, e: number): void {
+  for (const part of fold(raw).matchAll(RUN)) {
+    out.forms.push(part[0].slice(0, MAX_TOKEN));
+    out.starts.push(s);
+    out.ends.push(e);
+  }
 }
 
 export function tokenize(text: string): Tokens {
-  const forms: string[] = [];
-  const starts: number[] = [];
-  const ends: number[] = [];
+  const out: Collected = { forms: [], starts: [], ends: [] };
+  const { forms, starts, ends } = out;
   const n = text.length;
   let i = 0;
   while (i < n) {
     let [k, w] = classify(text, i);
-    if (k === 0) {
+    if (k === 0 || k === 4) {
       i += w;
       continue;
     }
@@ -48,7 +80,7 @@ export function tokenize(text: string): Tokens {
     let kind = k;
     while (k !== 0) {
       i += w;
-      if (k > kind) kind = k;
+      if (k > kind) kind = k === 4 ? 3 : k;
       if (i >= n) break;
       [k, w] = classify(text, i);
     }
@@ -59,18 +91,20 @@ export function tokenize(text: string): Tokens {
       ends.push(i);
       continue;
     }
-    const f = kind === 2 ? raw.toLowerCase() : fold(raw);
-    if (kind === 2 && f.length <= MAX_TOKEN) {
-      forms.push(f);
-      starts.push(s);
-      ends.push(i);
+    if (kind === 2) {
+      const f = raw.toLowerCase();
+      if (f.length <= MAX_TOKEN) {
+        forms.push(f);
+        starts.push(s);
+        ends.push(i);
+        continue;
+      }
+    }
+    if (kind < 3 || !NO_SPACE_CHAR.test(raw)) {
+      pushFolded(out, raw, s, i);
       continue;
     }
-    for (const part of f.matchAll(RUN)) {
-      forms.push(part[0].slice(0, MAX_TOKEN));
-      starts.push(s);
-      ends.push(i);
-    }
+    for (const piece of splitRun(raw)) pushFolded(out, piece.text, s + piece.start, s + piece.end);
   }
   return { forms, start: Uint32Array.from(starts), end: Uint32Array.from(ends) };
 }
