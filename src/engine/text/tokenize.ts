@@ -17,7 +17,7 @@ const MAX_TOKEN = 64;
 /** Combining marks on a letter of a script where they are accents, not vowels. */
 const ACCENTS = /([\p{sc=Latin}\p{sc=Greek}\p{sc=Cyrillic}\p{sc=Arabic}\p{sc=Hebrew}])\p{M}+/gu;
 /** Text of the Latin, Greek and Cyrillic blocks only (with their combining marks): every mark in it is an accent. */
-const EUROPEAN = /^[\u0000-\u052f\u1e00-\u1fff]*$/;
+const EUROPEAN = /^[\u0030-\u052f\u1e00-\u1fff]*$/;
 const MARKS = /\p{M}+/gu;
 /** Lowercase letters that case folding maps further: ß to ss, the final sigma to σ. */
 const FOLDED_APART = /[ßς]/;
