@@ -2,13 +2,12 @@
 // text of the passages involved: which query words matched, which words of the passage read led on,
 // or which title it names; the query a later hop searched with is the question plus those words.
 import type { RawStep } from '../ranking/index.js';
-import { termId, tokenize } from '../text/index.js';
+import { type Tokens, termId, tokenize } from '../text/index.js';
 import type { TextReader, TraceStep } from '../types.js';
 import type { RowRef } from './types.js';
 
-/** Distinct surface words of `text` at the given token positions (or whose term ids are listed). */
-function words(text: string, pick: (form: string, i: number) => boolean): string[] {
-  const t = tokenize(text);
+/** Distinct surface words of `text` (tokenized as `t`) at the given token positions (or whose term ids are listed). */
+function words(text: string, t: Tokens, pick: (form: string, i: number) => boolean): string[] {
   const out: string[] = [];
   t.forms.forEach((f, i) => {
     const w = text.slice(t.start[i], t.end[i]);
@@ -18,8 +17,7 @@ function words(text: string, pick: (form: string, i: number) => boolean): string
 }
 
 /** The tokens of `text` at the given positions as one phrase: touching tokens (words of Chinese or Japanese) joined as written, others by a space. */
-function phrase(text: string, positions: Set<number>): string {
-  const t = tokenize(text);
+function phrase(text: string, t: Tokens, positions: Set<number>): string {
   let out = '';
   let end = -1;
   t.forms.forEach((_, i) => {
@@ -46,14 +44,15 @@ export function explain(
     let searched = query;
     if (s.why.kind === 'query') {
       const ids = new Set(s.why.terms);
-      const ws = words(query, (f) => ids.has(termId(f))).slice(0, 6);
+      const ws = words(query, tokenize(query), (f) => ids.has(termId(f))).slice(0, 6);
       why = ws.length ? `matches the query words ${quote(ws)}` : 'closest to the query';
     } else {
       const from = s.why.from ? rowRef(s.why.from[0], s.why.from[1]) : undefined;
       const text = from ? (readText(from.docId, from.start, from.end) ?? '') : '';
       const pos = new Set(s.why.positions);
-      const ws = words(text, (_, i) => pos.has(i));
-      const title = s.why.kind === 'link' ? phrase(text, pos) : '';
+      const tokens = tokenize(text);
+      const ws = words(text, tokens, (_, i) => pos.has(i));
+      const title = s.why.kind === 'link' ? phrase(text, tokens, pos) : '';
       const src = from ? `'${from.docId}' (read at hop ${s.hop - 1})` : `the passage read at hop ${s.hop - 1}`;
       why =
         s.why.kind === 'link'

@@ -11,7 +11,6 @@
 // re-orders the head and cuts the list, see SearchParams.lead).
 import type { LoopParams, ModelDescriptor, Sufficiency } from '../model/index.js';
 import { HOPS, SCAN, STAGES } from '../params.js';
-import { tokenize } from '../text/index.js';
 import { chainOrder, confidence, returnedConfidence, scriptCapped } from './confidence.js';
 import type { SearchCorpus } from './corpus.js';
 import { dotw } from './feature-table.js';
@@ -120,7 +119,7 @@ export function runLoop(
       })),
       hopsUsed: hops,
       stage: done.indexOf(best) + 1,
-      confidence: scriptCapped(model.params.scripts, tokenize(task.query).forms, returnedConfidence(suff.returned, best.conf)),
+      confidence: scriptCapped(model.params.scripts, q.forms, returnedConfidence(suff.returned, best.conf)),
       steps: traceOf(ch, scores, hops, costs),
     };
   };

@@ -40,7 +40,6 @@ export const SCRIPT_NAMES = [
 
 const LETTER = /\p{L}/u;
 const byName = new Map(SCRIPT_NAMES.map((n) => [n, new RegExp(`^\\p{sc=${n}}`, 'u')]));
-const classes = new Map<string, RegExp>();
 
 /** The script of a token (of its first letter): a name of SCRIPT_NAMES, `Other`, or undefined for a token without a letter. */
 export function tokenScript(form: string): string | undefined {
@@ -71,19 +70,13 @@ export function mainScripts(counts: Map<string, number>, minShare: number): stri
 
 /** The share of a text's letter tokens that are in one of `scripts` (1 when it has none). */
 export function shareInScripts(forms: readonly string[], scripts: readonly string[]): number {
-  const key = scripts.join(' ');
-  let re = classes.get(key);
-  if (!re) {
-    re = new RegExp(`[${scripts.map((n) => `\\p{sc=${n}}`).join('')}]`, 'u');
-    classes.set(key, re);
-  }
   let letters = 0;
   let known = 0;
   for (const f of forms) {
-    const i = f.search(LETTER);
-    if (i < 0) continue;
+    const s = tokenScript(f);
+    if (!s) continue;
     letters++;
-    if (re.test(String.fromCodePoint(f.codePointAt(i)!))) known++;
+    if (scripts.includes(s)) known++;
   }
   return letters ? known / letters : 1;
 }

@@ -7,11 +7,12 @@
 // character bigrams instead, and ANALYZER says which, so an index made one way is never searched
 // the other way.
 
-/** One character of a script written without spaces (script extensions: the prolonged sound mark and the kana voicing marks count as kana). */
-export const NO_SPACE_CHAR = /[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Thai}\p{scx=Lao}\p{scx=Khmer}\p{scx=Myanmar}]/u;
+/** The scripts written without spaces, by script extension (the prolonged sound mark and the kana voicing marks count as kana). */
+const NO_SPACE = ['Han', 'Hiragana', 'Katakana', 'Thai', 'Lao', 'Khmer', 'Myanmar'].map((s) => `\\p{scx=${s}}`).join('');
+/** One character of a script written without spaces. */
+export const NO_SPACE_CHAR = new RegExp(`[${NO_SPACE}]`, 'u');
 /** A maximal run of such characters, with the combining marks that follow them. */
-const NO_SPACE_RUN =
-  /[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Thai}\p{scx=Lao}\p{scx=Khmer}\p{scx=Myanmar}][\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Thai}\p{scx=Lao}\p{scx=Khmer}\p{scx=Myanmar}\p{M}]*/gu;
+const NO_SPACE_RUN = new RegExp(`[${NO_SPACE}][${NO_SPACE}\\p{M}]*`, 'gu');
 
 /** A word of a run: its text and [start, end) in UTF-16 units of the run. */
 export interface RunWord {
@@ -74,16 +75,16 @@ function segmentRun(run: string): RunWord[] {
 
 /**
  * Splits a run of letters, digits and marks into pieces: the words of its no-space script parts and,
- * as they are, the parts between them (`segmented` false), in order, with offsets in the run.
+ * as they are, the parts between them, in order, with offsets in the run.
  */
-export function splitRun(run: string): Array<RunWord & { segmented: boolean }> {
-  const out: Array<RunWord & { segmented: boolean }> = [];
+export function splitRun(run: string): Array<RunWord> {
+  const out: Array<RunWord> = [];
   let at = 0;
   for (const m of run.matchAll(NO_SPACE_RUN)) {
-    if (m.index > at) out.push({ text: run.slice(at, m.index), start: at, end: m.index, segmented: false });
-    for (const w of segmentRun(m[0])) out.push({ text: w.text, start: m.index + w.start, end: m.index + w.end, segmented: true });
+    if (m.index > at) out.push({ text: run.slice(at, m.index), start: at, end: m.index });
+    for (const w of segmentRun(m[0])) out.push({ text: w.text, start: m.index + w.start, end: m.index + w.end });
     at = m.index + m[0].length;
   }
-  if (at < run.length) out.push({ text: run.slice(at), start: at, end: run.length, segmented: false });
+  if (at < run.length) out.push({ text: run.slice(at), start: at, end: run.length });
   return out;
 }
