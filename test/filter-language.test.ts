@@ -119,7 +119,8 @@ t.test("the index's candidates never drop a match", async (t) => {
       index.add(0, docs[0]);
       const found = index.candidates(f);
       const test = compileFilter(f);
-      return docs.every((m, slot) => !test(m) || found === undefined || found.has(slot));
+      // never a match left out; when exact, nothing but the matches
+      return docs.every((m, slot) => (test(m) ? found === undefined || found.slots.has(slot) : !found?.exact || !found.slots.has(slot)));
     }),
     { numRuns: 3000 },
   );
@@ -128,8 +129,12 @@ t.test("the index's candidates never drop a match", async (t) => {
   [{ y: 1 }, { y: 5 }, { y: '5' }, { y: 9 }].forEach((m, slot) => {
     index.add(slot, m);
   });
-  t.same([...(index.candidates({ y: { $gt: 1, $lte: 9 } }) ?? [])].sort(), [1, 3], 'a numeric range reads the numbers in order');
-  t.same([...(index.candidates({ y: { $gte: '0' } }) ?? [])], [2], 'a string range reads the strings');
+  const slots = (f: Filter) => [...(index.candidates(f)?.slots ?? [])].sort();
+  t.same(slots({ y: { $gt: 1, $lte: 9 } }), [1, 3], 'a numeric range reads the numbers in order');
+  t.same(slots({ y: { $gte: '0' } }), [2], 'a string range reads the strings');
   t.equal(index.candidates({ y: { $ne: 5 } }), undefined, '$ne cannot narrow');
-  t.same([...(index.candidates({ $or: [{ y: 1 }, { y: { $gt: 8 } }] }) ?? [])].sort(), [0, 3]);
+  t.same(slots({ $or: [{ y: 1 }, { y: { $gt: 8 } }] }), [0, 3]);
+  t.equal(index.candidates({ $or: [{ y: 1 }, { y: { $gt: 8 } }] })?.exact, true, 'equality and ranges are exact: no metadata test needed');
+  t.same(index.candidates({ y: { $gt: 1, $ne: 9 } }), { slots: new Set([1, 3]), exact: false }, 'a range with $ne narrows to a superset');
+  t.equal(index.candidates({ $and: [{ y: 5 }, { $not: { y: 1 } }] })?.exact, false, '$not leaves $and a superset');
 });

@@ -1,8 +1,10 @@
 // Metadata index of one store: (key, typed value) -> document slots, comparing values with their
 // type (1 is not "1"), and per key its values in order (numbers numerically, strings by code point),
 // built when a range asks for them and dropped when a write touches the key. It narrows a filter to
-// candidates; the filter's predicate decides. Invariant: `candidates` never leaves out a slot whose
-// metadata the filter matches (it answers undefined where it cannot narrow: $ne, $nin, $not).
+// candidates; the filter's predicate decides where they are not exact. Invariants: `candidates`
+// never leaves out a slot whose metadata the filter matches (it answers undefined where it cannot
+// narrow: $ne, $nin, $not, $exists: false); when it says `exact`, its slots are the matches, no more
+// (equality, $in, ranges, $exists: true, and $and/$or/keys made only of them).
 import type { Filter, FilterCondition, Metadata, MetadataValue } from '../types.js';
 import { compareCodePoints } from './filter.js';
 
@@ -28,6 +30,15 @@ function lowerBound<T>(values: T[], v: T, cmp: (a: T, b: T) => number, strict: b
 }
 
 const numCmp = (a: number, b: number) => a - b;
+
+/** Slots a filter may match; `exact`: they all match. Undefined where the index cannot narrow. */
+export interface Narrowed {
+  slots: ReadonlySet<number>;
+  exact: boolean;
+}
+
+const EMPTY: ReadonlySet<number> = new Set();
+const exactly = (slots: ReadonlySet<number>): Narrowed => ({ slots, exact: true });
 
 export class FilterIndex {
   private readonly byKey = new Map<string, Map<string, Set<number>>>();
@@ -67,9 +78,9 @@ export class FilterIndex {
     }
   }
 
-  /** A superset of the slots the filter matches, or undefined when the index cannot narrow it. */
-  candidates(filter: Filter): Set<number> | undefined {
-    const parts: Array<Set<number> | undefined> = [];
+  /** A superset of the slots the filter matches (the very slots when `exact`), or undefined when the index cannot narrow it. */
+  candidates(filter: Filter): Narrowed | undefined {
+    const parts: Array<Narrowed | undefined> = [];
     for (const [key, value] of Object.entries(filter)) {
       if (value === undefined) continue;
       if (key === '$and') parts.push(intersect((value as Filter[]).map((f) => this.candidates(f))));
@@ -83,25 +94,27 @@ export class FilterIndex {
     return intersect(parts);
   }
 
-  private equal(key: string, values: MetadataValue[]): Set<number> {
+  private equal(key: string, values: MetadataValue[]): Narrowed {
     const byValue = this.byKey.get(key);
-    return union(values.map((v) => byValue?.get(valueKey(v)) ?? new Set<number>())) ?? new Set();
+    return union(values.map((v) => exactly(byValue?.get(valueKey(v)) ?? EMPTY)))!;
   }
 
-  private condition(key: string, c: FilterCondition): Set<number> | undefined {
-    const parts: Array<Set<number> | undefined> = [];
+  private condition(key: string, c: FilterCondition): Narrowed | undefined {
+    const parts: Array<Narrowed | undefined> = [];
     if (c.$eq !== undefined) parts.push(this.equal(key, [c.$eq]));
     if (c.$in !== undefined) parts.push(this.equal(key, c.$in));
     const bounds = [c.$gt, c.$gte, c.$lt, c.$lte].filter((b) => b !== undefined);
     if (bounds.length) {
       // one type per range: bounds of two types match nothing (a value has one type)
       const type = typeof bounds[0];
-      if (bounds.some((b) => typeof b !== type)) return new Set();
+      if (bounds.some((b) => typeof b !== type)) return exactly(EMPTY);
       const s = this.sortedOf(key);
-      if (type === 'number') parts.push(range(s.num, c as Record<string, number | undefined>, numCmp));
-      else parts.push(range(s.str, c as Record<string, string | undefined>, compareCodePoints));
+      if (type === 'number') parts.push(exactly(range(s.num, c as Record<string, number | undefined>, numCmp)));
+      else parts.push(exactly(range(s.str, c as Record<string, string | undefined>, compareCodePoints)));
     }
-    if (c.$exists === true) parts.push(union([...(this.byKey.get(key)?.values() ?? [])]) ?? new Set());
+    if (c.$exists === true) parts.push(union([...(this.byKey.get(key)?.values() ?? [])].map(exactly)) ?? exactly(EMPTY));
+    // what the index cannot narrow leaves the rest a superset
+    if (c.$ne !== undefined || c.$nin !== undefined || c.$exists === false) parts.push(undefined);
     return intersect(parts);
   }
 
@@ -127,31 +140,35 @@ export class FilterIndex {
 }
 
 /** The slots of the values within a condition's bounds. */
-function range<T>(s: Sorted<T>, c: { $gt?: T; $gte?: T; $lt?: T; $lte?: T }, cmp: (a: T, b: T) => number): Set<number> {
+function range<T>(s: Sorted<T>, c: { $gt?: T; $gte?: T; $lt?: T; $lte?: T }, cmp: (a: T, b: T) => number): ReadonlySet<number> {
   let from = 0;
   let to = s.values.length;
   if (c.$gt !== undefined) from = Math.max(from, lowerBound(s.values, c.$gt, cmp, true));
   if (c.$gte !== undefined) from = Math.max(from, lowerBound(s.values, c.$gte, cmp, false));
   if (c.$lt !== undefined) to = Math.min(to, lowerBound(s.values, c.$lt, cmp, false));
   if (c.$lte !== undefined) to = Math.min(to, lowerBound(s.values, c.$lte, cmp, true));
-  return union(s.slots.slice(from, Math.max(from, to))) ?? new Set();
+  return union(s.slots.slice(from, Math.max(from, to)).map(exactly))?.slots ?? EMPTY;
 }
 
-/** The union of sets, or undefined when any is unknown (undefined). */
-function union(sets: Array<Set<number> | undefined>): Set<number> | undefined {
-  if (sets.some((s) => s === undefined)) return undefined;
-  if (sets.length === 1) return sets[0];
-  const out = new Set<number>();
-  for (const s of sets as Array<Set<number>>) for (const x of s) out.add(x);
-  return out;
-}
-
-/** The intersection of the known sets, or undefined when none is known. */
-function intersect(sets: Array<Set<number> | undefined>): Set<number> | undefined {
-  const known = sets.filter((s): s is Set<number> => s !== undefined).sort((a, b) => a.size - b.size);
-  if (known.length === 0) return undefined;
+/** The union, exact when every part is; undefined when any is unknown (undefined) or there is none. */
+function union(parts: Array<Narrowed | undefined>): Narrowed | undefined {
+  if (parts.length === 0) return exactly(EMPTY);
+  if (parts.some((p) => p === undefined)) return undefined;
+  const known = parts as Narrowed[];
+  const exact = known.every((p) => p.exact);
   if (known.length === 1) return known[0];
   const out = new Set<number>();
-  for (const x of known[0]) if (known.every((s) => s.has(x))) out.add(x);
-  return out;
+  for (const p of known) for (const x of p.slots) out.add(x);
+  return { slots: out, exact };
+}
+
+/** The intersection of the known parts (exact when every part is known and exact), or undefined when none is known. */
+function intersect(parts: Array<Narrowed | undefined>): Narrowed | undefined {
+  const known = parts.filter((p): p is Narrowed => p !== undefined).sort((a, b) => a.slots.size - b.slots.size);
+  if (known.length === 0) return undefined;
+  const exact = known.length === parts.length && known.every((p) => p.exact);
+  if (known.length === 1) return { slots: known[0].slots, exact };
+  const out = new Set<number>();
+  for (const x of known[0].slots) if (known.every((p) => p.slots.has(x))) out.add(x);
+  return { slots: out, exact };
 }

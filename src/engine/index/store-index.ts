@@ -167,7 +167,9 @@ export class MemoryStoreIndex implements StoreIndex {
     for (const slot of this.matchSlots(filter)!) {
       const d = this.slotDocs[slot];
       const b = d && base.get(d.seg);
-      if (d && b !== undefined) rows.fill(0, b + d.first, b + d.first + d.count);
+      if (d === undefined || b === undefined) continue;
+      // a document has a passage or two: a loop, not a call to fill per document
+      for (let r = b + d.first, end = r + d.count; r < end; r++) rows[r] = 0;
     }
     const ms = performance.now() - started;
     if (ms < INDEX.rememberMs) return rows;
@@ -179,14 +181,19 @@ export class MemoryStoreIndex implements StoreIndex {
     return this.blockedCache.get(key)?.rows ?? rows;
   }
 
-  /** Slots of the documents a filter matches; undefined for an empty filter (no filtering). */
-  private matchSlots(filter: Filter | undefined): Set<number> | undefined {
+  /**
+   * Slots of the documents a filter matches; undefined for an empty filter (no filtering). Where the
+   * metadata index's candidates are exact they are the answer as they are (read it before the next
+   * write); otherwise each candidate's metadata is tested.
+   */
+  private matchSlots(filter: Filter | undefined): ReadonlySet<number> | undefined {
     if (!filter || Object.keys(filter).length === 0) return undefined;
-    const test = compileFilter(filter);
     const candidates = this.filters.candidates(filter);
+    if (candidates?.exact) return candidates.slots;
+    const test = compileFilter(filter);
     const out = new Set<number>();
     if (candidates) {
-      for (const slot of candidates) {
+      for (const slot of candidates.slots) {
         const d = this.slotDocs[slot];
         if (d && test(d.metadata)) out.add(slot);
       }
