@@ -1,7 +1,7 @@
 // The dependency rules of docs/architecture.md, checked in CI (`npm run lint`, depcruise). Type-only
 // imports count as dependencies (tsPreCompilationDeps), as madge counts them.
 /** Folders of src/ that code outside them reaches only through their index.ts. */
-const FOLDERS = '(engine|api|store|answer|ingest-content|llm|model-source|train|client)';
+const FOLDERS = '(engine|api|store|answer|ingest-content|llm|model-source|train|client|mcp)';
 
 /** The engine's rooms, lowest first: a room imports only rooms before it in this list. */
 const ROOMS = ['runtime', 'text', 'model', 'segment', 'ranking', 'index'];
@@ -28,6 +28,13 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/api/' },
       to: { path: '^src/(cli|client)/' },
+    },
+    {
+      name: 'mcp-through-a-backend',
+      comment: 'The MCP tools reach svc only through the backend they are given (the client for svc mcp, the handlers for /v1/mcp).',
+      severity: 'error',
+      from: { path: '^src/mcp/' },
+      to: { path: '^src/[^/]+/', pathNot: '^src/mcp/' },
     },
     {
       name: 'engine-is-the-bottom',

@@ -55,6 +55,11 @@ export class SvcSystem implements BenchSystem {
     return sys;
   }
 
+  /** The server's API root (…/v1). */
+  get url(): string {
+    return this.server.url;
+  }
+
   async call(method: string, p: string, body?: unknown): Promise<any> {
     const res = await fetch(this.server.url + p, {
       method,

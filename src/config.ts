@@ -1,7 +1,7 @@
 // Server configuration, read only from the SVC_* variables of the spec plus SVC_ENRICH_TIMEOUT (the
-// bound on each call to the enrichment endpoint); the port comes from the `--port` flag. Relative
-// paths resolve against the working directory, except the default model, which is the folder
-// shipped in this package's models/ directory.
+// bound on each call to the enrichment endpoint) and SVC_MCP_WRITES (the MCP endpoint's writing
+// tools); the port comes from the `--port` flag. Relative paths resolve against the working
+// directory, except the default model, which is the folder shipped in this package's models/.
 
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -26,6 +26,8 @@ export interface Config {
   logLevel: LogLevel;
   /** Optional LLM enrichment; `timeoutMs` bounds every call to the endpoint (SVC_ENRICH_TIMEOUT seconds, default 30). */
   enrich: { url?: string; model?: string; visionModel?: string; apiKey?: string; timeoutMs: number };
+  /** Whether /v1/mcp offers the writing tools (SVC_MCP_WRITES=1; default off: an agent never writes). */
+  mcpWrites: boolean;
 }
 
 export const NAME_RE = /^[a-z0-9_-]{1,64}$/;
@@ -49,6 +51,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const dataDir = path.resolve(env.SVC_DATA_DIR ?? './svc-data');
   const modelUri = env.SVC_MODEL_URI || defaultModelUri();
   const isRemote = /^(s3|gs):\/\//.test(modelUri);
+  const mcpWrites = env.SVC_MCP_WRITES ?? '0';
+  if (!['0', '1'].includes(mcpWrites))
+    throw new ConfigError(`SVC_MCP_WRITES=${mcpWrites} is not 0 or 1 (1 lets MCP clients ingest and delete documents)`);
   const timeout = Number(env.SVC_ENRICH_TIMEOUT || 30);
   if (!(timeout > 0 && timeout <= 600)) {
     throw new ConfigError(`SVC_ENRICH_TIMEOUT=${env.SVC_ENRICH_TIMEOUT} is not a number of seconds from 0 to 600 (default 30)`);
@@ -66,5 +71,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       apiKey: env.SVC_ENRICH_API_KEY || undefined,
       timeoutMs: Math.round(timeout * 1000),
     },
+    mcpWrites: mcpWrites === '1',
   };
 }

@@ -1,5 +1,6 @@
 // The Express application: request ids, structured request logs (pino), the /v1 router and the one
 // error handler that turns every failure into `{error: {type, message, fix}}` from the error table.
+// /v1/mcp (MCP tools over streamable HTTP) is mounted beside the router, outside the OpenAPI document.
 // An error that is not an ApiError is logged with its stack and answered as 500 `internal` naming
 // the request id; its details never reach the client. A storage fault (StorageError: the data dir
 // is full or cannot be written) is logged with its folder and answered as 507 `storage_full` or 503
@@ -11,6 +12,7 @@ import { ApiError } from '../errors.js';
 import { StorageError } from '../store/index.js';
 import type { AuthOptions } from './auth.js';
 import type { Services } from './context.js';
+import { mcpRouter } from './mcp-route.js';
 import { RateLimiter } from './rate-limit.js';
 import { buildRouter } from './router.js';
 
@@ -20,6 +22,8 @@ export interface AppOptions {
   logger: Logger;
   /** Requests per second per project (default 100, the spec's limit). */
   rateLimit?: number;
+  /** Whether /v1/mcp offers the writing tools (SVC_MCP_WRITES=1). */
+  mcpWrites?: boolean;
 }
 
 const REQUEST_ID_RE = /^[A-Za-z0-9._-]{1,128}$/;
@@ -76,6 +80,7 @@ export function createApp(opts: AppOptions): express.Express {
   });
 
   const limiter = new RateLimiter(opts.rateLimit ?? 100);
+  app.use('/v1', mcpRouter({ services: opts.services, auth: opts.auth, limiter, allowWrites: opts.mcpWrites ?? false }));
   app.use('/v1', buildRouter({ services: opts.services, auth: opts.auth, limiter }));
   app.use((req: Request, _res: Response, next: NextFunction) => {
     next(

@@ -61,6 +61,50 @@ function handlerOf<Op extends OperationId>(op: Op): (req: RouteRequest) => Promi
   return (req) => handler(req as unknown as Ctx<Op>);
 }
 
+/** Throws 503 `service_unavailable` (retry in a second) unless the server has loaded and is not shutting down. */
+export function assertReady(services: Services): void {
+  if (services.state === 'ok') return;
+  throw new ApiError(
+    'service_unavailable',
+    services.state === 'starting' ? 'the server is still loading its stores' : 'the server is shutting down',
+    {
+      headers: { 'Retry-After': '1' },
+    },
+  );
+}
+
+/** A request for `invoke`: the parts a URL and a body would carry (query values as strings, as in a URL). */
+export interface InvokeRequest {
+  project: string;
+  params: Record<string, string>;
+  query?: Record<string, string>;
+  body?: unknown;
+  requestId: string;
+}
+
+/** Runs an operation for a caller already authenticated and admitted by its own route (the MCP tools). */
+export type Invoke = <Op extends OperationId>(op: Op, req: InvokeRequest) => Promise<Reply<Op>>;
+
+/**
+ * The operations of the document run in-process, as the router runs them after auth: the query and
+ * body validated against the same schemas (defaults filled in), an operation's extra rate-limit
+ * cost taken (a batch's searches beyond the first), then its handler; errors are thrown as ApiError.
+ */
+export function createInvoker(services: Services, limiter: RateLimiter): Invoke {
+  const validators = compileValidators(services.openapi, OPERATIONS);
+  const ops = new Map(OPERATIONS.map((op) => [op.id, op]));
+  return async <Op extends OperationId>(id: Op, req: InvokeRequest) => {
+    const op = ops.get(id)!;
+    const v = validators.get(id)!;
+    const query = v.query(req.query ?? {});
+    if (op.body) {
+      v.body!(req.body);
+      if (op.cost && op.auth) limiter.take(req.project, op.cost(req.body) - 1);
+    }
+    return handlerOf(id)({ ...req, body: req.body, query, headers: {}, services }) as Promise<Reply<Op>>;
+  };
+}
+
 /** Body caps: ingest takes 32 MB (read up to 64 MB to name what was too large); the rest 64 KB. */
 const SMALL_BODY = 64 * 1024;
 
@@ -90,15 +134,7 @@ export function buildRouter({ services, auth, limiter }: RouterOptions): express
     const isIngest = op.id === 'ingestDocuments';
     router[op.method](path, async (req: Request, res: Response, next: NextFunction) => {
       try {
-        if (services.state !== 'ok' && op.auth) {
-          throw new ApiError(
-            'service_unavailable',
-            services.state === 'starting' ? 'the server is still loading its stores' : 'the server is shutting down',
-            {
-              headers: { 'Retry-After': '1' },
-            },
-          );
-        }
+        if (op.auth) assertReady(services);
         const project = op.auth ? resolveProject(req.headers, auth) : auth.defaultProject;
         res.locals.project = project;
         if (op.auth) limiter.take(project);

@@ -104,6 +104,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       services,
       logger,
       rateLimit: opts.rateLimit,
+      mcpWrites: config.mcpWrites,
       auth: { noAuth: opts.noAuth, defaultProject: config.project, keys },
     });
     // requireHostHeader off: a request without Host is answered by the API (JSON from the error table), not by Node's bare 400.

@@ -1,11 +1,13 @@
 // The `svc` command. Server-host commands (`serve`, `keys`) work on the local data dir; client
-// commands (`stores`, `docs`, `ingest`, `search`) talk to a server through SVC_BASE_URL and
-// SVC_API_KEY. Errors print the message and a fix on stderr and exit non-zero.
+// commands (`stores`, `docs`, `ingest`, `search`, and `mcp`, which serves them to MCP clients over
+// stdio) talk to a server through SVC_BASE_URL and SVC_API_KEY. Errors print the message and a fix
+// on stderr and exit non-zero.
 import { Command, CommanderError } from 'commander';
 import { VERSION } from '../config.js';
 import { registerDocs } from './docs.js';
 import { registerIngest } from './ingest.js';
 import { registerKeys } from './keys.js';
+import { registerMcp } from './mcp.js';
 import { registerSearch } from './search.js';
 import { registerServe } from './serve.js';
 import { registerStores } from './stores.js';
@@ -23,6 +25,7 @@ registerStores(program);
 registerDocs(program);
 registerIngest(program);
 registerSearch(program);
+registerMcp(program);
 registerTrain(program);
 
 try {
