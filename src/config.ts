@@ -30,6 +30,21 @@ export interface Config {
   mcpWrites: boolean;
 }
 
+/** The variables `svc serve` reads, with their defaults, as `svc serve --help` lists them (docs/configuration.md says more). */
+export const SERVER_VARIABLES: ReadonlyArray<{ name: string; default: string; meaning: string }> = [
+  { name: 'SVC_DATA_DIR', default: './svc-data', meaning: 'all persisted data (stores, API keys, the model cache)' },
+  { name: 'SVC_MODEL_URI', default: 'the shipped model', meaning: 'model version folder: a path, s3://… or gs://…' },
+  { name: 'SVC_MODEL_CACHE', default: '$SVC_DATA_DIR/.model-cache', meaning: 'where a remote model is cached' },
+  { name: 'SVC_PROJECT', default: 'default', meaning: 'the project of requests that name none (with --no-auth)' },
+  { name: 'SVC_LOG', default: 'info', meaning: 'log level: fatal, error, warn, info, debug, trace, silent' },
+  { name: 'SVC_ENRICH_MODEL', default: 'unset', meaning: 'an LLM that writes answers (answer: true) and reads images' },
+  { name: 'SVC_VISION_MODEL', default: '$SVC_ENRICH_MODEL', meaning: 'the model that transcribes images and scanned PDFs' },
+  { name: 'SVC_ENRICH_URL', default: 'https://api.openai.com/v1', meaning: 'OpenAI-compatible endpoint of both models' },
+  { name: 'SVC_ENRICH_API_KEY', default: 'unset', meaning: 'bearer token sent to SVC_ENRICH_URL' },
+  { name: 'SVC_ENRICH_TIMEOUT', default: '30', meaning: 'seconds one call to the enrichment endpoint may take' },
+  { name: 'SVC_MCP_WRITES', default: '0', meaning: '1 offers MCP clients of /v1/mcp the writing tools' },
+];
+
 export const NAME_RE = /^[a-z0-9_-]{1,64}$/;
 
 export class ConfigError extends Error {

@@ -1,10 +1,14 @@
 // The client commands of `svc` as a separate process against a real server: stores create, list,
 // get, delete; docs list, get, delete, patch and filters (--where); search's readable view and
-// --json; every error printed as message and fix with a non-zero exit.
+// --json; every error printed as message and fix, in the CLI's words, with a non-zero exit; the help
+// of serve and search.
+import fs from 'node:fs';
+import path from 'node:path';
 import t from 'tap';
 import { renderResult } from '../src/cli/search.js';
+import { SERVER_VARIABLES } from '../src/config.js';
 import { assertBuilt, runCli, unusedPort } from './helpers/cli.js';
-import { startTestServer } from './helpers/server.js';
+import { REPO, startTestServer } from './helpers/server.js';
 
 assertBuilt();
 const { server, api } = await startTestServer(t, { threads: 1 });
@@ -205,11 +209,35 @@ t.test('errors print message and fix and exit non-zero', async (t) => {
   ]);
   for (const r of [missing, invalid, down, wrong, denied]) t.equal(r.code, 1, r.stderr);
   t.match(missing.stderr, /^error: no store named or with id 'nope'.*\nfix: .*svc stores create/);
-  t.match(invalid.stderr, /^error: body\.name must match pattern .*\nfix: .*\[a-z0-9-_\]/);
+  t.match(
+    invalid.stderr,
+    /^error: the store name must be 1 to 64 characters of a-z, 0-9, '-' and '_'.*\nfix: .*\[a-z0-9-_\]/,
+    'CLI words, not API paths',
+  );
   t.match(
     down.stderr,
-    new RegExp(`^error: GET http://127\\.0\\.0\\.1:${port}/v1/stores failed: ECONNREFUSED\\nfix: Check that the server is running`),
+    new RegExp(
+      `^error: GET http://127\\.0\\.0\\.1:${port}/v1/stores failed: ECONNREFUSED\\nfix: Nothing answers at http://127\\.0\\.0\\.1:${port}/v1: start the server \\(svc serve\\), or set SVC_BASE_URL`,
+    ),
   );
   t.match(wrong.stderr, /^error: base URL 'http:\/\/127\.0\.0\.1:8080' does not end in \/v1\nfix: Set SVC_BASE_URL/);
-  t.match(denied.stderr, /^error: the API key is not valid.*\nfix: .*svc keys create/);
+  t.match(denied.stderr, /^error: the API key is not valid.*\nfix: Set SVC_API_KEY .*svc keys create/);
+  const empty = await svc('search', 'nope', '');
+  t.match(empty.stderr, /^error: the query must not be empty/);
+  const hops = await svc('search', 'nope', 'q', '--max-hops', '9');
+  t.match(hops.stderr, /integer from 1 to 8/);
+});
+
+t.test('help: serve lists the SVC_ variables with their defaults, search every option the README names', async (t) => {
+  const serve = await svc('serve', '--help');
+  for (const v of SERVER_VARIABLES)
+    t.match(serve.stdout, new RegExp(`\\b${v.name}\\b.*\\(default: ${v.default.replace(/[$.*?()[\]\\/]/g, '\\$&')}\\)`), v.name);
+  const config = fs.readFileSync(path.join(REPO, 'docs', 'configuration.md'), 'utf8');
+  for (const v of SERVER_VARIABLES) t.match(config, `| \`${v.name}\` |`, `${v.name} is in docs/configuration.md`);
+  const search = await svc('search', '--help');
+  const readme = fs.readFileSync(path.join(REPO, 'README.md'), 'utf8');
+  const line = readme.split('\n').find((l) => l.startsWith('- `svc search <store>'))!;
+  const named = [...new Set([...line.matchAll(/--[a-z-]+/g), ...readme.matchAll(/`(--max-[a-z]+)`/g)].map((m) => m[1] ?? m[0]))];
+  t.ok(named.length >= 7, named.join(' '));
+  for (const option of named) t.match(search.stdout, option, `svc search --help shows ${option}`);
 });

@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
+import { autoBatchSize } from '../src/cli/ingest.js';
 import { Progress } from '../src/cli/progress.js';
 import { assertBuilt, runCli, spawnCli } from './helpers/cli.js';
 import { type Fault, FaultProxy, PASS } from './helpers/fault-proxy.js';
@@ -89,6 +90,17 @@ t.test('a JSONL file; a re-run replays, --fresh writes again', async (t) => {
   const fresh = await runCli(['ingest', 'lines', file, '--fresh'], { SVC_BASE_URL: server.url });
   t.notMatch(fresh.stdout, /already ingested/);
   t.not((await docsOf('lines')).get('x1'), before.get('x1'), '--fresh ingests again');
+});
+
+t.test('by default a run is cut into about a hundred batches, so progress moves by about 1%', async (t) => {
+  t.same([1, 50, 2000, 30_000, 1_000_000].map(autoBatchSize), [20, 20, 20, 300, 1000]);
+  const file = path.join(dir, 'many.jsonl');
+  writeJsonl(file, 2000);
+  const run = await runCli(['ingest', 'many', file, '--json'], { SVC_BASE_URL: server.url });
+  t.equal(run.code, 0, run.stderr);
+  t.match(JSON.parse(run.stdout), { documents: 2000, batches: 100 }, 'a 2,000-document input: 100 acknowledgements, not 2');
+  const again = await runCli(['ingest', 'many', file, '--json'], { SVC_BASE_URL: server.url });
+  t.match(JSON.parse(again.stdout), { replayedDocuments: 2000 }, 'the same input cuts the same batches: a re-run replays them all');
 });
 
 t.test('bad input: message and fix, non-zero exit', async (t) => {

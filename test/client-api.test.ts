@@ -131,6 +131,21 @@ t.test('configuration: environment, options, and a wrong base URL', async (t) =>
   const err = await gone.stores.list().catch((e: unknown) => e);
   t.ok(err instanceof ConnectionError, 'no server: ConnectionError');
   t.match(err, { status: 0, type: 'connection_failed', message: /ECONNREFUSED/, fix: /SVC_BASE_URL/ });
+  const retried: number[] = [];
+  const port = await unusedPort();
+  const counted = (retryRefused?: boolean) =>
+    new Svc({
+      baseUrl: `http://127.0.0.1:${port}/v1`,
+      retry: { maxAttempts: 3, baseDelayMs: 1, retryRefused, onRetry: (e) => retried.push(e.attempt) },
+    });
+  await t.rejects(counted().stores.list(), ConnectionError);
+  t.same(retried, [1, 2], 'a refused connection is retried by default (a server restarting)');
+  retried.length = 0;
+  const refused = await counted(false)
+    .stores.list()
+    .catch((e: unknown) => e);
+  t.match(refused, { type: 'connection_failed', fix: /Nothing answers at .*svc serve.*SVC_BASE_URL/ });
+  t.same(retried, [], 'with retryRefused: false, not at all (the CLI fails at once)');
 });
 
 t.test('project header with --no-auth, API key with auth', async (t) => {

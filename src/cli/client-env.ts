@@ -5,12 +5,14 @@
 import { InvalidArgumentError } from 'commander';
 import { type Filter, type Metadata, type MetadataValue, Svc, SvcError } from '../client/index.js';
 import { CliError } from './cli-error.js';
+import { cliMessage, UNAUTHORIZED_FIX } from './cli-words.js';
 
+/** The client of the CLI: a refused connection (nothing listens at SVC_BASE_URL) fails at once instead of being retried. */
 export function client(): Svc {
-  return new Svc();
+  return new Svc({ retry: { retryRefused: false } });
 }
 
-/** Wraps a command action so that a library error exits with its message and fix. */
+/** Wraps a command action so that a library error exits with its message and fix, in CLI words (cli-words.ts). */
 export function withClient<A extends unknown[]>(action: (...args: A) => Promise<void>): (...args: A) => Promise<void> {
   return async (...args: A) => {
     try {
@@ -18,7 +20,7 @@ export function withClient<A extends unknown[]>(action: (...args: A) => Promise<
     } catch (err) {
       if (err instanceof SvcError) {
         const id = err.requestId ? ` (request id ${err.requestId})` : '';
-        throw new CliError(`${err.message}${id}`, err.fix || undefined);
+        throw new CliError(`${cliMessage(err.message)}${id}`, (err.type === 'unauthorized' ? UNAUTHORIZED_FIX : err.fix) || undefined);
       }
       throw err;
     }

@@ -7,7 +7,8 @@
 // from the server's record without being written again, the rest are ingested. Document ids are
 // deterministic too (relative paths; JSONL ids or text hashes), so no document lands twice under two
 // ids. The price: a re-run does not re-send documents deleted meanwhile; --fresh ingests everything
-// again (upsert), and a different --batch-size also cuts different batches.
+// again (upsert), and a different --batch-size (or, by default, an input of another size, which
+// sets the batch size) also cuts different batches.
 //
 // Ctrl-C: the first stops cleanly (no new batch; the ones in flight finish; exit 130), a second
 // aborts the batches in flight (the server applies each whole or not at all).
@@ -21,9 +22,21 @@ import { Progress } from './progress.js';
 const RESUME_SCOPE = 'svc-cli-ingest/1';
 const STORE_ID = /^st_[a-z2-7]{16}$/;
 
+/** Batches a default run is cut into, at least: the progress moves in steps of about 1%. */
+const PROGRESS_STEPS = 100;
+const MIN_AUTO_BATCH = 20;
+
+/**
+ * The default batch size for `total` documents: total / PROGRESS_STEPS, between MIN_AUTO_BATCH and
+ * MAX_BATCH_DOCS. It depends only on the input, so a re-run of the same input cuts the same batches.
+ */
+export function autoBatchSize(total: number): number {
+  return Math.min(MAX_BATCH_DOCS, Math.max(MIN_AUTO_BATCH, Math.ceil(total / PROGRESS_STEPS)));
+}
+
 interface IngestOpts {
   concurrency: number;
-  batchSize: number;
+  batchSize?: number;
   fresh?: boolean;
   progressInterval: number;
   json?: boolean;
@@ -60,9 +73,8 @@ export function registerIngest(program: Command): void {
     .option('--concurrency <n>', 'batches in flight at once', intOption(1, 64), 4)
     .option(
       '--batch-size <n>',
-      `documents per batch, at most ${MAX_BATCH_DOCS} (keep it the same when resuming)`,
+      `documents per batch, at most ${MAX_BATCH_DOCS} (default: a hundredth of the input, from ${MIN_AUTO_BATCH} to ${MAX_BATCH_DOCS}, so progress moves by about 1%; keep it the same when resuming)`,
       intOption(1, MAX_BATCH_DOCS),
-      MAX_BATCH_DOCS,
     )
     .option('--fresh', 'ingest every document again instead of skipping batches an earlier run completed')
     .option('--progress-interval <seconds>', 'seconds between progress lines when stderr is not a terminal', secondsOption, 2)
@@ -92,7 +104,7 @@ export function registerIngest(program: Command): void {
         try {
           totals = await svc.documents.ingestStream(store.id, source.documents, {
             concurrency: opts.concurrency,
-            batchSize: opts.batchSize,
+            batchSize: opts.batchSize ?? autoBatchSize(source.total),
             idempotencyScope: opts.fresh ? randomUUID() : RESUME_SCOPE,
             stop: stop.signal,
             signal: abort.signal,

@@ -80,8 +80,8 @@ export function registerSearch(program: Command): void {
     )
     .option('--where <json>', 'a filter in the API\'s language, e.g. \'{"year": {"$gte": 2000}}\' (with --filter, both hold)', parseWhere)
     .option('--json', 'print the response JSON')
-    .addOption(new Option('--max-hops <n>').hideHelp().argParser(intOption(1, 8)).conflicts('hops'))
-    .addOption(new Option('--max-results <n>').hideHelp().argParser(intOption(1, 100)).conflicts('results'))
+    .addOption(new Option('--max-hops <n>', "the API's name for --hops").argParser(intOption(1, 8)).conflicts('hops'))
+    .addOption(new Option('--max-results <n>', "the API's name for --results").argParser(intOption(1, 100)).conflicts('results'))
     .action(
       withClient(async (store: string, query: string, opts: SearchOpts) => {
         const req: SearchRequest = { query };

@@ -4,8 +4,15 @@
 // start fast.
 import type { Command } from 'commander';
 import type { RunningServer } from '../api/index.js';
-import { loadConfig, VERSION } from '../config.js';
+import { loadConfig, SERVER_VARIABLES, VERSION } from '../config.js';
 import { CliError } from './cli-error.js';
+
+/** The SVC_ variables with their defaults, after the options in `svc serve --help`. */
+function variablesHelp(): string {
+  const width = Math.max(...SERVER_VARIABLES.map((v) => v.name.length));
+  const lines = SERVER_VARIABLES.map((v) => `  ${v.name.padEnd(width)}  ${v.meaning} (default: ${v.default})`);
+  return `\nEnvironment (read once at start; docs/configuration.md):\n${lines.join('\n')}\n`;
+}
 
 export function registerServe(program: Command): void {
   program
@@ -14,6 +21,7 @@ export function registerServe(program: Command): void {
     .option('--port <port>', 'port to listen on', '8080')
     .option('--host <host>', 'address to bind (default 0.0.0.0, or 127.0.0.1 with --no-auth)')
     .option('--no-auth', 'disable API keys: anyone who can reach the port can read and write every store')
+    .addHelpText('after', variablesHelp)
     .action(async (opts: { port: string; host?: string; auth: boolean }) => {
       const port = Number(opts.port);
       if (!Number.isInteger(port) || port < 0 || port > 65535)

@@ -20,6 +20,8 @@ export interface RetryOptions {
   baseDelayMs?: number;
   /** Ceiling of one backoff step, unless Retry-After asks for more (default 10 s). */
   maxDelayMs?: number;
+  /** Whether a refused connection (nothing listening at the address, as while a server restarts) is retried like a dropped one (default true; the CLI fails at once). */
+  retryRefused?: boolean;
   /** Called before each retry (for logging). */
   onRetry?: (event: RetryEvent) => void;
 }
@@ -108,6 +110,7 @@ export function resolveConfig(opts: SvcOptions = {}): ResolvedConfig {
       maxAttempts: positive('retry.maxAttempts', retry.maxAttempts, 5, true),
       baseDelayMs: positive('retry.baseDelayMs', retry.baseDelayMs, 250),
       maxDelayMs: positive('retry.maxDelayMs', retry.maxDelayMs, 10_000),
+      retryRefused: retry.retryRefused ?? true,
       onRetry: retry.onRetry,
     },
     fetch: f,

@@ -1,13 +1,18 @@
 // The retry policy. A failed attempt is retried only when repeating it cannot apply a change twice:
 // every 429 (the server refuses before doing anything), and for idempotent operations also a
-// dropped or refused connection, 500, 502, 503 and 504. Waits grow exponentially with jitter (half
+// dropped or refused connection (a refused one only with retryRefused, the default), 500, 502, 503 and 504. Waits grow exponentially with jitter (half
 // fixed, half random) up to maxDelayMs, and are never shorter than the server's Retry-After.
 import { ConnectionError, type SvcError } from './errors.js';
 
 const RETRY_STATUS_IDEMPOTENT = new Set([500, 502, 503, 504]);
 
-export function isRetryable(err: SvcError, idempotent: boolean): boolean {
+/** A connection nothing accepted: no request reached a server. */
+export const isRefused = (err: SvcError) => err instanceof ConnectionError && /ECONNREFUSED/.test(err.message);
+
+/** `retryRefused` false: a refused connection is not retried (the caller would rather hear at once). */
+export function isRetryable(err: SvcError, idempotent: boolean, retryRefused = true): boolean {
   if (err.status === 429) return true;
+  if (!retryRefused && isRefused(err)) return false;
   if (!idempotent) return false;
   return err instanceof ConnectionError || RETRY_STATUS_IDEMPOTENT.has(err.status);
 }

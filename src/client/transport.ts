@@ -13,7 +13,7 @@ import {
   SvcError,
   UnexpectedResponseError,
 } from './errors.js';
-import { backoffMs, isRetryable, sleep } from './retry.js';
+import { backoffMs, isRefused, isRetryable, sleep } from './retry.js';
 
 export interface RequestParts<K extends OperationId> {
   path?: OperationTypes[K]['path'];
@@ -71,8 +71,7 @@ function describeNetworkError(err: unknown): string {
   return cause?.code ?? cause?.message ?? (err as Error).message ?? String(err);
 }
 
-const ambiguous = (err: SvcError) =>
-  (err instanceof ConnectionError && !/ECONNREFUSED/.test(err.message)) || [500, 502, 504].includes(err.status);
+const ambiguous = (err: SvcError) => (err instanceof ConnectionError && !isRefused(err)) || [500, 502, 504].includes(err.status);
 
 export class Transport {
   constructor(readonly config: ResolvedConfig) {}
@@ -121,15 +120,19 @@ export class Transport {
         } catch (e) {
           if (signal.aborted) throw fail();
           if (e instanceof SvcError) throw e;
+          const why = describeNetworkError(e);
           err = new ConnectionError({
-            message: `${spec.method} ${config.baseUrl}${path} failed: ${describeNetworkError(e)}`,
-            fix: 'Check that the server is running and reachable, and that SVC_BASE_URL is right (it ends in /v1).',
+            message: `${spec.method} ${config.baseUrl}${path} failed: ${why}`,
+            fix:
+              why === 'ECONNREFUSED'
+                ? `Nothing answers at ${config.baseUrl}: start the server (svc serve), or set SVC_BASE_URL to its API root (ending in /v1).`
+                : 'Check that the server is running and reachable, and that SVC_BASE_URL is right (it ends in /v1).',
             cause: e,
           });
         }
         last = err;
         mayHaveApplied ||= ambiguous(err);
-        if (!isRetryable(err, idempotent) || attempt >= maxAttempts) throw err;
+        if (!isRetryable(err, idempotent, config.retry.retryRefused) || attempt >= maxAttempts) throw err;
         const delayMs = backoffMs(attempt, config.retry, err.retryAfterMs);
         if (Date.now() + delayMs >= deadline) throw err;
         config.retry.onRetry?.({ attempt, delayMs, error: err, method: spec.method, path });
