@@ -146,6 +146,11 @@ t.test('configuration: environment, options, and a wrong base URL', async (t) =>
     .catch((e: unknown) => e);
   t.match(refused, { type: 'connection_failed', fix: /Nothing answers at .*svc serve.*SVC_BASE_URL/ });
   t.same(retried, [], 'with retryRefused: false, not at all (the CLI fails at once)');
+  const blocked = await new Svc({ baseUrl: 'http://127.0.0.1:1/v1', retry: { onRetry: (e) => retried.push(e.attempt) } }).stores
+    .list()
+    .catch((e: unknown) => e);
+  t.match(blocked, { type: 'connection_failed', message: /bad port/, fix: /port browsers block/ });
+  t.same(retried, [], 'a port fetch refuses to use is never retried');
 });
 
 t.test('project header with --no-auth, API key with auth', async (t) => {

@@ -126,9 +126,13 @@ export class Transport {
             fix:
               why === 'ECONNREFUSED'
                 ? `Nothing answers at ${config.baseUrl}: start the server (svc serve), or set SVC_BASE_URL to its API root (ending in /v1).`
-                : 'Check that the server is running and reachable, and that SVC_BASE_URL is right (it ends in /v1).',
+                : why === 'bad port'
+                  ? `fetch never connects to the port of ${config.baseUrl} (a port browsers block): run the server on another port (svc serve --port) and set SVC_BASE_URL to it.`
+                  : 'Check that the server is running and reachable, and that SVC_BASE_URL is right (it ends in /v1).',
             cause: e,
           });
+          // a blocked port fails the same way every time: nothing to retry
+          if (why === 'bad port') throw err;
         }
         last = err;
         mayHaveApplied ||= ambiguous(err);
