@@ -7,6 +7,7 @@ COPY assembly/ assembly/
 COPY bin/ bin/
 COPY src/ src/
 COPY models/ models/
+COPY packages/ packages/
 # npm ci builds the WebAssembly kernels and the TypeScript (the `prepare` script); then drop dev tools.
 RUN npm ci --no-audit --no-fund && npm prune --omit=dev --no-audit --no-fund
 

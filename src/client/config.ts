@@ -73,7 +73,8 @@ function positive(name: string, value: number | undefined, fallback: number, int
 }
 
 export function resolveConfig(opts: SvcOptions = {}): ResolvedConfig {
-  const env = opts.env ?? (globalThis.process?.env as Record<string, string | undefined> | undefined) ?? {};
+  // process.env where there is one (Node); browsers and edge runtimes have none
+  const env = opts.env ?? (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env ?? {};
   const raw = opts.baseUrl ?? (env.SVC_BASE_URL || DEFAULT_BASE_URL);
   const fix = `Set SVC_BASE_URL (or the baseUrl option) to the API root including the version prefix, e.g. ${DEFAULT_BASE_URL}.`;
   let url: URL;

@@ -1,12 +1,12 @@
 // Document operations. ingest() sends an Idempotency-Key unless told not to (a fresh random one by
 // default), which makes the call safe to retry: a repeat is answered from the server's record
 // instead of being applied again. Document ids are path-encoded by the transport, so any id works.
-import { randomUUID } from 'node:crypto';
 import type { DocumentInfo, DocumentInput, DocumentList, DocumentSummary, Filter, IngestResponse, MetadataValue } from '../api-types.js';
 import type { CallOptions } from './config.js';
 import { type IngestStreamOptions, type IngestTotals, ingestStream } from './ingest-stream.js';
 import { type ListOptions, paginate } from './paginate.js';
 import type { Transport } from './transport.js';
+import { randomId } from './web.js';
 
 export interface IngestOptions extends CallOptions {
   /**
@@ -37,7 +37,7 @@ export class Documents {
   /** Upserts 1 to 1000 documents (at most 32 MB in all); they are searchable when this resolves. */
   async ingest(store: string, documents: DocumentInput[], opts: IngestOptions = {}): Promise<IngestResult> {
     const { idempotencyKey, ...call } = opts;
-    const key = idempotencyKey === false ? undefined : (idempotencyKey ?? `ingest-${randomUUID()}`);
+    const key = idempotencyKey === false ? undefined : (idempotencyKey ?? `ingest-${randomId()}`);
     const reply = await this.transport.call(
       'ingestDocuments',
       { path: { store }, headers: key === undefined ? {} : { 'Idempotency-Key': key }, body: { documents } },

@@ -6,6 +6,7 @@
 // serialized once.
 import type { DocumentInput } from '../api-types.js';
 import { DocumentTooLargeError, InvalidRequestError, SvcError } from './errors.js';
+import { utf8Length } from './web.js';
 
 export const MAX_BATCH_DOCS = 1000;
 export const MAX_REQUEST_BYTES = 32 * 1024 * 1024;
@@ -44,7 +45,7 @@ export class BatchCutter {
       });
     }
     const json = JSON.stringify(doc);
-    const bytes = Buffer.byteLength(json);
+    const bytes = utf8Length(json);
     if (HEAD.length + TAIL.length + bytes > MAX_REQUEST_BYTES) {
       throw new DocumentTooLargeError({
         message: `document '${doc.id}' (#${position + 1} of the input) is ${mb(bytes)} as JSON, over the ${mb(MAX_REQUEST_BYTES)} per-request limit; nothing of it was sent`,

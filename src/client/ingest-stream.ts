@@ -7,12 +7,12 @@
 // - On the first error, or when `stop` aborts, no new batch starts (the partly filled one is dropped,
 //   so a re-run cuts it the same way), the batches in flight finish, then it throws or returns.
 //   `signal` aborts the batches in flight too and rejects with its reason.
-import { createHash, randomUUID } from 'node:crypto';
 import type { DocumentInput } from '../api-types.js';
 import type { CallOptions } from './config.js';
 import { InvalidRequestError } from './errors.js';
 import { annotate, type Batch, BatchCutter, MAX_BATCH_DOCS, MAX_REQUEST_BYTES } from './ingest-batches.js';
 import type { Transport } from './transport.js';
+import { randomId, sha256Hex } from './web.js';
 
 export { MAX_BATCH_DOCS, MAX_REQUEST_BYTES };
 
@@ -73,7 +73,7 @@ export async function ingestStream(
   const batchSize = intOption('batchSize', opts.batchSize, MAX_BATCH_DOCS, MAX_BATCH_DOCS);
   const batchBytes = intOption('batchBytes', opts.batchBytes, MAX_REQUEST_BYTES, MAX_REQUEST_BYTES);
   const concurrency = intOption('concurrency', opts.concurrency, 4, 64);
-  const scope = opts.idempotencyScope ?? randomUUID();
+  const scope = opts.idempotencyScope ?? randomId();
   const { signal, stop, onProgress } = opts;
   const progress: IngestProgress = { read: 0, documents: 0, replayedDocuments: 0, batches: 0, replayedBatches: 0, bytes: 0, inFlight: 0 };
   const inFlight = new Set<Promise<void>>();
@@ -83,10 +83,11 @@ export async function ingestStream(
 
   const launch = (batch: Batch) => {
     const n = ++launched;
-    const key = `ingest-${createHash('sha256').update(`${scope}\n${batch.body}`).digest('hex')}`;
     const waitFor = new Set(batch.ids.map((id) => holder.get(id)).filter((p): p is Promise<void> => p !== undefined));
     const send = async () => {
       if (waitFor.size > 0) await Promise.all(waitFor);
+      if (failure) return;
+      const key = `ingest-${await sha256Hex(`${scope}\n${batch.body}`)}`;
       if (failure) return;
       progress.inFlight++;
       try {
