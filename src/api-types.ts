@@ -59,6 +59,11 @@ export interface Health {
   engine: string;
 }
 
+export interface Liveness {
+  /** The process serves requests (whether or not it is ready: see /health). */
+  status: 'alive';
+}
+
 export interface StoreCreate {
   /** Store name: 1 to 64 characters from [a-z0-9-_], unique in the project. */
   name: string;
@@ -312,6 +317,8 @@ export const OPERATIONS = {
   searchBatch: { method: 'POST', path: '/stores/{store}/search/batch', ok: [200], errors: ['invalid_request', 'unauthorized', 'store_not_found', 'route_not_found', 'unsupported_media_type', 'rate_limited', 'headers_too_large', 'internal', 'service_unavailable'] },
   /** Health and readiness (200 once the model and stores are loaded) */
   health: { method: 'GET', path: '/health', ok: [200, 503], errors: [] },
+  /** Liveness: 200 while the process serves requests, loading or not (readiness is /health) */
+  livez: { method: 'GET', path: '/livez', ok: [200], errors: [] },
   /** This document */
   openapi: { method: 'GET', path: '/openapi.json', ok: [200], errors: [] },
 } as const;
@@ -515,6 +522,14 @@ export interface OperationTypes {
     body: never;
     defaults: { query: never; body: never };
     response: Health;
+  };
+  livez: {
+    path: Record<string, never>;
+    query: Record<string, never>;
+    headers: Record<string, never>;
+    body: never;
+    defaults: { query: never; body: never };
+    response: Liveness;
   };
   openapi: {
     path: Record<string, never>;

@@ -1,7 +1,8 @@
 // Server configuration, read only from the SVC_* variables of the spec plus SVC_ENRICH_TIMEOUT (the
-// bound on each call to the enrichment endpoint) and SVC_MCP_WRITES (the MCP endpoint's writing
-// tools); the port comes from the `--port` flag. Relative paths resolve against the working
-// directory, except the default model, which is the folder shipped in this package's models/.
+// bound on each call to the enrichment endpoint), SVC_MCP_WRITES (the MCP endpoint's writing tools)
+// and SVC_METRICS_KEY (the token of /metrics); the port comes from the `--port` flag. Relative
+// paths resolve against the working directory, except the default model, which is the folder
+// shipped in this package's models/.
 
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -28,6 +29,8 @@ export interface Config {
   enrich: { url?: string; model?: string; visionModel?: string; apiKey?: string; timeoutMs: number };
   /** Whether /v1/mcp offers the writing tools (SVC_MCP_WRITES=1; default off: an agent never writes). */
   mcpWrites: boolean;
+  /** When set, GET /metrics needs `Authorization: Bearer <SVC_METRICS_KEY>`; unset, it is open. */
+  metricsKey?: string;
 }
 
 /** The variables `svc serve` reads, with their defaults, as `svc serve --help` lists them (docs/configuration.md says more). */
@@ -43,6 +46,7 @@ export const SERVER_VARIABLES: ReadonlyArray<{ name: string; default: string; me
   { name: 'SVC_ENRICH_API_KEY', default: 'unset', meaning: 'bearer token sent to SVC_ENRICH_URL' },
   { name: 'SVC_ENRICH_TIMEOUT', default: '30', meaning: 'seconds one call to the enrichment endpoint may take' },
   { name: 'SVC_MCP_WRITES', default: '0', meaning: '1 offers MCP clients of /v1/mcp the writing tools' },
+  { name: 'SVC_METRICS_KEY', default: 'unset: open', meaning: 'the bearer token GET /metrics requires' },
 ];
 
 export const NAME_RE = /^[a-z0-9_-]{1,64}$/;
@@ -87,5 +91,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       timeoutMs: Math.round(timeout * 1000),
     },
     mcpWrites: mcpWrites === '1',
+    metricsKey: env.SVC_METRICS_KEY || undefined,
   };
 }

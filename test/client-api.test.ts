@@ -48,6 +48,7 @@ t.test('every operation of the document has a typed method whose answer matches 
     search: async () => ['SearchResult', await svc.search('ops', { query: 'rivers', return_trace: true, filter: { team: 'geo' } })],
     searchBatch: async () => ['SearchBatchResponse', { results: await svc.searchBatch('ops', ['rivers', { query: 'x', max_hops: 0 }]) }],
     health: async () => ['Health', await svc.health()],
+    livez: async () => ['Liveness', await svc.livez()],
     openapi: async () => [undefined, await svc.openapi()],
   };
   const served = Object.values(doc.paths as Record<string, Record<string, { operationId: string }>>).flatMap((item) =>

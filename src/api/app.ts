@@ -1,11 +1,13 @@
 // The Express application: request ids, structured request logs (pino), the /v1 router and the one
 // error handler that turns every failure into `{error: {type, message, fix}}` from the error table.
-// /v1/mcp (MCP tools over streamable HTTP) is mounted beside the router, outside the OpenAPI document.
+// /v1/mcp (MCP tools over streamable HTTP) is mounted beside the router, and GET /metrics (Prometheus,
+// behind SVC_METRICS_KEY when set) beside /v1, both outside the OpenAPI document; every answered
+// request is counted by method, route (res.locals.route: the API path template) and status.
 // An error that is not an ApiError is logged with its stack and answered as 500 `internal` naming
 // the request id; its details never reach the client. A storage fault (StorageError: the data dir
 // is full or cannot be written) is logged with its folder and answered as 507 `storage_full` or 503
 // `storage_unavailable`, whose fix names SVC_DATA_DIR; the request wrote nothing.
-import { randomUUID } from 'node:crypto';
+import { randomUUID, timingSafeEqual } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
 import { ApiError } from '../errors.js';
@@ -24,6 +26,15 @@ export interface AppOptions {
   rateLimit?: number;
   /** Whether /v1/mcp offers the writing tools (SVC_MCP_WRITES=1). */
   mcpWrites?: boolean;
+  /** The bearer token GET /metrics requires (SVC_METRICS_KEY); unset: open. */
+  metricsKey?: string;
+}
+
+/** Whether `header` is `Bearer <key>`, compared in constant time. */
+function bearerIs(header: string | undefined, key: string): boolean {
+  const given = Buffer.from(/^Bearer (.+)$/.exec(header ?? '')?.[1] ?? '');
+  const want = Buffer.from(key);
+  return given.length === want.length && timingSafeEqual(given, want);
 }
 
 const REQUEST_ID_RE = /^[A-Za-z0-9._-]{1,128}$/;
@@ -64,6 +75,9 @@ export function createApp(opts: AppOptions): express.Express {
     res.setHeader('X-Request-Id', id);
     const started = performance.now();
     res.on('finish', () => {
+      const labels = { method: req.method, route: res.locals.route ?? 'unmatched', status: String(res.statusCode) };
+      opts.services.metrics?.requests.inc(labels);
+      opts.services.metrics?.requestSeconds.observe(labels, (performance.now() - started) / 1000);
       logger.info(
         {
           req_id: id,
@@ -78,6 +92,25 @@ export function createApp(opts: AppOptions): express.Express {
     });
     next();
   });
+
+  const metrics = opts.services.metrics;
+  if (metrics) {
+    app.get('/metrics', async (req: Request, res: Response, next: NextFunction) => {
+      res.locals.route = '/metrics';
+      try {
+        if (opts.metricsKey && !bearerIs(req.headers.authorization, opts.metricsKey)) {
+          throw new ApiError('unauthorized', 'GET /metrics needs the metrics key', {
+            fix: "Send 'Authorization: Bearer <SVC_METRICS_KEY>' (the server was started with SVC_METRICS_KEY set).",
+            headers: { 'WWW-Authenticate': 'Bearer realm="svc-metrics"' },
+          });
+        }
+        res.setHeader('Content-Type', metrics.registry.contentType);
+        res.end(await metrics.registry.metrics());
+      } catch (err) {
+        next(err);
+      }
+    });
+  }
 
   const limiter = new RateLimiter(opts.rateLimit ?? 100);
   app.use('/v1', mcpRouter({ services: opts.services, auth: opts.auth, limiter, allowWrites: opts.mcpWrites ?? false }));

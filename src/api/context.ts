@@ -19,6 +19,7 @@ import type { Engine, RerankParams } from '../engine/index.js';
 import type { KeyRing } from '../store/index.js';
 import type { Enrichment } from './enrichment.js';
 import type { FairGate } from './fair-gate.js';
+import type { ServerMetrics } from './metrics.js';
 import type { StoreRegistry } from './store-registry.js';
 
 export interface Rerank {
@@ -40,6 +41,8 @@ export interface Services {
   rerank?: Rerank;
   /** Fair admission of engine work across projects (fair-gate.ts); absent: none. */
   gate?: FairGate;
+  /** The Prometheus metrics searches and ingests report to (metrics.ts); absent: none kept. */
+  metrics?: ServerMetrics;
 }
 
 /** `T` with the properties `K` present: validation filled them in from their schema's `default`. */

@@ -118,6 +118,7 @@ export const ingestDocuments: Handler<'ingestDocuments'> = async (ctx) => {
     if (late) return late;
     const idem = key ? { key, record: { hash, status: 200, body, created_at: Date.now() } } : undefined;
     await store.db.writeDocs(prepared, idem);
+    ctx.services.metrics?.documentsIngested(prepared.length);
     store.index.apply(batch);
     return { status: 200, body };
   });

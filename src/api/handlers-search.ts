@@ -1,4 +1,4 @@
-// Search, batch search and health. Search runs the engine's multi-hop loop on the store's index (in
+// Search, batch search, health and liveness. Search runs the engine's multi-hop loop on the store's index (in
 // the worker pool) and resolves the passage references it returns to text; a passage whose document
 // was deleted meanwhile is dropped rather than returned without text. The head of a one-hop result is
 // re-ordered by the native reader when the model has re-ranking weights (answer/rerank.ts). A batch
@@ -71,6 +71,7 @@ async function runSearch(ctx: Ctx<'search'> | Ctx<'searchBatch'>, b: ValidSearch
   if (b.return_trace) body.trace = outcome.trace ?? [];
   // answer=true (issue 7): built from the passages returned; a failure is reported inside `answer`.
   if (b.answer) body.answer = await ctx.services.enrichment.answerer.answer(b.query, passages);
+  ctx.services.metrics?.searched(body);
   return body;
 }
 
@@ -106,5 +107,7 @@ export const health: Handler<'health'> = (ctx) => {
   const body: Health = { status: state, version, engine: engine.id };
   return state === 'ok' ? { status: 200, body } : { status: 503, body, headers: { 'Retry-After': '1' } };
 };
+
+export const livez: Handler<'livez'> = () => ({ status: 200, body: { status: 'alive' } });
 
 export const openapi: Handler<'openapi'> = (ctx) => ({ status: 200, body: ctx.services.openapi });

@@ -50,6 +50,7 @@ export function mcpRouter({ services, auth, limiter, allowWrites }: McpRouteOpti
   const invoke = createInvoker(services, limiter);
   const router = express.Router({ caseSensitive: true, strict: true });
   router.post('/mcp', async (req: Request, res: Response, next: NextFunction) => {
+    res.locals.route = '/v1/mcp';
     try {
       assertReady(services);
       const project = resolveProject(req.headers, auth);

@@ -180,6 +180,15 @@ export const OPERATIONS: Operation[] = [
     also: { status: 503, description: 'Starting (loading the model or stores) or stopping', schema: 'Health' },
   },
   {
+    id: 'livez',
+    method: 'get',
+    path: '/livez',
+    summary: 'Liveness: 200 while the process serves requests, loading or not (readiness is /health)',
+    auth: false,
+    success: { status: 200, description: 'Alive', schema: 'Liveness' },
+    errors: [],
+  },
+  {
     id: 'openapi',
     method: 'get',
     path: '/openapi.json',

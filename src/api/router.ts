@@ -34,6 +34,7 @@ const HANDLERS: { [Op in OperationId]: Handler<Op> } = {
   search: searchHandlers.search,
   searchBatch: searchHandlers.searchBatch,
   health: searchHandlers.health,
+  livez: searchHandlers.livez,
   openapi: searchHandlers.openapi,
 };
 
@@ -133,6 +134,7 @@ export function buildRouter({ services, auth, limiter }: RouterOptions): express
     const handler = handlerOf(op.id);
     const isIngest = op.id === 'ingestDocuments';
     router[op.method](path, async (req: Request, res: Response, next: NextFunction) => {
+      res.locals.route = `/v1${op.path}`;
       try {
         if (op.auth) assertReady(services);
         const project = op.auth ? resolveProject(req.headers, auth) : auth.defaultProject;

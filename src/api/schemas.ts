@@ -127,6 +127,14 @@ export const schemas = {
       engine: { type: 'string', description: 'Engine identifier with the model version.' },
     },
   },
+  Liveness: {
+    type: 'object',
+    required: ['status'],
+    additionalProperties: false,
+    properties: {
+      status: { type: 'string', enum: ['alive'], description: 'The process serves requests (whether or not it is ready: see /health).' },
+    },
+  },
   StoreCreate: {
     type: 'object',
     required: ['name'],

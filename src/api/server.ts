@@ -19,6 +19,7 @@ import type { Services } from './context.js';
 import { createEnrichment } from './enrichment.js';
 import { FairGate } from './fair-gate.js';
 import { pruneIdempotency } from './handlers-documents.js';
+import { ServerMetrics } from './metrics.js';
 import { buildOpenApi } from './openapi.js';
 import { StoreRegistry } from './store-registry.js';
 import { warmUp } from './warm-up.js';
@@ -99,12 +100,14 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       enrichment,
       rerank,
       gate,
+      metrics: new ServerMetrics(engine, registry),
     };
     const app = createApp({
       services,
       logger,
       rateLimit: opts.rateLimit,
       mcpWrites: config.mcpWrites,
+      metricsKey: config.metricsKey,
       auth: { noAuth: opts.noAuth, defaultProject: config.project, keys },
     });
     // requireHostHeader off: a request without Host is answered by the API (JSON from the error table), not by Node's bare 400.

@@ -137,6 +137,11 @@ export class StoreRegistry {
     return [...this.projects.values()].flatMap((p) => [...p.byId.values()]).filter((s) => !s.closed);
   }
 
+  /** Every open store with its project. */
+  entries(): Array<{ project: string; store: OpenStore }> {
+    return [...this.projects].flatMap(([project, p]) => [...p.byId.values()].filter((s) => !s.closed).map((store) => ({ project, store })));
+  }
+
   /** The open store with the most documents, with its project; undefined when there is none. */
   largest(): { project: string; store: OpenStore } | undefined {
     let best: { project: string; store: OpenStore } | undefined;

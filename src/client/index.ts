@@ -19,6 +19,7 @@ export type {
   Health,
   IngestRequest,
   IngestResponse,
+  Liveness,
   Metadata,
   MetadataValue,
   OperationId,

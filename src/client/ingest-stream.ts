@@ -87,8 +87,8 @@ export async function ingestStream(
     const send = async () => {
       if (waitFor.size > 0) await Promise.all(waitFor);
       if (failure) return;
+      // a batch launched before a failure is still sent (the failure only stops new ones)
       const key = `ingest-${await sha256Hex(`${scope}\n${batch.body}`)}`;
-      if (failure) return;
       progress.inFlight++;
       try {
         const reply = await transport.call(

@@ -2,7 +2,7 @@
 // map one-to-one onto the operations of the OpenAPI document and use its generated types, so a
 // change to the served contract shows up here as a compile error (see src/api-types.ts). Request and
 // response fields keep their wire names (snake_case); options of the client itself are camelCase.
-import type { Health, SearchBatchResponse, SearchRequest, SearchResult } from '../api-types.js';
+import type { Health, Liveness, SearchBatchResponse, SearchRequest, SearchResult } from '../api-types.js';
 import { type CallOptions, resolveConfig, type SvcOptions } from './config.js';
 import { Documents } from './documents.js';
 import { Stores } from './stores.js';
@@ -45,6 +45,11 @@ export class Svc {
   /** Health and readiness; resolves with `status: 'starting'` or `'stopping'` too (the server answers those with 503). */
   async health(opts?: CallOptions): Promise<Health> {
     return (await this.transport.call('health', {}, { maxAttempts: 1, ...opts })).body;
+  }
+
+  /** Liveness: resolves while the process serves requests, ready or not (readiness is `health`). */
+  async livez(opts?: CallOptions): Promise<Liveness> {
+    return (await this.transport.call('livez', {}, { maxAttempts: 1, ...opts })).body;
   }
 
   /** The OpenAPI 3.1 document the server serves. */

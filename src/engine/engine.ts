@@ -80,6 +80,10 @@ class SvcEngine implements Engine {
     return out;
   }
 
+  get pending(): number {
+    return this.ctx.pool.pending;
+  }
+
   createIndex(opts: { compactWhenIdle?: boolean } = {}): StoreIndex {
     return new MemoryStoreIndex(this.ctx, opts);
   }

@@ -109,6 +109,8 @@ export interface Engine {
   readonly model: string;
   /** The text analysis its encodings are made with (tokenizer version, segmentation); stores record it. */
   readonly analyzer: string;
+  /** Tasks (searches, encodings, merges) dispatched to the worker pool and not settled, queued ones included. */
+  readonly pending: number;
   encode(docs: Array<{ id: string; text: string; metadata?: Metadata }>): Promise<EncodedBatch>;
   /** `compactWhenIdle` (default true): merge small segments once the store sees no writes for a moment. */
   createIndex(opts?: { compactWhenIdle?: boolean }): StoreIndex;

@@ -1,0 +1,88 @@
+// The server's Prometheus metrics (prom-client), served at GET /metrics in the text exposition
+// format: requests and their latency by route (the OpenAPI path, not the URL: ids never become
+// labels) and status; searches' hops used, confidence and engine time; documents ingested; engine
+// tasks in flight (the worker queue); per store, its documents, passages and bytes; and prom-client's
+// process metrics (resident memory, heap, event-loop lag, GC). Gauges are read when scraped.
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { SearchResult } from '../api-types.js';
+import type { Engine } from '../engine/index.js';
+import type { StoreRegistry } from './store-registry.js';
+
+const SECONDS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+
+export class ServerMetrics {
+  readonly registry = new Registry();
+  readonly requests = new Counter({
+    name: 'svc_http_requests_total',
+    help: 'HTTP requests answered, by method, route (the API path template) and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers: [this.registry],
+  });
+  readonly requestSeconds = new Histogram({
+    name: 'svc_http_request_duration_seconds',
+    help: 'Time from a request to the end of its response, by method, route and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: SECONDS,
+    registers: [this.registry],
+  });
+  private readonly hops = new Histogram({
+    name: 'svc_search_hops_used',
+    help: 'Hops a search used',
+    buckets: [1, 2, 3, 4, 5, 6, 7, 8],
+    registers: [this.registry],
+  });
+  private readonly confidence = new Histogram({
+    name: 'svc_search_confidence',
+    help: 'The confidence a search returned',
+    buckets: [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1],
+    registers: [this.registry],
+  });
+  private readonly engineSeconds = new Histogram({
+    name: 'svc_search_engine_seconds',
+    help: "A search's time in the engine (its latency_ms)",
+    buckets: SECONDS,
+    registers: [this.registry],
+  });
+  private readonly ingested = new Counter({
+    name: 'svc_documents_ingested_total',
+    help: 'Documents written by ingest requests (a replayed request writes none)',
+    registers: [this.registry],
+  });
+
+  constructor(engine: Pick<Engine, 'pending'>, registry: Pick<StoreRegistry, 'entries'>) {
+    collectDefaultMetrics({ register: this.registry });
+    new Gauge({
+      name: 'svc_engine_tasks_in_flight',
+      help: 'Engine tasks (searches, encodings, merges) dispatched to the worker pool and not finished, queued ones included',
+      registers: [this.registry],
+      collect() {
+        this.set(engine.pending);
+      },
+    });
+    const perStore = (name: string, help: string, value: (s: ReturnType<StoreRegistry['entries']>[number]['store']) => number) =>
+      new Gauge({
+        name,
+        help,
+        labelNames: ['project', 'store'] as const,
+        registers: [this.registry],
+        collect() {
+          this.reset();
+          for (const { project, store } of registry.entries()) this.set({ project, store: store.db.meta.name }, value(store));
+        },
+      });
+    perStore('svc_store_documents', 'Documents in a store', (s) => s.db.nDocs);
+    perStore('svc_store_passages', 'Live passages in a store', (s) => s.index.passageCount);
+    perStore('svc_store_bytes', 'Bytes of live data a store holds on disk', (s) => s.db.sizeBytes());
+  }
+
+  /** A search answered (each search of a batch too). */
+  searched(r: SearchResult): void {
+    this.hops.observe(r.hops_used);
+    this.confidence.observe(r.confidence);
+    this.engineSeconds.observe(r.latency_ms / 1000);
+  }
+
+  documentsIngested(n: number): void {
+    this.ingested.inc(n);
+  }
+}

@@ -1,0 +1,96 @@
+// GET /metrics (Prometheus text format, prom-client) and GET /v1/livez on a real server: the
+// metrics' names, types and labels after real requests (routes as path templates, never ids;
+// statuses, 429s included), search and ingest figures, per-store gauges, process metrics; the
+// metrics key when SVC_METRICS_KEY is set; liveness apart from readiness.
+import t from 'tap';
+import { startTestServer } from './helpers/server.js';
+
+/** Samples of a metric: the text after its name and labels, by label string. */
+function samples(text: string, name: string): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const line of text.split('\n')) {
+    const m = /^([a-z_:]+)(\{(?:[^"}]|"(?:[^"\\]|\\.)*")*\})? (\S+)$/.exec(line);
+    if (m && m[1] === name) out.set(m[2] ?? '', Number(m[3]));
+  }
+  return out;
+}
+const typeOf = (text: string, name: string) => new RegExp(`^# TYPE ${name} (\\w+)$`, 'm').exec(text)?.[1];
+
+t.test('metrics after real requests: names, types, labels', async (t) => {
+  const { api, server } = await startTestServer(t, { rateLimit: 5 });
+  await api.post('/stores', { name: 'wiki' });
+  await api.post('/stores/wiki/documents', {
+    documents: [
+      { id: 'a', text: 'Lisbon\nLisbon lies where the Tagus meets the sea.' },
+      { id: 'b', text: 'Porto\nPorto lies on the Douro.' },
+    ],
+  });
+  await api.post('/stores/wiki/search', { query: 'Which river reaches the sea at Lisbon?' });
+  await api.raw('GET', '/stores/wiki/documents/nobody');
+  await new Promise((r) => setTimeout(r, 1100));
+  for (let i = 0; i < 12; i++) await api.raw('GET', '/stores');
+  const res = await fetch(server.url.replace(/\/v1$/, '/metrics'));
+  t.equal(res.status, 200);
+  t.match(res.headers.get('content-type'), /^text\/plain; version=0\.0\.4/);
+  const text = await res.text();
+
+  t.equal(typeOf(text, 'svc_http_requests_total'), 'counter');
+  t.equal(typeOf(text, 'svc_http_request_duration_seconds'), 'histogram');
+  const requests = samples(text, 'svc_http_requests_total');
+  t.equal(requests.get('{method="POST",route="/v1/stores/{store}/search",status="200"}'), 1, 'a route is its path template');
+  t.equal(requests.get('{method="GET",route="/v1/stores/{store}/documents/{id}",status="404"}'), 1, 'never the id');
+  t.ok((requests.get('{method="GET",route="/v1/stores",status="429"}') ?? 0) >= 1, 'refused requests by their status (429)');
+  t.ok(
+    [...requests.keys()].every((k) => !k.includes('nobody')),
+    'no URL in a label',
+  );
+  t.ok(
+    samples(text, 'svc_http_request_duration_seconds_count').get('{method="POST",route="/v1/stores/{store}/search",status="200"}') === 1,
+  );
+
+  t.equal(typeOf(text, 'svc_search_hops_used'), 'histogram');
+  t.equal(samples(text, 'svc_search_hops_used_count').get(''), 1);
+  t.equal(samples(text, 'svc_search_confidence_count').get(''), 1);
+  t.equal(samples(text, 'svc_search_engine_seconds_count').get(''), 1);
+  t.equal(typeOf(text, 'svc_documents_ingested_total'), 'counter');
+  t.equal(samples(text, 'svc_documents_ingested_total').get(''), 2);
+
+  t.equal(typeOf(text, 'svc_store_passages'), 'gauge');
+  t.equal(samples(text, 'svc_store_documents').get('{project="default",store="wiki"}'), 2);
+  t.ok((samples(text, 'svc_store_passages').get('{project="default",store="wiki"}') ?? 0) >= 2);
+  t.ok((samples(text, 'svc_store_bytes').get('{project="default",store="wiki"}') ?? 0) > 0);
+  t.equal(typeOf(text, 'svc_engine_tasks_in_flight'), 'gauge');
+  t.equal(samples(text, 'svc_engine_tasks_in_flight').get(''), 0, 'nothing in flight between requests');
+  t.ok((samples(text, 'process_resident_memory_bytes').get('') ?? 0) > 1e6, 'process memory');
+  t.ok(samples(text, 'nodejs_eventloop_lag_seconds').has(''), 'event-loop lag');
+
+  await new Promise((r) => setTimeout(r, 1100)); // the bucket refills
+  await api.delete('/stores/wiki');
+  const after = await (await fetch(server.url.replace(/\/v1$/, '/metrics'))).text();
+  t.notOk(samples(after, 'svc_store_documents').has('{project="default",store="wiki"}'), 'a deleted store leaves the gauges');
+});
+
+t.test('SVC_METRICS_KEY: /metrics needs it as a bearer token', async (t) => {
+  const { server } = await startTestServer(t, { env: { SVC_METRICS_KEY: 'scrape-secret' } });
+  const url = server.url.replace(/\/v1$/, '/metrics');
+  const tries: Array<Record<string, string>> = [{}, { authorization: 'Bearer wrong' }, { authorization: 'scrape-secret' }];
+  for (const headers of tries) {
+    const r = await fetch(url, { headers });
+    t.equal(r.status, 401);
+    const body = (await r.json()) as { error: { type: string; fix: string } };
+    t.equal(body.error.type, 'unauthorized');
+    t.match(body.error.fix, /SVC_METRICS_KEY/);
+  }
+  const ok = await fetch(url, { headers: { authorization: 'Bearer scrape-secret' } });
+  t.equal(ok.status, 200);
+  t.match(await ok.text(), /svc_http_requests_total/);
+});
+
+t.test('livez: alive, apart from readiness', async (t) => {
+  const { api, server } = await startTestServer(t);
+  t.same(await api.get('/livez'), { status: 'alive' });
+  server.services.state = 'starting';
+  t.equal((await api.raw('GET', '/health')).status, 503, 'not ready');
+  t.same(await api.raw('GET', '/livez').then((r) => [r.status, r.body]), [200, { status: 'alive' }], 'but alive');
+  server.services.state = 'ok';
+});
