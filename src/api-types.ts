@@ -135,6 +135,14 @@ export interface DocumentSummary {
   updated_at: string;
 }
 
+/** One line of an export: a document as ingest takes it (an export is an ingest file). */
+export interface ExportedDocument {
+  id: string;
+  /** The full document text. */
+  text: string;
+  metadata: Metadata;
+}
+
 export interface DocumentInfo {
   id: string;
   metadata: Metadata;
@@ -303,6 +311,8 @@ export const OPERATIONS = {
   ingestDocuments: { method: 'POST', path: '/stores/{store}/documents', ok: [200], errors: ['invalid_request', 'unauthorized', 'store_not_found', 'route_not_found', 'document_too_large', 'unsupported_media_type', 'idempotency_key_reused', 'rate_limited', 'headers_too_large', 'internal', 'enrichment_failed', 'storage_unavailable', 'service_unavailable', 'enrichment_timeout', 'storage_full'] },
   /** List documents, most recently ingested first; with a filter, those it matches */
   listDocuments: { method: 'GET', path: '/stores/{store}/documents', ok: [200], errors: ['invalid_request', 'unauthorized', 'store_not_found', 'route_not_found', 'rate_limited', 'headers_too_large', 'internal', 'service_unavailable'] },
+  /** Every document of the store as JSON lines (id, text, metadata), in ingest order, from one consistent snapshot: writes go on meanwhile and are not in it */
+  exportDocuments: { method: 'GET', path: '/stores/{store}/export', ok: [200], errors: ['invalid_request', 'unauthorized', 'store_not_found', 'route_not_found', 'rate_limited', 'headers_too_large', 'internal', 'service_unavailable'] },
   /** Get document info */
   getDocument: { method: 'GET', path: '/stores/{store}/documents/{id}', ok: [200], errors: ['invalid_request', 'unauthorized', 'store_not_found', 'document_not_found', 'route_not_found', 'rate_limited', 'headers_too_large', 'internal', 'service_unavailable'] },
   /** Delete a document and its encoding */
@@ -421,6 +431,20 @@ export interface OperationTypes {
     body: never;
     defaults: { query: 'limit'; body: never };
     response: DocumentList;
+  };
+  exportDocuments: {
+    path: {
+      /** Store name or id (not '.' or '..', which URL parsers resolve). */
+      store: string;
+    };
+    query: Record<string, never>;
+    headers: {
+      /** Project whose stores to use, only when the server runs with --no-auth (default: SVC_PROJECT). With auth, the project is the API key's and this header is ignored. */
+      'X-Svc-Project'?: string;
+    };
+    body: never;
+    defaults: { query: never; body: never };
+    response: ExportedDocument;
   };
   getDocument: {
     path: {

@@ -135,6 +135,22 @@ function problem(op: Record<string, any>, r: { status: number; body: any }): str
   if (r.status >= 500) return `server error ${r.status}: ${JSON.stringify(r.body)}`;
   const declared = op.responses[String(r.status)];
   if (!declared) return ANYWHERE.has(r.body?.error?.type) ? undefined : `undeclared status ${r.status}: ${JSON.stringify(r.body)}`;
+  const lines = declared.content?.['application/x-ndjson'];
+  if (lines) {
+    // JSON lines: each line one value of the schema (raw() parsed a body of one line, kept others as text)
+    const name = lines.schema.$ref.split('/').pop();
+    const values =
+      typeof r.body === 'string'
+        ? r.body
+            .split('\n')
+            .filter(Boolean)
+            .map((l) => JSON.parse(l))
+        : r.body === undefined
+          ? []
+          : [r.body];
+    const errors = values.flatMap((v) => schemas.errors(name, v));
+    return errors.length ? `a line does not match ${name}: ${errors.join('; ')}` : undefined;
+  }
   const content = declared.content?.['application/json'];
   if (!content) return r.body === undefined ? undefined : `a body where none is declared: ${JSON.stringify(r.body)}`;
   if (content.examples && !(r.body?.error?.type in content.examples) && !ANYWHERE.has(r.body?.error?.type))

@@ -49,6 +49,10 @@ t.test('every operation of the document has a typed method whose answer matches 
     searchBatch: async () => ['SearchBatchResponse', { results: await svc.searchBatch('ops', ['rivers', { query: 'x', max_hops: 0 }]) }],
     health: async () => ['Health', await svc.health()],
     livez: async () => ['Liveness', await svc.livez()],
+    exportDocuments: async () => {
+      for await (const d of svc.documents.export('ops')) return ['ExportedDocument', d];
+      throw new Error('the export is empty');
+    },
     openapi: async () => [undefined, await svc.openapi()],
   };
   const served = Object.values(doc.paths as Record<string, Record<string, { operationId: string }>>).flatMap((item) =>

@@ -69,6 +69,8 @@ export interface Reply<Op extends OperationId> {
   status: number;
   /** Serialized as JSON; absent: an empty reply (204). */
   body?: Parts<Op>['response'];
+  /** Instead of `body`, for a JSON-lines operation: its lines, written one JSON value per line as they come (returned early if the client goes away). */
+  lines?: Iterable<Parts<Op>['response']>;
   headers?: Record<string, string>;
 }
 

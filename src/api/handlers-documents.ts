@@ -190,3 +190,8 @@ export function registry404(ctx: { project: string; params: { store: string }; s
 export async function pruneIdempotency(stores: Array<{ db: { pruneIdempotency(ms: number): Promise<number> } }>): Promise<void> {
   for (const s of stores) await s.db.pruneIdempotency(IDEMPOTENCY_TTL_MS);
 }
+
+export const exportDocuments: Handler<'exportDocuments'> = (ctx) => {
+  const store = ctx.services.registry.get(ctx.project, ctx.params.store);
+  return { status: 200, lines: store.db.exportDocs() };
+};

@@ -12,7 +12,8 @@ export interface Operation {
   auth: boolean;
   params?: string[]; // names in components.parameters
   body?: keyof typeof schemas;
-  success: { status: number; description: string; schema?: keyof typeof schemas };
+  /** `lines`: the body is JSON lines (application/x-ndjson), one `schema` per line, streamed. */
+  success: { status: number; description: string; schema?: keyof typeof schemas; lines?: boolean };
   errors: ErrorType[];
   /** A non-error response besides `success` (health answers 503 with its own body while not ready). */
   also?: { status: number; description: string; schema: keyof typeof schemas };
@@ -102,6 +103,22 @@ export const OPERATIONS: Operation[] = [
     auth: true,
     params: ['store', 'limit', 'cursor', 'filter'],
     success: { status: 200, description: 'A page of documents', schema: 'DocumentList' },
+    errors: ['invalid_request', 'store_not_found', ...COMMON],
+  },
+  {
+    id: 'exportDocuments',
+    method: 'get',
+    path: '/stores/{store}/export',
+    summary:
+      'Every document of the store as JSON lines (id, text, metadata), in ingest order, from one consistent snapshot: writes go on meanwhile and are not in it',
+    auth: true,
+    params: ['store'],
+    success: {
+      status: 200,
+      description: 'One ExportedDocument per line (a file svc import and POST documents take back)',
+      schema: 'ExportedDocument',
+      lines: true,
+    },
     errors: ['invalid_request', 'store_not_found', ...COMMON],
   },
   {
@@ -296,7 +313,10 @@ export function buildOpenApi(version: string): Record<string, unknown> {
         },
       };
     }
-    if (op.success.schema) success.content = { 'application/json': { schema: { $ref: `#/components/schemas/${op.success.schema}` } } };
+    if (op.success.schema)
+      success.content = {
+        [op.success.lines ? 'application/x-ndjson' : 'application/json']: { schema: { $ref: `#/components/schemas/${op.success.schema}` } },
+      };
     if (op.id === 'openapi') success.content = { 'application/json': { schema: { type: 'object' } } };
     let item = paths[op.path];
     if (!item) {

@@ -28,6 +28,7 @@ const HANDLERS: { [Op in OperationId]: Handler<Op> } = {
   ingestDocuments: documents.ingestDocuments,
   listDocuments: documents.listDocuments,
   getDocument: documents.getDocument,
+  exportDocuments: documents.exportDocuments,
   deleteDocument: documents.deleteDocument,
   patchDocument: edits.patchDocument,
   deleteDocuments: edits.deleteDocuments,
@@ -106,6 +107,31 @@ export function createInvoker(services: Services, limiter: RateLimiter): Invoke 
   };
 }
 
+/** Bytes of JSON lines gathered before one write. */
+const LINES_CHUNK = 64 * 1024;
+
+/**
+ * Writes `lines` as JSON lines, a chunk at a time, waiting for the socket to drain; stops (and
+ * returns the iterator, releasing what it holds) when the client goes away.
+ */
+async function writeLines(res: Response, lines: Iterable<unknown>): Promise<void> {
+  res.setHeader('Content-Type', 'application/x-ndjson; charset=utf-8');
+  const it = lines[Symbol.iterator]();
+  try {
+    let chunk = '';
+    for (let r = it.next(); !r.done; r = it.next()) {
+      chunk += `${JSON.stringify(r.value)}\n`;
+      if (chunk.length < LINES_CHUNK) continue;
+      if (!res.write(chunk)) await new Promise((resolve) => res.once('drain', resolve).once('close', resolve));
+      chunk = '';
+      if (res.destroyed) return;
+    }
+    res.end(chunk);
+  } finally {
+    it.return?.();
+  }
+}
+
 /** Body caps: ingest takes 32 MB (read up to 64 MB to name what was too large); the rest 64 KB. */
 const SMALL_BODY = 64 * 1024;
 
@@ -171,7 +197,8 @@ export function buildRouter({ services, auth, limiter }: RouterOptions): express
           services,
         });
         for (const [k, val] of Object.entries(reply.headers ?? {})) res.setHeader(k, val);
-        if (reply.body === undefined) res.status(reply.status).end();
+        if (reply.lines) await writeLines(res.status(reply.status), reply.lines);
+        else if (reply.body === undefined) res.status(reply.status).end();
         else res.status(reply.status).json(reply.body);
       } catch (err) {
         next(err);

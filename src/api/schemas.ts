@@ -245,6 +245,17 @@ export const schemas = {
       updated_at: updatedAt,
     },
   },
+  ExportedDocument: {
+    type: 'object',
+    required: ['id', 'text', 'metadata'],
+    additionalProperties: false,
+    description: 'One line of an export: a document as ingest takes it (an export is an ingest file).',
+    properties: {
+      id: { type: 'string' },
+      text: { type: 'string', description: 'The full document text.' },
+      metadata: { $ref: '#/components/schemas/Metadata' },
+    },
+  },
   DocumentInfo: {
     type: 'object',
     required: ['id', 'metadata', 'n_tokens', 'ingested_at', 'updated_at'],

@@ -67,6 +67,7 @@ function summary(store: string, t: IngestTotals, total: number, skipped: string[
 export function registerIngest(program: Command): void {
   program
     .command('ingest')
+    .alias('import')
     .description('Ingest a .jsonl file or a folder of .txt/.md files into a store (created if needed); re-run to resume')
     .argument('<store>', 'store name (created when missing) or id')
     .argument('<path>', 'a .jsonl file of {"id","text","metadata"} lines, or a folder of .txt/.md files')

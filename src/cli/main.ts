@@ -1,10 +1,11 @@
 // The `svc` command. Server-host commands (`serve`, `keys`) work on the local data dir; client
-// commands (`stores`, `docs`, `ingest`, `search`, and `mcp`, which serves them to MCP clients over
-// stdio) talk to a server through SVC_BASE_URL and SVC_API_KEY. Errors print the message and a fix
-// on stderr and exit non-zero.
+// commands (`stores`, `docs`, `ingest`/`import`, `export`, `search`, and `mcp`, which serves them to
+// MCP clients over stdio) talk to a server through SVC_BASE_URL and SVC_API_KEY. Errors print the
+// message and a fix on stderr and exit non-zero.
 import { Command, CommanderError } from 'commander';
 import { VERSION } from '../config.js';
 import { registerDocs } from './docs.js';
+import { registerExport } from './export.js';
 import { registerIngest } from './ingest.js';
 import { registerKeys } from './keys.js';
 import { registerMcp } from './mcp.js';
@@ -24,6 +25,7 @@ registerKeys(program);
 registerStores(program);
 registerDocs(program);
 registerIngest(program);
+registerExport(program);
 registerSearch(program);
 registerMcp(program);
 registerTrain(program);

@@ -1,7 +1,16 @@
 // Document operations. ingest() sends an Idempotency-Key unless told not to (a fresh random one by
 // default), which makes the call safe to retry: a repeat is answered from the server's record
 // instead of being applied again. Document ids are path-encoded by the transport, so any id works.
-import type { DocumentInfo, DocumentInput, DocumentList, DocumentSummary, Filter, IngestResponse, MetadataValue } from '../api-types.js';
+import type {
+  DocumentInfo,
+  DocumentInput,
+  DocumentList,
+  DocumentSummary,
+  ExportedDocument,
+  Filter,
+  IngestResponse,
+  MetadataValue,
+} from '../api-types.js';
 import type { CallOptions } from './config.js';
 import { type IngestStreamOptions, type IngestTotals, ingestStream } from './ingest-stream.js';
 import { type ListOptions, paginate } from './paginate.js';
@@ -70,6 +79,27 @@ export class Documents {
       const page = await this.list(store, { ...opts, cursor });
       return { items: page.documents, next: page.next_cursor };
     });
+  }
+
+  /**
+   * Every document of the store (id, text, metadata), in ingest order, from one consistent snapshot
+   * of the server's: writes that land while it is read are not in it. Streamed: documents arrive as
+   * the server sends them, with no deadline; `signal` stops it. The lines are what `ingest` and
+   * `ingestStream` take back.
+   */
+  async *export(store: string, opts: Pick<CallOptions, 'signal'> = {}): AsyncGenerator<ExportedDocument, void, undefined> {
+    const res = (await this.transport.call('exportDocuments', { path: { store } }, { ...opts, raw: true })).body as unknown as Response;
+    if (!res.body) return;
+    const decoder = new TextDecoder();
+    let rest = '';
+    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+      rest += decoder.decode(chunk, { stream: true });
+      const lines = rest.split('\n');
+      rest = lines.pop()!;
+      for (const line of lines) if (line) yield JSON.parse(line) as ExportedDocument;
+    }
+    rest += decoder.decode();
+    if (rest) yield JSON.parse(rest) as ExportedDocument;
   }
 
   /** A document's id, metadata, token count and ingestion time; its text with include_text. */

@@ -14,6 +14,7 @@ export type {
   DocumentPatch,
   DocumentSummary,
   ErrorType,
+  ExportedDocument,
   Filter,
   FilterCondition,
   Health,

@@ -40,7 +40,7 @@ interface Parameter {
 
 /** A request body or response: its JSON content's schema (and, for errors, the examples named by error type). */
 interface Body {
-  content?: { 'application/json'?: { schema?: Schema; examples?: Record<string, unknown> } };
+  content?: { 'application/json'?: { schema?: Schema; examples?: Record<string, unknown> }; 'application/x-ndjson'?: { schema?: Schema } };
 }
 
 interface OperationObject {
@@ -170,7 +170,9 @@ function paramsType(params: Parameter[], where: string): string {
   );
 }
 
-const jsonSchema = (r: Body | undefined): Schema | undefined => r?.content?.['application/json']?.schema;
+/** The schema of a JSON body, or of each line of a JSON-lines one (an operation's response type is then its line's). */
+const jsonSchema = (r: Body | undefined): Schema | undefined =>
+  r?.content?.['application/json']?.schema ?? r?.content?.['application/x-ndjson']?.schema;
 const isError = (r: Body) => jsonSchema(r)?.$ref === '#/components/schemas/Error';
 
 /** A union of string literals, or never for none. */

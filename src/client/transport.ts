@@ -28,6 +28,11 @@ export interface CallPolicy extends CallOptions {
   /** Repeating the request cannot apply a change twice (default: GET, DELETE and requests carrying an Idempotency-Key). */
   idempotent?: boolean;
   /**
+   * Resolve with the fetch Response itself (its body unread) once a success status arrives: for a
+   * streamed body, which the caller reads with no deadline (the user's signal still aborts it).
+   */
+  raw?: boolean;
+  /**
    * For deletes: the not-found type that means "already gone". After an attempt that may have been
    * applied without its reply arriving, a retry that finds the target gone counts as success.
    */
@@ -106,11 +111,16 @@ export class Transport {
           });
     const timeout = setTimeout(() => ctl.abort(), timeoutMs);
     let mayHaveApplied = false;
+    let rawReply = false;
     try {
       for (let attempt = 1; ; attempt++) {
         let err: SvcError;
         try {
           const res = await config.fetch(url, { method: spec.method, headers, body, signal });
+          if (policy.raw && (spec.ok as readonly number[]).includes(res.status)) {
+            rawReply = true;
+            return { status: res.status, headers: res.headers, body: res as never };
+          }
           const text = await res.text();
           if ((spec.ok as readonly number[]).includes(res.status))
             return { status: res.status, headers: res.headers, body: parse(text, res, spec.method, path) };
@@ -148,7 +158,8 @@ export class Transport {
       }
     } finally {
       clearTimeout(timeout);
-      user?.removeEventListener('abort', onUserAbort);
+      // a raw reply's body is still being read: the user's signal must keep aborting it
+      if (!rawReply) user?.removeEventListener('abort', onUserAbort);
     }
   }
 }

@@ -196,6 +196,24 @@ export class StoreDb {
     }
   }
 
+  /**
+   * Every document (id, text, metadata) in ingest order, read from ONE read transaction: what
+   * commits while it is read is not seen, whatever the pace of the reader. The snapshot is held
+   * until the generator finishes or is returned (a `for…of` that breaks does that).
+   */
+  *exportDocs(): Generator<{ id: string; text: string; metadata: Metadata }> {
+    const transaction = this.root.useReadTransaction();
+    try {
+      for (const { value: id } of this.order.getRange({ transaction })) {
+        const rec = this.docs.get(id, { transaction });
+        const text = this.texts.get(id, { transaction });
+        if (rec && text !== undefined) yield { id, text, metadata: rec.metadata };
+      }
+    } finally {
+      transaction.done();
+    }
+  }
+
   /** Every document's text and record, in ingest order, in batches of at most `maxDocs` documents or about `maxChars` characters. */
   *textBatches(maxDocs: number, maxChars: number): Generator<StoredText[]> {
     let after = 0;

@@ -2,7 +2,7 @@
 // property tests: `valid` draws values the schema accepts (the subset of JSON Schema the document
 // uses: $ref, anyOf, enum, type lists, string length/pattern/format, integer and number bounds,
 // arrays, objects with properties, patternProperties, required, additionalProperties, propertyNames
-// and min/maxProperties, an object's oneOf of required-only branches, keywords beside a $ref;
+// and min/maxProperties, an object's oneOf of required-only branches, `not: {enum}`, keywords beside a $ref;
 // recursive schemas stop nesting past a few levels), kept small;
 // `invalid` draws values that break it in typical ways (a field missing, an unknown field, a field
 // of the wrong kind) or arbitrary JSON. Sizes are capped so that runs stay fast.
@@ -56,6 +56,11 @@ export function valid(doc: Doc, schema: Schema, depth = 0): fc.Arbitrary<unknown
   }
   if (s.anyOf) return fc.oneof(...s.anyOf.map((x: Schema) => valid(doc, x, depth + 1)));
   if (s.enum) return fc.constantFrom(...s.enum);
+  // `not: {enum}` (a path segment that is not '.' or '..'): the values it excludes are never drawn
+  if (s.not?.enum) {
+    const banned: unknown[] = s.not.enum;
+    return valid(doc, { ...s, not: undefined }, depth).filter((v) => !banned.includes(v));
+  }
   if (Array.isArray(s.type)) return fc.oneof(...s.type.map((type: string) => valid(doc, { ...s, type }, depth)));
   switch (s.type) {
     case 'string':
