@@ -66,6 +66,13 @@ export const FEATURE_TEXT = {
   maxPhrase: 12,
   /** a phrase whose rarest term has at most this many postings has its mentions counted exactly; above, that term's df stands in */
   exactMentions: 100,
+  /**
+   * The whole-document features (BM25 of the document, cosine with its centroid) read at most this
+   * many passages of a document, centred on the passage scored: a book or a manual stored as one
+   * document costs a bounded amount per passage, not its whole length. Documents of this many
+   * passages or fewer are read whole (every document of the training suites is).
+   */
+  docWindow: 256,
 } as const;
 
 /** How a document's title is found when its metadata has none (text/title.ts). */

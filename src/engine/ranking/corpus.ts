@@ -5,10 +5,23 @@
 // The per-row accessors run in the search's inner loops: they allocate nothing but the views and
 // tuples they return (a search's garbage is what its collections cost at a million rows).
 import type { LexicalParams } from '../model/index.js';
+import { FEATURE_TEXT } from '../params.js';
 import type { WasmKernels } from '../runtime/index.js';
 import { type PostingRange, SEC, SegmentView } from '../segment/index.js';
 import { type TermTable, termTable } from './term-ranges.js';
 import type { CorpusStats, ScanMarks, ScanTarget, SnapshotSegment } from './types.js';
+
+/** First index of `postings` (sorted by row, packed (row << 8) | tf) whose row is `row` or later. */
+function lowerRow(postings: Uint32Array, row: number): number {
+  let lo = 0;
+  let hi = postings.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (postings[mid] >>> 8 < row) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
 
 /** What a search needs of a store's segment (index/store-index.ts Segment): the snapshot a worker reads. */
 export function snapshotOf(s: { id: number; base: number; dead: number; nRows: number; liveRows: number }): SnapshotSegment {
@@ -24,6 +37,8 @@ export class SearchCorpus {
   private readonly idfCache = new Map<number, number>();
   private readonly titleRowsCache = new Map<number, number[]>();
   private readonly searchableCache = new Map<number, boolean>();
+  /** [first, count] of each document met, by document key (docOf) */
+  private readonly docRowsCache = new Map<number, [number, number]>();
   /** where each term's postings lie, per segment, and the titles of phrases: shared with the thread's searches of the same segments */
   private readonly rangeCache: TermTable;
   /** The memory's bytes, for the dead and filter flags (blocks allocated before the snapshot, so covered). */
@@ -67,6 +82,30 @@ export class SearchCorpus {
   locate(row: number): [number, number] {
     const si = this.segOf(row);
     return [si, row - this.rowBase[si]];
+  }
+
+  /**
+   * Occurrences of a term in the bodies of the global rows [first, first + count), which lie in one
+   * segment (a document's rows do): read from the term's postings between the two rows by binary
+   * search, so the cost does not grow with the rows' length.
+   */
+  termCount(term: number, first: number, count: number): number {
+    const [si, lo] = this.locate(first);
+    const r = this.ranges('body', term)[si];
+    if (!r) return 0;
+    const postings = this.segs[si].postings(r);
+    let n = 0;
+    for (let i = lowerRow(postings, lo); i < postings.length && postings[i] >>> 8 < lo + count; i++) n += postings[i] & 255;
+    return n;
+  }
+
+  /** Summed body lengths (terms) of the global rows [first, first + count), in one segment. */
+  bodyLength(first: number, count: number): number {
+    const [si, lo] = this.locate(first);
+    const lens = this.segs[si].bodyLengths();
+    let n = 0;
+    for (let r = lo; r < lo + count; r++) n += lens[r];
+    return n;
   }
 
   /** Body document frequency of a term over the live rows of the snapshot. */
@@ -263,16 +302,36 @@ export class SearchCorpus {
     return this.segs[si].baseLen(row - this.rowBase[si]);
   }
 
-  /** The global rows [first, first + count) of the row's document (its rows are consecutive). */
+  /** The global rows [first, first + count) of the row's document (its rows are consecutive; found once per document). */
   docRows(row: number): [number, number] {
     const [si, r] = this.locate(row);
     const seg = this.segs[si];
     const d = seg.docOf(r);
+    const key = this.rowBase[si] + d;
+    const hit = this.docRowsCache.get(key);
+    if (hit) return hit;
     let a = r;
     let b = r + 1;
     while (a > 0 && seg.docOf(a - 1) === d) a--;
     while (b < seg.nRows && seg.docOf(b) === d) b++;
-    return [this.rowBase[si] + a, b - a];
+    const out: [number, number] = [this.rowBase[si] + a, b - a];
+    this.docRowsCache.set(key, out);
+    return out;
+  }
+
+  /**
+   * The rows the whole-document features read for `row`: its document's, or, in a document of more
+   * than FEATURE_TEXT.docWindow passages, that many around the row: windows start on a grid of half
+   * their length (the row in their second half, clamped to the document), so that nearby rows share
+   * a window and its memoised features.
+   */
+  docWindow(row: number): [number, number] {
+    const [first, count] = this.docRows(row);
+    const w = FEATURE_TEXT.docWindow;
+    if (count <= w) return [first, count];
+    const half = w >> 1;
+    const block = Math.floor((row - first) / half);
+    return [Math.min(first + Math.max(0, block - 1) * half, first + count - w), w];
   }
 
   /** A key identifying the row's document within the snapshot. */

@@ -1,5 +1,6 @@
 // The dense features of a search: the cosine of the question's dense encoding with a passage's, and
-// with the centroid of the passage's document (memoised per document). Without an encoder both are 0.
+// with the centroid of the passage's document (memoised per document; in a very long document, of
+// the passages around it: SearchCorpus.docWindow). Without an encoder both are 0.
 // Worker side; encodes the question once, into the search's dense scratch block.
 import { cosineI8, DenseEncoder, type DenseTables } from '../model/index.js';
 import type { SearchCorpus } from './corpus.js';
@@ -21,7 +22,7 @@ export function denseScorers(c: SearchCorpus, tables: DenseTables | undefined, s
       return cosineI8(qv, qs, v, sc);
     },
     docDense: (row) => {
-      const [first, count] = c.docRows(row);
+      const [first, count] = c.docWindow(row);
       let cos = docs.get(first);
       if (cos === undefined) {
         const centroid = new Float64Array(qv.length);

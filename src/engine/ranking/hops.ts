@@ -114,30 +114,24 @@ export class Searcher {
 
   /**
    * docScore(row): BM25 of the row's whole document (term counts summed over its passages, length
-   * normalised by the average document) over the best such score among the documents of the
-   * question's top rows; memoised.
+   * normalised by the average document; in a very long document, the passages around the row:
+   * SearchCorpus.docWindow) over the best such score among the documents of the question's top
+   * rows; memoised.
    */
   private docScorer(qt: number[], qw: number[], top: Array<[number, number]>): (row: number) => number {
     const c = this.c;
     const memo = new Map<number, number>();
     const { k1, b } = c.lexical;
-    const index = new Map(qt.map((t, i) => [t, i]));
     const raw = (row: number) => {
-      const [first, count] = c.docRows(row);
+      const [first, count] = c.docWindow(row);
       let v = memo.get(first);
       if (v !== undefined) return v;
-      const tf = new Float64Array(qt.length);
-      let len = 0;
-      for (let r = first; r < first + count; r++) {
-        const { terms } = c.seq(r);
-        len += terms.length;
-        for (const t of terms) {
-          const i = index.get(t);
-          if (i !== undefined) tf[i]++;
-        }
-      }
+      const len = c.bodyLength(first, count);
       v = 0;
-      for (let i = 0; i < qt.length; i++) if (tf[i]) v += qw[i] * c.idf(qt[i]) * bm25(tf[i], len, c.stats.avgDoc, k1, b);
+      for (let i = 0; i < qt.length; i++) {
+        const tf = c.termCount(qt[i], first, count);
+        if (tf) v += qw[i] * c.idf(qt[i]) * bm25(tf, len, c.stats.avgDoc, k1, b);
+      }
       memo.set(first, v);
       return v;
     };
