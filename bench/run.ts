@@ -1,10 +1,11 @@
-// `npm run bench [-- peers | scale | filter | mcp | large-doc | <nothing>] [options]`: the bench
+// `npm run bench [-- peers | scale | filter | mcp | large-doc | memory | <nothing>] [options]`: the bench
 // entry point. With no argument it runs the engine benches that need no peers: the raw dense scan (scan.ts, 1M x 256 int8) and
 // the suite runner (eval.ts) on hotpotqa-dev and squad-articles-dev (first 200 questions each).
 // `peers` (peers.ts) compares svc with Orama, MiniSearch, SQLite FTS5 and usearch; `scale`
 // (scale.ts) grows a synthetic corpus to 1M passages; `filter` (filter.ts) measures what a metadata
 // filter costs a search on one such corpus; `mcp` (mcp.ts) a search through /v1/mcp against REST;
-// `large-doc` (large-doc.ts) one 10 MB document against the same text as separate documents.
+// `large-doc` (large-doc.ts) one 10 MB document against the same text as separate documents;
+// `memory` (memory.ts) where a server's memory goes with the wiki-pool loaded.
 // Nothing here is part of `npm test`, and no bench asserts on time: they print tables. Each bench
 // runs in a child process of its own.
 import { spawnSync } from 'node:child_process';
@@ -34,6 +35,9 @@ switch (what) {
   case 'large-doc':
     tsx('large-doc.ts', rest);
     break;
+  case 'memory':
+    tsx('memory.ts', rest);
+    break;
   case undefined:
     tsx('scan.ts', []);
     tsx('eval.ts', ['--suite', '../shared/bench/hotpotqa-dev', '--limit', '200']);
@@ -41,7 +45,7 @@ switch (what) {
     break;
   default:
     process.stderr.write(
-      `unknown bench '${what}': use npm run bench [-- peers | scale | filter | mcp | large-doc] (see bench/RESULTS.md)\n`,
+      `unknown bench '${what}': use npm run bench [-- peers | scale | filter | mcp | large-doc | memory] (see bench/RESULTS.md)\n`,
     );
     process.exit(2);
 }
