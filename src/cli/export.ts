@@ -13,20 +13,25 @@ export function registerExport(program: Command): void {
     .action(
       withClient(async (store: string) => {
         const stop = new AbortController();
+        let outputError: NodeJS.ErrnoException | undefined;
         process.stdout.once('error', (err: NodeJS.ErrnoException) => {
-          if (err.code === 'EPIPE') stop.abort();
-          else throw err;
+          outputError = err;
+          stop.abort();
         });
         let n = 0;
         try {
           for await (const doc of client().documents.export(store, { signal: stop.signal })) {
-            if (!process.stdout.write(`${JSON.stringify(doc)}\n`)) await new Promise((r) => process.stdout.once('drain', r));
+            if (!process.stdout.write(`${JSON.stringify(doc)}\n`))
+              await new Promise((r) => process.stdout.once('drain', r).once('error', r));
+            if (outputError) break;
             n++;
           }
         } catch (err) {
-          if (stop.signal.aborted) return;
-          throw err;
+          if (!stop.signal.aborted) throw err;
         }
+        // a reader that stopped early (| head) is not a failure; any other output error is
+        if (outputError && outputError.code !== 'EPIPE') throw outputError;
+        if (outputError) return;
         process.stderr.write(`exported ${n} document${n === 1 ? '' : 's'} of '${store}'\n`);
       }),
     );

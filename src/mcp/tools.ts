@@ -1,10 +1,11 @@
 // The MCP server's tools over a backend (types.ts). Reading tools are always there: search,
 // get_document, list_stores, list_documents. Writing tools (ingest_documents, delete_document) are
 // registered only when the operator allows writes, so an agent never sees nor calls them otherwise.
-// Invariants: every tool answers with text an LLM reads well (render.ts) and, for the reading tools,
-// the API's response as structured content; an error of the API comes back as a tool error
-// (isError) whose text carries its type, message and fix; arguments are checked for their types
-// here and for their bounds by the API, so every bound's message and fix is the API's own.
+// Invariants: every tool answers with text an LLM reads well (render.ts) and its result as
+// structured content (for the reading tools, the API's response as it is); an error of the API
+// comes back as a tool error (isError) whose text carries its type, message and fix; arguments are
+// checked for their types here and for their bounds by the API, so every bound's message and fix
+// is the API's own.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
@@ -64,10 +65,10 @@ function toolError(err: unknown): CallToolResult {
 }
 
 /** Runs a tool's call, answering with its text and structured content, or as a tool error. */
-async function answer<T extends object>(run: () => Promise<T>, text: (r: T) => string, structured = true): Promise<CallToolResult> {
+async function answer<T extends object>(run: () => Promise<T>, text: (r: T) => string): Promise<CallToolResult> {
   try {
     const r = await run();
-    return { content: [{ type: 'text', text: text(r) }], ...(structured ? { structuredContent: r as Record<string, unknown> } : {}) };
+    return { content: [{ type: 'text', text: text(r) }], structuredContent: r as Record<string, unknown> };
   } catch (err) {
     return toolError(err);
   }
