@@ -19,33 +19,16 @@ function tsx(script: string, args: string[]): void {
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
 
-switch (what) {
-  case 'peers':
-    tsx('peers.ts', rest);
-    break;
-  case 'scale':
-    tsx('scale.ts', rest);
-    break;
-  case 'filter':
-    tsx('filter.ts', rest);
-    break;
-  case 'mcp':
-    tsx('mcp.ts', rest);
-    break;
-  case 'large-doc':
-    tsx('large-doc.ts', rest);
-    break;
-  case 'memory':
-    tsx('memory.ts', rest);
-    break;
-  case undefined:
-    tsx('scan.ts', []);
-    tsx('eval.ts', ['--suite', '../shared/bench/hotpotqa-dev', '--limit', '200']);
-    tsx('eval.ts', ['--suite', '../shared/bench/squad-articles-dev', '--limit', '200']);
-    break;
-  default:
-    process.stderr.write(
-      `unknown bench '${what}': use npm run bench [-- peers | scale | filter | mcp | large-doc | memory] (see bench/RESULTS.md)\n`,
-    );
-    process.exit(2);
+/** The named benches: `npm run bench -- <name>` runs bench/<name>.ts with the remaining arguments. */
+const NAMED = ['peers', 'scale', 'filter', 'mcp', 'large-doc', 'memory'];
+
+if (what === undefined) {
+  tsx('scan.ts', []);
+  tsx('eval.ts', ['--suite', '../shared/bench/hotpotqa-dev', '--limit', '200']);
+  tsx('eval.ts', ['--suite', '../shared/bench/squad-articles-dev', '--limit', '200']);
+} else if (NAMED.includes(what)) {
+  tsx(`${what}.ts`, rest);
+} else {
+  process.stderr.write(`unknown bench '${what}': use npm run bench [-- ${NAMED.join(' | ')}] (see bench/RESULTS.md)\n`);
+  process.exit(2);
 }
