@@ -7,16 +7,18 @@
 // the request id; its details never reach the client. A storage fault (StorageError: the data dir
 // is full or cannot be written) is logged with its folder and answered as 507 `storage_full` or 503
 // `storage_unavailable`, whose fix names SVC_DATA_DIR; the request wrote nothing.
-import { randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
 import { ApiError } from '../errors.js';
 import { StorageError } from '../store/index.js';
-import type { AuthOptions } from './auth.js';
+import { type AuthOptions, assertMetricsKey } from './auth.js';
 import type { Services } from './context.js';
 import { mcpRouter } from './mcp-route.js';
+import { OPERATIONS } from './openapi.js';
 import { RateLimiter } from './rate-limit.js';
-import { buildRouter } from './router.js';
+import { buildRouter, createInvoker } from './router.js';
+import { compileValidators } from './validate.js';
 
 export interface AppOptions {
   services: Services;
@@ -28,13 +30,6 @@ export interface AppOptions {
   mcpWrites?: boolean;
   /** The bearer token GET /metrics requires (SVC_METRICS_KEY); unset: open. */
   metricsKey?: string;
-}
-
-/** Whether `header` is `Bearer <key>`, compared in constant time. */
-function bearerIs(header: string | undefined, key: string): boolean {
-  const given = Buffer.from(/^Bearer (.+)$/.exec(header ?? '')?.[1] ?? '');
-  const want = Buffer.from(key);
-  return given.length === want.length && timingSafeEqual(given, want);
 }
 
 const REQUEST_ID_RE = /^[A-Za-z0-9._-]{1,128}$/;
@@ -98,12 +93,7 @@ export function createApp(opts: AppOptions): express.Express {
     app.get('/metrics', async (req: Request, res: Response, next: NextFunction) => {
       res.locals.route = '/metrics';
       try {
-        if (opts.metricsKey && !bearerIs(req.headers.authorization, opts.metricsKey)) {
-          throw new ApiError('unauthorized', 'GET /metrics needs the metrics key', {
-            fix: "Send 'Authorization: Bearer <SVC_METRICS_KEY>' (the server was started with SVC_METRICS_KEY set).",
-            headers: { 'WWW-Authenticate': 'Bearer realm="svc-metrics"' },
-          });
-        }
+        if (opts.metricsKey) assertMetricsKey(req.headers, opts.metricsKey);
         res.setHeader('Content-Type', metrics.registry.contentType);
         res.end(await metrics.registry.metrics());
       } catch (err) {
@@ -113,8 +103,10 @@ export function createApp(opts: AppOptions): express.Express {
   }
 
   const limiter = new RateLimiter(opts.rateLimit ?? 100);
-  app.use('/v1', mcpRouter({ services: opts.services, auth: opts.auth, limiter, allowWrites: opts.mcpWrites ?? false }));
-  app.use('/v1', buildRouter({ services: opts.services, auth: opts.auth, limiter }));
+  const validators = compileValidators(opts.services.openapi, OPERATIONS);
+  const invoke = createInvoker(opts.services, limiter, validators);
+  app.use('/v1', mcpRouter({ services: opts.services, auth: opts.auth, limiter, invoke, allowWrites: opts.mcpWrites ?? false }));
+  app.use('/v1', buildRouter({ services: opts.services, auth: opts.auth, limiter, validators }));
   app.use((req: Request, _res: Response, next: NextFunction) => {
     next(
       new ApiError('route_not_found', `no endpoint ${req.method} ${req.path}`, {

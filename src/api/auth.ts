@@ -1,6 +1,8 @@
 // Resolves the project of a request. With auth: from the bearer API key (the only way to reach a
 // project), 401 `unauthorized` otherwise. With --no-auth: from the X-Svc-Project header, else the
-// server's default project (SVC_PROJECT).
+// server's default project (SVC_PROJECT). GET /metrics's key (SVC_METRICS_KEY) is read from the same
+// bearer header form.
+import { timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { NAME_RE } from '../config.js';
 import { ApiError } from '../errors.js';
@@ -29,9 +31,25 @@ export function resolveProject(headers: IncomingHttpHeaders, opts: AuthOptions):
   }
   const h = headers.authorization;
   if (!h) throw unauthorized('no API key was sent');
-  const m = /^Bearer[ ]+(\S+)\s*$/i.exec(h);
-  if (!m) throw unauthorized("the Authorization header is not of the form 'Bearer <API_KEY>'");
-  const project = opts.keys.verify(m[1]);
+  const token = bearerToken(h);
+  if (!token) throw unauthorized("the Authorization header is not of the form 'Bearer <API_KEY>'");
+  const project = opts.keys.verify(token);
   if (!project) throw unauthorized('the API key is not valid: unknown, mistyped or revoked');
   return project;
+}
+
+/** The token of an `Authorization: Bearer <token>` header; undefined for any other form. */
+function bearerToken(header: string | undefined): string | undefined {
+  return /^Bearer[ ]+(\S+)\s*$/i.exec(header ?? '')?.[1];
+}
+
+/** Throws 401 unless the request's bearer token is `key` (SVC_METRICS_KEY), compared in constant time. */
+export function assertMetricsKey(headers: IncomingHttpHeaders, key: string): void {
+  const given = Buffer.from(bearerToken(headers.authorization) ?? '');
+  const want = Buffer.from(key);
+  if (given.length === want.length && timingSafeEqual(given, want)) return;
+  throw new ApiError('unauthorized', 'GET /metrics needs the metrics key', {
+    fix: "Send 'Authorization: Bearer <SVC_METRICS_KEY>' (the server was started with SVC_METRICS_KEY set).",
+    headers: { 'WWW-Authenticate': 'Bearer realm="svc-metrics"' },
+  });
 }

@@ -5,14 +5,14 @@
 // calls would, errors included. The writing tools are offered only with SVC_MCP_WRITES=1. GET and
 // DELETE (the transport's event stream and session end) are 405: there are no sessions to resume.
 import express, { type NextFunction, type Request, type Response } from 'express';
-import type { OperationId } from '../api-types.js';
+import type { OperationId, OperationTypes } from '../api-types.js';
 import { ApiError } from '../errors.js';
 import { handleMcpHttp, type McpBackend } from '../mcp/index.js';
 import { type AuthOptions, resolveProject } from './auth.js';
 import { BodyTooLargeError, readJsonBody } from './body.js';
 import type { Services } from './context.js';
 import type { RateLimiter } from './rate-limit.js';
-import { assertReady, createInvoker, type Invoke } from './router.js';
+import { assertReady, type Invoke } from './router.js';
 import { LIMITS } from './schemas.js';
 
 /** Query values as a URL carries them: objects (a filter) as JSON, the rest as strings; undefined dropped. */
@@ -25,7 +25,7 @@ function asQuery(q: Record<string, unknown> = {}): Record<string, string> {
 /** The tools' backend for one request: the REST operations run in-process as `project`. */
 function backendFor(invoke: Invoke, project: string, requestId: string): McpBackend {
   const call = async <Op extends OperationId>(op: Op, params: Record<string, string>, query?: Record<string, unknown>, body?: unknown) =>
-    (await invoke(op, { project, params, query: asQuery(query), body, requestId })).body!;
+    (await invoke(op, { project, params, query: asQuery(query), body, requestId })).body as OperationTypes[Op]['response'];
   return {
     search: (store, request) => call('search', { store }, undefined, request),
     getDocument: (store, id) => call('getDocument', { store, id }, { include_text: true }),
@@ -33,7 +33,7 @@ function backendFor(invoke: Invoke, project: string, requestId: string): McpBack
     listDocuments: (store, page) => call('listDocuments', { store }, page),
     ingest: (store, documents) => call('ingestDocuments', { store }, undefined, { documents }),
     deleteDocument: async (store, id) => {
-      await invoke('deleteDocument', { project, params: { store, id }, requestId });
+      await call('deleteDocument', { store, id });
     },
   };
 }
@@ -42,12 +42,13 @@ export interface McpRouteOptions {
   services: Services;
   auth: AuthOptions;
   limiter: RateLimiter;
+  /** The REST operations run in-process (router.ts createInvoker). */
+  invoke: Invoke;
   /** Offer the writing tools (SVC_MCP_WRITES=1). */
   allowWrites: boolean;
 }
 
-export function mcpRouter({ services, auth, limiter, allowWrites }: McpRouteOptions): express.Router {
-  const invoke = createInvoker(services, limiter);
+export function mcpRouter({ services, auth, limiter, invoke, allowWrites }: McpRouteOptions): express.Router {
   const router = express.Router({ caseSensitive: true, strict: true });
   router.post('/mcp', async (req: Request, res: Response, next: NextFunction) => {
     res.locals.route = '/v1/mcp';

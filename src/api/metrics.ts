@@ -6,7 +6,7 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { SearchResult } from '../api-types.js';
 import type { Engine } from '../engine/index.js';
-import type { StoreRegistry } from './store-registry.js';
+import type { OpenStore, StoreRegistry } from './store-registry.js';
 
 const SECONDS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
@@ -59,7 +59,7 @@ export class ServerMetrics {
         this.set(engine.pending);
       },
     });
-    const perStore = (name: string, help: string, value: (s: ReturnType<StoreRegistry['entries']>[number]['store']) => number) =>
+    const perStore = (name: string, help: string, value: (s: OpenStore) => number) =>
       new Gauge({
         name,
         help,

@@ -14,10 +14,13 @@ import * as documents from './handlers-documents.js';
 import * as edits from './handlers-edits.js';
 import * as searchHandlers from './handlers-search.js';
 import * as stores from './handlers-stores.js';
-import { OPERATIONS } from './openapi.js';
+import { OPERATIONS, type Operation } from './openapi.js';
 import type { RateLimiter } from './rate-limit.js';
 import { LIMITS } from './schemas.js';
-import { compileValidators } from './validate.js';
+import type { OperationValidator } from './validate.js';
+
+/** Validators by operation id. */
+type Validators = ReadonlyMap<string, OperationValidator>;
 
 /** One handler per operation of the document, each typed by its operation's generated types. */
 const HANDLERS: { [Op in OperationId]: Handler<Op> } = {
@@ -92,19 +95,21 @@ export type Invoke = <Op extends OperationId>(op: Op, req: InvokeRequest) => Pro
  * body validated against the same schemas (defaults filled in), an operation's extra rate-limit
  * cost taken (a batch's searches beyond the first), then its handler; errors are thrown as ApiError.
  */
-export function createInvoker(services: Services, limiter: RateLimiter): Invoke {
-  const validators = compileValidators(services.openapi, OPERATIONS);
+export function createInvoker(services: Services, limiter: RateLimiter, validators: Validators): Invoke {
   const ops = new Map(OPERATIONS.map((op) => [op.id, op]));
   return async <Op extends OperationId>(id: Op, req: InvokeRequest) => {
     const op = ops.get(id)!;
     const v = validators.get(id)!;
     const query = v.query(req.query ?? {});
-    if (op.body) {
-      v.body!(req.body);
-      if (op.cost && op.auth) limiter.take(req.project, op.cost(req.body) - 1);
-    }
+    if (op.body) admitBody(op, v, limiter, req.project, req.body);
     return handlerOf(id)({ ...req, body: req.body, query, headers: {}, services }) as Promise<Reply<Op>>;
   };
+}
+
+/** A read body checked against its schema (defaults filled in), then the operation's extra rate-limit tokens taken. */
+function admitBody(op: Operation, v: OperationValidator, limiter: RateLimiter, project: string, body: unknown): void {
+  v.body!(body);
+  if (op.cost && op.auth) limiter.take(project, op.cost(body) - 1);
 }
 
 /** Bytes of JSON lines gathered before one write. */
@@ -143,12 +148,13 @@ export interface RouterOptions {
   services: Services;
   auth: AuthOptions;
   limiter: RateLimiter;
+  /** The document's validators (validate.ts compileValidators), compiled once for the router and the invoker. */
+  validators: Validators;
 }
 
-export function buildRouter({ services, auth, limiter }: RouterOptions): express.Router {
+export function buildRouter({ services, auth, limiter, validators }: RouterOptions): express.Router {
   // Strict: `/stores/` is not `/stores` (nor `/stores/{store}` with an empty name), it is 404.
   const router = express.Router({ caseSensitive: true, strict: true });
-  const validators = compileValidators(services.openapi, OPERATIONS);
   const methodsByPath = new Map<string, string[]>();
 
   for (const op of OPERATIONS) {
@@ -184,8 +190,7 @@ export function buildRouter({ services, auth, limiter }: RouterOptions): express
                   fix: 'Send a smaller body; see the limits in /v1/openapi.json.',
                 });
           }
-          v.body!(body);
-          if (op.cost && op.auth) limiter.take(project, op.cost(body) - 1);
+          admitBody(op, v, limiter, project, body);
         }
         const reply = await handler({
           project,

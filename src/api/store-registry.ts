@@ -133,21 +133,19 @@ export class StoreRegistry {
     return store;
   }
 
-  allStores(): OpenStore[] {
-    return [...this.projects.values()].flatMap((p) => [...p.byId.values()]).filter((s) => !s.closed);
-  }
-
   /** Every open store with its project. */
   entries(): Array<{ project: string; store: OpenStore }> {
     return [...this.projects].flatMap(([project, p]) => [...p.byId.values()].filter((s) => !s.closed).map((store) => ({ project, store })));
   }
 
+  allStores(): OpenStore[] {
+    return this.entries().map((e) => e.store);
+  }
+
   /** The open store with the most documents, with its project; undefined when there is none. */
   largest(): { project: string; store: OpenStore } | undefined {
     let best: { project: string; store: OpenStore } | undefined;
-    for (const [project, p] of this.projects) {
-      for (const store of p.byId.values()) if (!store.closed && store.db.nDocs > (best?.store.db.nDocs ?? 0)) best = { project, store };
-    }
+    for (const e of this.entries()) if (e.store.db.nDocs > (best?.store.db.nDocs ?? 0)) best = e;
     return best;
   }
 
