@@ -57,7 +57,7 @@ export async function evalServer(opts: { url?: string; model?: string }): Promis
       startServer({ config: loadConfig(env), port: 0, host: '127.0.0.1', noAuth: true, rateLimit: 1e9, logger: pino({ level: 'silent' }) });
     let server = await start();
     base = server.url;
-    settle = (store) => waitSettled(server.services.registry.get('default', store).index);
+    settle = (store) => waitSettled(server.services.registry.entry('default', store).open?.index);
     stop = async () => {
       await server.close();
       fs.rmSync(dataDir, { recursive: true, force: true });

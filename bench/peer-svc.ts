@@ -86,7 +86,7 @@ export class SvcSystem implements BenchSystem {
 
   private index(): { passageCount: number; memoryBytes: number } | undefined {
     try {
-      return this.server.services.registry.get('default', STORE).index;
+      return this.server.services.registry.entry('default', STORE).open?.index;
     } catch {
       return undefined;
     }

@@ -1,6 +1,7 @@
 // Server configuration, read only from the SVC_* variables of the spec plus SVC_ENRICH_TIMEOUT (the
-// bound on each call to the enrichment endpoint), SVC_MCP_WRITES (the MCP endpoint's writing tools)
-// and SVC_METRICS_KEY (the token of /metrics); the port comes from the `--port` flag. Relative
+// bound on each call to the enrichment endpoint), SVC_MCP_WRITES (the MCP endpoint's writing tools),
+// SVC_METRICS_KEY (the token of /metrics) and SVC_STORE_IDLE_S (when an unused store closes); the
+// port comes from the `--port` flag. Relative
 // paths resolve against the working directory, except the default model, which is the folder
 // shipped in this package's models/.
 
@@ -31,6 +32,8 @@ export interface Config {
   mcpWrites: boolean;
   /** When set, GET /metrics needs `Authorization: Bearer <SVC_METRICS_KEY>`; unset, it is open. */
   metricsKey?: string;
+  /** Seconds a store no request used stays open (SVC_STORE_IDLE_S, default 600); 0 keeps stores open once opened. */
+  storeIdleS: number;
 }
 
 /** The variables `svc serve` reads, with their defaults, as `svc serve --help` lists them (docs/configuration.md says more). */
@@ -47,6 +50,7 @@ export const SERVER_VARIABLES: ReadonlyArray<{ name: string; default: string; me
   { name: 'SVC_ENRICH_TIMEOUT', default: '30', meaning: 'seconds one call to the enrichment endpoint may take' },
   { name: 'SVC_MCP_WRITES', default: '0', meaning: '1 offers MCP clients of /v1/mcp the writing tools' },
   { name: 'SVC_METRICS_KEY', default: 'unset: open', meaning: 'the bearer token GET /metrics requires' },
+  { name: 'SVC_STORE_IDLE_S', default: '600', meaning: 'seconds an unused store stays open (0: until shutdown)' },
 ];
 
 export const NAME_RE = /^[a-z0-9_-]{1,64}$/;
@@ -77,6 +81,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!(timeout > 0 && timeout <= 600)) {
     throw new ConfigError(`SVC_ENRICH_TIMEOUT=${env.SVC_ENRICH_TIMEOUT} is not a number of seconds from 0 to 600 (default 30)`);
   }
+  const idle = Number(env.SVC_STORE_IDLE_S || 600);
+  if (!(Number.isFinite(idle) && idle >= 0)) {
+    throw new ConfigError(
+      `SVC_STORE_IDLE_S=${env.SVC_STORE_IDLE_S} is not a number of seconds, 0 or more (default 600; 0 keeps stores open)`,
+    );
+  }
   return {
     modelUri: isRemote ? modelUri : path.resolve(modelUri),
     modelCache: path.resolve(env.SVC_MODEL_CACHE ?? path.join(dataDir, '.model-cache')),
@@ -92,5 +102,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     mcpWrites: mcpWrites === '1',
     metricsKey: env.SVC_METRICS_KEY || undefined,
+    storeIdleS: idle,
   };
 }

@@ -59,6 +59,7 @@ t.test('metrics after real requests: names, types, labels', async (t) => {
   t.equal(samples(text, 'svc_store_documents').get('{project="default",store="wiki"}'), 2);
   t.ok((samples(text, 'svc_store_passages').get('{project="default",store="wiki"}') ?? 0) >= 2);
   t.ok((samples(text, 'svc_store_bytes').get('{project="default",store="wiki"}') ?? 0) > 0);
+  t.equal(samples(text, 'svc_stores_open').get(''), 1, 'stores open');
   t.equal(typeOf(text, 'svc_engine_tasks_in_flight'), 'gauge');
   t.equal(samples(text, 'svc_engine_tasks_in_flight').get(''), 0, 'nothing in flight between requests');
   t.ok((samples(text, 'process_resident_memory_bytes').get('') ?? 0) > 1e6, 'process memory');

@@ -99,7 +99,7 @@ t.test('a new model version re-encodes the stores at open, after an interrupted 
   await seedStore(s.api);
   await s.api.post('/stores', { name: 'empty' });
   const listing = await s.api.get('/stores/docs/documents?limit=100');
-  const storeDir = s.server.services.registry.get('default', 'docs').db.dir;
+  const storeDir = s.server.services.registry.entry('default', 'docs').dir;
   await s.close();
 
   // A re-encode that crashed after staging part of its new encodings (the store layer test shows the
@@ -123,7 +123,7 @@ t.test('a new model version re-encodes the stores at open, after an interrupted 
     s.logs.some((l) => l.msg === 'store re-encoded' && l.store === 'docs' && l.docs === 40),
     'completion logged',
   );
-  t.equal(s.server.services.registry.get('default', 'docs').db.meta.model, 'svc-mh@2.0.0', 'the store records the new model');
+  t.equal(s.server.services.registry.entry('default', 'docs').meta.model, 'svc-mh@2.0.0', 'the store records the new model');
   t.same(await s.api.get('/stores/docs/documents?limit=100'), listing, 'documents, metadata and order unchanged');
   t.equal((await s.api.post('/stores/docs/search', { query: 'zq17' })).passages[0].doc_id, 'd17', 'searches with the new encodings');
   await s.api.post('/stores/docs/documents', { documents: [{ id: 'new', text: 'A fresh document about zq99.' }] });
@@ -146,7 +146,7 @@ t.test('a store made by an older text analysis is re-encoded from its text at op
       { id: 'en', text: 'Mount Fuji is the highest mountain in Japan.' },
     ],
   });
-  const { db } = s.server.services.registry.get('default', 'jp');
+  const db = s.server.services.registry.entry('default', 'jp');
   const made = { ...db.meta };
   t.equal(made.analyzer, s.server.services.engine.analyzer, 'a new store records the analysis of its encodings');
   const words = (await s.api.get('/stores/jp/documents/fuji')).n_tokens;
@@ -168,7 +168,7 @@ t.test('a store made by an older text analysis is re-encoded from its text at op
     s.logs.some((l) => l.msg === 'store re-encoded' && l.store === 'jp'),
     'completion logged',
   );
-  const reopened = s.server.services.registry.get('default', 'jp').db.meta;
+  const reopened = s.server.services.registry.entry('default', 'jp').meta;
   t.same([reopened.analyzer, reopened.encodings], [made.analyzer, 'enc-b'], 'new encodings live, recorded with the analysis');
   t.equal((await s.api.get('/stores/jp/documents/fuji')).n_tokens, words, 'the token count re-counted from the text');
   t.equal(

@@ -1,15 +1,9 @@
 // Warm-up of a restarted server (src/api/warm-up.ts): it searches its largest store before it answers,
 // changes nothing, and does nothing where there is nothing to search.
 
-import { type Logger, pino } from 'pino';
 import t from 'tap';
 import { warmUpQueries } from '../src/api/warm-up.js';
-import { startTestServer } from './helpers/server.js';
-
-function logCapture(): { logger: Logger; lines: Array<Record<string, any>> } {
-  const lines: Array<Record<string, any>> = [];
-  return { lines, logger: pino({ level: 'info' }, { write: (s: string) => void lines.push(JSON.parse(s)) }) };
-}
+import { logCapture, startTestServer } from './helpers/server.js';
 
 t.test("warm-up queries are questions and keywords made of the documents' words", async (t) => {
   const texts = [

@@ -1,13 +1,14 @@
 // Store endpoints: create, list (newest first, cursor = position after the last store returned),
-// get (live stats), delete.
+// get (live counts of an open store; a closed one's as of its close: listing opens nothing), delete.
 import type { Store } from '../api-types.js';
 import type { Handler } from './context.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
-import type { OpenStore } from './store-registry.js';
+import type { StoreEntry, StoreRegistry } from './store-registry.js';
 
-export function storeBody(s: OpenStore): Store {
-  const m = s.db.meta;
-  return { id: m.id, name: m.name, n_docs: s.db.nDocs, size_bytes: s.db.sizeBytes(), created_at: m.created_at };
+export function storeBody(registry: StoreRegistry, e: StoreEntry): Store {
+  const m = e.meta;
+  const { docs, bytes } = registry.counts(e);
+  return { id: m.id, name: m.name, n_docs: docs, size_bytes: bytes, created_at: m.created_at };
 }
 
 type StorePos = [string, string]; // [created_at, id]
@@ -19,26 +20,27 @@ function compare(a: StorePos, b: StorePos): number {
 }
 
 export const createStore: Handler<'createStore'> = async (ctx) => {
-  const store = await ctx.services.registry.create(ctx.project, ctx.body.name);
-  return { status: 201, body: storeBody(store) };
+  const { registry } = ctx.services;
+  return { status: 201, body: storeBody(registry, await registry.create(ctx.project, ctx.body.name)) };
 };
 
 export const listStores: Handler<'listStores'> = (ctx) => {
   const after = decodeCursor('stores', ctx.query.cursor, isStorePos);
   const limit = ctx.query.limit;
-  const sorted = ctx.services.registry
+  const { registry } = ctx.services;
+  const sorted = registry
     .list(ctx.project)
-    .map((s) => ({ s, pos: [s.db.meta.created_at, s.db.meta.id] as StorePos }))
+    .map((s) => ({ s, pos: [s.meta.created_at, s.meta.id] as StorePos }))
     .sort((a, b) => compare(a.pos, b.pos))
     .filter((x) => !after || compare(x.pos, after) > 0);
   const page = sorted.slice(0, limit);
   const next = sorted.length > limit ? encodeCursor('stores', page[page.length - 1].pos) : null;
-  return { status: 200, body: { stores: page.map((x) => storeBody(x.s)), next_cursor: next } };
+  return { status: 200, body: { stores: page.map((x) => storeBody(registry, x.s)), next_cursor: next } };
 };
 
 export const getStore: Handler<'getStore'> = (ctx) => ({
   status: 200,
-  body: storeBody(ctx.services.registry.get(ctx.project, ctx.params.store)),
+  body: storeBody(ctx.services.registry, ctx.services.registry.entry(ctx.project, ctx.params.store)),
 });
 
 export const deleteStore: Handler<'deleteStore'> = async (ctx) => {

@@ -1,12 +1,13 @@
 // The server's Prometheus metrics (prom-client), served at GET /metrics in the text exposition
 // format: requests and their latency by route (the OpenAPI path, not the URL: ids never become
 // labels) and status; searches' hops used, confidence and engine time; documents ingested; engine
-// tasks in flight (the worker queue); per store, its documents, passages and bytes; and prom-client's
+// tasks in flight (the worker queue); per store, its documents and bytes, and passages while open;
+// the stores open; and prom-client's
 // process metrics (resident memory, heap, event-loop lag, GC). Gauges are read when scraped.
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { SearchResult } from '../api-types.js';
 import type { Engine } from '../engine/index.js';
-import type { OpenStore, StoreRegistry } from './store-registry.js';
+import type { StoreEntry, StoreRegistry } from './store-registry.js';
 
 const SECONDS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
@@ -49,7 +50,7 @@ export class ServerMetrics {
     registers: [this.registry],
   });
 
-  constructor(engine: Pick<Engine, 'pending'>, registry: Pick<StoreRegistry, 'entries'>) {
+  constructor(engine: Pick<Engine, 'pending'>, registry: Pick<StoreRegistry, 'catalog' | 'counts'>) {
     collectDefaultMetrics({ register: this.registry });
     new Gauge({
       name: 'svc_engine_tasks_in_flight',
@@ -59,7 +60,8 @@ export class ServerMetrics {
         this.set(engine.pending);
       },
     });
-    const perStore = (name: string, help: string, value: (s: OpenStore) => number) =>
+    /** A gauge per store of the catalog; `value` undefined leaves a store out. */
+    const perStore = (name: string, help: string, value: (e: StoreEntry) => number | undefined) =>
       new Gauge({
         name,
         help,
@@ -67,12 +69,27 @@ export class ServerMetrics {
         registers: [this.registry],
         collect() {
           this.reset();
-          for (const { project, store } of registry.entries()) this.set({ project, store: store.db.meta.name }, value(store));
+          for (const { project, entry } of registry.catalog()) {
+            const v = value(entry);
+            if (v !== undefined) this.set({ project, store: entry.meta.name }, v);
+          }
         },
       });
-    perStore('svc_store_documents', 'Documents in a store', (s) => s.db.nDocs);
-    perStore('svc_store_passages', 'Live passages in a store', (s) => s.index.passageCount);
-    perStore('svc_store_bytes', 'Bytes of live data a store holds on disk', (s) => s.db.sizeBytes());
+    perStore('svc_store_documents', 'Documents in a store (a closed one: as of its close)', (e) => registry.counts(e).docs);
+    perStore(
+      'svc_store_bytes',
+      'Bytes of live data a store holds on disk (a closed one: as of its close)',
+      (e) => registry.counts(e).bytes,
+    );
+    perStore('svc_store_passages', 'Live passages in an open store', (e) => e.open?.index.passageCount);
+    new Gauge({
+      name: 'svc_stores_open',
+      help: 'Stores open (loaded in memory); the others open on their next request',
+      registers: [this.registry],
+      collect() {
+        this.set(registry.catalog().filter((c) => c.entry.open).length);
+      },
+    });
   }
 
   /** A search answered (each search of a batch too). */

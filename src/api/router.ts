@@ -1,6 +1,7 @@
 // Mounts exactly the operations of the OpenAPI document. Per request, in order: readiness (503
 // until loaded), auth (project), rate limit (per project), declared headers, query (coerced,
-// defaults applied), JSON body (size-capped, validated), then the handler. A known path with
+// defaults applied), JSON body (size-capped, validated), the lease of the store the operation works
+// on (opening it; released once the response is written), then the handler. A known path with
 // another method is 405 with Allow; anything else under /v1 (a trailing slash included) is 404
 // `route_not_found`, which every operation documents.
 import type { IncomingHttpHeaders } from 'node:http';
@@ -17,6 +18,7 @@ import * as stores from './handlers-stores.js';
 import { OPERATIONS, type Operation } from './openapi.js';
 import type { RateLimiter } from './rate-limit.js';
 import { LIMITS } from './schemas.js';
+import type { Lease } from './store-registry.js';
 import type { OperationValidator } from './validate.js';
 
 /** Validators by operation id. */
@@ -102,8 +104,25 @@ export function createInvoker(services: Services, limiter: RateLimiter, validato
     const v = validators.get(id)!;
     const query = v.query(req.query ?? {});
     if (op.body) admitBody(op, v, limiter, req.project, req.body);
-    return handlerOf(id)({ ...req, body: req.body, query, headers: {}, services }) as Promise<Reply<Op>>;
+    const lease = await leaseFor(op, services, req.project, req.params);
+    try {
+      const reply = (await handlerOf(id)({ ...req, body: req.body, query, headers: {}, services })) as Reply<Op>;
+      // lines are read after the handler returns, while the store may close: the invoker's callers take bodies only
+      if (reply.lines) throw new Error(`operation ${id} answers with lines, which the in-process invoker does not carry`);
+      return reply;
+    } finally {
+      lease?.release();
+    }
   };
+}
+
+/** Operations on a store that read only its catalog entry, and so open nothing. */
+const CATALOG_ONLY = new Set<string>(['getStore', 'deleteStore']);
+
+/** The lease of the store an operation works on (opening it), or undefined for operations on none. */
+async function leaseFor(op: Operation, services: Services, project: string, params: Record<string, string>): Promise<Lease | undefined> {
+  if (!op.path.includes('{store}') || CATALOG_ONLY.has(op.id)) return undefined;
+  return services.registry.acquire(project, params.store);
 }
 
 /** A read body checked against its schema (defaults filled in), then the operation's extra rate-limit tokens taken. */
@@ -167,6 +186,7 @@ export function buildRouter({ services, auth, limiter, validators }: RouterOptio
     const isIngest = op.id === 'ingestDocuments';
     router[op.method](path, async (req: Request, res: Response, next: NextFunction) => {
       res.locals.route = `/v1${op.path}`;
+      let lease: Lease | undefined;
       try {
         if (op.auth) assertReady(services);
         const project = op.auth ? resolveProject(req.headers, auth) : auth.defaultProject;
@@ -192,6 +212,7 @@ export function buildRouter({ services, auth, limiter, validators }: RouterOptio
           }
           admitBody(op, v, limiter, project, body);
         }
+        lease = await leaseFor(op, services, project, req.params as Record<string, string>);
         const reply = await handler({
           project,
           params: req.params as Record<string, string>,
@@ -207,6 +228,8 @@ export function buildRouter({ services, auth, limiter, validators }: RouterOptio
         else res.status(reply.status).json(reply.body);
       } catch (err) {
         next(err);
+      } finally {
+        lease?.release();
       }
     });
   }

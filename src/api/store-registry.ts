@@ -1,12 +1,17 @@
-// The open stores of every project: each one is its LMDB environment (store layer) paired with its
-// in-memory index (engine), plus a write mutex. Invariants: writes to one store (ingest, delete)
-// run one at a time and update the index only after the write is durable, in the same order as the
-// database; a store name maps to at most one live store per project; a store being deleted is
-// unreachable by name and id before its folder goes away; stores of one project are invisible to
-// another (lookups are always by project); a store is attached (reachable) only once its encodings
-// were made by the loaded model and this version's text analysis: a store of another model version,
-// or one analysed otherwise (made before CJK and Thai words were segmented, say), is re-encoded from
-// its stored text first (see reencode), while the server still answers 503 `starting`.
+// The stores of every project: each one is its LMDB environment (store layer) paired with its
+// in-memory index (engine), plus a write mutex. Stores open lazily: at start the registry reads
+// each store's metadata and counts and closes it again; a request that names a store takes a lease
+// (acquire), which opens it (once, however many requests wait) and keeps it open until released;
+// a store no lease has used for the idle time (SVC_STORE_IDLE_S) is closed again, its memory given
+// back. Invariants: writes to one store (ingest, delete) run one at a time and update the index
+// only after the write is durable, in the same order as the database; a store name maps to at most
+// one store per project; a leased store is never closed, and a store opens only once its previous
+// close has finished; a store being deleted is unreachable by name and id before its folder goes
+// away; stores of one project are invisible to another (lookups are always by project); a store is
+// reachable only once its encodings were made by the loaded model and this version's text
+// analysis: a store of another model version, or one analysed otherwise (made before CJK and Thai
+// words were segmented, say), is re-encoded from its stored text at start (see reencode), while
+// the server still answers 503 `starting`.
 import type { Engine, StoreIndex } from '../engine/index.js';
 import { ApiError } from '../errors.js';
 import {
@@ -16,7 +21,7 @@ import {
   listProjects,
   newStoreId,
   openProjectStores,
-  type StoreDb,
+  StoreDb,
   type StoreMeta,
 } from '../store/index.js';
 import { Mutex } from './mutex.js';
@@ -25,6 +30,7 @@ import { Mutex } from './mutex.js';
 const REENCODE_DOCS = 500;
 const REENCODE_CHARS = 8_000_000;
 
+/** A store while it is open: its database, its index, its write mutex; `closed` once deleted. */
 export interface OpenStore {
   db: StoreDb;
   index: StoreIndex;
@@ -32,15 +38,39 @@ export interface OpenStore {
   closed: boolean;
 }
 
+/** A store of the catalog, open or not. */
+export interface StoreEntry {
+  dir: string;
+  meta: StoreMeta;
+  /** while open */
+  open?: OpenStore;
+  /** the open, or the close, under way */
+  opening?: Promise<OpenStore>;
+  closing?: Promise<void>;
+  /** leases held, and when the last one was taken or released (ms) */
+  leases: number;
+  lastUsed: number;
+  /** documents and bytes on disk as of its last close (live figures while open) */
+  counts: { docs: number; bytes: number };
+  deleted: boolean;
+}
+
+/** A store held open for one request: release it when the request is done (its response written). */
+export interface Lease {
+  store: OpenStore;
+  release(): void;
+}
+
 class ProjectStores {
-  readonly byId = new Map<string, OpenStore>();
-  readonly byName = new Map<string, OpenStore>();
+  readonly byId = new Map<string, StoreEntry>();
+  readonly byName = new Map<string, StoreEntry>();
   /** Serialises create/delete so name uniqueness holds. */
   readonly lock = new Mutex();
 }
 
 export class StoreRegistry {
   private readonly projects = new Map<string, ProjectStores>();
+  private idleTimer?: NodeJS.Timeout;
 
   constructor(
     private readonly dataDir: string,
@@ -48,30 +78,60 @@ export class StoreRegistry {
     private readonly log: (msg: string, fields?: Record<string, unknown>) => void = () => {},
   ) {}
 
-  /** Opens every store found in the data dir and rebuilds its index. */
+  /**
+   * Reads every store of the data dir: its metadata and counts, re-encoding the stores made by
+   * another model or text analysis; leaves them closed.
+   */
   async loadAll(): Promise<void> {
     for (const project of listProjects(this.dataDir)) {
-      for (const db of openProjectStores(this.dataDir, project)) await this.attach(project, db);
+      for (const db of openProjectStores(this.dataDir, project)) {
+        try {
+          if (db.meta.model !== this.engine.model || db.meta.analyzer !== this.engine.analyzer) await this.reencode(project, db);
+          const entry: StoreEntry = {
+            dir: db.dir,
+            meta: db.meta,
+            leases: 0,
+            lastUsed: 0,
+            counts: { docs: db.nDocs, bytes: db.sizeBytes() },
+            deleted: false,
+          };
+          this.add(project, entry);
+        } finally {
+          await db.close();
+        }
+      }
     }
   }
 
-  private async attach(project: string, db: StoreDb): Promise<OpenStore> {
-    if (db.meta.model !== this.engine.model || db.meta.analyzer !== this.engine.analyzer) await this.reencode(project, db);
-    const started = performance.now();
-    const index = this.engine.createIndex();
-    await index.load(db.encodedDocs());
-    const store: OpenStore = { db, index, lock: new Mutex(), closed: false };
+  private add(project: string, entry: StoreEntry): void {
     const p = this.project(project);
-    p.byId.set(db.meta.id, store);
-    p.byName.set(db.meta.name, store);
-    this.log('store opened', {
-      project,
-      store: db.meta.name,
-      id: db.meta.id,
-      passages: index.passageCount,
-      ms: Math.round(performance.now() - started),
-    });
-    return store;
+    p.byId.set(entry.meta.id, entry);
+    p.byName.set(entry.meta.name, entry);
+  }
+
+  /** Opens a store's database and loads its index (after any close under way has finished). */
+  private async load(project: string, entry: StoreEntry, created?: StoreDb): Promise<OpenStore> {
+    await entry.closing;
+    const started = performance.now();
+    const db = created ?? StoreDb.open(entry.dir);
+    try {
+      const index = this.engine.createIndex();
+      await index.load(db.encodedDocs());
+      const store: OpenStore = { db, index, lock: new Mutex(), closed: false };
+      entry.meta = db.meta;
+      entry.open = store;
+      this.log('store opened', {
+        project,
+        store: db.meta.name,
+        id: db.meta.id,
+        passages: index.passageCount,
+        ms: Math.round(performance.now() - started),
+      });
+      return store;
+    } catch (err) {
+      await db.close();
+      throw err;
+    }
   }
 
   /**
@@ -121,39 +181,91 @@ export class StoreRegistry {
     return p;
   }
 
-  /** A store by name or id, or 404. */
-  get(project: string, ref: string): OpenStore {
+  /** A store of the catalog by name or id, open or not, or 404. */
+  entry(project: string, ref: string): StoreEntry {
     const p = this.projects.get(project);
-    const store = p && ((isStoreId(ref) ? p.byId.get(ref) : undefined) ?? p.byName.get(ref));
-    if (!store || store.closed) {
+    const entry = p && ((isStoreId(ref) ? p.byId.get(ref) : undefined) ?? p.byName.get(ref));
+    if (!entry || entry.deleted) {
       throw new ApiError('store_not_found', `no store named or with id '${ref}' in project '${project}'`, {
         fix: `Create it with POST /v1/stores {"name": "${/^[a-z0-9_-]{1,64}$/.test(ref) ? ref : '<name>'}"} (or 'svc stores create <name>'); GET /v1/stores lists the project's stores.`,
       });
     }
-    return store;
+    return entry;
+  }
+
+  /** The store `ref` held open for the caller (opened first if it is closed), or 404. */
+  async acquire(project: string, ref: string): Promise<Lease> {
+    const entry = this.entry(project, ref);
+    entry.leases++;
+    entry.lastUsed = Date.now();
+    let store: OpenStore;
+    try {
+      if (!entry.opening && !entry.open) {
+        entry.opening = this.load(project, entry).finally(() => {
+          entry.opening = undefined;
+        });
+      }
+      store = entry.open ?? (await entry.opening!);
+    } catch (err) {
+      entry.leases--;
+      throw err;
+    }
+    let held = true;
+    return {
+      store,
+      release: () => {
+        if (!held) return;
+        held = false;
+        entry.leases--;
+        entry.lastUsed = Date.now();
+      },
+    };
+  }
+
+  /** The open store `ref` of a request that holds its lease (the router takes one for every operation on a store), or 404. */
+  get(project: string, ref: string): OpenStore {
+    const entry = this.entry(project, ref);
+    if (!entry.open || entry.leases === 0) throw new Error(`store '${ref}' used without a lease (StoreRegistry.acquire)`);
+    return entry.open;
+  }
+
+  /** Documents and bytes of a store: live while it is open, as of its last close otherwise. */
+  counts(entry: StoreEntry): { docs: number; bytes: number } {
+    return entry.open ? { docs: entry.open.db.nDocs, bytes: entry.open.db.sizeBytes() } : entry.counts;
+  }
+
+  /** Every store of the catalog, open or not, with its project. */
+  catalog(): Array<{ project: string; entry: StoreEntry }> {
+    return [...this.projects].flatMap(([project, p]) =>
+      [...p.byId.values()].filter((e) => !e.deleted).map((entry) => ({ project, entry })),
+    );
   }
 
   /** Every open store with its project. */
   entries(): Array<{ project: string; store: OpenStore }> {
-    return [...this.projects].flatMap(([project, p]) => [...p.byId.values()].filter((s) => !s.closed).map((store) => ({ project, store })));
+    return [...this.projects].flatMap(([project, p]) =>
+      [...p.byId.values()].flatMap((e) => (e.open && !e.open.closed ? [{ project, store: e.open }] : [])),
+    );
   }
 
   allStores(): OpenStore[] {
     return this.entries().map((e) => e.store);
   }
 
-  /** The open store with the most documents, with its project; undefined when there is none. */
-  largest(): { project: string; store: OpenStore } | undefined {
-    let best: { project: string; store: OpenStore } | undefined;
-    for (const e of this.entries()) if (e.store.db.nDocs > (best?.store.db.nDocs ?? 0)) best = e;
+  /** The store with the most documents, open or not, with its project; undefined when there is none. */
+  largest(): { project: string; entry: StoreEntry } | undefined {
+    let best: { project: string; entry: StoreEntry } | undefined;
+    for (const c of this.catalog()) if (this.counts(c.entry).docs > (best ? this.counts(best.entry).docs : 0)) best = c;
     return best;
   }
 
-  list(project: string): OpenStore[] {
-    return [...(this.projects.get(project)?.byId.values() ?? [])].filter((s) => !s.closed);
+  /** The project's stores, open or not. */
+  list(project: string): StoreEntry[] {
+    return [...(this.projects.get(project)?.byId.values() ?? [])].filter((e) => !e.deleted);
   }
 
-  async create(project: string, name: string): Promise<OpenStore> {
+  /** Creates a store, open (with no lease: it closes when idle like any other). */
+  async create(project: string, name: string): Promise<StoreEntry> {
     const p = this.project(project);
     return p.lock.run(async () => {
       if (p.byName.has(name)) {
@@ -170,39 +282,108 @@ export class StoreRegistry {
         analyzer: this.engine.analyzer,
       };
       const db = await createStore(this.dataDir, meta);
-      return this.attach(project, db);
+      const entry: StoreEntry = { dir: db.dir, meta, leases: 0, lastUsed: Date.now(), counts: { docs: 0, bytes: 0 }, deleted: false };
+      await this.load(project, entry, db);
+      this.add(project, entry);
+      return entry;
     });
   }
 
   async delete(project: string, ref: string): Promise<void> {
-    const store = this.get(project, ref);
+    const entry = this.entry(project, ref);
     const p = this.project(project);
-    await p.lock.run(() =>
-      store.lock.run(async () => {
-        if (store.closed) return;
-        store.closed = true;
-        p.byId.delete(store.db.meta.id);
-        p.byName.delete(store.db.meta.name);
+    await p.lock.run(async () => {
+      if (entry.deleted) return;
+      await entry.opening?.catch(() => undefined);
+      await entry.closing;
+      const remove = async (db: StoreDb) => {
+        entry.deleted = true;
+        p.byId.delete(entry.meta.id);
+        p.byName.delete(entry.meta.name);
         try {
-          await destroyStore(store.db);
+          await destroyStore(db);
         } catch (err) {
           // nothing was removed (e.g. a read-only data dir): the store stays as it was
+          entry.deleted = false;
+          this.add(project, entry);
+          throw err;
+        }
+      };
+      const store = entry.open;
+      if (!store) {
+        const db = StoreDb.open(entry.dir);
+        await remove(db).catch(async (err) => {
+          await db.close();
+          throw err;
+        });
+        return;
+      }
+      await store.lock.run(async () => {
+        if (store.closed) return;
+        store.closed = true;
+        try {
+          await remove(store.db);
+        } catch (err) {
           store.closed = false;
-          p.byId.set(store.db.meta.id, store);
-          p.byName.set(store.db.meta.name, store);
           throw err;
         }
         store.index.close();
-      }),
-    );
+        entry.open = undefined;
+      });
+    });
+  }
+
+  /**
+   * Closes the stores no lease has used for `idleMs`, each under its write mutex (a write under way
+   * finishes first); their counts are kept for listings.
+   */
+  async closeIdle(idleMs: number, now = Date.now()): Promise<number> {
+    let closed = 0;
+    for (const [project, p] of this.projects) {
+      for (const entry of p.byId.values()) {
+        const store = entry.open;
+        if (!store || entry.leases > 0 || entry.opening || now - entry.lastUsed < idleMs) continue;
+        const close = store.lock.run(async () => {
+          if (store.closed || entry.leases > 0 || entry.open !== store) return;
+          entry.counts = { docs: store.db.nDocs, bytes: store.db.sizeBytes() };
+          entry.open = undefined;
+          store.index.close();
+          await store.db.close();
+          closed++;
+          this.log('store closed (idle)', {
+            project,
+            store: entry.meta.name,
+            id: entry.meta.id,
+            idle_s: Math.round((now - entry.lastUsed) / 1000),
+          });
+        });
+        entry.closing = close.finally(() => (entry.closing = undefined));
+        await entry.closing;
+      }
+    }
+    return closed;
+  }
+
+  /** Closes idle stores every so often from now on (idleS <= 0: never). */
+  startIdleClose(idleS: number, onError: (err: unknown) => void): void {
+    if (idleS <= 0) return;
+    const ms = idleS * 1000;
+    this.idleTimer = setInterval(() => void this.closeIdle(ms).catch(onError), Math.min(ms / 2, 30_000));
+    this.idleTimer.unref();
   }
 
   async closeAll(): Promise<void> {
+    clearInterval(this.idleTimer);
     for (const p of this.projects.values()) {
-      for (const store of p.byId.values()) {
+      for (const entry of p.byId.values()) {
+        await entry.opening?.catch(() => undefined);
+        await entry.closing;
+        const store = entry.open;
+        if (!store) continue;
         await store.lock.run(async () => {
           if (store.closed) return;
           store.closed = true;
+          entry.open = undefined;
           store.index.close();
           await store.db.close();
         });

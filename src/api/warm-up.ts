@@ -3,11 +3,13 @@
 // in each worker, and tiers its WebAssembly up, only as calls accumulate), and took 50 to 120 ms on
 // hotpotqa-dev's store against 8 to 15 ms once warm. Invariants: read-only (searches only, through
 // the search handler itself, so every stage a request runs is warmed); queries come from the text of
-// the largest store's first documents, as questions and as keywords, so both sufficiency paths run;
+// the largest store's first documents, as questions and as keywords, so both sufficiency paths run
+// (the largest store is opened for it: the store a restarted server is most likely asked about);
 // bounded by a count and a time budget; a server with no documents does nothing.
 import type { Services } from './context.js';
 import { search } from './handlers-search.js';
 import { LIMITS } from './schemas.js';
+import type { OpenStore } from './store-registry.js';
 
 export interface WarmUpReport {
   store?: string;
@@ -42,12 +44,20 @@ export function warmUpQueries(texts: string[], n: number): string[] {
   return queries;
 }
 
-/** Runs up to SEARCHES searches on the largest store, `parallel` at once, within BUDGET_MS. */
+/** Runs up to SEARCHES searches on the largest store (opening it first), `parallel` at once, within BUDGET_MS. */
 export async function warmUp(services: Services, parallel: number): Promise<WarmUpReport> {
-  const started = performance.now();
   const largest = services.registry.largest();
   if (!largest) return { searches: 0, ms: 0 };
-  const { project, store } = largest;
+  const { project, entry } = largest;
+  const lease = await services.registry.acquire(project, entry.meta.id);
+  try {
+    return await warmUpOn(services, parallel, project, lease.store, performance.now());
+  } finally {
+    lease.release();
+  }
+}
+
+async function warmUpOn(services: Services, parallel: number, project: string, store: OpenStore, started: number): Promise<WarmUpReport> {
   const texts = (store.db.textBatches(SEARCHES, 2_000_000).next().value ?? []).map((d: { text: string }) => d.text);
   const queries = warmUpQueries(texts, SEARCHES);
   let next = 0;

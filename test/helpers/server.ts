@@ -96,6 +96,12 @@ export interface TestServerOptions {
   logger?: Logger;
 }
 
+/** A logger that keeps every line it is given (level info and up), parsed. */
+export function logCapture(): { logger: Logger; lines: Array<Record<string, any>> } {
+  const lines: Array<Record<string, any>> = [];
+  return { lines, logger: pino({ level: 'info' }, { write: (s: string) => void lines.push(JSON.parse(s)) }) };
+}
+
 /** Starts a real server on port 0; stopped at teardown. */
 export async function startTestServer(t: { teardown(fn: () => unknown): void }, opts: TestServerOptions = {}): Promise<TestServer> {
   const dataDir = opts.dataDir ?? tempDir(t);
