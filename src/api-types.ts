@@ -82,6 +82,16 @@ export interface Store {
   created_at: string;
 }
 
+export interface StoreCompaction {
+  store: Store;
+  /** Bytes of the store's data file before: live pages, and free ones left by deleted and replaced documents. */
+  file_bytes_before: number;
+  /** Bytes of the data file after: live pages only. */
+  file_bytes_after: number;
+  /** Milliseconds the compaction took (writes to the store waited meanwhile). */
+  ms: number;
+}
+
 export interface StoreList {
   stores: Store[];
   /** Pass as `cursor` to get the next page; null when the list is exhausted. */
@@ -307,6 +317,8 @@ export const OPERATIONS = {
   getStore: { method: 'GET', path: '/stores/{store}', ok: [200], errors: ['invalid_request', 'unauthorized', 'store_not_found', 'route_not_found', 'rate_limited', 'headers_too_large', 'internal', 'service_unavailable'] },
   /** Delete a store and all its documents (cannot be undone) */
   deleteStore: { method: 'DELETE', path: '/stores/{store}', ok: [204], errors: ['invalid_request', 'unauthorized', 'store_not_found', 'route_not_found', 'rate_limited', 'headers_too_large', 'internal', 'storage_unavailable', 'service_unavailable', 'storage_full'] },
+  /** Rewrite the store's data file without the free pages deleted and replaced documents left (the server also does it by itself once they pass half the file); writes to the store wait meanwhile, searches and reads go on */
+  compactStore: { method: 'POST', path: '/stores/{store}/compact', ok: [200], errors: ['invalid_request', 'unauthorized', 'store_not_found', 'route_not_found', 'rate_limited', 'headers_too_large', 'internal', 'storage_unavailable', 'service_unavailable', 'storage_full'] },
   /** Ingest (upsert) documents; searchable when the call returns */
   ingestDocuments: { method: 'POST', path: '/stores/{store}/documents', ok: [200], errors: ['invalid_request', 'unauthorized', 'store_not_found', 'route_not_found', 'document_too_large', 'unsupported_media_type', 'idempotency_key_reused', 'rate_limited', 'headers_too_large', 'internal', 'enrichment_failed', 'storage_unavailable', 'service_unavailable', 'enrichment_timeout', 'storage_full'] },
   /** List documents, most recently ingested first; with a filter, those it matches */
@@ -394,6 +406,20 @@ export interface OperationTypes {
     body: never;
     defaults: { query: never; body: never };
     response: void;
+  };
+  compactStore: {
+    path: {
+      /** Store name or id (not '.' or '..', which URL parsers resolve). */
+      store: string;
+    };
+    query: Record<string, never>;
+    headers: {
+      /** Project whose stores to use, only when the server runs with --no-auth (default: SVC_PROJECT). With auth, the project is the API key's and this header is ignored. */
+      'X-Svc-Project'?: string;
+    };
+    body: never;
+    defaults: { query: never; body: never };
+    response: StoreCompaction;
   };
   ingestDocuments: {
     path: {

@@ -33,6 +33,7 @@ t.test('every operation of the document has a typed method whose answer matches 
     listStores: async () => ['StoreList', await svc.stores.list({ limit: 1 })],
     getStore: async () => ['Store', await svc.stores.get('ops')],
     deleteStore: async () => [undefined, await svc.stores.delete('ops-2')],
+    compactStore: async () => ['StoreCompaction', await svc.stores.compact('ops')],
     ingestDocuments: async () => [
       'IngestResponse',
       (({ replayed: _r, ...body }) => body)(await svc.documents.ingest('ops', [{ id: 'y', text: 'Mountains rise.' }])),

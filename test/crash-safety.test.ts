@@ -1,5 +1,6 @@
 // Crash safety: a real server process is killed with SIGKILL at random moments while clients
-// ingest, upsert, delete and search, and stores are created and deleted; after each restart on the
+// ingest, upsert, delete and search, the store is compacted over and over, and stores are created
+// and deleted; after each restart on the
 // same data dir every acknowledged write is present, whole and searchable, every acknowledged
 // delete is gone, nothing is half-written and no stale version is found (helpers/crash-harness.ts
 // lists the checks). CI runs a few cycles; the long form: SVC_CRASH_CYCLES=60 npx tap
@@ -18,4 +19,5 @@ t.test(`${cycles} kill -9 / restart cycles lose no acknowledged write`, { timeou
   t.ok(report.ackedWrites > 0, `${report.ackedWrites} document writes acknowledged`);
   t.same(report.problems, [], `no problem found (seed ${report.seed})`);
   t.ok(report.docsChecked > 0, `${report.docsChecked} documents checked for text and search`);
+  t.ok(report.compactions > 0, `${report.compactions} compactions acknowledged, kills among them`);
 });

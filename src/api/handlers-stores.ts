@@ -1,5 +1,6 @@
 // Store endpoints: create, list (newest first, cursor = position after the last store returned),
-// get (live counts of an open store; a closed one's as of its close: listing opens nothing), delete.
+// get (live counts of an open store; a closed one's as of its close: listing opens nothing), compact,
+// delete.
 import type { Store } from '../api-types.js';
 import type { Handler } from './context.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
@@ -42,6 +43,15 @@ export const getStore: Handler<'getStore'> = (ctx) => ({
   status: 200,
   body: storeBody(ctx.services.registry, ctx.services.registry.entry(ctx.project, ctx.params.store)),
 });
+
+export const compactStore: Handler<'compactStore'> = async (ctx) => {
+  const { registry } = ctx.services;
+  const r = await registry.compact(ctx.project, ctx.params.store);
+  return {
+    status: 200,
+    body: { store: storeBody(registry, r.store), file_bytes_before: r.before, file_bytes_after: r.after, ms: r.ms },
+  };
+};
 
 export const deleteStore: Handler<'deleteStore'> = async (ctx) => {
   await ctx.services.registry.delete(ctx.project, ctx.params.store);

@@ -70,6 +70,17 @@ export const OPERATIONS: Operation[] = [
     errors: ['invalid_request', 'store_not_found', ...WRITES, ...COMMON],
   },
   {
+    id: 'compactStore',
+    method: 'post',
+    path: '/stores/{store}/compact',
+    summary:
+      "Rewrite the store's data file without the free pages deleted and replaced documents left (the server also does it by itself once they pass half the file); writes to the store wait meanwhile, searches and reads go on",
+    auth: true,
+    params: ['store'],
+    success: { status: 200, description: 'The store, and its data file before and after', schema: 'StoreCompaction' },
+    errors: ['invalid_request', 'store_not_found', ...WRITES, ...COMMON],
+  },
+  {
     id: 'ingestDocuments',
     method: 'post',
     path: '/stores/{store}/documents',

@@ -30,6 +30,7 @@ const HANDLERS: { [Op in OperationId]: Handler<Op> } = {
   listStores: stores.listStores,
   getStore: stores.getStore,
   deleteStore: stores.deleteStore,
+  compactStore: stores.compactStore,
   ingestDocuments: documents.ingestDocuments,
   listDocuments: documents.listDocuments,
   getDocument: documents.getDocument,

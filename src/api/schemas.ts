@@ -159,6 +159,21 @@ export const schemas = {
       created_at: timestamp,
     },
   },
+  StoreCompaction: {
+    type: 'object',
+    required: ['store', 'file_bytes_before', 'file_bytes_after', 'ms'],
+    additionalProperties: false,
+    properties: {
+      store: { $ref: '#/components/schemas/Store' },
+      file_bytes_before: {
+        type: 'integer',
+        minimum: 0,
+        description: "Bytes of the store's data file before: live pages, and free ones left by deleted and replaced documents.",
+      },
+      file_bytes_after: { type: 'integer', minimum: 0, description: 'Bytes of the data file after: live pages only.' },
+      ms: { type: 'integer', minimum: 0, description: 'Milliseconds the compaction took (writes to the store waited meanwhile).' },
+    },
+  },
   StoreList: {
     type: 'object',
     required: ['stores', 'next_cursor'],

@@ -134,7 +134,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       logger.warn({ err }, 'warm-up failed; the first searches may be slow');
     }
     services.state = 'ok';
-    registry.startIdleClose(config.storeIdleS, (err) => logger.error({ err }, 'closing idle stores failed'));
+    registry.startMaintenance(config.storeIdleS, (err) => logger.error({ err }, 'store maintenance (idle close, compaction) failed'));
     const prune = setInterval(
       () => void pruneIdempotency(registry.allStores()).catch((err) => logger.error({ err }, 'idempotency pruning failed')),
       3600_000,

@@ -3,18 +3,22 @@
 // each store's metadata and counts and closes it again; a request that names a store takes a lease
 // (acquire), which opens it (once, however many requests wait) and keeps it open until released;
 // a store no lease has used for the idle time (SVC_STORE_IDLE_S) is closed again, its memory given
-// back. Invariants: writes to one store (ingest, delete) run one at a time and update the index
+// back. A store is compacted (its data file rewritten without free pages) on request or when free
+// pages pass half its file, under its write mutex. Invariants: writes to one store (ingest,
+// delete, compaction) run one at a time and update the index
 // only after the write is durable, in the same order as the database; a store name maps to at most
 // one store per project; a leased store is never closed, and a store opens only once its previous
-// close has finished; a store being deleted is unreachable by name and id before its folder goes
+// close has finished; a database a compaction replaced stays open until every lease taken before
+// the compaction is released; a store being deleted is unreachable by name and id before its folder goes
 // away; stores of one project are invisible to another (lookups are always by project); a store is
 // reachable only once its encodings were made by the loaded model and this version's text
 // analysis: a store of another model version, or one analysed otherwise (made before CJK and Thai
-// words were segmented, say), is re-encoded from its stored text at start (see reencode), while
+// words were segmented, say), is re-encoded from its stored text at start (store-reencode.ts), while
 // the server still answers 503 `starting`.
-import type { Engine, StoreIndex } from '../engine/index.js';
+import type { Engine } from '../engine/index.js';
 import { ApiError } from '../errors.js';
 import {
+  compactStore,
   createStore,
   destroyStore,
   isStoreId,
@@ -25,41 +29,15 @@ import {
   type StoreMeta,
 } from '../store/index.js';
 import { Mutex } from './mutex.js';
+import { type Lease, newEntry, type OpenStore, type StoreEntry } from './store-entry.js';
+import { reencode } from './store-reencode.js';
 
-/** Re-encoding batch bounds: documents, and characters of text held in memory at once. */
-const REENCODE_DOCS = 500;
-const REENCODE_CHARS = 8_000_000;
+export type { Lease, OpenStore, StoreEntry } from './store-entry.js';
 
-/** A store while it is open: its database, its index, its write mutex; `closed` once deleted. */
-export interface OpenStore {
-  db: StoreDb;
-  index: StoreIndex;
-  lock: Mutex;
-  closed: boolean;
-}
-
-/** A store of the catalog, open or not. */
-export interface StoreEntry {
-  dir: string;
-  meta: StoreMeta;
-  /** while open */
-  open?: OpenStore;
-  /** the open, or the close, under way */
-  opening?: Promise<OpenStore>;
-  closing?: Promise<void>;
-  /** leases held, and when the last one was taken or released (ms) */
-  leases: number;
-  lastUsed: number;
-  /** documents and bytes on disk as of its last close (live figures while open) */
-  counts: { docs: number; bytes: number };
-  deleted: boolean;
-}
-
-/** A store held open for one request: release it when the request is done (its response written). */
-export interface Lease {
-  store: OpenStore;
-  release(): void;
-}
+/** Automatic compaction: of a data file of at least minBytes whose live pages are under liveShare of it. */
+const COMPACT = { minBytes: 16 * 2 ** 20, liveShare: 0.5 };
+/** How often the maintenance of the stores (idle closes, automatic compaction) runs at most. */
+const MAINTAIN_MS = 30_000;
 
 class ProjectStores {
   readonly byId = new Map<string, StoreEntry>();
@@ -86,16 +64,9 @@ export class StoreRegistry {
     for (const project of listProjects(this.dataDir)) {
       for (const db of openProjectStores(this.dataDir, project)) {
         try {
-          if (db.meta.model !== this.engine.model || db.meta.analyzer !== this.engine.analyzer) await this.reencode(project, db);
-          const entry: StoreEntry = {
-            dir: db.dir,
-            meta: db.meta,
-            leases: 0,
-            lastUsed: 0,
-            counts: { docs: db.nDocs, bytes: db.sizeBytes() },
-            deleted: false,
-          };
-          this.add(project, entry);
+          if (db.meta.model !== this.engine.model || db.meta.analyzer !== this.engine.analyzer)
+            await reencode(this.engine, project, db, this.log);
+          this.add(project, newEntry(db, 0));
         } finally {
           await db.close();
         }
@@ -134,44 +105,6 @@ export class StoreRegistry {
     }
   }
 
-  /**
-   * Encodes every document of `db` again with the loaded model and text analysis, from its stored
-   * text, in batches, logging progress; the new encodings become live, recorded with the model and
-   * analysis that made them, in one transaction (StoreDb.commitStaged), so a crash leaves the old
-   * encodings or the new ones, whole.
-   */
-  private async reencode(project: string, db: StoreDb): Promise<void> {
-    const made = { model: this.engine.model, analyzer: this.engine.analyzer };
-    const total = db.nDocs;
-    const fields = { project, store: db.meta.name, id: db.meta.id, from: db.meta.model, to: made.model };
-    const started = performance.now();
-    if (db.meta.model !== made.model) this.log('store re-encoding with the new model', { ...fields, docs: total });
-    else
-      this.log('store re-encoding with the new text analysis', {
-        ...fields,
-        analyzer: { from: db.meta.analyzer ?? null, to: made.analyzer },
-        docs: total,
-      });
-    await db.clearStaged();
-    const changed = new Map<string, number>();
-    let done = 0;
-    let nextReport = 0.1;
-    for (const batch of db.textBatches(REENCODE_DOCS, REENCODE_CHARS)) {
-      const encoded = await this.engine.encode(batch);
-      await db.stageEncodings(encoded.docs);
-      encoded.docs.forEach((d, i) => {
-        if (d.nTokens !== batch[i].n_tokens) changed.set(d.id, d.nTokens);
-      });
-      done += batch.length;
-      if (done < total && done / total >= nextReport) {
-        this.log('store re-encoding progress', { ...fields, docs: done, of: total, pct: Math.floor((100 * done) / total) });
-        while (done / total >= nextReport) nextReport += 0.1;
-      }
-    }
-    await db.commitStaged(made, changed);
-    this.log('store re-encoded', { ...fields, docs: done, ms: Math.round(performance.now() - started) });
-  }
-
   private project(project: string): ProjectStores {
     let p = this.projects.get(project);
     if (!p) {
@@ -196,7 +129,9 @@ export class StoreRegistry {
   /** The store `ref` held open for the caller (opened first if it is closed), or 404. */
   async acquire(project: string, ref: string): Promise<Lease> {
     const entry = this.entry(project, ref);
+    const epoch = entry.epoch;
     entry.leases++;
+    entry.leasesByEpoch.set(epoch, (entry.leasesByEpoch.get(epoch) ?? 0) + 1);
     entry.lastUsed = Date.now();
     let store: OpenStore;
     try {
@@ -207,7 +142,7 @@ export class StoreRegistry {
       }
       store = entry.open ?? (await entry.opening!);
     } catch (err) {
-      entry.leases--;
+      this.unlease(entry, epoch);
       throw err;
     }
     let held = true;
@@ -216,10 +151,69 @@ export class StoreRegistry {
       release: () => {
         if (!held) return;
         held = false;
-        entry.leases--;
-        entry.lastUsed = Date.now();
+        this.unlease(entry, epoch);
       },
     };
+  }
+
+  private unlease(entry: StoreEntry, epoch: number): void {
+    entry.leases--;
+    const n = (entry.leasesByEpoch.get(epoch) ?? 1) - 1;
+    if (n > 0) entry.leasesByEpoch.set(epoch, n);
+    else entry.leasesByEpoch.delete(epoch);
+    entry.lastUsed = Date.now();
+    this.closeRetired(entry);
+  }
+
+  /** Closes the databases compactions replaced once no lease that could still read them remains. */
+  private closeRetired(entry: StoreEntry): void {
+    entry.retired = entry.retired.filter(({ until, db }) => {
+      if ([...entry.leasesByEpoch.keys()].some((e) => e < until)) return true;
+      void db.close().catch((err) => this.log('closing a compacted store database failed', { store: entry.meta.name, err: String(err) }));
+      return false;
+    });
+  }
+
+  /**
+   * Compacts the store `ref` (StoreDb file without free pages, store/catalog.ts compactStore) under
+   * its write mutex: writes wait, searches and reads go on; readers that began before it finish on
+   * the database they began with. Returns the data file's bytes before and after.
+   */
+  async compact(project: string, ref: string): Promise<{ store: StoreEntry; before: number; after: number; ms: number }> {
+    const entry = this.entry(project, ref);
+    const lease = await this.acquire(project, entry.meta.id);
+    try {
+      const store = lease.store;
+      return await store.lock.run(async () => {
+        if (store.closed) this.entry(project, ref); // deleted while it waited: 404
+        const started = performance.now();
+        const old = store.db;
+        const before = old.fileBytes();
+        store.db = await compactStore(old);
+        entry.epoch++;
+        entry.retired.push({ until: entry.epoch, db: old });
+        const after = store.db.fileBytes();
+        const ms = Math.round(performance.now() - started);
+        this.log('store compacted', { project, store: entry.meta.name, id: entry.meta.id, bytes_before: before, bytes_after: after, ms });
+        return { store: entry, before, after, ms };
+      });
+    } finally {
+      lease.release();
+    }
+  }
+
+  /** Compacts the open stores whose free pages are more than half their data file (of at least `minBytes`). */
+  async compactWasteful(minBytes = COMPACT.minBytes): Promise<number> {
+    let n = 0;
+    for (const { project, entry } of this.catalog()) {
+      const db = entry.open?.db;
+      if (!db || entry.opening || entry.closing) continue;
+      const file = db.fileBytes();
+      if (file < minBytes || db.sizeBytes() > file * COMPACT.liveShare) continue;
+      await this.compact(project, entry.meta.id);
+      n++;
+    }
+    return n;
   }
 
   /** The open store `ref` of a request that holds its lease (the router takes one for every operation on a store), or 404. */
@@ -282,7 +276,7 @@ export class StoreRegistry {
         analyzer: this.engine.analyzer,
       };
       const db = await createStore(this.dataDir, meta);
-      const entry: StoreEntry = { dir: db.dir, meta, leases: 0, lastUsed: Date.now(), counts: { docs: 0, bytes: 0 }, deleted: false };
+      const entry = newEntry(db, Date.now());
       await this.load(project, entry, db);
       this.add(project, entry);
       return entry;
@@ -349,6 +343,7 @@ export class StoreRegistry {
           entry.open = undefined;
           store.index.close();
           await store.db.close();
+          this.closeRetired(entry);
           closed++;
           this.log('store closed (idle)', {
             project,
@@ -364,11 +359,26 @@ export class StoreRegistry {
     return closed;
   }
 
-  /** Closes idle stores every so often from now on (idleS <= 0: never). */
-  startIdleClose(idleS: number, onError: (err: unknown) => void): void {
-    if (idleS <= 0) return;
+  /**
+   * From now on, every so often and off the request path: closes the stores idle for `idleS`
+   * seconds (never when 0), then compacts the wasteful ones. One round at a time.
+   */
+  startMaintenance(idleS: number, onError: (err: unknown) => void): void {
     const ms = idleS * 1000;
-    this.idleTimer = setInterval(() => void this.closeIdle(ms).catch(onError), Math.min(ms / 2, 30_000));
+    let running = false;
+    const round = async () => {
+      if (running) return;
+      running = true;
+      try {
+        if (ms > 0) await this.closeIdle(ms);
+        await this.compactWasteful();
+      } catch (err) {
+        onError(err);
+      } finally {
+        running = false;
+      }
+    };
+    this.idleTimer = setInterval(() => void round(), ms > 0 ? Math.min(ms / 2, MAINTAIN_MS) : MAINTAIN_MS);
     this.idleTimer.unref();
   }
 
@@ -386,6 +396,7 @@ export class StoreRegistry {
           entry.open = undefined;
           store.index.close();
           await store.db.close();
+          for (const r of entry.retired.splice(0)) await r.db.close();
         });
       }
       p.byId.clear();

@@ -4,6 +4,7 @@
 // message and a fix on stderr and exit non-zero.
 import { Command, CommanderError } from 'commander';
 import { VERSION } from '../config.js';
+import { registerCompact } from './compact.js';
 import { registerDocs } from './docs.js';
 import { registerExport } from './export.js';
 import { registerIngest } from './ingest.js';
@@ -26,6 +27,7 @@ registerStores(program);
 registerDocs(program);
 registerIngest(program);
 registerExport(program);
+registerCompact(program);
 registerSearch(program);
 registerMcp(program);
 registerTrain(program);

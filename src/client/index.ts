@@ -31,6 +31,7 @@ export type {
   SearchRequest,
   SearchResult,
   Store,
+  StoreCompaction,
   StoreCreate,
   StoreList,
   TraceStep,

@@ -1,7 +1,7 @@
 // Store operations. getOrCreate never raises store_already_exists: it reads first, creates when the
 // store is missing, and on a 409 (another caller created it in between) reads again; its create may
 // be retried like an idempotent call, since a repeat that finds the name taken resolves the same way.
-import type { Store, StoreList } from '../api-types.js';
+import type { Store, StoreCompaction, StoreList } from '../api-types.js';
 import type { CallOptions } from './config.js';
 import { StoreAlreadyExistsError, StoreNotFoundError } from './errors.js';
 import { type ListOptions, paginate } from './paginate.js';
@@ -32,6 +32,14 @@ export class Stores {
       const page = await this.list({ ...opts, cursor });
       return { items: page.stores, next: page.next_cursor };
     });
+  }
+
+  /**
+   * Rewrites the store's data file without the free pages deleted and replaced documents left; its
+   * size before and after. Writes to the store wait meanwhile. Repeating it is harmless (retried).
+   */
+  async compact(store: string, opts?: CallOptions): Promise<StoreCompaction> {
+    return (await this.transport.call('compactStore', { path: { store } }, { ...opts, idempotent: true })).body;
   }
 
   /** Deletes a store and all its documents; this cannot be undone. */

@@ -3,6 +3,11 @@
 // (created as `.tmp-<id>` then renamed), and disappears from its final name before its files are
 // removed (renamed to `.trash-<id>` first), so a crash at any moment leaves either a whole store or
 // nothing that is mistaken for one. Leftover `.tmp-*`/`.trash-*` folders are removed on scan.
+// Compaction writes a compacted copy as `.tmp-compact-<id>`, renames it `.compact-<id>` once it is
+// whole and flushed, then swaps it in (the store to `.trash-…`, the copy to the store's name): a
+// scan that finds `.compact-<id>` beside the store drops it (the swap never began), and one that
+// finds it without the store finishes the swap, so a crash at any step leaves the store whole, old
+// or compacted.
 // Only ids the service generated (`st_` + base32) and validated project names ever reach a path.
 // A store is created only with MIN_FREE_BYTES free (a new LMDB environment on a full file system
 // can kill the process); a create or delete the file system refuses throws a StorageError and
@@ -42,10 +47,24 @@ export function listProjects(dataDir: string): string[] {
     .map((e) => e.name);
 }
 
-/** Opens every store of a project, removing leftovers of interrupted creates and deletes. */
+const COMPACTED = '.compact-';
+
+/** Finishes or drops the swaps of compactions a crash interrupted (see the header). */
+function recoverCompactions(dir: string): void {
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    if (!e.isDirectory() || !e.name.startsWith(COMPACTED) || !isStoreId(e.name.slice(COMPACTED.length))) continue;
+    const final = path.join(dir, e.name.slice(COMPACTED.length));
+    if (fs.existsSync(final)) fs.rmSync(path.join(dir, e.name), { recursive: true, force: true });
+    else fs.renameSync(path.join(dir, e.name), final);
+    fsyncDir(dir);
+  }
+}
+
+/** Opens every store of a project, removing leftovers of interrupted creates, deletes and compactions. */
 export function openProjectStores(dataDir: string, project: string): StoreDb[] {
   const dir = projectDir(dataDir, project);
   if (!fs.existsSync(dir)) return [];
+  recoverCompactions(dir);
   const stores: StoreDb[] = [];
   for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
     if (!e.isDirectory()) continue;
@@ -102,6 +121,51 @@ export async function destroyStore(db: StoreDb): Promise<void> {
   } catch {
     // gone from its name already; the next start removes what is left of `.trash-*`
   }
+}
+
+/**
+ * Compacts a store: a copy without its free pages replaces it, crash-safely (see the header), and
+ * is returned open. The caller keeps writes out and has nothing else read from `db` after the call
+ * (its files are gone from the store's name; it stays readable until closed, and the caller closes
+ * it once the readers it had are done). On an error before the swap the store is as it was.
+ */
+export async function compactStore(db: StoreDb): Promise<StoreDb> {
+  const parent = path.dirname(db.dir);
+  const id = path.basename(db.dir);
+  const tmp = path.join(parent, `.tmp-compact-${id}`);
+  const ready = path.join(parent, `${COMPACTED}${id}`);
+  ensureFree(parent, db.sizeBytes() + MIN_FREE_BYTES, 'compact the store');
+  try {
+    fs.rmSync(tmp, { recursive: true, force: true });
+    fs.mkdirSync(tmp);
+    await db.copyCompacted(tmp);
+    fs.renameSync(tmp, ready);
+    fsyncDir(parent);
+  } catch (err) {
+    fs.rmSync(tmp, { recursive: true, force: true });
+    throw await storageError(err, parent, 'compact the store');
+  }
+  const trash = path.join(parent, `.trash-${id}-${randomBytes(4).toString('hex')}`);
+  try {
+    fs.renameSync(db.dir, trash);
+  } catch (err) {
+    fs.rmSync(ready, { recursive: true, force: true });
+    throw await storageError(err, parent, 'compact the store');
+  }
+  try {
+    fs.renameSync(ready, db.dir);
+  } catch (err) {
+    fs.renameSync(trash, db.dir);
+    throw await storageError(err, parent, 'compact the store');
+  }
+  fsyncDir(parent);
+  const compacted = StoreDb.open(db.dir);
+  try {
+    fs.rmSync(trash, { recursive: true, force: true });
+  } catch {
+    // the next start removes what is left of `.trash-*`
+  }
+  return compacted;
 }
 
 /** Runs a file-system step, turning a storage fault (full, read-only) into a StorageError. */

@@ -12,8 +12,11 @@
 // - every write goes through `commit`: a write the file system refuses (full, read-only) rejects
 //   with a StorageError and leaves the store as it was (see storage-error.ts); `verify` checks the
 //   invariants above on disk (every record has its text, encoding and order entry, and no more).
-import { type Database, open, type RootDatabase } from 'lmdb';
+import fs from 'node:fs';
+import path from 'node:path';
+import { type Database, type Key, open, type RootDatabase } from 'lmdb';
 import type { Metadata } from '../api-types.js';
+import { fsyncDir, fsyncFile } from '../fsync.js';
 import { storageError } from './storage-error.js';
 
 export interface StoreMeta {
@@ -76,6 +79,21 @@ const ENV_OPTIONS = { maxDbs: 8, mapSize: MAP_SIZE, eventTurnBatching: false };
 const MAX_KEY_BYTES = 1978;
 const storable = (id: string) => Buffer.byteLength(id) <= MAX_KEY_BYTES;
 
+/** The named databases of a store's environment, with how each encodes its keys and values. */
+const DATABASES = {
+  docs: {},
+  text: { encoding: 'string' },
+  enc: { encoding: 'binary' },
+  'enc-b': { encoding: 'binary' },
+  order: { keyEncoding: 'uint32', encoding: 'string' },
+  idem: {},
+} as const;
+type DatabaseName = keyof typeof DATABASES;
+const openDatabase = (root: RootDatabase, name: DatabaseName) => root.openDB<unknown, Key>(name, { ...DATABASES[name] });
+
+/** Entries a compaction's copy writes per write transaction (it yields to the event loop between them). */
+const COPY_BATCH = 2000;
+
 export class StoreDb {
   readonly dir: string;
   meta: StoreMeta;
@@ -90,14 +108,14 @@ export class StoreDb {
   private constructor(dir: string) {
     this.dir = dir;
     this.root = open({ path: dir, ...ENV_OPTIONS });
-    this.docs = this.root.openDB<DocRecord, string>('docs', {});
-    this.texts = this.root.openDB<string, string>('text', { encoding: 'string' });
+    this.docs = openDatabase(this.root, 'docs') as Database<DocRecord, string>;
+    this.texts = openDatabase(this.root, 'text') as Database<string, string>;
     this.encodingDbs = {
-      enc: this.root.openDB<Buffer, string>('enc', { encoding: 'binary' }),
-      'enc-b': this.root.openDB<Buffer, string>('enc-b', { encoding: 'binary' }),
+      enc: openDatabase(this.root, 'enc') as Database<Buffer, string>,
+      'enc-b': openDatabase(this.root, 'enc-b') as Database<Buffer, string>,
     };
-    this.order = this.root.openDB<string, number>('order', { keyEncoding: 'uint32', encoding: 'string' });
-    this.idem = this.root.openDB<IdempotencyRecord, string>('idem', {});
+    this.order = openDatabase(this.root, 'order') as Database<string, number>;
+    this.idem = openDatabase(this.root, 'idem') as Database<IdempotencyRecord, string>;
     const meta = this.root.get('store') as StoreMeta | undefined;
     if (!meta) throw new Error(`${dir} holds no store metadata`);
     this.meta = meta;
@@ -153,6 +171,48 @@ export class StoreDb {
       pages += s.treeBranchPageCount + s.treeLeafPageCount + s.overflowPages;
     }
     return pages * pageSize;
+  }
+
+  /** Bytes of the environment's data file: live pages, free pages awaiting reuse, and the unused tail LMDB keeps. */
+  fileBytes(): number {
+    return fs.statSync(path.join(this.dir, 'data.mdb')).size;
+  }
+
+  /**
+   * Writes a compacted copy of the store into `dir`, an empty folder: every database's entries from
+   * one read snapshot, appended in key order into a new environment (full pages, none free: a
+   * page-for-page copy would keep the half-empty pages deletes leave), then flushed. The caller
+   * keeps writes out meanwhile if the copy must hold them.
+   */
+  async copyCompacted(dir: string): Promise<void> {
+    const transaction = this.root.useReadTransaction();
+    const out = open({ path: dir, ...ENV_OPTIONS });
+    try {
+      await out.put('store', this.root.get('store', { transaction }));
+      for (const name of Object.keys(DATABASES) as DatabaseName[]) {
+        const to = openDatabase(out, name);
+        let batch: Array<[Key, unknown]> = [];
+        const write = () => {
+          out.transactionSync(() => {
+            for (const [key, value] of batch) to.putSync(key, value, { append: true });
+          });
+          batch = [];
+        };
+        for (const { key, value } of openDatabase(this.root, name).getRange({ transaction })) {
+          batch.push([key, value]);
+          if (batch.length < COPY_BATCH) continue;
+          write();
+          await new Promise((r) => setImmediate(r));
+        }
+        write();
+      }
+      await out.flushed;
+    } finally {
+      transaction.done();
+      await out.close();
+    }
+    fsyncFile(path.join(dir, 'data.mdb'));
+    fsyncDir(dir);
   }
 
   getDoc(id: string): DocRecord | undefined {

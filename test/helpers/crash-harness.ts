@@ -1,6 +1,7 @@
 // Kill/restart harness: clients ingest, upsert, delete and search one store of a real `svc serve`
-// process, plus a store created and one deleted each cycle; the server is killed with SIGKILL at a
-// random moment, restarted on the same data dir, and checked against what was acknowledged.
+// process while another compacts it again and again, plus a store created and one deleted each
+// cycle; the server is killed with SIGKILL at a random moment (in the middle of a compaction as
+// often as not), restarted on the same data dir, and checked against what was acknowledged.
 // Invariants checked after every restart: each store passes StoreDb.verify (no record without its
 // text, encoding or order entry, nothing orphaned); each document is in the state of its last
 // acknowledged write, or of the one write to it still in flight at the kill (a client owns its ids
@@ -26,6 +27,9 @@ export interface CrashReport {
   seed: number;
   ackedWrites: number;
   ackedDeletes: number;
+  compactions: number;
+  /** compactions under way when the server was killed */
+  compactionsCut: number;
   inFlightAtKill: number;
   inFlightApplied: number;
   docsChecked: number;
@@ -74,6 +78,22 @@ async function client(s: ChildServer, ids: string[], model: Map<string, DocModel
       }
     } catch (err) {
       if ((err as Error).message.includes('answered')) report.problems.push(`a request answered an error: ${(err as Error).message}`);
+      return;
+    }
+  }
+}
+
+/** Compacts the store again and again, a short random pause apart (writes wait while it runs), until the server dies. */
+async function compactor(s: ChildServer, r: () => number, report: CrashReport): Promise<void> {
+  for (;;) {
+    await new Promise((res) => setTimeout(res, 20 + r() * 200));
+    try {
+      const res = await s.api.raw('POST', '/stores/crash/compact');
+      if (res.status !== 200) throw new Error(`compact answered ${res.status}`);
+      report.compactions++;
+    } catch (err) {
+      if ((err as Error).message.includes('answered')) report.problems.push(`a request answered an error: ${(err as Error).message}`);
+      else report.compactionsCut++;
       return;
     }
   }
@@ -136,6 +156,8 @@ export async function runCrashCycles(opts: CrashOptions): Promise<CrashReport> {
     seed,
     ackedWrites: 0,
     ackedDeletes: 0,
+    compactions: 0,
+    compactionsCut: 0,
     inFlightAtKill: 0,
     inFlightApplied: 0,
     docsChecked: 0,
@@ -150,7 +172,10 @@ export async function runCrashCycles(opts: CrashOptions): Promise<CrashReport> {
   let s = await startChild(opts.dataDir);
   await s.api.post('/stores', { name: 'crash' });
   for (let cycle = 1; cycle <= opts.cycles; cycle++) {
-    const work = owners.map((ids) => client(s, ids, model, rng(Math.floor(r() * 2 ** 31)), report));
+    const work = [
+      ...owners.map((ids) => client(s, ids, model, rng(Math.floor(r() * 2 ** 31)), report)),
+      compactor(s, rng(Math.floor(r() * 2 ** 31)), report),
+    ];
     const created = `cyc${cycle}`;
     const gone = [...stores].find(([, e]) => e)?.[0];
     stores.set(created, undefined);
@@ -175,7 +200,7 @@ export async function runCrashCycles(opts: CrashOptions): Promise<CrashReport> {
     await check(s, model, stores, report, cycle);
     report.cycles = cycle;
     opts.log?.(
-      `cycle ${cycle}: ${report.ackedWrites} writes and ${report.ackedDeletes} deletes acknowledged so far, ${report.inFlightAtKill} in flight at kills, ${report.problems.length} problems`,
+      `cycle ${cycle}: ${report.ackedWrites} writes, ${report.ackedDeletes} deletes and ${report.compactions} compactions acknowledged so far (${report.compactionsCut} cut by a kill), ${report.inFlightAtKill} in flight at kills, ${report.problems.length} problems`,
     );
   }
   await s.stop();

@@ -1,0 +1,57 @@
+// The registry's records of a store (store-registry.ts): the catalog entry every store has, open or
+// not, what an open store holds, and the lease a request holds on one. Plain data; the registry
+// alone changes them.
+import type { StoreIndex } from '../engine/index.js';
+import type { StoreDb, StoreMeta } from '../store/index.js';
+import type { Mutex } from './mutex.js';
+
+/** A store while it is open: its database, its index, its write mutex; `closed` once deleted. */
+export interface OpenStore {
+  db: StoreDb;
+  index: StoreIndex;
+  lock: Mutex;
+  closed: boolean;
+}
+
+/** A store of the catalog, open or not. */
+export interface StoreEntry {
+  dir: string;
+  meta: StoreMeta;
+  /** while open */
+  open?: OpenStore;
+  /** the open, or the close, under way */
+  opening?: Promise<OpenStore>;
+  closing?: Promise<void>;
+  /** leases held, and when the last one was taken or released (ms) */
+  leases: number;
+  lastUsed: number;
+  /** compactions so far: a lease is of the epoch it was taken in, and holds the databases of that epoch */
+  epoch: number;
+  leasesByEpoch: Map<number, number>;
+  /** databases a compaction replaced, closed once no lease taken before epoch `until` remains */
+  retired: Array<{ until: number; db: StoreDb }>;
+  /** documents and bytes on disk as of its last close (live figures while open) */
+  counts: { docs: number; bytes: number };
+  deleted: boolean;
+}
+
+/** A store held open for one request: release it when the request is done (its response written). */
+export interface Lease {
+  store: OpenStore;
+  release(): void;
+}
+
+/** A catalog entry for a store read from (or just written to) `db`, closed. */
+export function newEntry(db: StoreDb, lastUsed: number): StoreEntry {
+  return {
+    dir: db.dir,
+    meta: db.meta,
+    leases: 0,
+    lastUsed,
+    epoch: 0,
+    leasesByEpoch: new Map(),
+    retired: [],
+    counts: { docs: db.nDocs, bytes: db.sizeBytes() },
+    deleted: false,
+  };
+}
