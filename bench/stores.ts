@@ -76,14 +76,22 @@ async function stop(r: Running): Promise<void> {
   await exited;
 }
 
+/** One request; a 429 (the per-project rate limit, which building a thousand stores meets) waits its Retry-After and is sent again. */
 async function call(base: string, method: string, p: string, body?: unknown): Promise<unknown> {
-  const res = await fetch(base + p, {
-    method,
-    headers: { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${await res.text()}`);
-  return res.status === 204 ? undefined : res.json();
+  for (;;) {
+    const res = await fetch(base + p, {
+      method,
+      headers: { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (res.status === 429) {
+      await res.text();
+      await new Promise((r) => setTimeout(r, 1000 * Number(res.headers.get('retry-after') ?? 1)));
+      continue;
+    }
+    if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${await res.text()}`);
+    return res.status === 204 ? undefined : res.json();
+  }
 }
 
 const WORDS = 'river town hill mill bridge lake forest castle market harbour valley tower chapel road field farm'.split(' ');

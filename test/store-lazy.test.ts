@@ -3,6 +3,7 @@
 // arrive together) and holds it open until its response is written; a store no request used for
 // SVC_STORE_IDLE_S closes, and answers exactly as before when it is next used.
 import fs from 'node:fs';
+import path from 'node:path';
 import t from 'tap';
 import { ConfigError, loadConfig } from '../src/config.js';
 import { rejectsApi } from './helpers/rejects-api.js';
@@ -145,6 +146,38 @@ t.test('after a restart every store is closed but the largest (warmed up); count
     'small:3',
   ]);
   t.equal((await second.api.post('/stores/mid/search', { query: 'Which village lies on the river Rvmid4?' })).passages[0].doc_id, 'mid4');
+});
+
+t.test('a start reads the summary a closed store left, or its database when it left none', async (t) => {
+  const first = await startTestServer(t);
+  for (const [name, n] of [
+    ['big', 30],
+    ['sum', 12],
+  ] as const) {
+    await first.api.post('/stores', { name });
+    await first.api.post(`/stores/${name}/documents`, { documents: docs(name, n) });
+  }
+  const summary = path.join(first.server.services.registry.entry('default', 'sum').dir, 'summary.json');
+  t.notOk(fs.existsSync(summary), 'an open store has no summary');
+  await first.close();
+  const written = JSON.parse(fs.readFileSync(summary, 'utf8'));
+  t.same([written.meta.name, written.docs], ['sum', 12], 'a closed one has one: its metadata and counts');
+  t.ok(written.bytes > 0);
+
+  // what a start reads is the summary: a count written into it shows until the store opens
+  fs.writeFileSync(summary, JSON.stringify({ ...written, docs: 7 }));
+  let s = await startTestServer(t, { dataDir: first.dataDir });
+  t.equal((await s.api.get('/stores/sum')).n_docs, 7, 'the summary read, the store left closed');
+  await s.api.post('/stores/sum/search', { query: 'Which village lies on the river Rvsum3?' });
+  t.equal((await s.api.get('/stores/sum')).n_docs, 12, 'open: live counts');
+  t.notOk(fs.existsSync(summary), 'opening removes the summary');
+  await s.close();
+
+  fs.rmSync(summary);
+  s = await startTestServer(t, { dataDir: first.dataDir });
+  t.equal((await s.api.get('/stores/sum')).n_docs, 12, 'no summary (as after a crash while open): read from its database');
+  t.ok(fs.existsSync(summary), '... which leaves one for the next start');
+  await s.close();
 });
 
 t.test('SVC_STORE_IDLE_S: seconds, 0 or more', async (t) => {

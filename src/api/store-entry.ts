@@ -41,17 +41,7 @@ export interface Lease {
   release(): void;
 }
 
-/** A catalog entry for a store read from (or just written to) `db`, closed. */
-export function newEntry(db: StoreDb, lastUsed: number): StoreEntry {
-  return {
-    dir: db.dir,
-    meta: db.meta,
-    leases: 0,
-    lastUsed,
-    epoch: 0,
-    leasesByEpoch: new Map(),
-    retired: [],
-    counts: { docs: db.nDocs, bytes: db.sizeBytes() },
-    deleted: false,
-  };
+/** A catalog entry for the store in `dir`, closed. */
+export function newEntry(dir: string, meta: StoreMeta, counts: { docs: number; bytes: number }, lastUsed: number): StoreEntry {
+  return { dir, meta, leases: 0, lastUsed, epoch: 0, leasesByEpoch: new Map(), retired: [], counts, deleted: false };
 }

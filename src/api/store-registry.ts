@@ -24,9 +24,12 @@ import {
   isStoreId,
   listProjects,
   newStoreId,
-  openProjectStores,
+  projectStoreDirs,
+  readSummary,
+  removeSummary,
   StoreDb,
   type StoreMeta,
+  writeSummary,
 } from '../store/index.js';
 import { Mutex } from './mutex.js';
 import { type Lease, newEntry, type OpenStore, type StoreEntry } from './store-entry.js';
@@ -57,21 +60,43 @@ export class StoreRegistry {
   ) {}
 
   /**
-   * Reads every store of the data dir: its metadata and counts, re-encoding the stores made by
-   * another model or text analysis; leaves them closed.
+   * Reads every store of the data dir, leaving it closed: its metadata and counts from the summary
+   * it left when it closed (store/catalog.ts readSummary), or from its database when it has none (a
+   * crash while it was open) or was made by another model or text analysis (then re-encoded).
    */
   async loadAll(): Promise<void> {
     for (const project of listProjects(this.dataDir)) {
-      for (const db of openProjectStores(this.dataDir, project)) {
+      for (const dir of projectStoreDirs(this.dataDir, project)) {
+        const summary = readSummary(dir);
+        if (summary && !this.stale(summary.meta)) {
+          this.add(project, newEntry(dir, summary.meta, { docs: summary.docs, bytes: summary.bytes }, 0));
+          continue;
+        }
+        const db = StoreDb.open(dir);
+        let entry: StoreEntry;
         try {
-          if (db.meta.model !== this.engine.model || db.meta.analyzer !== this.engine.analyzer)
-            await reencode(this.engine, project, db, this.log);
-          this.add(project, newEntry(db, 0));
+          if (this.stale(db.meta)) await reencode(this.engine, project, db, this.log);
+          entry = newEntry(dir, db.meta, { docs: db.nDocs, bytes: db.sizeBytes() }, 0);
         } finally {
           await db.close();
         }
+        this.add(project, entry);
+        writeSummary(dir, { meta: entry.meta, ...entry.counts });
       }
     }
+  }
+
+  /** Whether a store's encodings were made by another model or text analysis than the engine's. */
+  private stale(meta: StoreMeta): boolean {
+    return meta.model !== this.engine.model || meta.analyzer !== this.engine.analyzer;
+  }
+
+  /** Closes an open store's database and leaves its summary for the next start. */
+  private async shut(entry: StoreEntry, store: OpenStore): Promise<void> {
+    entry.counts = { docs: store.db.nDocs, bytes: store.db.sizeBytes() };
+    store.index.close();
+    await store.db.close();
+    writeSummary(entry.dir, { meta: entry.meta, ...entry.counts });
   }
 
   private add(project: string, entry: StoreEntry): void {
@@ -84,8 +109,14 @@ export class StoreRegistry {
   private async load(project: string, entry: StoreEntry, created?: StoreDb): Promise<OpenStore> {
     await entry.closing;
     const started = performance.now();
+    try {
+      removeSummary(entry.dir);
+    } catch {
+      // a read-only data dir: the store takes no write, so the summary stays true
+    }
     const db = created ?? StoreDb.open(entry.dir);
     try {
+      if (this.stale(db.meta)) await reencode(this.engine, project, db, this.log);
       const index = this.engine.createIndex();
       await index.load(db.encodedDocs());
       const store: OpenStore = { db, index, lock: new Mutex(), closed: false };
@@ -276,7 +307,7 @@ export class StoreRegistry {
         analyzer: this.engine.analyzer,
       };
       const db = await createStore(this.dataDir, meta);
-      const entry = newEntry(db, Date.now());
+      const entry = newEntry(db.dir, meta, { docs: 0, bytes: 0 }, Date.now());
       await this.load(project, entry, db);
       this.add(project, entry);
       return entry;
@@ -339,10 +370,8 @@ export class StoreRegistry {
         if (!store || entry.leases > 0 || entry.opening || now - entry.lastUsed < idleMs) continue;
         const close = store.lock.run(async () => {
           if (store.closed || entry.leases > 0 || entry.open !== store) return;
-          entry.counts = { docs: store.db.nDocs, bytes: store.db.sizeBytes() };
           entry.open = undefined;
-          store.index.close();
-          await store.db.close();
+          await this.shut(entry, store);
           this.closeRetired(entry);
           closed++;
           this.log('store closed (idle)', {
@@ -394,8 +423,7 @@ export class StoreRegistry {
           if (store.closed) return;
           store.closed = true;
           entry.open = undefined;
-          store.index.close();
-          await store.db.close();
+          await this.shut(entry, store);
           for (const r of entry.retired.splice(0)) await r.db.close();
         });
       }

@@ -7,7 +7,7 @@
 // whole and flushed, then swaps it in (the store to `.trash-…`, the copy to the store's name): a
 // scan that finds `.compact-<id>` beside the store drops it (the swap never began), and one that
 // finds it without the store finishes the swap, so a crash at any step leaves the store whole, old
-// or compacted.
+// or compacted. A closed store's folder may hold `summary.json`, its metadata and counts (readSummary).
 // Only ids the service generated (`st_` + base32) and validated project names ever reach a path.
 // A store is created only with MIN_FREE_BYTES free (a new LMDB environment on a full file system
 // can kill the process); a create or delete the file system refuses throws a StorageError and
@@ -60,22 +60,65 @@ function recoverCompactions(dir: string): void {
   }
 }
 
-/** Opens every store of a project, removing leftovers of interrupted creates, deletes and compactions. */
-export function openProjectStores(dataDir: string, project: string): StoreDb[] {
+/** The store folders of a project, after removing leftovers of interrupted creates, deletes and compactions. */
+export function projectStoreDirs(dataDir: string, project: string): string[] {
   const dir = projectDir(dataDir, project);
   if (!fs.existsSync(dir)) return [];
   recoverCompactions(dir);
-  const stores: StoreDb[] = [];
+  const stores: string[] = [];
   for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
     if (!e.isDirectory()) continue;
     const full = path.join(dir, e.name);
     if (e.name.startsWith('.tmp-') || e.name.startsWith('.trash-')) {
       fs.rmSync(full, { recursive: true, force: true });
     } else if (isStoreId(e.name)) {
-      stores.push(StoreDb.open(full));
+      stores.push(full);
     }
   }
   return stores;
+}
+
+/** Opens every store of a project (projectStoreDirs). */
+export function openProjectStores(dataDir: string, project: string): StoreDb[] {
+  return projectStoreDirs(dataDir, project).map((dir) => StoreDb.open(dir));
+}
+
+/** What a closed store's summary file says: its metadata and counts when it closed. */
+export interface StoreSummary {
+  meta: StoreMeta;
+  docs: number;
+  bytes: number;
+}
+
+const SUMMARY = 'summary.json';
+
+/**
+ * The summary a store's folder holds, or undefined (none, or unreadable). A summary is written when
+ * a store closes and removed when it opens, so one that exists describes the database beside it.
+ */
+export function readSummary(dir: string): StoreSummary | undefined {
+  try {
+    const s = JSON.parse(fs.readFileSync(path.join(dir, SUMMARY), 'utf8')) as StoreSummary;
+    return s && typeof s.meta?.id === 'string' && Number.isInteger(s.docs) && Number.isInteger(s.bytes) ? s : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Writes a closed store's summary (a cache: a failure leaves none, and the store is read instead). */
+export function writeSummary(dir: string, summary: StoreSummary): void {
+  const tmp = path.join(dir, `.${SUMMARY}.tmp`);
+  try {
+    fs.writeFileSync(tmp, JSON.stringify(summary));
+    fs.renameSync(tmp, path.join(dir, SUMMARY));
+  } catch {
+    fs.rmSync(tmp, { force: true });
+  }
+}
+
+/** Removes a store's summary before it is opened (and may change). */
+export function removeSummary(dir: string): void {
+  fs.rmSync(path.join(dir, SUMMARY), { force: true });
 }
 
 /** Creates a store folder atomically and opens it. */

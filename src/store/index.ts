@@ -1,7 +1,21 @@
 // The store layer's entry: one LMDB environment per store (documents, encodings, idempotency
 // records), the catalog of a data dir's stores, API keys, the data-dir lock and storage faults.
 // Loading it loads lmdb's native module: the CLI imports it only in the commands that need it.
-export { compactStore, createStore, destroyStore, isStoreId, listProjects, newStoreId, openProjectStores, projectDir } from './catalog.js';
+export {
+  compactStore,
+  createStore,
+  destroyStore,
+  isStoreId,
+  listProjects,
+  newStoreId,
+  openProjectStores,
+  projectDir,
+  projectStoreDirs,
+  readSummary,
+  removeSummary,
+  type StoreSummary,
+  writeSummary,
+} from './catalog.js';
 export { type DataDirLock, DataDirLockedError, lockDataDir } from './data-dir-lock.js';
 export { KeyNotFoundError, type KeyRecord, KeyRing } from './keys.js';
 export { ensureFree, faultOf, freeBytes, MIN_FREE_BYTES, StorageError, type StorageFault, storageError } from './storage-error.js';
