@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { defaultModelUri, PACKAGE_ROOT } from '../src/config.js';
-import { loadModelFolder } from '../src/engine/index.js';
+import { readModelFolder } from '../src/engine/model/index.js';
 import { type ConditionFigures, generalisation, type SuiteGeneralisation } from '../src/train/generalisation.js';
 
 const f3 = (v: number) => (Number.isNaN(v) ? 'n/a' : v.toFixed(3));
@@ -17,7 +17,7 @@ const found = (s: SuiteGeneralisation, c: ConditionFigures) =>
 
 /** The shipped model's in-suite cross-validated figures of a suite (squad-articles-dev: its training counterpart, SQuAD-train). */
 function crossValidated(suite: string): string {
-  const { manifest } = loadModelFolder(defaultModelUri());
+  const { manifest } = readModelFolder(defaultModelUri());
   const cv = (
     manifest.metrics?.cross_validation as { suites?: Record<string, { found_at: Record<string, number>; ece10: number }> } | undefined
   )?.suites;
@@ -44,7 +44,7 @@ export function generalisationMarkdown(
   suites: SuiteGeneralisation[],
   run: { date: string; minutes: number; command: string; sample?: number },
 ): string {
-  const { manifest } = loadModelFolder(defaultModelUri());
+  const { manifest } = readModelFolder(defaultModelUri());
   const figures = ['ECE@10', 'floor', 'passes', 'mean hops'];
   return [
     `# Generalisation: ${run.date}`,

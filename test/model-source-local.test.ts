@@ -10,9 +10,13 @@ import path from 'node:path';
 import t, { type Test } from 'tap';
 import { defaultModelUri } from '../src/config.js';
 import { H1_NAMES, loadModelFolder, SUFFICIENCY_NAMES } from '../src/engine/index.js';
+import { readModelFolder } from '../src/engine/model/index.js';
 import { cacheFolderFor, parseRemoteUri } from '../src/model-source/model-uri.js';
 import { makeModelVersion } from './helpers/model-source.js';
 import { Api, REPO, tempDir } from './helpers/server.js';
+
+/** The shipped model as errors name it: `name@version`. */
+const SHIPPED = (({ name, version }) => `${name}@${version}`)(readModelFolder(defaultModelUri()).manifest);
 
 const SENTINEL = path.join(REPO, 'test', 'helpers', 'no-outbound.mjs');
 
@@ -139,7 +143,7 @@ t.test('a model trained on other features than this engine computes is refused, 
   const swap = (xs: string[], i: number) => ([xs[i], xs[i + 1]] = [xs[i + 1], xs[i]]);
   t.throws(() => loadModelFolder(copy((s) => swap(s.features.W1, 1))), {
     name: 'ModelError',
-    message: `model svc-mh@1.14.0 was trained for another version of svc: W1 (hop 1): feature 2 is '${H1_NAMES[2]}' in the model and '${H1_NAMES[1]}' in this engine`,
+    message: `model ${SHIPPED} was trained for another version of svc: W1 (hop 1): feature 2 is '${H1_NAMES[2]}' in the model and '${H1_NAMES[1]}' in this engine`,
     fix,
   });
   t.throws(
@@ -236,7 +240,7 @@ t.test('a manifest that does not follow its JSON schema is refused, naming the f
           m.engine = 'svc-engine/2';
         }),
       ),
-    { name: 'ModelError', message: 'model svc-mh@1.14.0 needs engine svc-engine/2; this server runs svc-engine/1', fix: /upgrade svc/ },
+    { name: 'ModelError', message: `model ${SHIPPED} needs engine svc-engine/2; this server runs svc-engine/1`, fix: /upgrade svc/ },
     'another engine is named as such, before the schema',
   );
 });

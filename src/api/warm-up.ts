@@ -1,4 +1,4 @@
-// Warm-up of a restarted server, run after its stores are loaded and before it answers anything but
+// Warm-up of a restarted server, run after its stores are read and before it answers anything but
 // health: the first searches of a fresh process run cold code (V8 compiles the engine's JavaScript
 // in each worker, and tiers its WebAssembly up, only as calls accumulate), and took 50 to 120 ms on
 // hotpotqa-dev's store against 8 to 15 ms once warm. Invariants: read-only (searches only, through
