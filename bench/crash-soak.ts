@@ -1,6 +1,7 @@
 // The long form of the crash-safety test: N kill -9 / restart cycles of a real server under
-// concurrent ingest, upsert, delete, search and compaction (test/helpers/crash-harness.ts), then a JSON report
-// of what was acknowledged and what was found. Usage: npx tsx bench/crash-soak.ts [cycles=60] [seed]
+// concurrent ingest, upsert, delete, search and compaction (test/helpers/crash-harness.ts), then a
+// JSON report of what was acknowledged and what was found.
+// Usage: npx tsx bench/crash-soak.ts [cycles=60] [seed]
 // Needs a built dist/ (npm run build). Exit status 1 when any problem was found.
 import fs from 'node:fs';
 import os from 'node:os';
