@@ -50,7 +50,7 @@ export class ServerMetrics {
     registers: [this.registry],
   });
 
-  constructor(engine: Pick<Engine, 'pending'>, registry: Pick<StoreRegistry, 'catalog' | 'counts'>) {
+  constructor(engine: Pick<Engine, 'pending'>, registry: Pick<StoreRegistry, 'catalog' | 'counts' | 'docs'>) {
     collectDefaultMetrics({ register: this.registry });
     new Gauge({
       name: 'svc_engine_tasks_in_flight',
@@ -75,7 +75,7 @@ export class ServerMetrics {
           }
         },
       });
-    perStore('svc_store_documents', 'Documents in a store (a closed one: as of its close)', (e) => registry.counts(e).docs);
+    perStore('svc_store_documents', 'Documents in a store (a closed one: as of its close)', (e) => registry.docs(e));
     perStore(
       'svc_store_bytes',
       'Bytes of live data a store holds on disk (a closed one: as of its close)',

@@ -22,8 +22,8 @@ export interface StoreEntry {
   /** the open, or the close, under way */
   opening?: Promise<OpenStore>;
   closing?: Promise<void>;
-  /** leases held, and when the last one was taken or released (ms) */
-  leases: number;
+  /** leases held (the sum of leasesByEpoch), and when the last one was taken or released (ms) */
+  readonly leases: number;
   lastUsed: number;
   /** compactions so far: a lease is of the epoch it was taken in, and holds the databases of that epoch */
   epoch: number;
@@ -43,5 +43,19 @@ export interface Lease {
 
 /** A catalog entry for the store in `dir`, closed. */
 export function newEntry(dir: string, meta: StoreMeta, counts: { docs: number; bytes: number }, lastUsed: number): StoreEntry {
-  return { dir, meta, leases: 0, lastUsed, epoch: 0, leasesByEpoch: new Map(), retired: [], counts, deleted: false };
+  return {
+    dir,
+    meta,
+    get leases() {
+      let n = 0;
+      for (const k of this.leasesByEpoch.values()) n += k;
+      return n;
+    },
+    lastUsed,
+    epoch: 0,
+    leasesByEpoch: new Map(),
+    retired: [],
+    counts,
+    deleted: false,
+  };
 }

@@ -116,7 +116,6 @@ export class StoreRegistry {
     }
     const db = created ?? StoreDb.open(entry.dir);
     try {
-      if (this.stale(db.meta)) await reencode(this.engine, project, db, this.log);
       const index = this.engine.createIndex();
       await index.load(db.encodedDocs());
       const store: OpenStore = { db, index, lock: new Mutex(), closed: false };
@@ -161,7 +160,6 @@ export class StoreRegistry {
   async acquire(project: string, ref: string): Promise<Lease> {
     const entry = this.entry(project, ref);
     const epoch = entry.epoch;
-    entry.leases++;
     entry.leasesByEpoch.set(epoch, (entry.leasesByEpoch.get(epoch) ?? 0) + 1);
     entry.lastUsed = Date.now();
     let store: OpenStore;
@@ -188,7 +186,6 @@ export class StoreRegistry {
   }
 
   private unlease(entry: StoreEntry, epoch: number): void {
-    entry.leases--;
     const n = (entry.leasesByEpoch.get(epoch) ?? 1) - 1;
     if (n > 0) entry.leasesByEpoch.set(epoch, n);
     else entry.leasesByEpoch.delete(epoch);
@@ -254,39 +251,39 @@ export class StoreRegistry {
     return entry.open;
   }
 
+  /** Documents of a store: live while it is open, as of its last close otherwise. */
+  docs(entry: StoreEntry): number {
+    return entry.open ? entry.open.db.nDocs : entry.counts.docs;
+  }
+
   /** Documents and bytes of a store: live while it is open, as of its last close otherwise. */
   counts(entry: StoreEntry): { docs: number; bytes: number } {
     return entry.open ? { docs: entry.open.db.nDocs, bytes: entry.open.db.sizeBytes() } : entry.counts;
   }
 
-  /** Every store of the catalog, open or not, with its project. */
+  /** Every store of the catalog, open or not, with its project (a store leaves the maps when it is marked deleted). */
   catalog(): Array<{ project: string; entry: StoreEntry }> {
-    return [...this.projects].flatMap(([project, p]) =>
-      [...p.byId.values()].filter((e) => !e.deleted).map((entry) => ({ project, entry })),
-    );
+    return [...this.projects].flatMap(([project, p]) => [...p.byId.values()].map((entry) => ({ project, entry })));
   }
 
-  /** Every open store with its project. */
-  entries(): Array<{ project: string; store: OpenStore }> {
-    return [...this.projects].flatMap(([project, p]) =>
-      [...p.byId.values()].flatMap((e) => (e.open && !e.open.closed ? [{ project, store: e.open }] : [])),
-    );
-  }
-
+  /** Every open store (but one being deleted). */
   allStores(): OpenStore[] {
-    return this.entries().map((e) => e.store);
+    return this.catalog().flatMap(({ entry }) => (entry.open && !entry.open.closed ? [entry.open] : []));
   }
 
   /** The store with the most documents, open or not, with its project; undefined when there is none. */
   largest(): { project: string; entry: StoreEntry } | undefined {
-    let best: { project: string; entry: StoreEntry } | undefined;
-    for (const c of this.catalog()) if (this.counts(c.entry).docs > (best ? this.counts(best.entry).docs : 0)) best = c;
-    return best;
+    let best: { project: string; entry: StoreEntry; docs: number } | undefined;
+    for (const c of this.catalog()) {
+      const docs = this.docs(c.entry);
+      if (docs > (best?.docs ?? 0)) best = { ...c, docs };
+    }
+    return best && { project: best.project, entry: best.entry };
   }
 
   /** The project's stores, open or not. */
   list(project: string): StoreEntry[] {
-    return [...(this.projects.get(project)?.byId.values() ?? [])].filter((e) => !e.deleted);
+    return [...(this.projects.get(project)?.byId.values() ?? [])];
   }
 
   /** Creates a store, open (with no lease: it closes when idle like any other). */

@@ -92,14 +92,22 @@ export interface StoreSummary {
 
 const SUMMARY = 'summary.json';
 
+/** The size and modification time of a store's data file, which a summary is valid for. */
+function dataStamp(dir: string): string {
+  const st = fs.statSync(path.join(dir, 'data.mdb'));
+  return `${st.size}:${st.mtimeMs}`;
+}
+
 /**
- * The summary a store's folder holds, or undefined (none, or unreadable). A summary is written when
- * a store closes and removed when it opens, so one that exists describes the database beside it.
+ * The summary a store's folder holds, or undefined (none, unreadable, or written for another state
+ * of the data file: changed behind the server's back). A summary is written when a store closes
+ * and removed when it opens, so one that exists describes the database beside it.
  */
 export function readSummary(dir: string): StoreSummary | undefined {
   try {
-    const s = JSON.parse(fs.readFileSync(path.join(dir, SUMMARY), 'utf8')) as StoreSummary;
-    return s && typeof s.meta?.id === 'string' && Number.isInteger(s.docs) && Number.isInteger(s.bytes) ? s : undefined;
+    const s = JSON.parse(fs.readFileSync(path.join(dir, SUMMARY), 'utf8')) as StoreSummary & { data?: string };
+    const whole = typeof s?.meta?.id === 'string' && Number.isInteger(s.docs) && Number.isInteger(s.bytes);
+    return whole && s.data === dataStamp(dir) ? { meta: s.meta, docs: s.docs, bytes: s.bytes } : undefined;
   } catch {
     return undefined;
   }
@@ -109,7 +117,7 @@ export function readSummary(dir: string): StoreSummary | undefined {
 export function writeSummary(dir: string, summary: StoreSummary): void {
   const tmp = path.join(dir, `.${SUMMARY}.tmp`);
   try {
-    fs.writeFileSync(tmp, JSON.stringify(summary));
+    fs.writeFileSync(tmp, JSON.stringify({ ...summary, data: dataStamp(dir) }));
     fs.renameSync(tmp, path.join(dir, SUMMARY));
   } catch {
     fs.rmSync(tmp, { force: true });
