@@ -12,7 +12,8 @@ COPY packages/ packages/
 RUN npm ci --no-audit --no-fund && npm prune --omit=dev --no-audit --no-fund
 
 FROM node:20-bookworm-slim
-ENV NODE_ENV=production SVC_DATA_DIR=/data SVC_LOG=info
+# a fixed mmap threshold: large buffers freed go back to the system (docs/memory.md)
+ENV NODE_ENV=production SVC_DATA_DIR=/data SVC_LOG=info MALLOC_MMAP_THRESHOLD_=131072
 WORKDIR /app
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules/ node_modules/

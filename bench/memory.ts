@@ -1,15 +1,22 @@
-// `npm run bench -- memory [--threads 1,2,4]`: where a server's memory goes with the wiki-pool
-// loaded. For each worker-thread count, a server in a child process (node --expose-gc) ingests
-// hotpotqa-dev's corpus over HTTP, settles, collects garbage, and reports its RSS split into
-// anonymous memory, the malloc heap and mapped files (LMDB's data.mdb among them, from
-// /proc/self/smaps), beside the main thread's JavaScript heap, external memory, the shared
-// WebAssembly memory and the index's segments. Linux only (smaps).
+// `npm run bench -- memory [--threads 1,2] [--runs 3] [--env K=V]`: where a server's memory goes with the
+// wiki-pool loaded. For each worker-thread count, a server in a child process (node --expose-gc)
+// ingests hotpotqa-dev's corpus over HTTP, settles, answers searches and reports; then a second
+// child starts on the same data dir (a restart: the warm-up opens the store), settles, answers the
+// same searches and reports. Each report splits the RSS into anonymous memory, the malloc heap and
+// mapped files (LMDB's data.mdb apart, from /proc/self/smaps), beside the main thread's JavaScript
+// heap and external memory, the shared WebAssembly memory (its size and what is allocated in it) and
+// the index's segments; each figure is the median of `--runs` runs. `--env` sets variables for the
+// children (malloc tuning, say). Linux only.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { BENCH_DIR, machineLine, REPO_DIR, suiteCorpus, table } from './bench-util.js';
-import { SvcSystem } from './peer-svc.js';
+import { pino } from 'pino';
+import { startServer } from '../src/api/server.js';
+import { loadConfig } from '../src/config.js';
+import { BENCH_DIR, machineLine, median, REPO_DIR, suiteCorpus, suiteQueries, table } from './bench-util.js';
+import { waitSettled } from './eval-server.js';
 
 const MiB = (x: number) => `${(x / 2 ** 20).toFixed(0)}`;
 
@@ -37,68 +44,141 @@ function rssByMapping(): { anon: number; heap: number; lmdb: number; files: numb
   return out;
 }
 
-if (process.argv[2] === '--child') {
-  const threads = Number(process.argv[3]);
-  const svc = await SvcSystem.start({ threads });
-  const services = (
-    svc as unknown as {
-      server: { services: { engine: { pending: number }; registry: { allStores(): Array<{ index: { memoryBytes: number } }> } } };
-    }
-  ).server.services;
-  const sample = () => {
-    (globalThis as { gc?: () => void }).gc?.();
-    const m = process.memoryUsage();
-    const index = services.registry.allStores().reduce((n, s) => n + s.index.memoryBytes, 0);
-    return { rss: m.rss, jsHeap: m.heapTotal, external: m.external, index, ...rssByMapping() };
+const STORE = 'bench';
+
+/** In a function of its own, so that the corpus is garbage once the ingest is done: not counted as the server's. */
+async function ingestCorpus(call: (method: string, p: string, body?: unknown) => Promise<unknown>): Promise<void> {
+  await call('POST', '/stores', { name: STORE });
+  const docs = suiteCorpus('hotpotqa-dev');
+  for (let i = 0; i < docs.length; i += 1000) {
+    const documents = docs.slice(i, i + 1000).map((d) => ({ id: d.id, text: d.text, metadata: d.metadata ?? {} }));
+    await call('POST', `/stores/${STORE}/documents`, { documents });
+  }
+}
+
+async function child(phase: 'ingest' | 'restart', threads: number, dataDir: string): Promise<void> {
+  const config = loadConfig({ SVC_DATA_DIR: dataDir, SVC_LOG: 'silent' });
+  const server = await startServer({
+    config,
+    port: 0,
+    host: '127.0.0.1',
+    noAuth: true,
+    rateLimit: 1e9,
+    threads,
+    logger: pino({ level: 'silent' }),
+  });
+  const call = async (method: string, p: string, body?: unknown) => {
+    const res = await fetch(server.url + p, {
+      method,
+      headers: { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${await res.text()}`);
+    return res.status === 204 ? undefined : res.json();
   };
-  const empty = sample();
-  await svc.ingest(suiteCorpus('hotpotqa-dev'));
-  await svc.settle();
-  await new Promise((r) => setTimeout(r, 3000));
-  process.stdout.write(`${JSON.stringify({ threads, empty, loaded: sample(), passages: svc.stats().passages })}\n`);
-  await svc.close();
+  const { services } = server as unknown as {
+    services: {
+      engine: { ctx: { heap: { stats(): { capacity: number; bytesInUse: number } } } };
+      registry: { entry(p: string, s: string): { open?: { index: { memoryBytes: number; settled: boolean } } } };
+    };
+  };
+  const open = () => services.registry.entry('default', STORE).open;
+  if (phase === 'ingest') await ingestCorpus(call);
+  await waitSettled(open()?.index);
+  for (const q of suiteQueries('hotpotqa-dev', 100)) await call('POST', `/stores/${STORE}/search`, { query: q.query, max_results: 10 });
+  await new Promise((r) => setTimeout(r, 3000)); // the workers' idle collection (WORKERS.idleCollectMs) included
+  const gc = (globalThis as { gc?: () => void }).gc;
+  gc?.();
+  await new Promise((r) => setTimeout(r, 500));
+  gc?.();
+  const m = process.memoryUsage();
+  const wasm = services.engine.ctx.heap.stats();
+  const report = {
+    rss: m.rss,
+    jsHeap: m.heapTotal,
+    external: m.external,
+    wasm: wasm.capacity,
+    wasmUsed: wasm.bytesInUse,
+    index: open()?.index.memoryBytes ?? 0,
+    ...rssByMapping(),
+  };
+  process.stdout.write(`${JSON.stringify(report)}\n`);
+  await server.close();
   process.exit(0);
 }
 
-const { values: opt } = parseArgs({ args: process.argv.slice(2), options: { threads: { type: 'string', default: '1,2,4' } } });
+if (process.argv[2] === '--child') {
+  await child(process.argv[3] as 'ingest' | 'restart', Number(process.argv[4]), process.argv[5]);
+}
+
+const { values: opt } = parseArgs({
+  args: process.argv.slice(2),
+  options: {
+    threads: { type: 'string', default: '1,2' },
+    runs: { type: 'string', default: '3' },
+    env: { type: 'string', multiple: true, default: [] },
+  },
+});
+const env = { ...process.env, ...Object.fromEntries(opt.env.map((kv) => kv.split(/=(.*)/s).slice(0, 2))) };
+const runs = Number(opt.runs);
+type Report = Record<'rss' | 'anon' | 'heap' | 'lmdb' | 'files' | 'jsHeap' | 'external' | 'wasm' | 'wasmUsed' | 'index', number>;
+
+function runChild(phase: string, threads: number, dataDir: string): Report {
+  const args = ['--expose-gc', '--import', 'tsx', path.join(BENCH_DIR, 'memory.ts'), '--child', phase, String(threads), dataDir];
+  const r = spawnSync(process.execPath, args, { cwd: REPO_DIR, encoding: 'utf8', env });
+  const line = r.stdout.trim().split('\n').pop() ?? '';
+  if (r.status !== 0 || !line.startsWith('{'))
+    throw new Error(`memory child (${phase}, ${threads} threads) failed: ${r.stderr.slice(-2000)}`);
+  return JSON.parse(line);
+}
+
 const started = new Date();
 const rows: string[][] = [];
 for (const threads of opt.threads.split(',').map(Number)) {
-  const r = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', path.join(BENCH_DIR, 'memory.ts'), '--child', String(threads)], {
-    cwd: REPO_DIR,
-    encoding: 'utf8',
-  });
-  const line = r.stdout.trim().split('\n').pop() ?? '';
-  if (r.status !== 0 || !line.startsWith('{')) throw new Error(`memory child (${threads} threads) failed: ${r.stderr.slice(-2000)}`);
-  const { empty, loaded } = JSON.parse(line);
-  rows.push([
-    String(threads),
-    MiB(empty.rss),
-    MiB(loaded.rss),
-    MiB(loaded.anon),
-    MiB(loaded.heap),
-    MiB(loaded.lmdb),
-    MiB(loaded.files),
-    MiB(loaded.jsHeap),
-    MiB(loaded.external),
-    MiB(loaded.index),
-  ]);
+  const reports: Record<string, Report[]> = { ingest: [], restart: [] };
+  for (let run = 0; run < runs; run++) {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-memory-'));
+    try {
+      for (const phase of ['ingest', 'restart']) reports[phase].push(runChild(phase, threads, dataDir));
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }
+  for (const [phase, rs] of Object.entries(reports)) {
+    // a worker's garbage is collected when V8 decides: the RSS of one run is noisy, so each figure is the median of the runs
+    const mid = (k: keyof Report) => median(rs.map((r) => r[k]));
+    const rss = rs.map((r) => r.rss);
+    rows.push([
+      String(threads),
+      phase,
+      `${MiB(mid('rss'))} (${MiB(Math.min(...rss))}–${MiB(Math.max(...rss))})`,
+      MiB(mid('anon')),
+      MiB(mid('heap')),
+      MiB(mid('lmdb')),
+      MiB(mid('files')),
+      MiB(mid('jsHeap')),
+      MiB(mid('external')),
+      `${MiB(mid('wasm'))} (${MiB(mid('wasmUsed'))})`,
+      MiB(mid('index')),
+    ]);
+  }
 }
 process.stdout.write(
-  `\nCommand: \`npm run bench -- memory --threads ${opt.threads}\` at ${started.toISOString()}, the wiki-pool over HTTP.\n${machineLine()}\n\n`,
+  `\nCommand: \`npm run bench -- memory --threads ${opt.threads} --runs ${runs}${opt.env.map((e) => ` --env ${e}`).join('')}\` at ${started.toISOString()}, the wiki-pool over HTTP; medians of ${runs} runs.\n${machineLine()}\n\n`,
 );
 process.stdout.write(
   table(
     [
       'worker threads',
-      'RSS empty MiB',
-      'RSS loaded MiB',
+      'after',
+      'RSS MiB (range)',
       'anonymous',
       'malloc heap',
       'LMDB data.mdb',
       'other files',
       'main JS heap',
       'main external',
+      'WebAssembly memory (allocated)',
       'index segments',
     ],
     rows,

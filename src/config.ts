@@ -1,7 +1,7 @@
 // Server configuration, read only from the SVC_* variables of the spec plus SVC_ENRICH_TIMEOUT (the
 // bound on each call to the enrichment endpoint), SVC_MCP_WRITES (the MCP endpoint's writing tools),
-// SVC_METRICS_KEY (the token of /metrics) and SVC_STORE_IDLE_S (when an unused store closes); the
-// port comes from the `--port` flag. Relative
+// SVC_METRICS_KEY (the token of /metrics), SVC_STORE_IDLE_S (when an unused store closes) and
+// SVC_THREADS (the engine's worker threads); the port comes from the `--port` flag. Relative
 // paths resolve against the working directory, except the default model, which is the folder
 // shipped in this package's models/.
 
@@ -34,6 +34,8 @@ export interface Config {
   metricsKey?: string;
   /** Seconds a store no request used stays open (SVC_STORE_IDLE_S, default 600); 0 keeps stores open once opened. */
   storeIdleS: number;
+  /** The engine's worker threads (SVC_THREADS); undefined: one per core. */
+  threads?: number;
 }
 
 /** The variables `svc serve` reads, with their defaults, as `svc serve --help` lists them (docs/configuration.md says more). */
@@ -51,7 +53,11 @@ export const SERVER_VARIABLES: ReadonlyArray<{ name: string; default: string; me
   { name: 'SVC_MCP_WRITES', default: '0', meaning: '1 offers MCP clients of /v1/mcp the writing tools' },
   { name: 'SVC_METRICS_KEY', default: 'unset: open', meaning: 'the bearer token GET /metrics requires' },
   { name: 'SVC_STORE_IDLE_S', default: '600', meaning: 'seconds an unused store stays open (0: until shutdown)' },
+  { name: 'SVC_THREADS', default: 'one per core', meaning: "the engine's worker threads (each holds a heap of its own)" },
 ];
+
+/** The most worker threads SVC_THREADS may ask for. */
+export const MAX_THREADS = 256;
 
 export const NAME_RE = /^[a-z0-9_-]{1,64}$/;
 
@@ -87,6 +93,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       `SVC_STORE_IDLE_S=${env.SVC_STORE_IDLE_S} is not a number of seconds, 0 or more (default 600; 0 keeps stores open)`,
     );
   }
+  const threads = env.SVC_THREADS ? Number(env.SVC_THREADS) : undefined;
+  if (threads !== undefined && !(Number.isInteger(threads) && threads >= 1 && threads <= MAX_THREADS)) {
+    throw new ConfigError(
+      `SVC_THREADS=${env.SVC_THREADS} is not a whole number of worker threads from 1 to ${MAX_THREADS} (default: one per core)`,
+    );
+  }
   return {
     modelUri: isRemote ? modelUri : path.resolve(modelUri),
     modelCache: path.resolve(env.SVC_MODEL_CACHE ?? path.join(dataDir, '.model-cache')),
@@ -103,5 +115,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mcpWrites: mcpWrites === '1',
     metricsKey: env.SVC_METRICS_KEY || undefined,
     storeIdleS: idle,
+    threads,
   };
 }

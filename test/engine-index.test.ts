@@ -1,13 +1,15 @@
 // The store index on the real engine (shipped model, WASM kernels, worker pool): batches become
 // segments, upserts and deletes take effect at once, many small batches are merged in the
 // background without losing or resurrecting documents, filters restrict every hop, and an index
-// rebuilt from the persisted encodings answers like the original.
+// rebuilt from the persisted encodings answers like the original, reading them as it builds.
 import t from 'tap';
 import { defaultModelUri } from '../src/config.js';
-import type { MemoryStoreIndex } from '../src/engine/index/index.js';
+import type { MemoryStoreIndex, SegmentBatch } from '../src/engine/index/index.js';
 import type { StoredDocument } from '../src/engine/index.js';
 import { loadEngine } from '../src/engine/index.js';
 import { readModelFolder } from '../src/engine/model/index.js';
+import { SEGMENTS } from '../src/engine/params.js';
+import { buildOp } from '../src/engine/segment/index.js';
 
 const engine = await loadEngine({ model: readModelFolder(defaultModelUri()), threads: 2 });
 t.teardown(() => engine.close());
@@ -72,6 +74,55 @@ t.test('many small batches merge in the background; nothing lost or resurrected'
   t.same(await top(rebuilt, 'common marker'), await top(index, 'common marker'), 'rebuilt index answers the same');
   index.close();
   rebuilt.close();
+});
+
+t.test("an encode's segment and encodings, moved from the worker, equal a build from those encodings", async (t) => {
+  const docs = Array.from({ length: 40 }, (_, i) => doc(`m${i}`, `Moved ${i}\nThe ${i}th document moves whole.\n\nA second passage ${i}.`));
+  const batch = await engine.encode(docs);
+  const [segment] = batch.segments as SegmentBatch[];
+  const blobs = batch.docs.map((d) => d.encoding);
+  t.ok(
+    blobs.every((b) => b.byteLength > 0 && b.buffer instanceof ArrayBuffer),
+    'every encoding arrived whole',
+  );
+  t.equal(new Set(blobs.map((b) => b.buffer)).size, blobs.length, 'each on a buffer of its own');
+  const header = new DataView(blobs[0].buffer, blobs[0].byteOffset);
+  const rebuilt = buildOp({} as never, { blobs, fingerprint: header.getUint32(4, true), dim: header.getUint32(8, true) });
+  t.same(new Uint8Array(segment.built.image), new Uint8Array(rebuilt.image), 'the segment image');
+  for (const k of ['rowDoc', 'rowStart', 'rowEnd', 'blen', 'tlen'] as const) t.same(segment.built[k], rebuilt[k], k);
+});
+
+t.test('a load reads the stored documents as it builds segments, never more than a chunk per worker ahead', async (t) => {
+  const [one] = (await engine.encode([doc('x', 'Loaded\nThe load reads lazily.')])).docs;
+  const total = SEGMENTS.loadChunk * 5 + 7;
+  let mostPending = 0;
+  function* stored(): Generator<StoredDocument> {
+    for (let i = 0; i < total; i++) {
+      mostPending = Math.max(mostPending, engine.pending);
+      yield { id: `l${i}`, metadata: { i }, encoding: one.encoding };
+    }
+  }
+  const index = engine.createIndex({ compactWhenIdle: false }) as MemoryStoreIndex;
+  await index.load(stored());
+  t.ok(mostPending >= 1 && mostPending <= 3, `at most threads + 1 builds in flight while reading (${mostPending})`);
+  t.equal(index.passageCount, total, 'every document loaded');
+  t.equal(index.segmentCount, 6, 'one segment per chunk');
+  t.same(await top(index, 'lazily', { filter: { i: total - 1 } }), [`l${total - 1}`], 'the last chunk is searchable');
+  index.close();
+});
+
+t.test('a load that fails part way rejects with the failure, and the index closes', async (t) => {
+  const [one] = (await engine.encode([doc('x', 'Loaded\nThe load reads lazily.')])).docs;
+  const broken = one.encoding.slice();
+  broken[4] ^= 0xff; // the model fingerprint
+  function* stored(): Generator<StoredDocument> {
+    for (let i = 0; i < SEGMENTS.loadChunk * 4; i++)
+      yield { id: `f${i}`, metadata: {}, encoding: i === SEGMENTS.loadChunk * 2 ? broken : one.encoding };
+  }
+  const index = engine.createIndex({ compactWhenIdle: false }) as MemoryStoreIndex;
+  await t.rejects(index.load(stored()), 'the third chunk fails to build');
+  index.close();
+  t.equal(index.segmentCount, 0, 'closing frees what was installed');
 });
 
 t.test('searches running while merges install see consistent results', async (t) => {

@@ -30,7 +30,7 @@ export interface ServerOptions {
   host?: string;
   noAuth: boolean;
   logger?: Logger;
-  /** Worker threads of the engine (default: available cores). */
+  /** Worker threads of the engine (default: SVC_THREADS, else available cores). */
   threads?: number;
   /** Engine tasks that may wait for a worker before requests get 503 (default: the pool's, 16 per thread). */
   maxQueue?: number;
@@ -74,7 +74,9 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     const modelDir = await resolveModel(config.modelUri, config.modelCache, modelLog);
     // Read and verified once; the engine places its tables and the answerer takes its reader from it.
     const model = loadModelFolder(modelDir);
-    engine = await loadEngine({ model, threads: opts.threads, maxQueue: opts.maxQueue });
+    const threads = opts.threads ?? config.threads ?? availableParallelism();
+    engine = await loadEngine({ model, threads, maxQueue: opts.maxQueue });
+    logger.info({ threads, model: engine.model }, 'engine started');
     const registry = new StoreRegistry(config.dataDir, engine, (msg, fields) => logger.info(fields ?? {}, msg));
     // Answers and enrichment: the native reader from the model folder, or the SVC_ENRICH_* endpoint.
     // The native reader also re-orders the head of one-hop results when the model has params.rerank.
@@ -88,7 +90,6 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     logger.info({}, `${enrichment.answerer.describe()}; ${enrichment.extractor.describe()}; ${ordering}`);
     // Engine work is admitted fairly across projects: two requests per worker thread run at once (one
     // computes while the other's results are resolved), and each project may queue eight per thread.
-    const threads = opts.threads ?? availableParallelism();
     const gate = new FairGate(2 * threads, 8 * threads);
     const services: Services = {
       version: VERSION,

@@ -114,10 +114,15 @@ export class StoreRegistry {
     } catch {
       // a read-only data dir: the store takes no write, so the summary stays true
     }
-    const db = created ?? StoreDb.open(entry.dir);
+    let db = created ?? StoreDb.open(entry.dir);
+    const index = this.engine.createIndex();
     try {
-      const index = this.engine.createIndex();
       await index.load(db.encodedDocs());
+      if (!created) {
+        // reading every encoding mapped the whole data file in; a fresh handle maps only what is read from now on
+        await db.close();
+        db = StoreDb.open(entry.dir);
+      }
       const store: OpenStore = { db, index, lock: new Mutex(), closed: false };
       entry.meta = db.meta;
       entry.open = store;
@@ -130,6 +135,7 @@ export class StoreRegistry {
       });
       return store;
     } catch (err) {
+      index.close();
       await db.close();
       throw err;
     }

@@ -3,8 +3,9 @@
 // memory received in workerData and dispatches each task to its op.
 // Invariants: the ops are registered before the first task; handler errors never escape as thread
 // errors; they come back as a TaskReply carrying a WireError (class name + code) that the pool
-// rebuilds.
+// rebuilds. The buffers an op declares as moving are transferred with its reply, not copied.
 import { workerData } from 'node:worker_threads';
+import { move, transferableSymbol, valueSymbol } from 'piscina';
 import { searchOp } from './ranking/index.js';
 import {
   type EngineWorkerData,
@@ -17,20 +18,25 @@ import {
   type TaskReply,
   WasmKernels,
 } from './runtime/index.js';
-import { buildOp, encodeOp, mergeOp } from './segment/index.js';
+import { buildOp, builtMoves, encodeMoves, encodeOp, mergeMoves, mergeOp } from './segment/index.js';
 
 registerOp('scan', scanOp);
-registerOp('encode', encodeOp);
-registerOp('build', buildOp);
-registerOp('merge', mergeOp);
+registerOp('encode', encodeOp, encodeMoves);
+registerOp('build', buildOp, builtMoves);
+registerOp('merge', mergeOp, mergeMoves);
 registerOp('search', searchOp);
 
 const data = workerData as EngineWorkerData;
 const ctx: OpContext = { kernels: new WasmKernels(data.module, data.memory), shared: data.shared };
 
-export default async function handleTask(task: TaskEnvelope): Promise<TaskReply> {
+export default async function handleTask(task: TaskEnvelope): Promise<TaskReply | ReturnType<typeof move>> {
   try {
-    return { ok: true, value: await getOp(task.op)(ctx, task.args) };
+    const { handler, moves } = getOp(task.op);
+    const reply: TaskReply = { ok: true, value: await handler(ctx, task.args) };
+    if (!moves) return reply;
+    // a shared buffer cannot move (and is never copied either)
+    const buffers = [...new Set(moves(reply.value))].filter((b) => b instanceof ArrayBuffer);
+    return move({ [transferableSymbol]: buffers, [valueSymbol]: reply });
   } catch (err) {
     return { ok: false, error: errorToWire(err) };
   }

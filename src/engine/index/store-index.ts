@@ -33,6 +33,8 @@ interface DocEntry {
 /** Segment ids are unique in the process, across stores: searches key what they remember of a segment by it (term-ranges.ts). */
 let nextSegmentId = 1;
 
+const EMPTY = new Uint8Array(0);
+
 export class MemoryStoreIndex implements StoreIndex {
   private segments: Segment[] = [];
   private readonly docs = new Map<string, DocEntry>();
@@ -84,21 +86,37 @@ export class MemoryStoreIndex implements StoreIndex {
     return n;
   }
 
+  /**
+   * Builds the index of stored documents, SEGMENTS.loadChunk documents per segment, reading `stored`
+   * as it goes: at most one chunk per worker (plus one) is in flight, so what a load holds outside the
+   * index stays bounded however large the store. Segments are installed in the order read. A failure
+   * leaves the segments already installed in place; the caller closes the index.
+   */
   async load(stored: Iterable<StoredDocument>): Promise<void> {
-    const chunks: StoredDocument[][] = [];
-    let cur: StoredDocument[] = [];
-    for (const d of stored) {
-      cur.push(d);
-      if (cur.length === SEGMENTS.loadChunk) {
-        chunks.push(cur);
+    const inFlight: Array<{ docs: StoredDocument[]; built: Promise<BuiltSegment> }> = [];
+    const installOldest = async () => {
+      const next = inFlight.shift() as (typeof inFlight)[number];
+      this.install({ built: await next.built, docs: next.docs });
+    };
+    const dispatch = (docs: StoredDocument[]) => {
+      const built = this.ctx.buildFromBlobs(docs.map((d) => d.encoding));
+      built.catch(() => {}); // awaited in order by installOldest; a later chunk's failure must not go unhandled meanwhile
+      inFlight.push({ docs: docs.map(({ id, metadata }) => ({ id, metadata, encoding: EMPTY })), built });
+    };
+    try {
+      let cur: StoredDocument[] = [];
+      for (const d of stored) {
+        cur.push(d);
+        if (cur.length < SEGMENTS.loadChunk) continue;
+        dispatch(cur);
         cur = [];
+        if (inFlight.length > this.ctx.pool.threads) await installOldest();
       }
+      if (cur.length) dispatch(cur);
+      while (inFlight.length) await installOldest();
+    } finally {
+      inFlight.length = 0;
     }
-    if (cur.length) chunks.push(cur);
-    const built = await Promise.all(chunks.map((c) => this.ctx.buildFromBlobs(c.map((d) => d.encoding))));
-    chunks.forEach((c, i) => {
-      this.install({ built: built[i], docs: c });
-    });
     this.armIdleMerge();
   }
 

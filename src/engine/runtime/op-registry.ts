@@ -2,7 +2,10 @@
 // Invariants: names are unique; handlers receive the worker's kernels and the
 // task arguments (plain structured-clone data: numbers as pointers, typed
 // arrays) and return structured-clone data; they must not keep pointers past
-// the task, since blocks may be reclaimed once the task finished.
+// the task, since blocks may be reclaimed once the task finished. An op that
+// declares `moves` hands the buffers it names to the main thread instead of
+// copying them: they must be fresh (made by this task, never reused by the
+// worker, never the shared memory).
 
 import { UnknownOpError } from './errors.js';
 import type { WasmKernels } from './kernels.js';
@@ -17,14 +20,28 @@ export interface OpContext {
 // biome-ignore lint/suspicious/noExplicitAny: each registered handler types its own args (ScanArgs, EncodeArgs, ...); with `unknown` no typed handler would be assignable to OpHandler
 export type OpHandler = (ctx: OpContext, args: any) => unknown;
 
-const handlers = new Map<string, OpHandler>();
+/** The buffers of an op's result that move to the main thread (typed by each op, like its args). */
+// biome-ignore lint/suspicious/noExplicitAny: typed by each op for its own result, as OpHandler's args
+export type OpMoves = (result: any) => ArrayBufferLike[];
 
-export function registerOp(name: string, handler: OpHandler): void {
-  if (handlers.has(name)) throw new Error(`engine op "${name}" is already registered`);
-  handlers.set(name, handler);
+interface OpEntry {
+  handler: OpHandler;
+  moves?: OpMoves;
 }
 
-export function getOp(name: string): OpHandler {
+const handlers = new Map<string, OpEntry>();
+
+/**
+ * `moves` names the result's buffers that the worker gives up: the main thread receives them without a
+ * copy, and the worker holds no garbage of that size until its next collection (an idle worker may
+ * not collect for a long time).
+ */
+export function registerOp(name: string, handler: OpHandler, moves?: OpMoves): void {
+  if (handlers.has(name)) throw new Error(`engine op "${name}" is already registered`);
+  handlers.set(name, { handler, moves });
+}
+
+export function getOp(name: string): OpEntry {
   const h = handlers.get(name);
   if (!h) throw new UnknownOpError(`unknown engine op "${name}" (known: ${[...handlers.keys()].join(', ')})`);
   return h;

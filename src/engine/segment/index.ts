@@ -7,6 +7,6 @@ export { encodeOp, stopSet } from './encode-op.js';
 export { decodeBlob, EncodingFormatError, encodeBlob, encodedSize } from './encoding.js';
 export { HEADER_WORDS, MAGIC, SEC, SECTION_COUNT } from './layout.js';
 export { mergePlan } from './merge-policy.js';
-export { buildOp, mergeOp } from './ops.js';
+export { buildOp, builtMoves, encodeMoves, mergeMoves, mergeOp } from './ops.js';
 export type * from './types.js';
 export { SegmentView } from './view.js';

@@ -1,11 +1,12 @@
 // Worker ops that build index segments: `build` from persisted document encodings (opening a
-// store) and `merge` from live rows of existing segments. Both return a BuiltSegment (copied to
-// the main thread by structured clone).
+// store) and `merge` from live rows of existing segments. Both return a BuiltSegment whose buffers
+// are fresh, so they move to the main thread (the `*Moves` functions name them) rather than being
+// copied.
 
 import type { OpContext } from '../runtime/index.js';
 import { buildSegment } from './build.js';
 import { decodeBlob } from './encoding.js';
-import type { BuildArgs, BuiltSegment, MergeArgs, MergeResult, SegmentDoc } from './types.js';
+import type { BuildArgs, BuiltSegment, EncodeResult, MergeArgs, MergeResult, SegmentDoc } from './types.js';
 import { SegmentView } from './view.js';
 
 export function buildOp(_ctx: OpContext, a: BuildArgs): BuiltSegment {
@@ -33,3 +34,18 @@ export function mergeOp(ctx: OpContext, a: MergeArgs): MergeResult {
   });
   return { built: buildSegment({ docs, dim: a.dim }), rowSource: Uint32Array.from(source) };
 }
+
+/** The buffers of a built segment (each array has its own). */
+export const builtMoves = (b: BuiltSegment): ArrayBufferLike[] => [
+  b.image,
+  b.rowDoc.buffer,
+  b.rowStart.buffer,
+  b.rowEnd.buffer,
+  b.blen.buffer,
+  b.tlen.buffer,
+];
+
+export const mergeMoves = (r: MergeResult): ArrayBufferLike[] => [...builtMoves(r.built), r.rowSource.buffer];
+
+/** An encode's segment and every document's encoding (each made by encodeBlob on its own buffer). */
+export const encodeMoves = (r: EncodeResult): ArrayBufferLike[] => [...builtMoves(r.built), ...r.docs.map((d) => d.blob.buffer)];
