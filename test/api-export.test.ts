@@ -1,7 +1,9 @@
 // GET /v1/stores/{store}/export over HTTP and its client and CLI: the documents as JSON lines in
 // ingest order; one consistent snapshot while writes go on (on the real LMDB store: writes commit
 // between two documents of an export and it still holds exactly the documents of its start; over
-// HTTP: a reader that stalls while writes land); an export, a delete and an import give identical
+// HTTP: a reader that stalls while writes land); a store deleted during an export: the export ends
+// whole, the store is gone at once, its files once the export is done; an export that waits on the
+// socket many times leaves no listener behind; an export, a delete and an import give identical
 // search results; svc export | svc import as separate processes.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -11,7 +13,7 @@ import { createStore, newStoreId } from '../src/store/index.js';
 import { assertBuilt, runCli } from './helpers/cli.js';
 import { startTestServer, tempDir } from './helpers/server.js';
 
-const { server, api } = await startTestServer(t, { threads: 1 });
+const { server, api, dataDir } = await startTestServer(t, { threads: 1 });
 const svc = new Svc({ baseUrl: server.url, env: {} });
 const PAD = ' The valley holds farms, mills and a long stone bridge over the river.'.repeat(30);
 const docs = (n: number, prefix = 'd') =>
@@ -20,6 +22,16 @@ const docs = (n: number, prefix = 'd') =>
     text: `Town ${i}\nTown ${i} lies on river ${i % 7} and trades ${['wool', 'salt', 'iron'][i % 3]}.${PAD}`,
     metadata: { n: i, kind: ['wool', 'salt', 'iron'][i % 3] },
   }));
+
+/** The documents of an export whose first chunk was read already, read to its end. */
+async function restOfExport(first: Uint8Array | undefined, reader: ReadableStreamDefaultReader<Uint8Array>) {
+  let text = new TextDecoder().decode(first);
+  for (let r = await reader.read(); !r.done; r = await reader.read()) text += new TextDecoder().decode(r.value);
+  return text
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { id: string; text: string; metadata: Record<string, unknown> });
+}
 
 t.test('the documents as JSON lines, in ingest order', async (t) => {
   await svc.stores.create('small');
@@ -90,12 +102,7 @@ t.test('over HTTP, one consistent snapshot while writes go on', async (t) => {
   await svc.documents.ingest('busy', [{ ...original[1499], text: 'Town 1499\nRewritten during the export.' }]);
   await svc.documents.delete('busy', 'd0001');
   await svc.documents.patch('busy', 'd1498', { kind: 'changed' });
-  let text = new TextDecoder().decode(first.value);
-  for (let r = await reader.read(); !r.done; r = await reader.read()) text += new TextDecoder().decode(r.value);
-  const exported = text
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l));
+  const exported = await restOfExport(first.value, reader);
   t.equal(exported.length, 1500, 'exactly the documents of its start');
   const byId = (a: Array<{ id: string }>) => [...a].sort((x, y) => x.id.localeCompare(y.id));
   // ingestStream sends batches concurrently, so the ingest order is the order they committed in
@@ -117,6 +124,38 @@ t.test('a reader that goes away releases the export', async (t) => {
   await svc.documents.ingest('busy', [{ id: 'after', text: 'After\nWritten after an abandoned export.' }]);
   t.equal((await svc.stores.get('busy')).n_docs, 1501, 'writes go on');
 });
+
+t.test(
+  'a store deleted during an export: the export ends whole; the store is gone at once, its files when the export is done',
+  async (t) => {
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.name);
+    process.on('warning', onWarning);
+    t.teardown(() => process.off('warning', onWarning));
+    await svc.stores.create('doomed');
+    // about 15 MB: far more than the socket and the client buffer, so the server is mid-export when the delete comes
+    const original = docs(1500, 'z').map((d) => ({ ...d, text: d.text + PAD.repeat(4) }));
+    await svc.documents.ingestStream('doomed', original);
+    const trash = () =>
+      fs.readdirSync(dataDir, { recursive: true, encoding: 'utf8' }).filter((f) => path.basename(f).startsWith('.trash-'));
+    const res = await fetch(`${server.url}/stores/doomed/export`);
+    const reader = res.body!.getReader();
+    const first = await reader.read();
+    await svc.stores.delete('doomed');
+    const gone = await api.raw('GET', '/stores/doomed');
+    t.equal(gone.status, 404, 'the store is gone by name as soon as the delete answers');
+    t.equal(gone.body.error.type, 'store_not_found');
+    t.ok(trash().length > 0, 'its files wait for the export');
+    const exported = await restOfExport(first.value, reader);
+    t.equal(exported.length, 1500, 'the export ran to its end');
+    t.same(new Set(exported.map((d) => d.id)), new Set(original.map((d) => d.id)));
+    for (let i = 0; i < 50 && trash().length > 0; i++) await new Promise((r) => setTimeout(r, 20));
+    t.same(trash(), [], 'the files are removed once the export is done');
+    t.same(warnings, [], 'no warning (an export waiting on the socket many times leaves no listener behind)');
+    await svc.stores.create('doomed');
+    t.equal((await svc.stores.get('doomed')).n_docs, 0, 'the name can be used again');
+  },
+);
 
 t.test('export, delete, import: identical search results', async (t) => {
   await svc.stores.create('round');

@@ -147,7 +147,7 @@ async function writeLines(res: Response, lines: Iterable<unknown>): Promise<void
     for (let r = it.next(); !r.done; r = it.next()) {
       chunk += `${JSON.stringify(r.value)}\n`;
       if (chunk.length < LINES_CHUNK) continue;
-      if (!res.write(chunk)) await new Promise((resolve) => res.once('drain', resolve).once('close', resolve));
+      if (!res.write(chunk)) await drainedOrClosed(res);
       chunk = '';
       if (res.destroyed) return;
     }
@@ -155,6 +155,17 @@ async function writeLines(res: Response, lines: Iterable<unknown>): Promise<void
   } finally {
     it.return?.();
   }
+}
+
+/** Resolves when `res` can take more, or is closed; leaves no listener behind (a long stream waits many times). */
+function drainedOrClosed(res: Response): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done).off('close', done);
+      resolve();
+    };
+    res.on('drain', done).on('close', done);
+  });
 }
 
 /** Body caps: ingest takes 32 MB (read up to 64 MB to name what was too large); the rest 64 KB. */

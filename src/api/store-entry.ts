@@ -28,8 +28,11 @@ export interface StoreEntry {
   /** compactions so far: a lease is of the epoch it was taken in, and holds the databases of that epoch */
   epoch: number;
   leasesByEpoch: Map<number, number>;
-  /** databases a compaction replaced, closed once no lease taken before epoch `until` remains */
-  retired: Array<{ until: number; db: StoreDb }>;
+  /**
+   * what waits for the leases taken before epoch `until`: closing a database a compaction replaced,
+   * removing a deleted store
+   */
+  retired: Array<{ until: number; dispose: () => Promise<void> }>;
   /** documents and bytes on disk as of its last close (live figures while open) */
   counts: { docs: number; bytes: number };
   deleted: boolean;

@@ -10,7 +10,7 @@
 // one store per project; a leased store is never closed, and a store opens only once its previous
 // close has finished; a database a compaction replaced stays open until every lease taken before
 // the compaction is released; a store being deleted is unreachable by name and id before its folder goes
-// away; stores of one project are invisible to another (lookups are always by project); a store is
+// away, and the requests that held it then finish on it (the last one closes it and removes its files); stores of one project are invisible to another (lookups are always by project); a store is
 // reachable only once its encodings were made by the loaded model and this version's text
 // analysis: a store of another model version, or one analysed otherwise (made before CJK and Thai
 // words were segmented, say), is re-encoded from its stored text at start (store-reencode.ts), while
@@ -20,7 +20,6 @@ import { ApiError } from '../errors.js';
 import {
   compactStore,
   createStore,
-  destroyStore,
   isStoreId,
   listProjects,
   newStoreId,
@@ -29,6 +28,7 @@ import {
   removeSummary,
   StoreDb,
   type StoreMeta,
+  unlinkStore,
   writeSummary,
 } from '../store/index.js';
 import { Mutex } from './mutex.js';
@@ -52,6 +52,8 @@ class ProjectStores {
 export class StoreRegistry {
   private readonly projects = new Map<string, ProjectStores>();
   private idleTimer?: NodeJS.Timeout;
+  /** Deleted stores that requests still hold: the last lease released removes them (closeRetired). */
+  private readonly draining = new Set<StoreEntry>();
 
   constructor(
     private readonly dataDir: string,
@@ -196,16 +198,28 @@ export class StoreRegistry {
     if (n > 0) entry.leasesByEpoch.set(epoch, n);
     else entry.leasesByEpoch.delete(epoch);
     entry.lastUsed = Date.now();
-    this.closeRetired(entry);
+    void this.closeRetired(entry);
   }
 
-  /** Closes the databases compactions replaced once no lease that could still read them remains. */
-  private closeRetired(entry: StoreEntry): void {
-    entry.retired = entry.retired.filter(({ until, db }) => {
+  /**
+   * Runs what waits for the leases taken before it: closing the databases compactions replaced, and
+   * the removal of a deleted store. Resolves once those it ran are done.
+   */
+  private async closeRetired(entry: StoreEntry): Promise<void> {
+    const due: Array<() => Promise<void>> = [];
+    entry.retired = entry.retired.filter(({ until, dispose }) => {
       if ([...entry.leasesByEpoch.keys()].some((e) => e < until)) return true;
-      void db.close().catch((err) => this.log('closing a compacted store database failed', { store: entry.meta.name, err: String(err) }));
+      due.push(dispose);
       return false;
     });
+    if (entry.retired.length === 0) this.draining.delete(entry);
+    await Promise.all(
+      due.map((dispose) =>
+        dispose().catch((err) =>
+          this.log('closing a replaced or deleted store database failed', { store: entry.meta.name, err: String(err) }),
+        ),
+      ),
+    );
   }
 
   /**
@@ -225,7 +239,7 @@ export class StoreRegistry {
         const before = old.fileBytes();
         store.db = await compactStore(old);
         entry.epoch++;
-        entry.retired.push({ until: entry.epoch, db: old });
+        entry.retired.push({ until: entry.epoch, dispose: () => old.close() });
         const after = store.db.fileBytes();
         const ms = Math.round(performance.now() - started);
         this.log('store compacted', { project, store: entry.meta.name, id: entry.meta.id, bytes_before: before, bytes_after: after, ms });
@@ -317,6 +331,11 @@ export class StoreRegistry {
     });
   }
 
+  /**
+   * Deletes a store: once its folder is renamed away (durably), the store is gone by name and id and
+   * the call returns; requests already holding it (an export, a search) finish on it as it was, and
+   * the last of them closes it and removes its files.
+   */
   async delete(project: string, ref: string): Promise<void> {
     const entry = this.entry(project, ref);
     const p = this.project(project);
@@ -324,12 +343,13 @@ export class StoreRegistry {
       if (entry.deleted) return;
       await entry.opening?.catch(() => undefined);
       await entry.closing;
-      const remove = async (db: StoreDb) => {
+      /** Takes the store from the catalog and its name; what finishes the removal comes back. */
+      const unlink = (db: StoreDb): (() => Promise<void>) => {
         entry.deleted = true;
         p.byId.delete(entry.meta.id);
         p.byName.delete(entry.meta.name);
         try {
-          await destroyStore(db);
+          return unlinkStore(db);
         } catch (err) {
           // nothing was removed (e.g. a read-only data dir): the store stays as it was
           entry.deleted = false;
@@ -340,23 +360,37 @@ export class StoreRegistry {
       const store = entry.open;
       if (!store) {
         const db = StoreDb.open(entry.dir);
-        await remove(db).catch(async (err) => {
+        let finish: () => Promise<void>;
+        try {
+          finish = unlink(db);
+        } catch (err) {
           await db.close();
           throw err;
-        });
+        }
+        await finish();
         return;
       }
       await store.lock.run(async () => {
         if (store.closed) return;
         store.closed = true;
+        let finish: () => Promise<void>;
         try {
-          await remove(store.db);
+          finish = unlink(store.db);
         } catch (err) {
           store.closed = false;
           throw err;
         }
-        store.index.close();
         entry.open = undefined;
+        entry.epoch++;
+        entry.retired.push({
+          until: entry.epoch,
+          dispose: async () => {
+            store.index.close();
+            await finish();
+          },
+        });
+        this.draining.add(entry);
+        await this.closeRetired(entry);
       });
     });
   }
@@ -375,7 +409,7 @@ export class StoreRegistry {
           if (store.closed || entry.leases > 0 || entry.open !== store) return;
           entry.open = undefined;
           await this.shut(entry, store);
-          this.closeRetired(entry);
+          await this.closeRetired(entry);
           closed++;
           this.log('store closed (idle)', {
             project,
@@ -427,11 +461,14 @@ export class StoreRegistry {
           store.closed = true;
           entry.open = undefined;
           await this.shut(entry, store);
-          for (const r of entry.retired.splice(0)) await r.db.close();
+          for (const r of entry.retired.splice(0)) await r.dispose();
         });
       }
       p.byId.clear();
       p.byName.clear();
     }
+    // deleted stores a request still held: shutdown waited for the requests, so nothing reads them now
+    for (const entry of this.draining) for (const r of entry.retired.splice(0)) await r.dispose();
+    this.draining.clear();
   }
 }

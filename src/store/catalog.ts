@@ -157,7 +157,12 @@ export async function createStore(dataDir: string, meta: StoreMeta): Promise<Sto
  * Removes a store: after this returns, a restart no longer sees it. The folder is renamed away
  * first; if that fails, nothing changed (the store is still open) and the error is thrown.
  */
-export async function destroyStore(db: StoreDb): Promise<void> {
+/**
+ * Takes a store away from its name durably (renamed into the trash, the folder fsynced) and returns
+ * what finishes the removal (closing the database and deleting its files), for the caller to run
+ * once no reader needs the database any more. A start removes what is left of `.trash-*`.
+ */
+export function unlinkStore(db: StoreDb): () => Promise<void> {
   const parent = path.dirname(db.dir);
   const trash = path.join(parent, `.trash-${path.basename(db.dir)}-${randomBytes(4).toString('hex')}`);
   fsStep(parent, 'delete the store', () => fs.renameSync(db.dir, trash));
@@ -166,12 +171,14 @@ export async function destroyStore(db: StoreDb): Promise<void> {
   } catch {
     // the rename is done; if it never reaches the disk, a crash brings the whole store back
   }
-  await db.close();
-  try {
-    fs.rmSync(trash, { recursive: true, force: true });
-  } catch {
-    // gone from its name already; the next start removes what is left of `.trash-*`
-  }
+  return async () => {
+    await db.close();
+    try {
+      fs.rmSync(trash, { recursive: true, force: true });
+    } catch {
+      // gone from its name already; the next start removes what is left of `.trash-*`
+    }
+  };
 }
 
 /**

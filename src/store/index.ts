@@ -4,7 +4,6 @@
 export {
   compactStore,
   createStore,
-  destroyStore,
   isStoreId,
   listProjects,
   newStoreId,
@@ -14,6 +13,7 @@ export {
   readSummary,
   removeSummary,
   type StoreSummary,
+  unlinkStore,
   writeSummary,
 } from './catalog.js';
 export { type DataDirLock, DataDirLockedError, lockDataDir } from './data-dir-lock.js';
