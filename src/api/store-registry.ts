@@ -164,12 +164,15 @@ export class StoreRegistry {
     return entry;
   }
 
-  /** The store `ref` held open for the caller (opened first if it is closed), or 404. */
-  async acquire(project: string, ref: string): Promise<Lease> {
+  /**
+   * The store `ref` held open for the caller (opened first if it is closed), or 404. `touch: false`
+   * (the server's own work, an automatic compaction) leaves the store's idle time running.
+   */
+  async acquire(project: string, ref: string, { touch = true }: { touch?: boolean } = {}): Promise<Lease> {
     const entry = this.entry(project, ref);
     const epoch = entry.epoch;
     entry.leasesByEpoch.set(epoch, (entry.leasesByEpoch.get(epoch) ?? 0) + 1);
-    entry.lastUsed = Date.now();
+    if (touch) entry.lastUsed = Date.now();
     let store: OpenStore;
     try {
       if (!entry.opening && !entry.open) {
@@ -179,7 +182,7 @@ export class StoreRegistry {
       }
       store = entry.open ?? (await entry.opening!);
     } catch (err) {
-      this.unlease(entry, epoch);
+      this.unlease(entry, epoch, touch);
       throw err;
     }
     let held = true;
@@ -188,16 +191,16 @@ export class StoreRegistry {
       release: () => {
         if (!held) return;
         held = false;
-        this.unlease(entry, epoch);
+        this.unlease(entry, epoch, touch);
       },
     };
   }
 
-  private unlease(entry: StoreEntry, epoch: number): void {
+  private unlease(entry: StoreEntry, epoch: number, touch: boolean): void {
     const n = (entry.leasesByEpoch.get(epoch) ?? 1) - 1;
     if (n > 0) entry.leasesByEpoch.set(epoch, n);
     else entry.leasesByEpoch.delete(epoch);
-    entry.lastUsed = Date.now();
+    if (touch) entry.lastUsed = Date.now();
     void this.closeRetired(entry);
   }
 
@@ -225,11 +228,16 @@ export class StoreRegistry {
   /**
    * Compacts the store `ref` (StoreDb file without free pages, store/catalog.ts compactStore) under
    * its write mutex: writes wait, searches and reads go on; readers that began before it finish on
-   * the database they began with. Returns the data file's bytes before and after.
+   * the database they began with. Returns the data file's bytes before and after. `touch: false` (an
+   * automatic compaction) does not count as a use of the store for its idle time.
    */
-  async compact(project: string, ref: string): Promise<{ store: StoreEntry; before: number; after: number; ms: number }> {
+  async compact(
+    project: string,
+    ref: string,
+    { touch = true }: { touch?: boolean } = {},
+  ): Promise<{ store: StoreEntry; before: number; after: number; ms: number }> {
     const entry = this.entry(project, ref);
-    const lease = await this.acquire(project, entry.meta.id);
+    const lease = await this.acquire(project, entry.meta.id, { touch });
     try {
       const store = lease.store;
       return await store.lock.run(async () => {
@@ -258,7 +266,7 @@ export class StoreRegistry {
       if (!db || entry.opening || entry.closing) continue;
       const file = db.fileBytes();
       if (file < minBytes || db.sizeBytes() > file * COMPACT.liveShare) continue;
-      await this.compact(project, entry.meta.id);
+      await this.compact(project, entry.meta.id, { touch: false });
       n++;
     }
     return n;
