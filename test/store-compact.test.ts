@@ -8,10 +8,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
-import { compactStore, createStore, newStoreId, openProjectStores } from '../src/store/catalog.js';
+import { compactStore, createStore, newStoreId, projectStoreDirs } from '../src/store/catalog.js';
 import { StoreDb } from '../src/store/store-db.js';
 import { assertBuilt, runCli } from './helpers/cli.js';
 import { type Api, startTestServer, tempDir } from './helpers/server.js';
+
+/** Opens every store of project `p` (a start's scan: interrupted swaps finished or dropped first). */
+const openProjectStores = (dataDir: string) => projectStoreDirs(dataDir, 'p').map((dir) => StoreDb.open(dir));
 
 const PARA = 'Rivers, mountains, harbours and old films fill this passage of the archive. ';
 const docs = (prefix: string, from: number, n: number) =>
@@ -159,7 +162,7 @@ t.test('a compaction cut short at any step leaves the store whole', async (t) =>
   await db.copyCompacted(path.join(parent, `.compact-${id}`));
   fs.mkdirSync(path.join(parent, `.tmp-compact-${id}`));
   await db.close();
-  let dbs = openProjectStores(dataDir, 'p');
+  let dbs = openProjectStores(dataDir);
   t.same(holdA(dbs), [true], 'a swap that never began: the store as it was');
   t.same(fs.readdirSync(parent), [id], 'the copy and a partial copy removed');
   for (const d of dbs) await d.close();
@@ -170,13 +173,13 @@ t.test('a compaction cut short at any step leaves the store whole', async (t) =>
   await db.copyCompacted(path.join(parent, `.compact-${id}`));
   await db.close();
   fs.renameSync(path.join(parent, id), path.join(parent, `.trash-${id}-0000`));
-  dbs = openProjectStores(dataDir, 'p');
+  dbs = openProjectStores(dataDir);
   t.same(holdA(dbs), [true], 'a swap cut in the middle: the compacted copy becomes the store');
   t.same(fs.readdirSync(parent), [id], 'the trash removed');
   for (const d of dbs) await d.close();
 
   // a whole compaction
-  [db] = openProjectStores(dataDir, 'p');
+  [db] = openProjectStores(dataDir);
   const compacted = await compactStore(db);
   t.ok(compacted.getDoc('a'), 'compactStore returns the store open on its new file');
   t.ok(db.getDoc('a'), 'the old database stays readable until closed');

@@ -9,8 +9,9 @@
 // only after the write is durable, in the same order as the database; a store name maps to at most
 // one store per project; a leased store is never closed, and a store opens only once its previous
 // close has finished; a database a compaction replaced stays open until every lease taken before
-// the compaction is released; a store being deleted is unreachable by name and id before its folder goes
-// away, and the requests that held it then finish on it (the last one closes it and removes its files); stores of one project are invisible to another (lookups are always by project); a store is
+// the compaction is released; a store being deleted is unreachable by name and id before its folder
+// goes away, and the requests that held it then finish on it (the last one closes it and removes its
+// files); stores of one project are invisible to another (lookups are always by project); a store is
 // reachable only once its encodings were made by the loaded model and this version's text
 // analysis: a store of another model version, or one analysed otherwise (made before CJK and Thai
 // words were segmented, say), is re-encoded from its stored text at start (store-reencode.ts), while
@@ -223,6 +224,11 @@ export class StoreRegistry {
         ),
       ),
     );
+  }
+
+  /** Runs everything `entry.retired` holds, whatever the leases (shutdown: no request is left). */
+  private async disposeRetired(entry: StoreEntry): Promise<void> {
+    for (const r of entry.retired.splice(0)) await r.dispose();
   }
 
   /**
@@ -469,14 +475,14 @@ export class StoreRegistry {
           store.closed = true;
           entry.open = undefined;
           await this.shut(entry, store);
-          for (const r of entry.retired.splice(0)) await r.dispose();
+          await this.disposeRetired(entry);
         });
       }
       p.byId.clear();
       p.byName.clear();
     }
     // deleted stores a request still held: shutdown waited for the requests, so nothing reads them now
-    for (const entry of this.draining) for (const r of entry.retired.splice(0)) await r.dispose();
+    for (const entry of this.draining) await this.disposeRetired(entry);
     this.draining.clear();
   }
 }

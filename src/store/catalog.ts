@@ -78,11 +78,6 @@ export function projectStoreDirs(dataDir: string, project: string): string[] {
   return stores;
 }
 
-/** Opens every store of a project (projectStoreDirs). */
-export function openProjectStores(dataDir: string, project: string): StoreDb[] {
-  return projectStoreDirs(dataDir, project).map((dir) => StoreDb.open(dir));
-}
-
 /** What a closed store's summary file says: its metadata and counts when it closed. */
 export interface StoreSummary {
   meta: StoreMeta;
@@ -154,13 +149,11 @@ export async function createStore(dataDir: string, meta: StoreMeta): Promise<Sto
 }
 
 /**
- * Removes a store: after this returns, a restart no longer sees it. The folder is renamed away
- * first; if that fails, nothing changed (the store is still open) and the error is thrown.
- */
-/**
- * Takes a store away from its name durably (renamed into the trash, the folder fsynced) and returns
- * what finishes the removal (closing the database and deleting its files), for the caller to run
- * once no reader needs the database any more. A start removes what is left of `.trash-*`.
+ * Takes a store away from its name durably: once this returns, a restart no longer sees it (the
+ * folder is renamed into the trash and the parent fsynced; if the rename fails, nothing changed and
+ * the error is thrown). Returns what finishes the removal (closing the database and deleting its
+ * files), for the caller to run once no reader needs the database. A start removes what is left of
+ * `.trash-*`.
  */
 export function unlinkStore(db: StoreDb): () => Promise<void> {
   const parent = path.dirname(db.dir);

@@ -7,7 +7,6 @@ export {
   isStoreId,
   listProjects,
   newStoreId,
-  openProjectStores,
   projectDir,
   projectStoreDirs,
   readSummary,

@@ -33,8 +33,6 @@ interface DocEntry {
 /** Segment ids are unique in the process, across stores: searches key what they remember of a segment by it (term-ranges.ts). */
 let nextSegmentId = 1;
 
-const EMPTY = new Uint8Array(0);
-
 export class MemoryStoreIndex implements StoreIndex {
   private segments: Segment[] = [];
   private readonly docs = new Map<string, DocEntry>();
@@ -93,7 +91,7 @@ export class MemoryStoreIndex implements StoreIndex {
    * leaves the segments already installed in place; the caller closes the index.
    */
   async load(stored: Iterable<StoredDocument>): Promise<void> {
-    const inFlight: Array<{ docs: StoredDocument[]; built: Promise<BuiltSegment> }> = [];
+    const inFlight: Array<{ docs: Array<{ id: string; metadata: Metadata }>; built: Promise<BuiltSegment> }> = [];
     const installOldest = async () => {
       const next = inFlight.shift() as (typeof inFlight)[number];
       this.install({ built: await next.built, docs: next.docs });
@@ -101,22 +99,19 @@ export class MemoryStoreIndex implements StoreIndex {
     const dispatch = (docs: StoredDocument[]) => {
       const built = this.ctx.buildFromBlobs(docs.map((d) => d.encoding));
       built.catch(() => {}); // awaited in order by installOldest; a later chunk's failure must not go unhandled meanwhile
-      inFlight.push({ docs: docs.map(({ id, metadata }) => ({ id, metadata, encoding: EMPTY })), built });
+      // the encodings are in the task now: only what install needs is kept
+      inFlight.push({ docs: docs.map(({ id, metadata }) => ({ id, metadata })), built });
     };
-    try {
-      let cur: StoredDocument[] = [];
-      for (const d of stored) {
-        cur.push(d);
-        if (cur.length < SEGMENTS.loadChunk) continue;
-        dispatch(cur);
-        cur = [];
-        if (inFlight.length > this.ctx.pool.threads) await installOldest();
-      }
-      if (cur.length) dispatch(cur);
-      while (inFlight.length) await installOldest();
-    } finally {
-      inFlight.length = 0;
+    let cur: StoredDocument[] = [];
+    for (const d of stored) {
+      cur.push(d);
+      if (cur.length < SEGMENTS.loadChunk) continue;
+      dispatch(cur);
+      cur = [];
+      if (inFlight.length > this.ctx.pool.threads) await installOldest();
     }
+    if (cur.length) dispatch(cur);
+    while (inFlight.length) await installOldest();
     this.armIdleMerge();
   }
 
