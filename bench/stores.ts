@@ -7,13 +7,12 @@
 // after the close, and the round trip of the first search after it (the store opened again) and of
 // the next one. Each build builds
 // its own data dirs (a data dir made by another model version would be re-encoded at start).
-import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { machineLine, REPO_DIR, suiteCorpus, table } from './bench-util.js';
+import { call, rssMiB, serve, stop } from './child-server.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -26,73 +25,6 @@ const { values: args } = parseArgs({
 const nStores = Number(args.stores);
 const nDocs = Number(args.docs);
 const idleS = Number(args.idle);
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-
-interface Running {
-  child: ChildProcess;
-  base: string;
-  /** ms from spawn to a ready /v1/health */
-  readyMs: number;
-}
-
-const rssMiB = (pid: number) => {
-  const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Number(m[1]) / 1024 : Number.NaN;
-};
-
-async function serve(build: string, dataDir: string, env: Record<string, string> = {}): Promise<Running> {
-  const port = await freePort();
-  const started = performance.now();
-  const child = spawn(
-    process.execPath,
-    [path.join(build, 'bin', 'svc.js'), 'serve', '--no-auth', '--port', String(port), '--host', '127.0.0.1'],
-    {
-      cwd: build,
-      env: { ...process.env, SVC_DATA_DIR: dataDir, SVC_LOG: 'silent', ...env },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    },
-  );
-  const base = `http://127.0.0.1:${port}/v1`;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`${build}: the server exited (${child.exitCode})`);
-    const ok = await fetch(`${base}/health`)
-      .then((r) => r.ok)
-      .catch(() => false);
-    if (ok) return { child, base, readyMs: performance.now() - started };
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
-async function stop(r: Running): Promise<void> {
-  const exited = new Promise((resolve) => r.child.once('exit', resolve));
-  r.child.kill('SIGTERM');
-  await exited;
-}
-
-/** One request; a 429 (the per-project rate limit, which building a thousand stores meets) waits its Retry-After and is sent again. */
-async function call(base: string, method: string, p: string, body?: unknown): Promise<unknown> {
-  for (;;) {
-    const res = await fetch(base + p, {
-      method,
-      headers: { 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    if (res.status === 429) {
-      await res.text();
-      await new Promise((r) => setTimeout(r, 1000 * Number(res.headers.get('retry-after') ?? 1)));
-      continue;
-    }
-    if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${await res.text()}`);
-    return res.status === 204 ? undefined : res.json();
-  }
-}
 
 const WORDS = 'river town hill mill bridge lake forest castle market harbour valley tower chapel road field farm'.split(' ');
 const docText = (s: number, d: number) =>

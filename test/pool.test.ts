@@ -1,15 +1,18 @@
 // The worker pool: scans in workers over shared memory written by the main
-// thread (also after growth), typed errors across threads, saturation,
+// thread (also after growth), typed errors across threads, saturation, the
+// foreground lane ahead of queued background tasks,
 // deferred reclamation while a task is in flight, and draining close().
 
 import { writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
+import { queueOptionsSymbol } from 'piscina';
 import t from 'tap';
 import { engineWorkerUrl } from '../src/engine/index.js';
 import {
   createEngineRuntime,
   EnginePool,
   KernelBoundsError,
+  LaneQueue,
   PoolBrokenError,
   PoolBusyError,
   PoolClosedError,
@@ -140,6 +143,39 @@ t.test('a saturated pool answers PoolBusyError at once and recovers', async (t) 
   t.same([...(await small.run<ScanResult>('scan', args(qp, s3))).ids], want, 'accepts work again once drained');
   await small.close();
   await rejectsTyped(t, small.run('scan', args(qp, s3)), PoolClosedError, 'ERR_POOL_CLOSED', 'run after close');
+});
+
+t.test('the lane queue: foreground first, each lane in order, back to the front when not run', async (t) => {
+  const q = new LaneQueue();
+  const task = (name: string, background: boolean) => ({ name, [queueOptionsSymbol]: { background } });
+  const [b1, b2, f1, f2, b3] = [task('b1', true), task('b2', true), task('f1', false), task('f2', false), task('b3', true)];
+  for (const x of [b1, b2, f1, f2, b3]) q.push(x);
+  t.equal(q.size, 5);
+  q.remove(b2);
+  const first = q.shift();
+  t.equal(first, f1, 'a foreground task first');
+  q.unshift(first!);
+  const names: string[] = [];
+  for (let x = q.shift(); x; x = q.shift()) names.push((x as unknown as { name: string }).name);
+  t.same(names, ['f1', 'f2', 'b1', 'b3'], 'f1 back in front; b2 removed');
+  t.equal(q.size, 0);
+  t.equal(q.shift(), null);
+});
+
+t.test('a foreground task waits behind no queued background task', async (t) => {
+  const one = new EnginePool({ module: rt.module, heap: rt.heap, workerUrl: engineWorkerUrl(), threads: 1, maxQueue: 8 });
+  const m = makeMatrix(31, 20_000, 64);
+  const q = randI8(rng(32), 64);
+  const qp = rt.heap.alloc(64);
+  rt.heap.views.write(qp, q);
+  const scratch = [0, 1, 2, 3, 4].map(() => rt.heap.alloc(32768));
+  const args = (s: number) => ({ rows: m.rows, dim: 64, rowStart: 0, rowEnd: 20_000, scales: m.scales, q: qp, k: 4, scratch: scratch[s] });
+  await one.run('scan', args(4)); // the worker is up: the first background task starts at once
+  const order: string[] = [];
+  const send = (name: string, s: number, background: boolean) => one.run('scan', args(s), { background }).then(() => order.push(name));
+  await Promise.all([send('bg1', 0, true), send('bg2', 1, true), send('bg3', 2, true), send('fg', 3, false)]);
+  t.same(order, ['bg1', 'fg', 'bg2', 'bg3'], 'the search goes next; background tasks keep their order');
+  await one.close();
 });
 
 t.test('a block retired during a task is reclaimed only after it', async (t) => {

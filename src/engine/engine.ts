@@ -1,15 +1,13 @@
 // The engine facade: loads the model into a fresh shared memory, starts the worker pool with the
 // model descriptor, and implements the Engine contract (encode batches, create store indexes).
-// Encoding splits a batch into chunks run in parallel on the workers; each chunk comes back with
-// its prebuilt index segment. A model is read here only through loadModelFolder, which refuses a
+// Encoding (index/encode.ts) splits a batch into chunks run in parallel on the workers, and a very
+// large document into pieces; each comes back with its prebuilt index segment. A model is read here only through loadModelFolder, which refuses a
 // folder whose weights do not fit this engine's features.
 import { VERSION } from '../version.js';
-import { createContext, type EngineContext, MemoryStoreIndex, type SegmentBatch } from './index/index.js';
-import { denseScratchBytes, type LoadedModelFolder, loadModel, type ModelDescriptor, ModelError, readModelFolder } from './model/index.js';
-import { WORKERS } from './params.js';
+import { createContext, type EngineContext, encodeBatch, MemoryStoreIndex } from './index/index.js';
+import { type LoadedModelFolder, loadModel, type ModelDescriptor, ModelError, readModelFolder } from './model/index.js';
 import { modelFitProblem } from './ranking/index.js';
 import { createEngineRuntime, EnginePool, type EngineRuntime } from './runtime/index.js';
-import type { EncodeResult } from './segment/index.js';
 import { analyzerId } from './text/index.js';
 import type { EncodedBatch, Engine, Metadata, StoreIndex } from './types.js';
 
@@ -57,27 +55,8 @@ class SvcEngine implements Engine {
     this.id = `svc-engine/${VERSION} model=${this.model}`;
   }
 
-  async encode(docs: Array<{ id: string; text: string; metadata?: Metadata }>): Promise<EncodedBatch> {
-    const chunks: (typeof docs)[] = [];
-    for (let i = 0; i < docs.length; i += WORKERS.encodeChunk) chunks.push(docs.slice(i, i + WORKERS.encodeChunk));
-    const dim = this.ctx.model.params.dense?.dim ?? 0;
-    const results = await Promise.all(
-      chunks.map((c) =>
-        this.ctx.withScratch<EncodeResult>('encode', denseScratchBytes(dim), {
-          docs: c.map((d) => ({ text: d.text, title: d.metadata?.title })),
-        }),
-      ),
-    );
-    const out: EncodedBatch = { docs: [], segments: [] };
-    results.forEach((r, ci) => {
-      const chunk = chunks[ci];
-      r.docs.forEach((e, i) => {
-        out.docs.push({ id: chunk[i].id, metadata: chunk[i].metadata ?? {}, nTokens: e.nTokens, passages: e.passages, encoding: e.blob });
-      });
-      const seg: SegmentBatch = { built: r.built, docs: chunk.map((d) => ({ id: d.id, metadata: d.metadata ?? {} })) };
-      out.segments.push(seg);
-    });
-    return out;
+  encode(docs: Array<{ id: string; text: string; metadata?: Metadata }>): Promise<EncodedBatch> {
+    return encodeBatch(this.ctx, docs);
   }
 
   get pending(): number {

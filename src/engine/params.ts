@@ -142,6 +142,13 @@ export const WORKERS = {
   /** documents per encode task: small enough to spread a batch over the workers */
   encodeChunk: 125,
   /**
+   * A document longer than this (characters) is encoded in pieces of about pieceChars each, one per
+   * worker at a time (index/encode.ts): every worker takes part, and no task holds a worker for
+   * long (a piece takes tens of milliseconds), so searches queued behind it wait little.
+   */
+  largeDocChars: 1_000_000,
+  pieceChars: 256_000,
+  /**
    * Young-generation size of a worker's V8 heap, in MB, at most: bounded, so V8's sizing of it stops
    * at a known figure (bench/soak.ts), and large enough that what a search allocates (most of it
    * dead when the search ends) dies young. At 8 MB most of a search's working set outlived two

@@ -18,10 +18,26 @@ import {
   type TaskReply,
   WasmKernels,
 } from './runtime/index.js';
-import { buildOp, builtMoves, encodeMoves, encodeOp, mergeMoves, mergeOp } from './segment/index.js';
+import {
+  assembleMoves,
+  assembleOp,
+  buildOp,
+  builtMoves,
+  encodeMoves,
+  encodeOp,
+  encodePieceOp,
+  mergeMoves,
+  mergeOp,
+  passagesMoves,
+  passagesOp,
+  pieceMoves,
+} from './segment/index.js';
 
 registerOp('scan', scanOp);
 registerOp('encode', encodeOp, encodeMoves);
+registerOp('passages', passagesOp, passagesMoves);
+registerOp('encodePiece', encodePieceOp, pieceMoves);
+registerOp('assemble', assembleOp, assembleMoves);
 registerOp('build', buildOp, builtMoves);
 registerOp('merge', mergeOp, mergeMoves);
 registerOp('search', searchOp);

@@ -1,10 +1,13 @@
 // What a store index needs from the engine: the shared heap, the worker pool, the model, and the
 // worker round trips that build segments. Scratch blocks for a task are allocated here on the main
-// thread and freed once the task settled (workers never allocate).
+// thread and freed once the task settled (workers never allocate). Building and merging segments
+// run in the pool's background lane, behind every waiting search.
 import type { ModelDescriptor } from '../model/index.js';
-import type { EnginePool, WasmHeap } from '../runtime/index.js';
+import type { EnginePool, LaneOptions, WasmHeap } from '../runtime/index.js';
 import type { BuildArgs, BuiltSegment, MergeArgs, MergeResult } from '../segment/index.js';
 import type { EngineContext } from './types.js';
+
+const BACKGROUND: LaneOptions = { background: true };
 
 export function createContext(heap: WasmHeap, pool: EnginePool, model: ModelDescriptor, log: EngineContext['log']): EngineContext {
   const dim = model.params.dense?.dim ?? 0;
@@ -13,12 +16,13 @@ export function createContext(heap: WasmHeap, pool: EnginePool, model: ModelDesc
     pool,
     model,
     log,
-    buildFromBlobs: (blobs) => pool.run<BuiltSegment>('build', { blobs, fingerprint: model.fingerprint, dim } satisfies BuildArgs),
-    mergeSegments: (sources) => pool.run<MergeResult>('merge', { sources, dim } satisfies MergeArgs),
-    async withScratch<R>(op: string, bytes: number, args: Record<string, unknown>): Promise<R> {
+    buildFromBlobs: (blobs) =>
+      pool.run<BuiltSegment>('build', { blobs, fingerprint: model.fingerprint, dim } satisfies BuildArgs, BACKGROUND),
+    mergeSegments: (sources) => pool.run<MergeResult>('merge', { sources, dim } satisfies MergeArgs, BACKGROUND),
+    async withScratch<R>(op: string, bytes: number, args: Record<string, unknown>, lane: LaneOptions = {}): Promise<R> {
       const scratch = heap.alloc(bytes);
       try {
-        return await pool.run<R>(op, { ...args, scratch });
+        return await pool.run<R>(op, { ...args, scratch }, lane);
       } finally {
         heap.free(scratch);
       }

@@ -1,7 +1,7 @@
 // The types of the store index (main thread): its segments and the batches installed into them,
 // the engine context it runs tasks through, and what a search dispatch hands back.
 import type { ModelDescriptor } from '../model/index.js';
-import type { EnginePool, WasmHeap } from '../runtime/index.js';
+import type { EnginePool, LaneOptions, WasmHeap } from '../runtime/index.js';
 import type { BuiltSegment, MergeResult, MergeSource } from '../segment/index.js';
 import type { Metadata, SearchOutcome, TextReader } from '../types.js';
 
@@ -52,6 +52,6 @@ export interface EngineContext {
   log: (msg: string, fields?: Record<string, unknown>) => void;
   buildFromBlobs(blobs: Uint8Array[]): Promise<BuiltSegment>;
   mergeSegments(sources: MergeSource[]): Promise<MergeResult>;
-  /** Runs `op` with a scratch block of `bytes` bytes passed as `args.scratch`. */
-  withScratch<R>(op: string, bytes: number, args: Record<string, unknown>): Promise<R>;
+  /** Runs `op` with a scratch block of `bytes` bytes passed as `args.scratch`, in the pool's `lane` (default: foreground). */
+  withScratch<R>(op: string, bytes: number, args: Record<string, unknown>, lane?: LaneOptions): Promise<R>;
 }

@@ -12,5 +12,6 @@ export { compileKernels, DEFAULT_KERNELS_URL, instantiateRaw, verifyModule } fro
 export { getOp, type OpContext, type OpHandler, opNames, registerOp } from './op-registry.js';
 export { EnginePool, type EnginePoolOptions } from './pool.js';
 export { scanOp, scanRange, scanScratchBytes, scanTopK } from './scan-op.js';
+export { type LaneOptions, LaneQueue } from './task-queue.js';
 export type * from './types.js';
 export { MAX_I32, MemoryViews } from './views.js';

@@ -1,5 +1,6 @@
 // Piscina worker pool running engine ops over the shared memory.
-// Invariants: every task is pinned in the heap from dispatch until it settled,
+// Invariants: background tasks (builds, merges, encodes) wait behind every foreground one
+// (task-queue.ts), so a search waits at most for the tasks already running; every task is pinned in the heap from dispatch until it settled,
 // so blocks retired meanwhile outlive it; at most threads + maxQueue tasks are
 // in flight, beyond that run() rejects at once with PoolBusyError; tasks are
 // never cancelled mid-flight (a kernel may be writing shared memory); if no
@@ -7,10 +8,11 @@
 // rather than waiting forever; close() waits for in-flight tasks, then stops.
 
 import { availableParallelism } from 'node:os';
-import { Piscina } from 'piscina';
+import { Piscina, queueOptionsSymbol } from 'piscina';
 import { WORKERS } from '../params.js';
 import { errorFromWire, PoolBrokenError, PoolBusyError, PoolClosedError } from './errors.js';
 import type { WasmHeap } from './memory.js';
+import { type LaneOptions, LaneQueue } from './task-queue.js';
 import type { EngineWorkerData, TaskEnvelope, TaskReply } from './types.js';
 
 export interface EnginePoolOptions {
@@ -54,6 +56,9 @@ export class EnginePool {
       minThreads: this.threads,
       maxThreads: this.threads,
       maxQueue: Infinity, // admission is done in run(), which bounds what reaches Piscina
+      taskQueue: new LaneQueue(),
+      // a task taken from the queue while no worker could run it goes back to the front of its lane (by default, to the tail)
+      stricterFIFO: true,
       idleTimeout: Infinity,
       workerData,
       resourceLimits: { maxYoungGenerationSizeMb: WORKERS.youngGenMb },
@@ -78,8 +83,11 @@ export class EnginePool {
     return this.inflight.size;
   }
 
-  /** Runs op `op` in a worker; rejects with PoolBusyError when saturated, PoolClosedError after close(). */
-  run<R>(op: string, args: unknown): Promise<R> {
+  /**
+   * Runs op `op` in a worker (`background`: after every waiting foreground task); rejects with
+   * PoolBusyError when saturated, PoolClosedError after close().
+   */
+  run<R>(op: string, args: unknown, lane: LaneOptions = {}): Promise<R> {
     if (this.closing) return Promise.reject(new PoolClosedError('engine pool is closed'));
     if (this.broken) return Promise.reject(this.broken);
     if (this.inflight.size >= this.threads + this.maxQueue) {
@@ -88,7 +96,7 @@ export class EnginePool {
       );
     }
     const token = this.heap.pin();
-    const task = this.dispatch<R>({ op, args }).finally(() => {
+    const task = this.dispatch<R>({ op, args }, lane).finally(() => {
       this.inflight.delete(task);
       this.heap.unpin(token);
     });
@@ -96,10 +104,11 @@ export class EnginePool {
     return task;
   }
 
-  private async dispatch<R>(envelope: TaskEnvelope): Promise<R> {
+  private async dispatch<R>(envelope: TaskEnvelope, lane: LaneOptions): Promise<R> {
     let reply: TaskReply;
     try {
-      reply = (await this.piscina.run(envelope)) as TaskReply;
+      // the lane travels as Piscina's queue options: a symbol key, which the structured clone to the worker leaves out
+      reply = (await this.piscina.run({ ...envelope, [queueOptionsSymbol]: lane })) as TaskReply;
     } catch (err) {
       throw this.broken ?? err;
     }

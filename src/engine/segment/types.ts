@@ -83,6 +83,45 @@ export interface EncodeResult {
   built: BuiltSegment;
 }
 
+/** The `passages` op of a document encoded in pieces (encode-large.ts): its text and metadata title. */
+export interface PassagesArgs {
+  text: string;
+  title?: unknown;
+}
+
+/** The document's passages ([start, end) pairs, flat) and its title terms. */
+export interface PassagesResult {
+  spans: Uint32Array;
+  title: Uint32Array;
+  baseLen: number;
+}
+
+/** One piece: the document's text from `offset` on, holding the passages `spans` (flat pairs, the document's offsets). */
+export interface PieceArgs {
+  text: string;
+  offset: number;
+  spans: Uint32Array;
+  scratch: number;
+}
+
+/** A piece's passages analysed and encoded, flat: passage i's terms and flags are [termEnds[i-1], termEnds[i]). */
+export interface PieceResult {
+  spans: Uint32Array;
+  termEnds: Uint32Array;
+  terms: Uint32Array;
+  flags: Uint8Array;
+  vecs: Int8Array;
+  scales: Float32Array;
+  nTokens: number;
+}
+
+/** The pieces of one document, in order, with its title: the `assemble` op makes its encoding and segment. */
+export interface AssembleArgs {
+  pieces: PieceResult[];
+  title: Uint32Array;
+  baseLen: number;
+}
+
 /** A segment a merge reads: its image and dead flags in shared memory, and its per-row offsets and document slots. */
 export interface MergeSource {
   base: number;

@@ -79,17 +79,37 @@ function titleTerms(title: string): Uint32Array {
 }
 
 export function analyzeDocument(text: string, metadata: Record<string, unknown> | undefined, stop: ReadonlySet<string>): AnalyzedDoc {
+  return { ...analyzePassages(text, splitPassages(text), stop), ...analyzeTitle(text, metadata) };
+}
+
+/** A document's title terms and their base length, as analyzeDocument finds them. */
+export function analyzeTitle(text: string, metadata: Record<string, unknown> | undefined): Pick<AnalyzedDoc, 'title' | 'baseLen'> {
   const title = documentTitle(text, metadata);
   const base = title.replace(/\s*\([^()]*\)\s*$/, '');
+  const titleSeq = titleTerms(title);
+  const baseLen = base === title ? 0 : tokenize(base).forms.length;
+  return { title: titleSeq, baseLen: baseLen < titleSeq.length ? baseLen : 0 };
+}
+
+/**
+ * The passages `spans` of a document, analysed: `text` is the document's text from `offset` on
+ * (a piece of it holding the spans; the whole text by default), the spans and the passages'
+ * offsets are the document's. Each passage depends on its own text alone, so a document analysed
+ * piece by piece gives the passages it gives whole.
+ */
+export function analyzePassages(
+  text: string,
+  spans: ReadonlyArray<readonly [number, number]>,
+  stop: ReadonlySet<string>,
+  offset = 0,
+): Pick<AnalyzedDoc, 'passages' | 'nTokens'> {
   const passages: AnalyzedPassage[] = [];
   let nTokens = 0;
-  for (const [start, end] of splitPassages(text)) {
-    const slice = text.slice(start, end);
+  for (const [start, end] of spans) {
+    const slice = text.slice(start - offset, end - offset);
     const tokens = tokenize(slice);
     nTokens += tokens.forms.length;
     passages.push({ start, end, ...termSeq(slice, tokens, stop) });
   }
-  const titleSeq = titleTerms(title);
-  const baseLen = base === title ? 0 : tokenize(base).forms.length;
-  return { passages, title: titleSeq, baseLen: baseLen < titleSeq.length ? baseLen : 0, nTokens };
+  return { passages, nTokens };
 }

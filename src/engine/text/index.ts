@@ -3,6 +3,8 @@
 // and deterministic: the same text gives the same terms at ingest, at search and in training.
 export {
   analyzeDocument,
+  analyzePassages,
+  analyzeTitle,
   FLAG_CAPITALISED,
   FLAG_NUMBER,
   FLAG_SENTENCE_START,

@@ -1,0 +1,78 @@
+// A server in a child process, as a user runs it (`bin/svc.js serve --no-auth` of a build: this
+// checkout, or another one's with its `dist/` built), for the benches that measure a whole server
+// from outside: its readiness time, RSS, and requests over HTTP. Invariant: stop() waits for the
+// child's exit, so the next server on the same data dir never meets the last one's lock.
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+
+export interface Running {
+  child: ChildProcess;
+  /** the API's base URL, `http://127.0.0.1:PORT/v1` */
+  base: string;
+  /** ms from spawn to a ready /v1/health */
+  readyMs: number;
+}
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+
+/** The resident set of a process, in MiB. */
+export const rssMiB = (pid: number) => {
+  const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) / 1024 : Number.NaN;
+};
+
+/** `build`'s server on `dataDir` (env added to this process's), once its /v1/health answers 200. */
+export async function serve(build: string, dataDir: string, env: Record<string, string> = {}): Promise<Running> {
+  const port = await freePort();
+  const started = performance.now();
+  const child = spawn(
+    process.execPath,
+    [path.join(build, 'bin', 'svc.js'), 'serve', '--no-auth', '--port', String(port), '--host', '127.0.0.1'],
+    {
+      cwd: build,
+      env: { ...process.env, SVC_DATA_DIR: dataDir, SVC_LOG: 'silent', ...env },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
+  const base = `http://127.0.0.1:${port}/v1`;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${build}: the server exited (${child.exitCode})`);
+    const ok = await fetch(`${base}/health`)
+      .then((r) => r.ok)
+      .catch(() => false);
+    if (ok) return { child, base, readyMs: performance.now() - started };
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+export async function stop(r: Running): Promise<void> {
+  const exited = new Promise((resolve) => r.child.once('exit', resolve));
+  r.child.kill('SIGTERM');
+  await exited;
+}
+
+/** One request; a 429 (the per-project rate limit, which building a thousand stores meets) waits its Retry-After and is sent again. */
+export async function call(base: string, method: string, p: string, body?: unknown): Promise<unknown> {
+  for (;;) {
+    const res = await fetch(base + p, {
+      method,
+      headers: { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (res.status === 429) {
+      await res.text();
+      await new Promise((r) => setTimeout(r, 1000 * Number(res.headers.get('retry-after') ?? 1)));
+      continue;
+    }
+    if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${await res.text()}`);
+    return res.status === 204 ? undefined : res.json();
+  }
+}

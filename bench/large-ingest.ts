@@ -1,0 +1,94 @@
+// `npm run bench -- large-ingest [--mb 30] [--threads N] [--baseline DIR]`: one very large document
+// ingested over HTTP while another store is searched. For this build (and, with --baseline, another
+// checkout's, run the same way before it), a server in a child process gets a store of 2,000
+// wiki-pool paragraphs, searched by one client in a loop with hotpotqa-dev's questions; after 3 s
+// of that, the wiki-pool's next paragraphs, `mb` megabytes of them, are sent as ONE document to
+// another store. Prints the ingest's round trip and rate (MB/s of document text, to the
+// acknowledged write), and the other store's search round trips before and during the ingest.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { fmt, machineLine, percentile, REPO_DIR, suiteCorpus, suiteQueries, table } from './bench-util.js';
+import { call, type Running, serve, stop } from './child-server.js';
+
+const { values: args } = parseArgs({
+  options: {
+    mb: { type: 'string', default: '30' },
+    threads: { type: 'string' },
+    baseline: { type: 'string' },
+  },
+});
+const SIDE_DOCS = 2000;
+const corpus = suiteCorpus('hotpotqa-dev');
+const parts: string[] = [];
+let size = 0;
+for (const d of corpus.slice(SIDE_DOCS)) {
+  if (size + d.text.length + 2 > Number(args.mb) * 1e6) break;
+  parts.push(d.text);
+  size += Buffer.byteLength(d.text) + 2;
+}
+const book = parts.join('\n\n');
+const questions = suiteQueries('hotpotqa-dev').map((q) => q.query);
+
+/** Searches of the side store, one at a time, until `until()` holds: each search's start (ms since `t0`) and round trip. */
+async function searchLoop(r: Running, t0: number, until: () => boolean): Promise<Array<{ at: number; ms: number }>> {
+  const out: Array<{ at: number; ms: number }> = [];
+  for (let i = 0; !until(); i++) {
+    const start = performance.now();
+    await call(r.base, 'POST', '/stores/side/search', { query: questions[i % questions.length] });
+    out.push({ at: start - t0, ms: performance.now() - start });
+  }
+  return out;
+}
+
+async function measure(label: string, build: string): Promise<string[]> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-large-ingest-'));
+  const r = await serve(build, dataDir, args.threads ? { SVC_THREADS: args.threads } : {});
+  try {
+    await call(r.base, 'POST', '/stores', { name: 'side' });
+    await call(r.base, 'POST', '/stores', { name: 'book' });
+    for (let i = 0; i < SIDE_DOCS; i += 500)
+      await call(r.base, 'POST', '/stores/side/documents', {
+        documents: corpus.slice(i, i + 500).map((d) => ({ id: d.id, text: d.text, metadata: d.metadata ?? {} })),
+      });
+    await new Promise((res) => setTimeout(res, 3000));
+    const t0 = performance.now();
+    let ingest: { start: number; end: number } | undefined;
+    const loop = searchLoop(r, t0, () => ingest !== undefined && performance.now() > ingest.end + 1000);
+    await new Promise((res) => setTimeout(res, 3000));
+    const start = performance.now() - t0;
+    await call(r.base, 'POST', '/stores/book/documents', { documents: [{ id: 'book', text: book }] });
+    ingest = { start, end: performance.now() - t0 };
+    const searches = await loop;
+    const before = searches.filter((s) => s.at + s.ms < ingest!.start).map((s) => s.ms);
+    const during = searches.filter((s) => s.at < ingest!.end && s.at + s.ms > ingest!.start).map((s) => s.ms);
+    const seconds = (ingest.end - ingest.start) / 1000;
+    process.stderr.write(`${label}: ${(size / 1e6).toFixed(1)} MB in ${seconds.toFixed(1)} s\n`);
+    return [
+      label,
+      (size / 1e6).toFixed(1),
+      seconds.toFixed(1),
+      (size / 1e6 / seconds).toFixed(2),
+      `${fmt(percentile(before, 50), 1)} / ${fmt(percentile(before, 99), 1)}`,
+      String(during.length),
+      `${fmt(percentile(during, 50), 1)} / ${fmt(percentile(during, 99), 1)} / ${fmt(Math.max(...during), 0)}`,
+    ];
+  } finally {
+    await stop(r);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+const builds: Array<[string, string]> = [
+  ...(args.baseline ? [['baseline', path.resolve(args.baseline)] as [string, string]] : []),
+  ['this build', REPO_DIR],
+];
+const rows: string[][] = [];
+for (const [label, build] of builds) rows.push(await measure(label, build));
+console.log(
+  `\n\`npm run bench -- large-ingest --mb ${args.mb}${args.threads ? ` --threads ${args.threads}` : ''}\`, ${parts.length} paragraphs as one document.\n${machineLine()}\n`,
+);
+console.log(
+  table(['build', 'MB', 'ingest s', 'MB/s', 'other store before: p50 / p99 ms', 'searches during', 'during: p50 / p99 / max ms'], rows),
+);
