@@ -20,6 +20,7 @@ import {
   SegmentView,
 } from '../src/engine/segment/index.js';
 import { phraseKey } from '../src/engine/text/index.js';
+import { rng } from './helpers/engine.js';
 
 const rt = await createEngineRuntime();
 const views = rt.heap.views;
@@ -233,6 +234,11 @@ t.test('radixOrder is a stable ascending order of unsigned keys', async (t) => {
     { numRuns: 200, seed: 7 },
   );
   t.pass('radixOrder matches a stable sort on 200 random key arrays');
+  // from 65,536 keys on it sorts in two passes of 16 bits: the same stable order
+  const r = rng(11);
+  const many = Uint32Array.from({ length: 70_000 }, (_, i) => (i % 3 ? Math.floor(r() * 2 ** 32) : Math.floor(r() * 50)));
+  const want = [...many.keys()].sort((a, b) => many[a] - many[b] || a - b);
+  t.same([...radixOrder(many, many.length)], want, 'a stable sort of 70,000 keys, many repeated');
 });
 
 t.test('property: random builds match a naive model through SegmentView', async (t) => {

@@ -147,7 +147,7 @@ export const WORKERS = {
    * long (a piece takes tens of milliseconds), so searches queued behind it wait little.
    */
   largeDocChars: 1_000_000,
-  pieceChars: 256_000,
+  pieceChars: 128_000,
   /**
    * Young-generation size of a worker's V8 heap, in MB, at most: bounded, so V8's sizing of it stops
    * at a known figure (bench/soak.ts), and large enough that what a search allocates (most of it

@@ -35,24 +35,36 @@ function dictionary(keys: Uint32Array, rows: Uint32Array, n: number) {
   return { keys: Uint32Array.from(uniq), start: Uint32Array.from(start), postings: postings.slice(0, np) };
 }
 
-/** Stable LSD radix order of 32-bit keys (3 passes of 11 bits). */
+/**
+ * Stable LSD radix order of 32-bit keys: 3 passes of 11 bits, or 2 passes of 16 bits for 65,536 keys
+ * and more (a 16-bit pass's counts cost more to clear than a short list is worth, and fewer passes
+ * over a long list save more than they cost). Either gives the same order.
+ */
 export function radixOrder(keys: Uint32Array, n: number): Uint32Array {
-  let order = new Uint32Array(n);
-  for (let i = 0; i < n; i++) order[i] = i;
-  let tmp = new Uint32Array(n);
-  const count = new Uint32Array(2048);
-  for (let shift = 0; shift < 32; shift += 11) {
-    count.fill(0);
-    for (let i = 0; i < n; i++) count[(keys[order[i]] >>> shift) & 2047]++;
+  const bits = n >= 65536 ? 16 : 11;
+  const mask = (1 << bits) - 1;
+  const count = new Uint32Array(1 << bits);
+  const offsets = () => {
     let sum = 0;
-    for (let b = 0; b < 2048; b++) {
+    for (let b = 0; b <= mask; b++) {
       const c = count[b];
       count[b] = sum;
       sum += c;
     }
+  };
+  // the first pass scatters the keys in sequence (the order is still the identity)
+  let order = new Uint32Array(n);
+  for (let i = 0; i < n; i++) count[keys[i] & mask]++;
+  offsets();
+  for (let i = 0; i < n; i++) order[count[keys[i] & mask]++] = i;
+  let tmp = new Uint32Array(n);
+  for (let shift = bits; shift < 32; shift += bits) {
+    count.fill(0);
+    for (let i = 0; i < n; i++) count[(keys[i] >>> shift) & mask]++; // a histogram: any order will do
+    offsets();
     for (let i = 0; i < n; i++) {
       const j = order[i];
-      tmp[count[(keys[j] >>> shift) & 2047]++] = j;
+      tmp[count[(keys[j] >>> shift) & mask]++] = j;
     }
     [order, tmp] = [tmp, order];
   }
