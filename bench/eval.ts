@@ -21,8 +21,8 @@
 // (bench/generalisation.ts: leave-one-suite-out, titles removed, no answer; about an hour).
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
-import { untitledCorpus } from '../src/train/generalisation.js';
 import { keywordForm } from '../src/train/keyword-queries.js';
+import { untitledCorpus } from '../src/train/untitled.js';
 import type { Query } from './bench-util.js';
 import { noAnswerMetrics, type QueryOutcome, suiteMetrics } from './eval-metrics.js';
 import { evalServer, ingestCorpus, readSuite } from './eval-server.js';

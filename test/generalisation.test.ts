@@ -5,7 +5,8 @@
 import t from 'tap';
 import { generalisationMarkdown } from '../bench/generalisation.js';
 import type { CorpusDoc } from '../src/train/data.js';
-import { generalisation, untitledCorpus } from '../src/train/generalisation.js';
+import { generalisation } from '../src/train/generalisation.js';
+import { untitledCorpus } from '../src/train/untitled.js';
 import { SHARED } from './helpers/server.js';
 
 t.test('titles removed: the first line when it is the title, and metadata.title', async (t) => {

@@ -10,7 +10,7 @@
 // own documents hidden, and over a store on other subjects. Deterministic for a given seed.
 import { NativeReader, rerankLead } from '../answer/index.js';
 import { InProcessStore, type LoopParams, type RerankParams } from '../engine/index.js';
-import { type CorpusDoc, DataFolder, MULTIHOP_SUITES, type TrainQuery } from './data.js';
+import { DataFolder, MULTIHOP_SUITES, type TrainQuery } from './data.js';
 import type { Item } from './fit-chains.js';
 import { fitRerank } from './fit-rerank.js';
 import { HYPER, STOP_WORDS } from './hyper.js';
@@ -28,6 +28,7 @@ import {
   trainReader,
 } from './steps.js';
 import { evidenceRows, sufficient, type TrainSet } from './train-set.js';
+import { untitledSet } from './untitled.js';
 
 export interface GeneralisationOptions extends StepOptions {
   dataDir: string;
@@ -88,16 +89,6 @@ const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.l
 
 /** A question's search under one condition: found@k for each k of KS, its confidence and hops. */
 type Run = { found: boolean[]; conf: number; hops: number };
-
-/** The wiki-pool with every document's title removed: its first line when that is the title, and metadata.title. */
-export function untitledCorpus(docs: CorpusDoc[]): CorpusDoc[] {
-  return docs.map((d) => {
-    const { title, ...metadata } = d.metadata;
-    const nl = d.text.indexOf('\n');
-    const text = typeof title === 'string' && nl > 0 && d.text.slice(0, nl).trim() === title.trim() ? d.text.slice(nl + 1) : d.text;
-    return { id: d.id, text, metadata };
-  });
-}
 
 /** A learned model as it would ship: the loop's parameters and, with a reader, its re-ordering of a one-hop head. */
 interface Fitted {
@@ -201,11 +192,7 @@ export async function generalisation(o: GeneralisationOptions): Promise<SuiteGen
   const sets = await openSets(data, o, full.model);
   const [wiki] = sets;
   const corpus = o.sample ? sampleData(data.corpus(), data.multihopQueries(), o.sample, o.seed).corpus : data.corpus();
-  const untitled: TrainSet = {
-    ...wiki,
-    name: 'wiki-pool (untitled)',
-    store: await InProcessStore.open(untitledCorpus(corpus), full.model, o.threads),
-  };
+  const untitled = await untitledSet(wiki, corpus, full.model, o.threads);
   const other: TrainSet = {
     name: 'squad-articles-dev',
     store: await InProcessStore.open(squadDev.docs, full.model, o.threads),

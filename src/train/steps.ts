@@ -12,7 +12,6 @@ import {
   InProcessStore,
   isQuestion,
   type LoopParams,
-  type ModelParams,
   mainScripts,
   type ReturnedCalibration,
   type Sufficiency,
@@ -30,7 +29,7 @@ import { fitTermWeights } from './fit-term-weights.js';
 import { HYPER } from './hyper.js';
 import { keywordForm } from './keyword-queries.js';
 import { mulberry32 } from './learners.js';
-import type { TrainSet } from './train-set.js';
+import type { Model, TrainSet } from './train-set.js';
 
 /** What the steps need of a run's options. */
 export interface StepOptions {
@@ -41,8 +40,7 @@ export interface StepOptions {
   log: (msg: string) => void;
 }
 
-/** A model as the in-process stores take it: its parameters so far and its weight files. */
-export type Model = { name: string; version: string; params: ModelParams; files: Map<string, Uint8Array> };
+export type { Model } from './train-set.js';
 
 /** A deterministic sample: `n` questions per suite, their documents, and 20 distractors per question. */
 export function sampleData(

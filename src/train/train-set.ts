@@ -2,8 +2,11 @@
 // questions need every supporting document (any passage of each); single-hop questions over long
 // documents need one passage of the gold document that contains an answer string.
 
-import type { InProcessStore } from '../engine/index.js';
+import type { InProcessStore, ModelParams } from '../engine/index.js';
 import type { TrainQuery } from './data.js';
+
+/** A model as the in-process stores take it: its parameters so far and its weight files. */
+export type Model = { name: string; version: string; params: ModelParams; files: Map<string, Uint8Array> };
 
 export type Judge = 'all-gold-docs' | 'answer-passage';
 
