@@ -59,9 +59,10 @@ t.test('a large document in pieces: the bytes of one encode task', async (t) => 
     t.ok(bytes(seg[k]).equals(bytes(whole.built[k])), `segment ${k}`);
 });
 
-t.test('a batch keeps its order around a large document', async (t) => {
+t.test('a batch keeps its order around a large document, titled by its metadata', async (t) => {
   const small = (id: string) => ({ id, text: `${id} is a short document about rivers.` });
-  const batch = await encodeBatch(ctx, [small('a'), small('b'), { id: 'book', text: book }, small('c')]);
+  const titled = { id: 'book', text: book, metadata: { title: 'Paragraphs, a Book' } };
+  const batch = await encodeBatch(ctx, [small('a'), small('b'), titled, small('c')]);
   t.same(
     batch.docs.map((d) => d.id),
     ['a', 'b', 'book', 'c'],
@@ -70,4 +71,8 @@ t.test('a batch keeps its order around a large document', async (t) => {
     (batch.segments as Array<{ docs: Array<{ id: string }> }>).map((s) => s.docs.map((d) => d.id)),
     [['a', 'b'], ['book'], ['c']],
   );
+  const whole = await ctx.withScratch<EncodeResult>('encode', denseScratchBytes(descriptor.params.dense?.dim ?? 0), {
+    docs: [{ text: book, title: titled.metadata.title }],
+  });
+  t.ok(bytes(batch.docs[2].encoding).equals(bytes(whole.docs[0].blob)), 'the title from metadata, as one encode task reads it');
 });

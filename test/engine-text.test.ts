@@ -1,9 +1,10 @@
 // Text analysis: tokens keep their offsets in the original text; folding and Porter stems; passage
 // splitting keeps every passage an exact substring of at most 1200 characters, in order of start,
 // covering every non-space character, cut at sentence ends and carrying the sentences that follow;
-// the blob format round-trips and refuses another model. Scripts without spaces are cut into
+// passages found region by region are the whole text's; the blob format round-trips and refuses another model. Scripts without spaces are cut into
 // dictionary words (bigrams where the runtime has no dictionary), forms are NFKC and case-folded,
 // combining marks stay inside words, and their sentence ends cut passages.
+import fc from 'fast-check';
 import t, { type Test } from 'tap';
 import { decodeBlob, EncodingFormatError, encodeBlob } from '../src/engine/segment/index.js';
 import {
@@ -18,7 +19,9 @@ import {
   fold,
   leadSubject,
   MAX_PASSAGE,
+  passageRegions,
   porterStem,
+  regionPassages,
   segmentation,
   shareInScripts,
   splitPassages,
@@ -178,6 +181,45 @@ t.test('passages: sentence ends of scripts that need no space after them', async
       .every(([, e]) => commas[e - 1] === '、'),
     '... and after a CJK comma when there is one',
   );
+});
+
+t.test('passages found region by region are the passages of the whole text', async (t) => {
+  const piece = fc.constantFrom(
+    'Alpha',
+    'beta',
+    'Dr.',
+    'J. R.',
+    '1990',
+    'Kansas City',
+    'ประเทศไทย',
+    '中文。',
+    'x'.repeat(70),
+    ' ',
+    ' ',
+    '. ',
+    '! ',
+    '? "',
+    '\n',
+    '\n\n',
+    '\n \n',
+    '\r\n\r\n',
+    '\n\n\n',
+  );
+  fc.assert(
+    fc.property(fc.array(piece, { maxLength: 400 }), fc.integer({ min: 1, max: 6 }), fc.integer({ min: 20, max: 90 }), (parts, k, max) => {
+      const text = parts.join('');
+      const regions = passageRegions(text, k, max);
+      const found = regions.flatMap((r) => regionPassages(text.slice(r.from, r.to), r, max));
+      return (
+        JSON.stringify(found) === JSON.stringify(splitPassages(text, max)) &&
+        regions.every((r, i) => i === 0 || r.from === regions[i - 1].before)
+      );
+    }),
+    { numRuns: 500, seed: 5 },
+  );
+  t.pass('the same passages on 500 random texts, 1 to 6 regions, passages of 20 to 90 characters');
+  const long = Array.from({ length: 3000 }, (_, i) => `Paragraph ${i} has a sentence. And another one follows it here.`).join('\n\n');
+  t.equal(passageRegions(long, 4).length, 4, 'a long text in as many regions as asked');
 });
 
 t.test('titles and per-token flags', async (t) => {

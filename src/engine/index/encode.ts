@@ -1,12 +1,21 @@
 // Encoding a batch of documents on the workers, in the pool's background lane: documents go in
 // chunks of WORKERS.encodeChunk, run in parallel, each coming back with its prebuilt segment; a
-// document over WORKERS.largeDocChars is encoded in pieces instead (segment/encode-large.ts), at
-// most one piece per worker in flight, so that it uses every worker and no task of it is long.
+// document over WORKERS.largeDocChars is encoded in pieces instead (segment/encode-large.ts): its
+// passages found region by region, then its pieces encoded, so that it uses every worker and no
+// task of it is long. Its title is read here (the start of the text, as the `encode` op reads it).
 // Invariant: the batch's documents come back in the order given, each encoded exactly as the
 // `encode` op encodes it.
 import { denseScratchBytes } from '../model/index.js';
 import { WORKERS } from '../params.js';
-import type { AssembleArgs, EncodeResult, PassagesArgs, PassagesResult, PieceResult } from '../segment/index.js';
+import {
+  type AssembleArgs,
+  type EncodeResult,
+  type PassagesArgs,
+  type PassagesResult,
+  type PieceResult,
+  pieceMoves,
+} from '../segment/index.js';
+import { analyzeTitle, passageRegions } from '../text/index.js';
 import type { EncodedBatch, Metadata } from '../types.js';
 import type { EngineContext, SegmentBatch } from './types.js';
 
@@ -14,36 +23,62 @@ type Doc = { id: string; text: string; metadata?: Metadata };
 
 const BACKGROUND = { background: true };
 
-/** One document in pieces: its passages cut on a worker, pieces encoded `pool.threads` at a time, then assembled. */
-async function encodeLarge(ctx: EngineContext, d: Doc): Promise<EncodeResult> {
-  const head = await ctx.pool.run<PassagesResult>(
-    'passages',
-    { text: d.text, title: d.metadata?.title } satisfies PassagesArgs,
-    BACKGROUND,
-  );
-  // pieces: runs of whole passages of at most pieceChars of text each (a longer passage alone)
-  const cuts: number[] = [0];
-  const spans = head.spans;
-  for (let i = 2; i < spans.length; i += 2) if (spans[i + 1] - spans[2 * cuts[cuts.length - 1]] > WORKERS.pieceChars) cuts.push(i / 2);
-  const dim = ctx.model.params.dense?.dim ?? 0;
-  const pieces = new Array<PieceResult>(cuts.length);
+/** Every item of `items` through `fn`, at most `n` at a time; the results in the items' order. */
+async function inTurn<T, R>(items: T[], n: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
   let next = 0;
   const lane = async () => {
-    while (next < cuts.length) {
+    while (next < items.length) {
       const k = next++;
-      const from = cuts[k];
-      const to = k + 1 < cuts.length ? cuts[k + 1] : spans.length / 2;
+      out[k] = await fn(items[k]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(n, items.length) }, lane));
+  return out;
+}
+
+function concatU32(parts: Uint32Array[]): Uint32Array {
+  const out = new Uint32Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+/**
+ * One document in pieces: its passages found region by region, its pieces encoded, then
+ * assembled. Two tasks per worker in flight: one waits behind each running one, so that no worker
+ * idles while its next task is sent (and a search still goes before the waiting one).
+ */
+async function encodeLarge(ctx: EngineContext, d: Doc): Promise<EncodeResult> {
+  const threads = ctx.pool.threads;
+  const regions = await inTurn(passageRegions(d.text, Math.ceil(d.text.length / WORKERS.regionChars)), 2 * threads, (region) =>
+    ctx.pool.run<PassagesResult>('passages', { text: d.text.slice(region.from, region.to), region } satisfies PassagesArgs, BACKGROUND),
+  );
+  const spans = concatU32(regions.map((r) => r.spans));
+  // pieces: runs of whole passages of at most pieceChars of text each (a longer passage alone)
+  const cuts: number[] = [0];
+  for (let i = 2; i < spans.length; i += 2) if (spans[i + 1] - spans[2 * cuts[cuts.length - 1]] > WORKERS.pieceChars) cuts.push(i / 2);
+  const dim = ctx.model.params.dense?.dim ?? 0;
+  const pieces = await inTurn(
+    cuts.map((from, k) => [from, k + 1 < cuts.length ? cuts[k + 1] : spans.length / 2]),
+    2 * threads,
+    ([from, to]) => {
       const offset = spans[2 * from];
-      pieces[k] = await ctx.withScratch<PieceResult>(
+      return ctx.withScratch<PieceResult>(
         'encodePiece',
         denseScratchBytes(dim),
         { text: d.text.slice(offset, spans[2 * to - 1]), offset, spans: spans.subarray(2 * from, 2 * to) },
         BACKGROUND,
       );
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(ctx.pool.threads, cuts.length) }, lane));
-  return ctx.pool.run<EncodeResult>('assemble', { pieces, title: head.title, baseLen: head.baseLen } satisfies AssembleArgs, BACKGROUND);
+    },
+  );
+  const title = analyzeTitle(d.text, { title: d.metadata?.title });
+  // the pieces move to the worker that assembles them: nothing here reads them again
+  const moved = pieces.flatMap(pieceMoves) as ArrayBuffer[];
+  return ctx.pool.run<EncodeResult>('assemble', { pieces, ...title } satisfies AssembleArgs, BACKGROUND, moved);
 }
 
 export async function encodeBatch(ctx: EngineContext, docs: Doc[]): Promise<EncodedBatch> {

@@ -85,9 +85,10 @@ export class EnginePool {
 
   /**
    * Runs op `op` in a worker (`background`: after every waiting foreground task); rejects with
-   * PoolBusyError when saturated, PoolClosedError after close().
+   * PoolBusyError when saturated, PoolClosedError after close(). The buffers in `transfer` (of
+   * `args`) move to the worker instead of being copied: the caller gives them up.
    */
-  run<R>(op: string, args: unknown, lane: LaneOptions = {}): Promise<R> {
+  run<R>(op: string, args: unknown, lane: LaneOptions = {}, transfer: ArrayBuffer[] = []): Promise<R> {
     if (this.closing) return Promise.reject(new PoolClosedError('engine pool is closed'));
     if (this.broken) return Promise.reject(this.broken);
     if (this.inflight.size >= this.threads + this.maxQueue) {
@@ -96,7 +97,7 @@ export class EnginePool {
       );
     }
     const token = this.heap.pin();
-    const task = this.dispatch<R>({ op, args }, lane).finally(() => {
+    const task = this.dispatch<R>({ op, args }, lane, transfer).finally(() => {
       this.inflight.delete(task);
       this.heap.unpin(token);
     });
@@ -104,11 +105,11 @@ export class EnginePool {
     return task;
   }
 
-  private async dispatch<R>(envelope: TaskEnvelope, lane: LaneOptions): Promise<R> {
+  private async dispatch<R>(envelope: TaskEnvelope, lane: LaneOptions, transferList: ArrayBuffer[]): Promise<R> {
     let reply: TaskReply;
     try {
       // the lane travels as Piscina's queue options: a symbol key, which the structured clone to the worker leaves out
-      reply = (await this.piscina.run({ ...envelope, [queueOptionsSymbol]: lane })) as TaskReply;
+      reply = (await this.piscina.run({ ...envelope, [queueOptionsSymbol]: lane }, { transferList })) as TaskReply;
     } catch (err) {
       throw this.broken ?? err;
     }

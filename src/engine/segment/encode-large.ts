@@ -1,22 +1,23 @@
-// A document too large for one task, encoded by several workers: the `passages` op cuts the whole
-// text into passages and reads its title; `encodePiece` ops analyse and encode the passages of one
-// piece each (WORKERS.pieceChars of text), in parallel; the `assemble` op makes the document's
-// encoding and segment from the pieces, in order. Invariant: the result is byte for byte what the
-// `encode` op makes of the same document (a passage's analysis and vector depend on its own text
-// alone; the cut and the title are computed on the whole text), so a store cannot tell the two
-// apart, and each task is short enough that a search waiting behind it waits little.
+// A document too large for one task, encoded by several workers: `passages` ops cut one region of
+// the text each into passages (text/ passageRegions: the regions' passages are the whole text's);
+// `encodePiece` ops analyse and encode the passages of one piece each (WORKERS.pieceChars of text);
+// the `assemble` op makes the document's encoding and segment from the pieces, in order, with the
+// title the main thread read. Invariant: the result is byte for byte what the `encode` op makes of
+// the same document (a passage's analysis and vector depend on its own text alone), so a store
+// cannot tell the two apart, and each task is short enough that a search waiting behind it waits
+// little.
 
 import type { ModelDescriptor } from '../model/index.js';
 import type { OpContext } from '../runtime/index.js';
-import { type AnalyzedPassage, analyzePassages, analyzeTitle, splitPassages } from '../text/index.js';
+import { type AnalyzedPassage, analyzePassages, regionPassages } from '../text/index.js';
 import { buildSegment } from './build.js';
-import { denseEncoder, denseOf, documentParts, stopSet } from './encode-op.js';
+import { denseEncoder, denseOf, encodedDoc, segmentDoc, stopSet } from './encode-op.js';
+import { encodeRecords, joinBlob } from './encoding.js';
 import { builtMoves } from './ops.js';
 import type { AssembleArgs, EncodeResult, PassagesArgs, PassagesResult, PieceArgs, PieceResult } from './types.js';
 
 export function passagesOp(_ctx: OpContext, a: PassagesArgs): PassagesResult {
-  const spans = splitPassages(a.text);
-  return { spans: Uint32Array.from(spans.flat()), ...analyzeTitle(a.text, { title: a.title }) };
+  return { spans: Uint32Array.from(regionPassages(a.text, a.region).flat()) };
 }
 
 export function encodePieceOp(ctx: OpContext, a: PieceArgs): PieceResult {
@@ -39,7 +40,8 @@ export function encodePieceOp(ctx: OpContext, a: PieceArgs): PieceResult {
     terms.set(p.terms, from);
     flags.set(p.flags, from);
   });
-  return { spans: Uint32Array.from(a.spans), termEnds, terms, flags, vecs, scales, nTokens };
+  const records = encodeRecords(passages, dim, vecs, scales);
+  return { spans: Uint32Array.from(a.spans), termEnds, terms, flags, vecs, scales, nTokens, records };
 }
 
 export function assembleOp(ctx: OpContext, a: AssembleArgs): EncodeResult {
@@ -65,16 +67,22 @@ export function assembleOp(ctx: OpContext, a: AssembleArgs): EncodeResult {
     }
     nTokens += p.nTokens;
   }
-  const { encoded, segDoc } = documentParts(model, { passages, nTokens, title: a.title, baseLen: a.baseLen }, { vecs, scales }, dim);
-  return { docs: [encoded], built: buildSegment({ docs: [segDoc], dim }) };
+  const analyzed = { passages, nTokens, title: a.title, baseLen: a.baseLen };
+  const blob = joinBlob(
+    { title: a.title, baseLen: a.baseLen, nPassages: n },
+    model.fingerprint,
+    dim,
+    a.pieces.map((p) => p.records),
+  );
+  return { docs: [encodedDoc(analyzed, blob)], built: buildSegment({ docs: [segmentDoc(analyzed, { vecs, scales }, dim)], dim }) };
 }
 
 /** A piece's buffers, all its own. */
 export const pieceMoves = (r: PieceResult): ArrayBufferLike[] =>
-  [r.spans, r.termEnds, r.terms, r.flags, r.vecs, r.scales].map((x) => x.buffer);
+  [r.spans, r.termEnds, r.terms, r.flags, r.vecs, r.scales, r.records].map((x) => x.buffer);
 
 /** A passages result's buffers. */
-export const passagesMoves = (r: PassagesResult): ArrayBufferLike[] => [r.spans.buffer, r.title.buffer];
+export const passagesMoves = (r: PassagesResult): ArrayBufferLike[] => [r.spans.buffer];
 
 /** An assembled document's segment and encoding. */
 export const assembleMoves = (r: EncodeResult): ArrayBufferLike[] => [...builtMoves(r.built), r.docs[0].blob.buffer];

@@ -2,7 +2,7 @@
 // passage with the dense encoder, serialises each document's encoding (the bytes the store keeps)
 // and builds the index segment of the whole chunk, so the main thread only has to copy it in.
 // A document too large for one task is encoded in pieces instead (encode-large.ts), through the
-// same denseOf and documentParts, so both give the same bytes.
+// same denseOf, segmentDoc and encodedDoc, so both give the same bytes.
 
 import type { ModelDescriptor } from '../model/index.js';
 import { DenseEncoder } from '../model/index.js';
@@ -42,26 +42,20 @@ export function denseOf(
   return { vecs, scales };
 }
 
-/** What the store keeps of an analysed, encoded document, and what its segment is built from. */
-export function documentParts(
-  model: ModelDescriptor,
-  analyzed: AnalyzedDoc,
-  dense: { vecs: Int8Array; scales: Float32Array },
-  dim: number,
-): { encoded: EncodedDoc; segDoc: SegmentDoc } {
-  const { vecs, scales } = dense;
+type Dense = { vecs: Int8Array; scales: Float32Array };
+
+/** What a segment is built from for an analysed, encoded document. */
+export function segmentDoc(analyzed: AnalyzedDoc, { vecs, scales }: Dense, dim: number): SegmentDoc {
   return {
-    encoded: {
-      nTokens: analyzed.nTokens,
-      passages: analyzed.passages.map((p) => [p.start, p.end]),
-      blob: encodeBlob(analyzed, model.fingerprint, dim, vecs, scales),
-    },
-    segDoc: {
-      title: analyzed.title,
-      baseLen: analyzed.baseLen,
-      passages: analyzed.passages.map((p, i) => ({ ...p, scale: scales[i], vec: vecs.subarray(i * dim, (i + 1) * dim) })),
-    },
+    title: analyzed.title,
+    baseLen: analyzed.baseLen,
+    passages: analyzed.passages.map((p, i) => ({ ...p, scale: scales[i], vec: vecs.subarray(i * dim, (i + 1) * dim) })),
   };
+}
+
+/** What the store keeps of an analysed, encoded document (its encoding `blob`, encodeBlob's by default). */
+export function encodedDoc(analyzed: AnalyzedDoc, blob: Uint8Array): EncodedDoc {
+  return { nTokens: analyzed.nTokens, passages: analyzed.passages.map((p) => [p.start, p.end]), blob };
 }
 
 export function encodeOp(ctx: OpContext, a: EncodeArgs): EncodeResult {
@@ -73,9 +67,9 @@ export function encodeOp(ctx: OpContext, a: EncodeArgs): EncodeResult {
   const segDocs: SegmentDoc[] = [];
   for (const d of a.docs) {
     const analyzed = analyzeDocument(d.text, { title: d.title }, stop);
-    const { encoded, segDoc } = documentParts(model, analyzed, denseOf(encoder, analyzed.passages, dim), dim);
-    out.push(encoded);
-    segDocs.push(segDoc);
+    const dense = denseOf(encoder, analyzed.passages, dim);
+    out.push(encodedDoc(analyzed, encodeBlob(analyzed, model.fingerprint, dim, dense.vecs, dense.scales)));
+    segDocs.push(segmentDoc(analyzed, dense, dim));
   }
   return { docs: out, built: buildSegment({ docs: segDocs, dim }) };
 }

@@ -5,7 +5,7 @@
 //   per passage: u32 start | u32 end | f32 scale | i8 vec[dim] (padded to 4)
 //                u32 nTerms | u32 terms[nTerms] | u8 flags[nTerms] (padded to 4)
 // A blob of another model (fingerprint) or format is refused, never misread.
-import type { AnalyzedDoc } from '../text/index.js';
+import type { AnalyzedDoc, AnalyzedPassage } from '../text/index.js';
 import type { DecodedDoc, EncodedPassage } from './types.js';
 
 const MAGIC = 0x31455653; // 'SVE1'
@@ -19,43 +19,78 @@ export class EncodingFormatError extends Error {
 
 const pad4 = (n: number) => (n + 3) & ~3;
 
+const headSize = (nTitle: number) => 4 * 4 + 4 + 4 * nTitle + 4;
+const recordSize = (p: AnalyzedPassage, dim: number) => 12 + pad4(dim) + 4 + 4 * p.terms.length + pad4(p.terms.length);
+
 export function encodedSize(doc: AnalyzedDoc, dim: number): number {
-  let n = 4 * 4 + 4 + 4 * doc.title.length + 4;
-  for (const p of doc.passages) n += 12 + pad4(dim) + 4 + 4 * p.terms.length + pad4(p.terms.length);
+  let n = headSize(doc.title.length);
+  for (const p of doc.passages) n += recordSize(p, dim);
   return n;
+}
+
+/** Writes the head of an encoding at the start of `bytes`; returns where the passages' records begin. */
+function writeHead(bytes: Uint8Array, title: Uint32Array, baseLen: number, nPassages: number, fingerprint: number, dim: number): number {
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const head = [MAGIC, fingerprint >>> 0, dim, nPassages, title.length, ...title, baseLen];
+  for (let i = 0; i < head.length; i++) dv.setUint32(4 * i, head[i], true);
+  return 4 * head.length;
+}
+
+/** Writes the passages' records at `o` of `bytes` (each passage's vector and scale from `vecs` and `scales`, in order). */
+function writeRecords(
+  bytes: Uint8Array,
+  o: number,
+  passages: ReadonlyArray<AnalyzedPassage>,
+  dim: number,
+  vecs: Int8Array,
+  scales: Float32Array,
+): void {
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  passages.forEach((p, i) => {
+    dv.setUint32(o, p.start, true);
+    dv.setUint32(o + 4, p.end, true);
+    dv.setFloat32(o + 8, scales[i], true);
+    o += 12;
+    bytes.set(new Uint8Array(vecs.buffer, vecs.byteOffset + i * dim, dim), o);
+    o += pad4(dim);
+    dv.setUint32(o, p.terms.length, true);
+    o += 4;
+    for (const v of p.terms) {
+      dv.setUint32(o, v, true);
+      o += 4;
+    }
+    bytes.set(p.flags, o);
+    o += pad4(p.flags.length);
+  });
 }
 
 /** Serialises an analysed document with its passage vectors (int8 + scale per passage). */
 export function encodeBlob(doc: AnalyzedDoc, fingerprint: number, dim: number, vecs: Int8Array, scales: Float32Array): Uint8Array {
-  const buf = new ArrayBuffer(encodedSize(doc, dim));
-  const dv = new DataView(buf);
-  const bytes = new Uint8Array(buf);
-  let o = 0;
-  const u32 = (v: number) => {
-    dv.setUint32(o, v, true);
-    o += 4;
-  };
-  const u32s = (a: Uint32Array) => {
-    u32(a.length);
-    for (const v of a) u32(v);
-  };
-  u32(MAGIC);
-  u32(fingerprint >>> 0);
-  u32(dim);
-  u32(doc.passages.length);
-  u32s(doc.title);
-  u32(doc.baseLen);
-  doc.passages.forEach((p, i) => {
-    u32(p.start);
-    u32(p.end);
-    dv.setFloat32(o, scales[i], true);
-    o += 4;
-    bytes.set(new Uint8Array(vecs.buffer, vecs.byteOffset + i * dim, dim), o);
-    o += pad4(dim);
-    u32s(p.terms);
-    bytes.set(p.flags, o);
-    o += pad4(p.flags.length);
-  });
+  const bytes = new Uint8Array(encodedSize(doc, dim));
+  writeRecords(bytes, writeHead(bytes, doc.title, doc.baseLen, doc.passages.length, fingerprint, dim), doc.passages, dim, vecs, scales);
+  return bytes;
+}
+
+/** The passages' records of an encoding alone (the part after its head), for a document encoded in pieces (joinBlob). */
+export function encodeRecords(passages: ReadonlyArray<AnalyzedPassage>, dim: number, vecs: Int8Array, scales: Float32Array): Uint8Array {
+  const bytes = new Uint8Array(passages.reduce((n, p) => n + recordSize(p, dim), 0));
+  writeRecords(bytes, 0, passages, dim, vecs, scales);
+  return bytes;
+}
+
+/** The encoding of a document from its head's fields and its passages' records in parts, in order: encodeBlob's bytes. */
+export function joinBlob(
+  head: { title: Uint32Array; baseLen: number; nPassages: number },
+  fingerprint: number,
+  dim: number,
+  records: Uint8Array[],
+): Uint8Array {
+  const bytes = new Uint8Array(headSize(head.title.length) + records.reduce((n, r) => n + r.length, 0));
+  let o = writeHead(bytes, head.title, head.baseLen, head.nPassages, fingerprint, dim);
+  for (const r of records) {
+    bytes.set(r, o);
+    o += r.length;
+  }
   return bytes;
 }
 

@@ -1,6 +1,7 @@
 // The types of index segments: the documents a segment is built from, the built image with its
 // per-row arrays, the persisted encoding of a document, and the arguments and results of the
 // segment ops (encode, build, merge) that cross to the workers.
+import type { PassageRegion } from '../text/index.js';
 
 /**
  * One document's rows: its passages, its title terms, and how many leading title terms form its base
@@ -83,17 +84,15 @@ export interface EncodeResult {
   built: BuiltSegment;
 }
 
-/** The `passages` op of a document encoded in pieces (encode-large.ts): its text and metadata title. */
+/** The `passages` op of a document encoded in pieces (encode-large.ts): one region of it (text/ passageRegions) and the region's text. */
 export interface PassagesArgs {
   text: string;
-  title?: unknown;
+  region: PassageRegion;
 }
 
-/** The document's passages ([start, end) pairs, flat) and its title terms. */
+/** The region's passages ([start, end) pairs in the document's offsets, flat). */
 export interface PassagesResult {
   spans: Uint32Array;
-  title: Uint32Array;
-  baseLen: number;
 }
 
 /** One piece: the document's text from `offset` on, holding the passages `spans` (flat pairs, the document's offsets). */
@@ -113,6 +112,8 @@ export interface PieceResult {
   vecs: Int8Array;
   scales: Float32Array;
   nTokens: number;
+  /** the passages' records of the document's encoding (encoding.ts encodeRecords) */
+  records: Uint8Array;
 }
 
 /** The pieces of one document, in order, with its title: the `assemble` op makes its encoding and segment. */

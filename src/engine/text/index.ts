@@ -13,7 +13,7 @@ export {
   termId,
   termSeq,
 } from './analyze.js';
-export { MAX_PASSAGE, splitPassages } from './passages.js';
+export { MAX_PASSAGE, type PassageRegion, passageRegions, regionPassages, splitPassages } from './passages.js';
 export { PHRASE_SEED, phraseExtend, phraseFinal, phraseKey } from './phrase.js';
 export { porterStem } from './porter.js';
 export { countScripts, mainScripts, SCRIPT_NAMES, shareInScripts, tokenScript } from './scripts.js';

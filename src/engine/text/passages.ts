@@ -137,3 +137,48 @@ export function splitPassages(text: string, max = MAX_PASSAGE): Span[] {
   }
   return out;
 }
+
+const BLANK_LINE = /\n[ \t\r\f\v]*\n/g;
+
+/** The first position at or after `at` that follows a blank line (no paragraph spans it), else the text's end. */
+function paragraphStart(text: string, at: number): number {
+  BLANK_LINE.lastIndex = at;
+  const m = BLANK_LINE.exec(text);
+  return m ? m.index + m[0].length : text.length;
+}
+
+/** A part of a text whose passages can be found apart from the rest (passageRegions). */
+export interface PassageRegion {
+  /** where the region starts: just after a blank line, or 0 */
+  from: number;
+  /** where the next region starts: its passages are those that start before it */
+  before: number;
+  /** how far the region is read: every paragraph that starts within `max` of `before`, whole */
+  to: number;
+}
+
+/**
+ * Up to `k` consecutive regions of a text, cut after blank lines near every k-th of it, whose
+ * passages can be found apart (regionPassages) and together, in order, are splitPassages(text):
+ * no paragraph spans a cut; a paragraph's passages start inside it and depend only on its
+ * sentences and on the sentences within `max` after each passage's start, all of which the region
+ * reads.
+ */
+export function passageRegions(text: string, k: number, max = MAX_PASSAGE): PassageRegion[] {
+  const starts = [0];
+  for (let i = 1; i < k; i++) {
+    const s = paragraphStart(text, Math.max(starts[starts.length - 1] + 1, Math.floor((i * text.length) / k)));
+    if (s < text.length) starts.push(s);
+  }
+  return starts.map((from, i) => {
+    const before = i + 1 < starts.length ? starts[i + 1] : text.length;
+    return { from, before, to: before === text.length ? text.length : paragraphStart(text, before + max) };
+  });
+}
+
+/** The passages of a region (passageRegions) given its text, text.slice(from, to), in the whole text's offsets. */
+export function regionPassages(regionText: string, r: PassageRegion, max = MAX_PASSAGE): Span[] {
+  return splitPassages(regionText, max)
+    .filter(([s]) => s + r.from < r.before)
+    .map(([s, e]) => [s + r.from, e + r.from]);
+}
