@@ -1,6 +1,7 @@
 // A document over WORKERS.largeDocChars is encoded in pieces on every worker (index/encode.ts,
 // segment/encode-large.ts): its encoding and segment are byte for byte what the one-task `encode`
-// op makes of it, a batch's documents keep their order around it, and the pieces are many.
+// op makes of it, a batch's documents keep their order around it, the pieces are many, and a
+// pool with one worker and no queue takes it too.
 import fs from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
@@ -75,4 +76,13 @@ t.test('a batch keeps its order around a large document, titled by its metadata'
     docs: [{ text: book, title: titled.metadata.title }],
   });
   t.ok(bytes(batch.docs[2].encoding).equals(bytes(whole.docs[0].blob)), 'the title from metadata, as one encode task reads it');
+});
+
+t.test('a pool without a queue still takes a large document, a task at a time', async (t) => {
+  const rt = await createEngineRuntime();
+  const one = startEngine(rt, loadModel(readModelFolder(defaultModelUri()), rt.heap).descriptor, { threads: 1, maxQueue: 0 });
+  t.teardown(() => one.engine.close());
+  const [alone] = (await encodeBatch(one.ctx, [{ id: 'book', text: book }])).docs;
+  const [shared] = (await encodeBatch(ctx, [{ id: 'book', text: book }])).docs;
+  t.ok(bytes(alone.encoding).equals(bytes(shared.encoding)), 'the same encoding on one worker as on two');
 });

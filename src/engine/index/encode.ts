@@ -50,11 +50,12 @@ function concatU32(parts: Uint32Array[]): Uint32Array {
 /**
  * One document in pieces: its passages found region by region, its pieces encoded, then
  * assembled. Two tasks per worker in flight: one waits behind each running one, so that no worker
- * idles while its next task is sent (and a search still goes before the waiting one).
+ * idles while its next task is sent (and a search still goes before the waiting one); no more than
+ * the pool queues, so that a pool without a queue still takes the document, a task at a time.
  */
 async function encodeLarge(ctx: EngineContext, d: Doc): Promise<EncodeResult> {
-  const threads = ctx.pool.threads;
-  const regions = await inTurn(passageRegions(d.text, Math.ceil(d.text.length / WORKERS.regionChars)), 2 * threads, (region) =>
+  const inFlight = Math.min(2 * ctx.pool.threads, ctx.pool.threads + ctx.pool.maxQueue);
+  const regions = await inTurn(passageRegions(d.text, Math.ceil(d.text.length / WORKERS.regionChars)), inFlight, (region) =>
     ctx.pool.run<PassagesResult>('passages', { text: d.text.slice(region.from, region.to), region } satisfies PassagesArgs, BACKGROUND),
   );
   const spans = concatU32(regions.map((r) => r.spans));
@@ -64,7 +65,7 @@ async function encodeLarge(ctx: EngineContext, d: Doc): Promise<EncodeResult> {
   const dim = ctx.model.params.dense?.dim ?? 0;
   const pieces = await inTurn(
     cuts.map((from, k) => [from, k + 1 < cuts.length ? cuts[k + 1] : spans.length / 2]),
-    2 * threads,
+    inFlight,
     ([from, to]) => {
       const offset = spans[2 * from];
       return ctx.withScratch<PieceResult>(

@@ -1,11 +1,11 @@
 // Piscina worker pool running engine ops over the shared memory.
 // Invariants: background tasks (builds, merges, encodes) wait behind every foreground one
-// (task-queue.ts), so a search waits at most for the tasks already running; every task is pinned in the heap from dispatch until it settled,
-// so blocks retired meanwhile outlive it; at most threads + maxQueue tasks are
-// in flight, beyond that run() rejects at once with PoolBusyError; tasks are
-// never cancelled mid-flight (a kernel may be writing shared memory); if no
-// worker is left alive (start-up failure) every task fails with PoolBrokenError
-// rather than waiting forever; close() waits for in-flight tasks, then stops.
+// (task-queue.ts), so a search waits at most for the tasks already running; every task is pinned
+// in the heap from dispatch until it settled, so blocks retired meanwhile outlive it; at most
+// threads + maxQueue tasks are in flight, beyond that run() rejects at once with PoolBusyError;
+// tasks are never cancelled mid-flight (a kernel may be writing shared memory); if no worker is
+// left alive (start-up failure) every task fails with PoolBrokenError rather than waiting
+// forever; close() waits for in-flight tasks, then stops.
 
 import { availableParallelism } from 'node:os';
 import { Piscina, queueOptionsSymbol } from 'piscina';
