@@ -1,8 +1,9 @@
 // The engine facade: loads the model into a fresh shared memory, starts the worker pool with the
 // model descriptor, and implements the Engine contract (encode batches, create store indexes).
 // Encoding (index/encode.ts) splits a batch into chunks run in parallel on the workers, and a very
-// large document into pieces; each comes back with its prebuilt index segment. A model is read here only through loadModelFolder, which refuses a
-// folder whose weights do not fit this engine's features.
+// large document into pieces; each comes back with its prebuilt index segment. A model is read
+// here only through loadModelFolder, which refuses a folder whose weights do not fit this engine's
+// features.
 import { VERSION } from '../version.js';
 import { createContext, type EngineContext, encodeBatch, MemoryStoreIndex } from './index/index.js';
 import { type LoadedModelFolder, loadModel, type ModelDescriptor, ModelError, readModelFolder } from './model/index.js';

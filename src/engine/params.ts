@@ -142,9 +142,10 @@ export const WORKERS = {
   /** documents per encode task: small enough to spread a batch over the workers */
   encodeChunk: 125,
   /**
-   * A document longer than this (characters) is encoded in pieces of about pieceChars each, one per
-   * worker at a time (index/encode.ts): every worker takes part, and no task holds a worker for
-   * long (a piece takes tens of milliseconds), so searches queued behind it wait little.
+   * A document longer than this (characters) is encoded in pieces of about pieceChars each, on
+   * every worker (index/encode.ts): no task of it holds a worker for long (a piece takes tens of
+   * milliseconds), so a search waits little behind it. Smaller pieces cost more tasks: 64 KB ones
+   * took a 30 MB document 1 s longer than 256 KB ones (bench/RESULTS.md).
    */
   largeDocChars: 1_000_000,
   pieceChars: 128_000,

@@ -2,10 +2,10 @@
 // the text each into passages (text/ passageRegions: the regions' passages are the whole text's);
 // `encodePiece` ops analyse, encode and serialise the passages of one piece each
 // (WORKERS.pieceChars of text); the `assemble` op joins the pieces' parts of the document's
-// encoding behind its head and builds its segment, in order, with the title the main thread read. Invariant: the result is byte for byte what the `encode` op makes of
-// the same document (a passage's analysis and vector depend on its own text alone), so a store
-// cannot tell the two apart, and each task is short enough that a search waiting behind it waits
-// little.
+// encoding behind its head and builds its segment, in order, with the title the main thread read.
+// Invariant: the result is byte for byte what the `encode` op makes of the same document (a
+// passage's analysis and vector depend on its own text alone), so a store cannot tell the two
+// apart, and each task is short enough that a search waiting behind it waits little.
 
 import type { ModelDescriptor } from '../model/index.js';
 import type { OpContext } from '../runtime/index.js';

@@ -29,20 +29,17 @@ export function denseEncoder(ctx: OpContext, scratch: number): DenseEncoder | un
   return model.params.dense && model.dense ? new DenseEncoder(ctx.kernels, model.dense, scratch) : undefined;
 }
 
-/** The dense vectors (n x dim int8) and scales of passages; zeros without an encoder. */
-export function denseOf(
-  encoder: DenseEncoder | undefined,
-  passages: ReadonlyArray<Pick<AnalyzedPassage, 'terms'>>,
-  dim: number,
-): { vecs: Int8Array; scales: Float32Array } {
+/** Passages' dense vectors (n x dim int8) and their scales. */
+type Dense = { vecs: Int8Array; scales: Float32Array };
+
+/** The dense vectors and scales of passages; zeros without an encoder. */
+export function denseOf(encoder: DenseEncoder | undefined, passages: ReadonlyArray<Pick<AnalyzedPassage, 'terms'>>, dim: number): Dense {
   const vecs = new Int8Array(passages.length * dim);
   const scales = new Float32Array(passages.length);
   if (encoder)
     for (let i = 0; i < passages.length; i++) scales[i] = encoder.encode(passages[i].terms, vecs.subarray(i * dim, (i + 1) * dim));
   return { vecs, scales };
 }
-
-type Dense = { vecs: Int8Array; scales: Float32Array };
 
 /** What a segment is built from for an analysed, encoded document. */
 export function segmentDoc(analyzed: AnalyzedDoc, { vecs, scales }: Dense, dim: number): SegmentDoc {
@@ -53,7 +50,7 @@ export function segmentDoc(analyzed: AnalyzedDoc, { vecs, scales }: Dense, dim: 
   };
 }
 
-/** What the store keeps of an analysed, encoded document (its encoding `blob`, encodeBlob's by default). */
+/** What the store keeps of an analysed, encoded document, given its encoding (encodeBlob's bytes, or joinBlob's). */
 export function encodedDoc(analyzed: AnalyzedDoc, blob: Uint8Array): EncodedDoc {
   return { nTokens: analyzed.nTokens, passages: analyzed.passages.map((p) => [p.start, p.end]), blob };
 }
