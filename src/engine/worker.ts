@@ -19,7 +19,6 @@ import {
   WasmKernels,
 } from './runtime/index.js';
 import {
-  assembleMoves,
   assembleOp,
   buildOp,
   builtMoves,
@@ -37,7 +36,7 @@ registerOp('scan', scanOp);
 registerOp('encode', encodeOp, encodeMoves);
 registerOp('passages', passagesOp, passagesMoves);
 registerOp('encodePiece', encodePieceOp, pieceMoves);
-registerOp('assemble', assembleOp, assembleMoves);
+registerOp('assemble', assembleOp, encodeMoves);
 registerOp('build', buildOp, builtMoves);
 registerOp('merge', mergeOp, mergeMoves);
 registerOp('search', searchOp);

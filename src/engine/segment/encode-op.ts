@@ -1,13 +1,13 @@
 // The `encode` worker op: analyses documents (passages, term sequences, titles), encodes every
 // passage with the dense encoder, serialises each document's encoding (the bytes the store keeps)
 // and builds the index segment of the whole chunk, so the main thread only has to copy it in.
-// A document too large for one task is encoded in pieces instead (encode-large.ts), through the
-// same denseOf, segmentDoc and encodedDoc, so both give the same bytes.
+// A document too large for one task is encoded in pieces instead (encode-large.ts), with the same
+// denseOf and the encoding's records written as encodeBlob writes them, so both give the same bytes.
 
 import type { ModelDescriptor } from '../model/index.js';
 import { DenseEncoder } from '../model/index.js';
 import type { OpContext } from '../runtime/index.js';
-import { type AnalyzedDoc, type AnalyzedPassage, analyzeDocument } from '../text/index.js';
+import { type AnalyzedPassage, analyzeDocument } from '../text/index.js';
 import { buildSegment } from './build.js';
 import { encodeBlob } from './encoding.js';
 import type { EncodeArgs, EncodedDoc, EncodeResult, SegmentDoc } from './types.js';
@@ -29,30 +29,17 @@ export function denseEncoder(ctx: OpContext, scratch: number): DenseEncoder | un
   return model.params.dense && model.dense ? new DenseEncoder(ctx.kernels, model.dense, scratch) : undefined;
 }
 
-/** Passages' dense vectors (n x dim int8) and their scales. */
-type Dense = { vecs: Int8Array; scales: Float32Array };
-
-/** The dense vectors and scales of passages; zeros without an encoder. */
-export function denseOf(encoder: DenseEncoder | undefined, passages: ReadonlyArray<Pick<AnalyzedPassage, 'terms'>>, dim: number): Dense {
+/** The dense vectors (n x dim int8) and scales of passages; zeros without an encoder. */
+export function denseOf(
+  encoder: DenseEncoder | undefined,
+  passages: ReadonlyArray<Pick<AnalyzedPassage, 'terms'>>,
+  dim: number,
+): { vecs: Int8Array; scales: Float32Array } {
   const vecs = new Int8Array(passages.length * dim);
   const scales = new Float32Array(passages.length);
   if (encoder)
     for (let i = 0; i < passages.length; i++) scales[i] = encoder.encode(passages[i].terms, vecs.subarray(i * dim, (i + 1) * dim));
   return { vecs, scales };
-}
-
-/** What a segment is built from for an analysed, encoded document. */
-export function segmentDoc(analyzed: AnalyzedDoc, { vecs, scales }: Dense, dim: number): SegmentDoc {
-  return {
-    title: analyzed.title,
-    baseLen: analyzed.baseLen,
-    passages: analyzed.passages.map((p, i) => ({ ...p, scale: scales[i], vec: vecs.subarray(i * dim, (i + 1) * dim) })),
-  };
-}
-
-/** What the store keeps of an analysed, encoded document, given its encoding (encodeBlob's bytes, or joinBlob's). */
-export function encodedDoc(analyzed: AnalyzedDoc, blob: Uint8Array): EncodedDoc {
-  return { nTokens: analyzed.nTokens, passages: analyzed.passages.map((p) => [p.start, p.end]), blob };
 }
 
 export function encodeOp(ctx: OpContext, a: EncodeArgs): EncodeResult {
@@ -64,9 +51,17 @@ export function encodeOp(ctx: OpContext, a: EncodeArgs): EncodeResult {
   const segDocs: SegmentDoc[] = [];
   for (const d of a.docs) {
     const analyzed = analyzeDocument(d.text, { title: d.title }, stop);
-    const dense = denseOf(encoder, analyzed.passages, dim);
-    out.push(encodedDoc(analyzed, encodeBlob(analyzed, model.fingerprint, dim, dense.vecs, dense.scales)));
-    segDocs.push(segmentDoc(analyzed, dense, dim));
+    const { vecs, scales } = denseOf(encoder, analyzed.passages, dim);
+    out.push({
+      nTokens: analyzed.nTokens,
+      passages: analyzed.passages.map((p) => [p.start, p.end]),
+      blob: encodeBlob(analyzed, model.fingerprint, dim, vecs, scales),
+    });
+    segDocs.push({
+      title: analyzed.title,
+      baseLen: analyzed.baseLen,
+      passages: analyzed.passages.map((p, i) => ({ ...p, scale: scales[i], vec: vecs.subarray(i * dim, (i + 1) * dim) })),
+    });
   }
   return { docs: out, built: buildSegment({ docs: segDocs, dim }) };
 }

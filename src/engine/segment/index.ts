@@ -3,7 +3,7 @@
 // document, when to merge segments, and the worker ops that encode documents and build and merge
 // segments.
 export { buildSegment, radixOrder } from './build.js';
-export { assembleMoves, assembleOp, encodePieceOp, passagesMoves, passagesOp, pieceMoves } from './encode-large.js';
+export { assembleOp, encodePieceOp, passagesMoves, passagesOp, pieceMoves } from './encode-large.js';
 export { encodeOp, stopSet } from './encode-op.js';
 export { decodeBlob, EncodingFormatError, encodeBlob, encodedSize } from './encoding.js';
 export { HEADER_WORDS, MAGIC, SEC, SECTION_COUNT } from './layout.js';

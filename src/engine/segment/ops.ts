@@ -10,11 +10,13 @@ import type { BuildArgs, BuiltSegment, EncodeResult, MergeArgs, MergeResult, Seg
 import { SegmentView } from './view.js';
 
 export function buildOp(_ctx: OpContext, a: BuildArgs): BuiltSegment {
-  const docs: SegmentDoc[] = a.blobs.map((blob) => {
-    const d = decodeBlob(blob, a.fingerprint);
-    return { title: d.title, baseLen: d.baseLen, passages: d.passages };
-  });
-  return buildSegment({ docs, dim: a.dim });
+  return buildSegment({ docs: a.blobs.map((blob) => segmentDocOf(blob, a.fingerprint)), dim: a.dim });
+}
+
+/** What a segment is built from for a stored encoding. */
+export function segmentDocOf(blob: Uint8Array, fingerprint: number): SegmentDoc {
+  const d = decodeBlob(blob, fingerprint);
+  return { title: d.title, baseLen: d.baseLen, passages: d.passages };
 }
 
 export function mergeOp(ctx: OpContext, a: MergeArgs): MergeResult {

@@ -103,16 +103,9 @@ export interface PieceArgs {
   scratch: number;
 }
 
-/** A piece's passages analysed and encoded, flat: passage i's terms and flags are [termEnds[i-1], termEnds[i]). */
+/** A piece's passages analysed and encoded: their records of the document's encoding (encoding.ts encodeRecords). */
 export interface PieceResult {
-  spans: Uint32Array;
-  termEnds: Uint32Array;
-  terms: Uint32Array;
-  flags: Uint8Array;
-  vecs: Int8Array;
-  scales: Float32Array;
-  nTokens: number;
-  /** the passages' records of the document's encoding (encoding.ts encodeRecords) */
+  nPassages: number;
   records: Uint8Array;
 }
 
