@@ -1,12 +1,9 @@
 // Untitled copies: the wiki-pool with every document's title removed (its first line when that is
-// the title, and metadata.title), as users' documents often come, and a multi-hop set's questions
-// asked of it as suites of their own ("hotpotqa-dev (untitled)"): the generalisation evaluation's
-// untitled condition, and `npm run eval -- --untitled`.
+// the title, and metadata.title), as users' documents often come, and a multi-hop set over it: the
+// generalisation evaluation's untitled condition, and `npm run eval -- --untitled`.
 import { InProcessStore } from '../engine/index.js';
-import type { CorpusDoc, TrainQuery } from './data.js';
+import type { CorpusDoc } from './data.js';
 import type { Model, TrainSet } from './train-set.js';
-
-const UNTITLED = ' (untitled)';
 
 /** The wiki-pool with every document's title removed: its first line when that is the title, and metadata.title. */
 export function untitledCorpus(docs: CorpusDoc[]): CorpusDoc[] {
@@ -18,8 +15,7 @@ export function untitledCorpus(docs: CorpusDoc[]): CorpusDoc[] {
   });
 }
 
-/** A multi-hop set over the untitled copy of its corpus, its questions in suites of their own. */
+/** The set's questions over the untitled copy of its corpus. */
 export async function untitledSet(set: TrainSet, corpus: CorpusDoc[], model: Model, threads?: number): Promise<TrainSet> {
-  const queries: TrainQuery[] = set.queries.map((q) => ({ ...q, suite: `${q.suite}${UNTITLED}` }));
-  return { ...set, name: `${set.name}${UNTITLED}`, queries, store: await InProcessStore.open(untitledCorpus(corpus), model, threads) };
+  return { ...set, name: `${set.name} (untitled)`, store: await InProcessStore.open(untitledCorpus(corpus), model, threads) };
 }
