@@ -79,6 +79,27 @@ module.exports = {
       to: { path: `^src/engine/(${ROOMS.slice(i + 1).join('|')})/` },
     })),
     {
+      name: 'console-through-the-client',
+      comment: 'The web console (browser code) reaches svc only through the public API, with the client, by its index.ts.',
+      severity: 'error',
+      from: { path: '^src/console/' },
+      to: { path: '^src/', pathNot: ['^src/console/', '^src/client/index\\.ts$'] },
+    },
+    {
+      name: 'console-no-packages',
+      comment: 'The web console bundles no npm package (no UI library, nothing fetched at run time).',
+      severity: 'error',
+      from: { path: '^src/console/' },
+      to: { dependencyTypes: ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'core'] },
+    },
+    {
+      name: 'console-is-a-leaf',
+      comment: 'The web console is an entry of its own (bundled by scripts/build-console.ts): nothing in src/ imports it.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/console/' },
+      to: { path: '^src/console/' },
+    },
+    {
       name: 'not-to-unresolvable',
       severity: 'error',
       from: {},

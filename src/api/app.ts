@@ -1,7 +1,8 @@
 // The Express application: request ids, structured request logs (pino), the /v1 router and the one
 // error handler that turns every failure into `{error: {type, message, fix}}` from the error table.
 // /v1/mcp (MCP tools over streamable HTTP) is mounted beside the router, and GET /metrics (Prometheus,
-// behind SVC_METRICS_KEY when set) beside /v1, both outside the OpenAPI document; every answered
+// behind SVC_METRICS_KEY when set) beside /v1, both outside the OpenAPI document, and the web console's
+// files at /console/ (console-route.ts: open, since the page asks for the key); every answered
 // request is counted by method, route (res.locals.route: the API path template) and status.
 // An error that is not an ApiError is logged with its stack and answered as 500 `internal` naming
 // the request id; its details never reach the client. A storage fault (StorageError: the data dir
@@ -13,6 +14,7 @@ import type { Logger } from 'pino';
 import { ApiError } from '../errors.js';
 import { StorageError } from '../store/index.js';
 import { type AuthOptions, assertMetricsKey } from './auth.js';
+import { consoleRouter } from './console-route.js';
 import type { Services } from './context.js';
 import { mcpRouter } from './mcp-route.js';
 import { OPERATIONS } from './openapi.js';
@@ -107,6 +109,7 @@ export function createApp(opts: AppOptions): express.Express {
   const invoke = createInvoker(opts.services, limiter, validators);
   app.use('/v1', mcpRouter({ services: opts.services, auth: opts.auth, limiter, invoke, allowWrites: opts.mcpWrites ?? false }));
   app.use('/v1', buildRouter({ services: opts.services, auth: opts.auth, limiter, validators }));
+  app.use(consoleRouter());
   app.use((req: Request, _res: Response, next: NextFunction) => {
     next(
       new ApiError('route_not_found', `no endpoint ${req.method} ${req.path}`, {

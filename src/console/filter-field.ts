@@ -1,0 +1,50 @@
+// The filter field of the documents and search pages: the API's filter language as JSON, checked
+// to be a JSON object here (the server checks the rest and answers 400 with a fix). Empty: no filter.
+import { type Filter, InvalidRequestError } from '../client/index.js';
+import { h } from './dom.js';
+
+export const FILTER_EXAMPLE = '{"lang": "en", "year": {"$gte": 2000}}';
+
+export function filterField(id: string, value: string): { field: HTMLElement; input: HTMLTextAreaElement } {
+  const input = h('textarea', {
+    id,
+    name: 'filter',
+    rows: 2,
+    spellcheck: 'false',
+    placeholder: FILTER_EXAMPLE,
+    'aria-describedby': `${id}-help`,
+  });
+  input.value = value;
+  const field = h(
+    'div',
+    { class: 'field' },
+    h('label', { for: id }, 'Filter'),
+    input,
+    h(
+      'p',
+      { id: `${id}-help`, class: 'help' },
+      'Metadata conditions as JSON: a value, or operators $eq $ne $gt $gte $lt $lte $in $nin $exists; combine with $and, $or, $not.',
+    ),
+  );
+  return { field, input };
+}
+
+/** The filter typed, or undefined when the field is blank; throws InvalidRequestError (with a fix) otherwise. */
+export function parseFilter(text: string): Filter | undefined {
+  if (!text.trim()) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new InvalidRequestError({
+      message: `the filter is not JSON: ${(err as Error).message}`,
+      fix: `Write it as a JSON object, e.g. ${FILTER_EXAMPLE}.`,
+    });
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new InvalidRequestError({
+      message: 'the filter is not a JSON object',
+      fix: `Write it as a JSON object, e.g. ${FILTER_EXAMPLE}.`,
+    });
+  return value as Filter;
+}
