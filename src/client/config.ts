@@ -114,6 +114,8 @@ export function resolveConfig(opts: SvcOptions = {}): ResolvedConfig {
       retryRefused: retry.retryRefused ?? true,
       onRetry: retry.onRetry,
     },
-    fetch: f,
+    // called as a plain function: a browser's fetch throws 'Illegal invocation' when called as a
+    // method of another object (this config)
+    fetch: (input, init) => f(input, init),
   };
 }

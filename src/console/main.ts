@@ -143,13 +143,13 @@ async function showServer(): Promise<void> {
     const health = await client().health({ timeoutMs: 10_000 });
     replace(
       box,
-      h('span', { class: `dot ${health.status}` }),
+      h('span', { class: 'dot', 'data-state': health.status, 'aria-hidden': 'true' }),
       `svc ${health.version}`,
       health.status === 'ok' ? '' : ` · ${health.status}`,
     );
     box.title = health.engine;
   } catch {
-    replace(box, h('span', { class: 'dot down' }), 'server unreachable');
+    replace(box, h('span', { class: 'dot', 'data-state': 'down', 'aria-hidden': 'true' }), 'server unreachable');
   }
 }
 

@@ -1,8 +1,9 @@
 // A search result as the playground shows it: the verdict of the confidence (found enough or not,
 // against the documented threshold), hops used, latency and engine; the chain of hops with each
 // step's document, `why` and what it searched with; the answer when asked; the passages grouped by
-// the hop that found them, each with its rank, document, score, offsets and highlighted words; and
-// the raw response. Everything from the server is rendered as text.
+// the hop that found them, each with its rank, document, score, offsets and highlighted words; the
+// copy tools and the raw response right under the verdict. Everything from the server is rendered
+// as text.
 import type { Answer, Passage, SearchResult, TraceStep } from '../client/index.js';
 import { CERTAIN, SUFFICIENT, verdict } from './confidence.js';
 import { h } from './dom.js';
@@ -141,10 +142,10 @@ export function resultView(store: string, r: SearchResult, maxHops: number, tool
     'div',
     { class: 'result' },
     summary(r, maxHops),
+    tools,
+    h('details', { class: 'raw' }, h('summary', {}, 'Raw JSON'), h('pre', { tabindex: 0 }, JSON.stringify(r, null, 2))),
     r.trace ? chain(store, r.trace) : null,
     r.answer ? answerBox(store, r.answer) : null,
     passagesByHop(store, r.passages),
-    tools,
-    h('details', { class: 'raw' }, h('summary', {}, 'Raw JSON'), h('pre', { tabindex: 0 }, JSON.stringify(r, null, 2))),
   );
 }

@@ -1,0 +1,299 @@
+// The web console in a real browser: the system's chromium (Debian's package; SVC_CHROMIUM names
+// another executable; nothing is downloaded) driven by puppeteer-core against a real server.
+// With auth on: the page loads without a key, and the 401 offers the key form; the key entered
+// (kept in sessionStorage only) lists the stores; a store is created with the form; .txt, .md and
+// .pdf files and pasted JSON lines are ingested through the ingest page until its progress bar is
+// full, and land with the ids and text the API then returns; a bad line shows the API's message and
+// fix. A search deep link runs on load and renders exactly the API's answer to that search: the
+// passages in rank order with their highlighted words, the chain (each hop's document and why) and
+// the confidence with its verdict; a passage opens the document with that range marked; a store is
+// deleted only after its name is typed. Under --no-auth the project chosen in the connection panel is
+// the one the store lands in. Every form control of every page has a label. Screenshots at 1280x800
+// and at a phone's 390x844, light and dark, are written to test-output/console/ (paths printed).
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import t, { type Test } from 'tap';
+import { REPO, startTestServer, tempDir } from './helpers/server.js';
+
+const SHOTS = path.join(REPO, 'test-output', 'console');
+const QUESTION = 'Where does the river that meets the sea at Lisbon rise?';
+const FILES: Record<string, string> = {
+  'lisbon.txt': 'Lisbon\nLisbon is the capital of Portugal. It lies where the Tagus river meets the Atlantic Ocean.',
+  'tagus.md': 'Tagus\nThe Tagus is the longest river of the Iberian Peninsula. It rises in the Sierra de Albarracin in Spain.',
+};
+const PDF_LINES = ['Sierra de Albarracin', 'The Sierra de Albarracin is a mountain range in Aragon, Spain.'];
+const JSONL = [
+  { id: 'porto', text: 'Porto\nPorto lies on the Douro river, in the north of Portugal.', metadata: { lang: 'en', country: 'pt' } },
+  {
+    id: 'douro',
+    text: 'Douro\nThe Douro rises in the Picos de Urbion in Spain and meets the Atlantic at Porto.',
+    metadata: { lang: 'en' },
+  },
+];
+
+function chromiumPath(): string | undefined {
+  if (process.env.SVC_CHROMIUM) return process.env.SVC_CHROMIUM;
+  for (const name of ['chromium', 'chromium-browser', 'google-chrome']) {
+    try {
+      return execFileSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).trim() || undefined;
+    } catch {
+      // not on PATH: try the next name
+    }
+  }
+  return undefined;
+}
+
+async function pdfBytes(lines: string[]): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  const page = doc.addPage([420, 200]);
+  lines.forEach((line, i) => {
+    page.drawText(line, { x: 24, y: 160 - 18 * i, size: 12, font });
+  });
+  return doc.save();
+}
+
+/** Form controls without a label (by <label for>, wrapping label or aria-label). */
+function unlabelled(page: Page): Promise<string[]> {
+  return page.$$eval('input, textarea, select', (els) =>
+    els
+      .filter(
+        (el) =>
+          !(el as unknown as { labels: unknown[] }).labels.length && !el.getAttribute('aria-label') && !el.getAttribute('aria-labelledby'),
+      )
+      .map((el) => el.outerHTML.slice(0, 80)),
+  );
+}
+
+async function shoot(t: Test, page: Page, name: string, fullPage = false): Promise<void> {
+  const file = path.join(SHOTS, `${name}.png`);
+  await page.screenshot({ path: file as `${string}.png`, fullPage });
+  t.ok(fs.statSync(file).size > 5000, `screenshot ${path.relative(REPO, file)}`);
+  t.comment(`screenshot: ${file}`);
+}
+
+const executablePath = chromiumPath();
+if (!executablePath) {
+  t.fail('no chromium on PATH', { fix: 'apt-get install -y chromium (Debian), or set SVC_CHROMIUM to a Chrome or Chromium executable' });
+} else {
+  fs.mkdirSync(SHOTS, { recursive: true });
+  const browser: Browser = await puppeteer.launch({ executablePath, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
+  t.teardown(() => browser.close());
+  const errors: string[] = [];
+  const newPage = async (width = 1280, height = 800) => {
+    const page = await (await browser.createBrowserContext()).newPage();
+    page.setDefaultTimeout(60_000);
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.setViewport({ width, height });
+    return page;
+  };
+
+  t.test('with auth: key, create, ingest, deep-linked search, document, delete', async (t) => {
+    const { server, api } = await startTestServer(t, { noAuth: false, threads: 1 });
+    const key = server.services.keys.create('acme').key;
+    const authed = api.with({ authorization: `Bearer ${key}` });
+    const origin = server.url.replace(/\/v1$/, '');
+    const page = await newPage();
+
+    await page.goto(`${origin}/`, { waitUntil: 'networkidle0' });
+    t.equal(new URL(page.url()).pathname, '/console/', '/ redirects to the console');
+    const alert = await page.waitForSelector('.alert');
+    t.match(await alert!.evaluate((e) => e.textContent), /unauthorized/, 'without a key the API answers 401, shown');
+    await page.click('.alert button');
+    t.equal(await page.evaluate('document.activeElement.id'), 'api-key', 'the key field takes the focus');
+    await page.keyboard.type(key);
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('.empty');
+    t.same(
+      await page.evaluate("[sessionStorage.getItem('svc.apiKey'), localStorage.length, document.cookie]"),
+      [key, 0, ''],
+      'the key is in sessionStorage only',
+    );
+    t.same(await unlabelled(page), [], 'stores page: every control is labelled');
+    await shoot(t, page, 'stores-empty-desktop');
+
+    for (const name of ['wiki', 'scratch']) {
+      await page.type('#store-name', name);
+      await page.keyboard.press('Enter');
+      await page.waitForSelector(`a[href="./stores/${name}"]`);
+    }
+    t.same(
+      (await authed.get('/stores')).stores.map((s: { name: string }) => s.name),
+      ['scratch', 'wiki'],
+      'stores created through the form',
+    );
+
+    await page.click('a[href="./stores/wiki/ingest"]');
+    await page.waitForSelector('#files');
+    t.same(await unlabelled(page), [], 'ingest page: every control is labelled');
+    const dir = tempDir(t);
+    for (const [name, text] of Object.entries(FILES)) fs.writeFileSync(path.join(dir, name), text);
+    fs.writeFileSync(path.join(dir, 'albarracin.pdf'), await pdfBytes(PDF_LINES));
+    const input = await page.$('#files');
+    await input!.uploadFile(...['lisbon.txt', 'tagus.md', 'albarracin.pdf'].map((f) => path.join(dir, f)));
+    t.same(
+      await page.$$eval('.file-list .id', (els) => els.map((e) => e.textContent)),
+      ['lisbon.txt', 'tagus.md', 'albarracin.pdf'],
+      'the chosen files are listed',
+    );
+    await page.type('#jsonl', JSONL.map((d) => JSON.stringify(d)).join('\n'));
+    await page.click('.ingest-form button[type=submit]');
+    const done = await page.waitForSelector('div.ok');
+    t.match(await done!.evaluate((e) => e.textContent), /5 documents written to wiki/);
+    t.same(
+      await page.$eval('#ingest-progress', (p) => [(p as unknown as { value: number }).value, (p as unknown as { max: number }).max]),
+      [5, 5],
+      'the progress bar is full',
+    );
+    await shoot(t, page, 'ingest-desktop');
+    const listed = (await authed.get('/stores/wiki/documents')).documents.map((d: { id: string }) => d.id).sort();
+    t.same(listed, ['albarracin.pdf', 'douro', 'lisbon.txt', 'porto', 'tagus.md'], 'every document landed with its id');
+    const pdfDoc = await authed.get('/stores/wiki/documents/albarracin.pdf?include_text=true');
+    t.match(pdfDoc.text, /mountain range in Aragon/, "the PDF's text layer was extracted by the server");
+    t.same(pdfDoc.metadata, { path: 'albarracin.pdf' });
+    t.same((await authed.get('/stores/wiki/documents/porto')).metadata, JSONL[0].metadata, 'JSONL metadata kept');
+
+    const bad = { id: 'blank', text: '   ' };
+    const refused = await authed.raw('POST', '/stores/wiki/documents', { documents: [bad] });
+    t.equal(refused.status, 400);
+    await page.type('#jsonl', JSON.stringify(bad));
+    await page.click('.ingest-form button[type=submit]');
+    const error = await page.waitForSelector('.alert');
+    const errorText = (await error!.evaluate((e) => e.textContent)) ?? '';
+    t.ok(errorText.includes(refused.body.error.message), `the API's message is shown: ${errorText}`);
+    t.ok(errorText.includes(`Fix: ${refused.body.error.fix}`), "and the API's fix");
+
+    const expected = await authed.post('/stores/wiki/search', { query: QUESTION, max_hops: 3, return_trace: true });
+    const link = `${origin}/console/stores/wiki/search?q=${encodeURIComponent(QUESTION)}&max_hops=3`;
+    const search = await newPage();
+    await search.goto(`${origin}/console/`);
+    await search.evaluate(`sessionStorage.setItem('svc.apiKey', ${JSON.stringify(key)})`);
+    await search.goto(link);
+    await search.waitForSelector('.summary');
+    t.equal(await search.$eval('#query', (e) => (e as unknown as { value: string }).value), QUESTION, 'the deep link fills the form');
+    const ranked = await search.$$eval('.passage', (els) =>
+      els.map((e) => ({
+        rank: Number(e.querySelector('.rank')?.textContent?.slice(1)),
+        id: e.querySelector('a.id')?.textContent,
+        marks: [...e.querySelectorAll('.passage-text mark')].map((m) => m.textContent),
+        hop: Number(
+          e
+            .closest('.hop-group')
+            ?.querySelector('h3')
+            ?.textContent?.match(/Hop (\d+)/)?.[1],
+        ),
+      })),
+    );
+    ranked.sort((a, b) => a.rank - b.rank);
+    t.ok(expected.passages.length >= 2, `the search finds passages (${expected.passages.length})`);
+    t.same(
+      ranked.map((p) => p.id),
+      expected.passages.map((p: { doc_id: string }) => p.doc_id),
+      'the passages, in rank order',
+    );
+    t.same(
+      ranked.map((p) => p.hop),
+      expected.passages.map((p: { hop: number }) => p.hop),
+      'each under the hop that found it',
+    );
+    t.same(
+      ranked.map((p) => p.marks),
+      expected.passages.map((p: { text: string; highlights: number[][] }) => p.highlights.map(([s, e]) => p.text.slice(s, e))),
+      'the highlighted words',
+    );
+    t.ok(
+      ranked.some((p) => p.marks.length > 0),
+      'some words are highlighted',
+    );
+    const steps = await search.$$eval('.chain .step', (els) =>
+      els.map((e) => [e.querySelector('.step-doc a')?.textContent, e.querySelector('.step-why')?.textContent]),
+    );
+    t.same(
+      steps,
+      expected.trace.map((s: { doc_id: string; why: string }) => [s.doc_id, s.why]),
+      'the chain: each hop with its document and why',
+    );
+    t.ok(steps.length >= 1, `${steps.length} hops in the chain`);
+    t.equal(
+      Number(await search.$eval('#confidence-meter', (m) => (m as unknown as { value: number }).value).then((v) => v.toFixed(6))),
+      Number(expected.confidence.toFixed(6)),
+      'the confidence',
+    );
+    t.equal(
+      await search.$eval('#verdict', (e) => e.textContent),
+      expected.confidence >= 0.5 ? 'Found enough' : 'Not enough',
+      'its verdict',
+    );
+    t.match(await search.$eval('.confidence', (e) => e.textContent), /Threshold 0\.50/, 'and the threshold');
+    t.equal(await search.$eval('[data-testid=hops-used]', (e) => e.textContent), `${expected.hops_used} of at most 3`);
+    const raw = JSON.parse(await search.$eval('details.raw pre', (e) => e.textContent ?? ''));
+    t.same(
+      { ...raw, latency_ms: 0, trace: raw.trace.map((s: object) => ({ ...s, ms: 0 })) },
+      {
+        ...expected,
+        latency_ms: 0,
+        trace: expected.trace.map((s: object) => ({ ...s, ms: 0 })),
+      },
+      'the raw JSON is the response',
+    );
+    t.same(await unlabelled(search), [], 'search page: every control is labelled');
+    for (const [name, width, height] of [
+      ['search-desktop', 1280, 800],
+      ['search-phone', 390, 844],
+    ] as const) {
+      await search.setViewport({ width, height });
+      t.equal(await search.evaluate(`document.documentElement.scrollWidth <= ${width}`), true, `no horizontal scroll at ${width} px`);
+      for (const scheme of ['light', 'dark'] as const) {
+        await search.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: scheme }]);
+        await shoot(t, search, `${name}-${scheme}`, width < 720);
+      }
+    }
+    await search.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'light' }]);
+    await search.setViewport({ width: 1280, height: 800 });
+
+    await search.click('.passage a.id');
+    const first = expected.passages[0];
+    const mark = await search.waitForSelector(`.doc-text mark[id="p=${first.start}-${first.end}"]`);
+    t.equal(await mark!.evaluate((m) => m.textContent), first.text, 'the document view marks the passage at its offsets');
+    t.match(await search.$eval('.passage-index', (e) => e.textContent), `characters ${first.start}–${first.end}`, 'and lists it');
+    await shoot(t, search, 'document-desktop');
+
+    await page.goto(`${origin}/console/`);
+    await page.click('button[aria-label="Delete store scratch"]');
+    const confirm = await page.waitForSelector('dialog button.danger');
+    t.equal(await confirm!.evaluate((b) => (b as unknown as { disabled: boolean }).disabled), true, 'delete waits for the typed name');
+    await page.type('#confirm-typed', 'scratch');
+    t.equal(await confirm!.evaluate((b) => (b as unknown as { disabled: boolean }).disabled), false);
+    await confirm!.click();
+    await page.waitForSelector('a[href="./stores/scratch"]', { hidden: true });
+    t.equal((await authed.raw('GET', '/stores/scratch')).status, 404, 'the store is gone');
+    t.same(errors, [], 'no script error in the pages');
+  });
+
+  t.test('under --no-auth the project is chosen in the connection panel', async (t) => {
+    const { server, api } = await startTestServer(t, { noAuth: true, threads: 1 });
+    const page = await newPage(390, 844);
+    await page.goto(`${server.url.replace(/\/v1$/, '')}/console/`);
+    await page.waitForSelector('.empty');
+    await page.click('#connection-toggle');
+    t.equal(await page.evaluate('document.activeElement.id'), 'api-key', 'the panel opens on its first field');
+    t.same(await unlabelled(page), [], 'connection panel: every control is labelled');
+    await page.type('#project', 'alpha');
+    await page.keyboard.press('Enter');
+    t.match(await page.$eval('#connection-toggle', (e) => e.textContent), /project alpha/);
+    await page.type('#store-name', 'in-alpha');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('a[href="./stores/in-alpha"]');
+    t.same(
+      (await api.get('/stores', { 'x-svc-project': 'alpha' })).stores.map((s: { name: string }) => s.name),
+      ['in-alpha'],
+      'created in project alpha',
+    );
+    t.same((await api.get('/stores')).stores, [], 'not in the default project');
+    await shoot(t, page, 'stores-phone-light');
+    t.same(errors, [], 'no script error in the pages');
+  });
+}
