@@ -1,8 +1,9 @@
 // The package as a user installs it: `npm pack`, the tarball installed into an empty folder, then
 // `npx svc serve --no-auth` until /v1/health answers 200. Nothing is compiled at install or start
-// (the tarball ships the built JavaScript, kernels and model; no TypeScript source), and the start
-// writes nothing into the installed package. How long the start took is printed (a figure for the
-// closing note, not a timed assertion). Installs from the npm cache where it can.
+// (the tarball ships the built JavaScript, kernels, model and web console; no TypeScript source), the
+// installed server serves the console's page and assets, and the start writes nothing into the
+// installed package. How long the start took is printed (a figure for the closing note, not a timed
+// assertion). Installs from the npm cache where it can.
 import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -34,6 +35,8 @@ t.test('npm pack, install the tarball into an empty folder, npx svc serve --no-a
   t.ok(files.includes('dist/cli/main.js') && files.includes('dist/client/index.d.ts'), 'the built JavaScript and types');
   t.ok(files.includes('models/DEFAULT') && files.some((f) => f.endsWith('manifest.json')), 'the default model');
   t.ok(files.includes('LICENSE'));
+  const consoleAssets = files.filter((f) => /^dist\/console\/assets\/(app-[A-Z0-9]+\.js|console-[A-Z0-9]+\.css)$/.test(f));
+  t.ok(files.includes('dist/console/index.html') && consoleAssets.length === 2, `the built web console (${consoleAssets.join(', ')})`);
   t.same(
     files.filter((f) => /\.ts$/.test(f) && !f.endsWith('.d.ts')),
     [],
@@ -90,6 +93,13 @@ t.test('npm pack, install the tarball into an empty folder, npx svc serve --no-a
   t.comment(`npx svc serve --no-auth: healthy ${((healthyMs ?? Number.NaN) / 1000).toFixed(2)} s after the start`);
   const store = await fetch(`${url}/stores`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"s"}' });
   t.equal(store.status, 201, 'the installed server serves the API');
+  const page = await fetch(url!.replace(/\/v1$/, '/console/stores/s/search?q=x'));
+  const html = await page.text();
+  t.equal(page.status, 200, 'and the console');
+  for (const asset of consoleAssets) {
+    t.ok(html.includes(asset.slice('dist/console/'.length)), `the page names ${asset}`);
+    t.equal((await fetch(url!.replace(/\/v1$/, `/console/${asset.slice('dist/console/'.length)}`))).status, 200, `${asset} is served`);
+  }
   const after = snapshot(installed);
   t.same(
     [...after].filter(([p, m]) => before.get(p) !== m).map(([p]) => path.relative(installed, p)),

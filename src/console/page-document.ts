@@ -10,7 +10,7 @@ import { marked } from './highlight.js';
 import { passagesOf } from './last-search.js';
 import { metadataList } from './metadata.js';
 import { errorBox, isAbort } from './notice.js';
-import type { PageContext } from './route-types.js';
+import type { PageContext } from './page-context.js';
 import { href, rangeHref } from './routes.js';
 import { client } from './session.js';
 import { storeHeader } from './store-header.js';

@@ -8,7 +8,7 @@ import { filterField, parseFilter } from './filter-field.js';
 import { bytes, dateTime, plural } from './format.js';
 import { metadataList } from './metadata.js';
 import { errorBox, isAbort } from './notice.js';
-import type { PageContext } from './route-types.js';
+import type { PageContext } from './page-context.js';
 import { href } from './routes.js';
 import { client } from './session.js';
 import { storeHeader } from './store-header.js';

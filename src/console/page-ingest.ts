@@ -8,7 +8,7 @@ import { announce, h, replace } from './dom.js';
 import { bytes, ms, plural } from './format.js';
 import { ACCEPT, openSource, unsupported } from './ingest-source.js';
 import { errorBox } from './notice.js';
-import type { PageContext } from './route-types.js';
+import type { PageContext } from './page-context.js';
 import { href } from './routes.js';
 import { client } from './session.js';
 import { storeHeader } from './store-header.js';

@@ -8,7 +8,7 @@ import { announce, h, replace } from './dom.js';
 import { filterField, parseFilter } from './filter-field.js';
 import { keepResult } from './last-search.js';
 import { errorBox, isAbort } from './notice.js';
-import type { PageContext } from './route-types.js';
+import type { PageContext } from './page-context.js';
 import { href } from './routes.js';
 import { resultView } from './search-result.js';
 import { API_ROOT, apiKey, client, project } from './session.js';

@@ -5,7 +5,7 @@ import { confirmDialog } from './confirm-dialog.js';
 import { announce, h, replace } from './dom.js';
 import { bytes, dateTime, plural } from './format.js';
 import { errorBox, isAbort } from './notice.js';
-import type { PageContext } from './route-types.js';
+import type { PageContext } from './page-context.js';
 import { href } from './routes.js';
 import { client } from './session.js';
 

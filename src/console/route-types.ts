@@ -7,11 +7,3 @@ export type Route =
   | { page: 'search'; store: string }
   | { page: 'ingest'; store: string }
   | { page: 'missing'; path: string };
-
-/** What a page is given: where it renders, the query string and a signal aborted when the user leaves it. */
-export interface PageContext {
-  main: HTMLElement;
-  params: URLSearchParams;
-  hash: string;
-  signal: AbortSignal;
-}

@@ -1,16 +1,15 @@
 // URLs of the console's pages, relative to its root (/console/, the document's <base>), both ways:
 // parse(path) of href(route) is the route again for any store name and document id (segments are
-// percent-encoded, '.' included, so no id is read as a dot segment).
+// percent-encoded) but '.' and '..', which the API refuses as names and ids since URL parsers
+// resolve them even encoded.
 import type { Route } from './route-types.js';
-
-const seg = (s: string) => encodeURIComponent(s).replace(/\./g, '%2E');
 
 /** The href of a page (relative to the base), with an optional query. */
 export function href(route: Exclude<Route, { page: 'missing' }>, query?: Record<string, string | undefined>): string {
   let path = '';
   if (route.page !== 'stores') {
-    path = `stores/${seg(route.store)}`;
-    if (route.page === 'document') path += `/documents/${seg(route.id)}`;
+    path = `stores/${encodeURIComponent(route.store)}`;
+    if (route.page === 'document') path += `/documents/${encodeURIComponent(route.id)}`;
     else if (route.page !== 'documents') path += `/${route.page}`;
   }
   const q = new URLSearchParams();
