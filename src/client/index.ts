@@ -1,6 +1,7 @@
 // Public entry of the client library (`import { Svc } from 'svc-search'`): the client, its option
 // and result types, the typed errors, and the request/response types generated from the served
-// OpenAPI document. Nothing else is exported; modules behind it may change.
+// OpenAPI document, and sha256Hex (how `svc ingest` names a JSONL line without an id, which the web
+// console does too). Nothing else is exported; modules behind it may change.
 
 export type {
   Answer,
@@ -71,3 +72,4 @@ export { type IngestProgress, type IngestStreamOptions, type IngestTotals, MAX_B
 export type { ListOptions } from './paginate.js';
 export type { Stores } from './stores.js';
 export { Svc } from './svc.js';
+export { sha256Hex } from './web.js';

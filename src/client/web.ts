@@ -1,10 +1,19 @@
 // What the client needs beyond fetch, from the Web platform only (globalThis.crypto, TextEncoder),
 // so that it runs unchanged in Node 20+, browsers and edge runtimes: no Node built-in is imported
-// anywhere in the client (a test bundles it for the browser and fails on any).
+// anywhere in the client (a test bundles it for the browser and fails on any). A browser page that
+// is not a secure context (plain http from another host) has crypto.getRandomValues but neither
+// crypto.randomUUID nor crypto.subtle: ids and digests then come from getRandomValues and sha256.ts.
+import { sha256 } from './sha256.js';
 
-/** A random UUID (crypto.randomUUID; browsers offer it in secure contexts). */
+/** A random (version 4) UUID. */
 export function randomId(): string {
-  return globalThis.crypto.randomUUID();
+  const { crypto } = globalThis;
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const b = crypto.getRandomValues(new Uint8Array(16));
+  b[6] = (b[6] & 0x0f) | 0x40;
+  b[8] = (b[8] & 0x3f) | 0x80;
+  const hex = hexOf(b);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 /** Bytes of `s` in UTF-8, without encoding it. */
@@ -22,8 +31,13 @@ export function utf8Length(s: string): number {
   return n;
 }
 
+function hexOf(bytes: Uint8Array): string {
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
 /** The SHA-256 of `s`'s UTF-8 bytes, as lower-case hex. */
 export async function sha256Hex(s: string): Promise<string> {
-  const digest = await globalThis.crypto.subtle.digest('SHA-256', new TextEncoder().encode(s));
-  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
+  const bytes = new TextEncoder().encode(s);
+  const subtle = globalThis.crypto.subtle;
+  return hexOf(subtle ? new Uint8Array(await subtle.digest('SHA-256', bytes)) : sha256(bytes));
 }

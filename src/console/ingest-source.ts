@@ -4,7 +4,7 @@
 // its id and `path` metadata, as `svc ingest` names files; a .jsonl file, like pasted lines, holds
 // one {"id", "text" or "content", "metadata"} object per line (a line without an id gets one from a
 // hash of its text, as in the CLI). A bad line stops the ingest with its line number and a fix.
-import { type DocumentContent, type DocumentInput, InvalidRequestError } from '../client/index.js';
+import { type DocumentContent, type DocumentInput, InvalidRequestError, sha256Hex } from '../client/index.js';
 
 export interface IngestSource {
   /** Documents expected: files, plus the non-blank lines of JSONL. */
@@ -33,8 +33,7 @@ const lines = (text: string) => text.split(/\r?\n/);
 const nonBlank = (text: string) => lines(text).filter((l) => l.trim()).length;
 
 async function hashId(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
-  return `sha256-${Array.from(new Uint8Array(digest).slice(0, 16), (b) => b.toString(16).padStart(2, '0')).join('')}`;
+  return `sha256-${(await sha256Hex(text)).slice(0, 32)}`;
 }
 
 async function parseLine(line: string, where: string): Promise<DocumentInput> {
