@@ -7,7 +7,9 @@
 // fix. A search deep link runs on load and renders exactly the API's answer to that search: the
 // passages in rank order with their highlighted words, the chain (each hop's document and why) and
 // the confidence with its verdict; a passage opens the document with that range marked; a store is
-// deleted only after its name is typed. Under --no-auth the project chosen in the connection panel is
+// deleted only after its name is typed; a filter in the URL narrows the documents; the answer,
+// "copy as curl", Enter for a new search and Back behave. No page makes a request outside the server
+// or breaks its Content-Security-Policy. Under --no-auth the project chosen in the connection panel is
 // the one the store lands in. Every form control of every page has a label. Screenshots at 1280x800
 // and at a phone's 390x844, light and dark, are written to test-output/console/ (paths printed).
 import { execFileSync } from 'node:child_process';
@@ -16,6 +18,7 @@ import path from 'node:path';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import t, { type Test } from 'tap';
+import { curlSnippet } from '../src/console/snippets.js';
 import { REPO, startTestServer, tempDir } from './helpers/server.js';
 
 const SHOTS = path.join(REPO, 'test-output', 'console');
@@ -87,6 +90,12 @@ if (!executablePath) {
     const page = await (await browser.createBrowserContext()).newPage();
     page.setDefaultTimeout(60_000);
     page.on('pageerror', (e) => errors.push(String(e)));
+    page.on('console', (m) => {
+      if (/Content Security Policy/.test(m.text())) errors.push(m.text());
+    });
+    page.on('request', (r) => {
+      if (!/^(http:\/\/127\.0\.0\.1:\d+\/|data:)/.test(r.url())) errors.push(`a request left the server: ${r.url()}`);
+    });
     await page.setViewport({ width, height });
     return page;
   };
@@ -100,6 +109,8 @@ if (!executablePath) {
 
     await page.goto(`${origin}/`, { waitUntil: 'networkidle0' });
     t.equal(new URL(page.url()).pathname, '/console/', '/ redirects to the console');
+    await page.keyboard.press('Tab');
+    t.equal(await page.evaluate('document.activeElement.className'), 'skip', 'the first tab stop skips to the content');
     const alert = await page.waitForSelector('.alert');
     t.match(await alert!.evaluate((e) => e.textContent), /unauthorized/, 'without a key the API answers 401, shown');
     await page.click('.alert button');
@@ -166,9 +177,23 @@ if (!executablePath) {
     t.ok(errorText.includes(refused.body.error.message), `the API's message is shown: ${errorText}`);
     t.ok(errorText.includes(`Fix: ${refused.body.error.fix}`), "and the API's fix");
 
-    const expected = await authed.post('/stores/wiki/search', { query: QUESTION, max_hops: 3, return_trace: true });
-    const link = `${origin}/console/stores/wiki/search?q=${encodeURIComponent(QUESTION)}&max_hops=3`;
+    await page.goto(`${origin}/console/stores/wiki?filter=${encodeURIComponent('{"lang": "en"}')}`);
+    await page.waitForSelector('tbody tr');
+    t.same(
+      await page.$$eval('tbody th a', (els) => els.map((e) => e.textContent)),
+      ['douro', 'porto'],
+      'a filter in the URL narrows the list',
+    );
+    await page.click('button[aria-label="Delete document porto"]');
+    await (await page.waitForSelector('dialog button.danger'))!.click();
+    await page.waitForFunction(`!document.querySelector('button[aria-label="Delete document porto"]')`);
+    t.equal((await authed.raw('GET', '/stores/wiki/documents/porto')).status, 404, 'a document deleted from the list');
+    await authed.post('/stores/wiki/documents', { documents: [JSONL[0]] });
+
+    const expected = await authed.post('/stores/wiki/search', { query: QUESTION, max_hops: 3, return_trace: true, answer: true });
+    const link = `${origin}/console/stores/wiki/search?q=${encodeURIComponent(QUESTION)}&max_hops=3&answer=true`;
     const search = await newPage();
+    await search.browserContext().overridePermissions(origin, ['clipboard-read', 'clipboard-write', 'clipboard-sanitized-write']);
     await search.goto(`${origin}/console/`);
     await search.evaluate(`sessionStorage.setItem('svc.apiKey', ${JSON.stringify(key)})`);
     await search.goto(link);
@@ -240,6 +265,19 @@ if (!executablePath) {
       'the raw JSON is the response',
     );
     t.same(await unlabelled(search), [], 'search page: every control is labelled');
+    t.equal(
+      await search.$eval('.answer', (e) => e.querySelector('.answer-text, .alert')?.textContent),
+      expected.answer.text ?? expected.answer.error.message,
+      'the answer',
+    );
+    await search.click('.tools button');
+    t.equal(
+      await search.evaluate('navigator.clipboard.readText()'),
+      curlSnippet(`${origin}/v1`, 'wiki', { query: QUESTION, return_trace: true, max_hops: 3, answer: true }, true),
+      'copy as curl',
+    );
+    await search.evaluate("document.querySelector('.summary').scrollIntoView()");
+    await shoot(t, search, 'search-results-desktop-light');
     for (const [name, width, height] of [
       ['search-desktop', 1280, 800],
       ['search-phone', 390, 844],
@@ -253,6 +291,20 @@ if (!executablePath) {
     }
     await search.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'light' }]);
     await search.setViewport({ width: 1280, height: 800 });
+
+    await search.click('#query', { count: 3 });
+    await search.keyboard.type('Where is Porto?');
+    await search.keyboard.press('Enter');
+    await search.waitForFunction("new URL(location.href).searchParams.get('q') === 'Where is Porto?'");
+    await search.waitForFunction("document.querySelector('.search-out').getAttribute('aria-busy') === 'false'");
+    t.ok(
+      (await search.$$eval('.passage a.id', (els) => els.map((e) => e.textContent))).includes('porto'),
+      'Enter in the query runs a new search, a new history entry',
+    );
+    await search.goBack();
+    await search.waitForFunction(`document.querySelector('#query').value === ${JSON.stringify(QUESTION)}`);
+    await search.waitForSelector('#verdict');
+    t.equal(await search.$eval('.passage a.id', (e) => e.textContent), expected.passages[0].doc_id, 'Back shows the earlier search again');
 
     await search.click('.passage a.id');
     const first = expected.passages[0];

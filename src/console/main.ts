@@ -5,6 +5,7 @@
 
 import { connectionLabel, renderConnection } from './connection.js';
 import { h, replace } from './dom.js';
+import { isShown, pushUrl, showing } from './nav.js';
 import { CONNECT } from './notice.js';
 import { documentPage } from './page-document.js';
 import { documentsPage } from './page-documents.js';
@@ -20,7 +21,6 @@ const panel = document.getElementById('connection') as HTMLElement;
 const toggle = document.getElementById('connection-toggle') as HTMLButtonElement;
 const root = new URL(document.baseURI);
 let current: AbortController | undefined;
-let shownPath = '';
 
 function titleOf(r: Route): string {
   switch (r.page) {
@@ -53,7 +53,7 @@ async function render(focus: boolean): Promise<void> {
   current?.abort();
   current = new AbortController();
   const url = new URL(location.href);
-  shownPath = url.pathname + url.search;
+  showing(url);
   const route = url.pathname.startsWith(root.pathname)
     ? parse(url.pathname.slice(root.pathname.length))
     : ({ page: 'missing', path: url.pathname } as const);
@@ -90,11 +90,11 @@ async function render(focus: boolean): Promise<void> {
 }
 
 function go(url: URL): void {
-  if (url.pathname + url.search === shownPath && url.hash) {
+  if (isShown(url) && url.hash) {
     location.hash = url.hash;
     return;
   }
-  history.pushState(null, '', url);
+  pushUrl(url);
   void render(true);
 }
 
@@ -118,8 +118,7 @@ document.addEventListener('click', (e) => {
   go(url);
 });
 window.addEventListener('popstate', () => {
-  const url = new URL(location.href);
-  if (url.pathname + url.search !== shownPath) void render(true);
+  if (!isShown(new URL(location.href))) void render(true);
 });
 
 function setPanel(open: boolean): void {

@@ -7,6 +7,7 @@ import { announce, h, replace } from './dom.js';
 import { filterField, parseFilter } from './filter-field.js';
 import { bytes, dateTime, plural } from './format.js';
 import { metadataList } from './metadata.js';
+import { replaceUrl } from './nav.js';
 import { errorBox, isAbort } from './notice.js';
 import type { PageContext } from './page-context.js';
 import { href } from './routes.js';
@@ -141,7 +142,7 @@ export async function documentsPage(ctx: PageContext, store: string): Promise<vo
       href({ page: 'documents', store }, { filter: input.value.trim(), limit: size.value === '20' ? undefined : size.value }),
       document.baseURI,
     );
-    history.replaceState(null, '', url);
+    replaceUrl(url);
     deleteMatching.hidden = !filter;
     cursors.splice(1);
     void show();

@@ -7,6 +7,7 @@ import { copyButton } from './clipboard.js';
 import { announce, h, replace } from './dom.js';
 import { filterField, parseFilter } from './filter-field.js';
 import { keepResult } from './last-search.js';
+import { pushUrl } from './nav.js';
 import { errorBox, isAbort } from './notice.js';
 import type { PageContext } from './page-context.js';
 import { href } from './routes.js';
@@ -120,7 +121,7 @@ export async function searchPage(ctx: PageContext, store: string): Promise<void>
       filter: filter.input.value.trim(),
       answer: answer.checked ? 'true' : undefined,
     };
-    history.pushState(null, '', new URL(href({ page: 'search', store }, params), document.baseURI));
+    pushUrl(new URL(href({ page: 'search', store }, params), document.baseURI));
     void run();
   };
 
