@@ -276,8 +276,6 @@ if (!executablePath) {
       curlSnippet(`${origin}/v1`, 'wiki', { query: QUESTION, return_trace: true, max_hops: 3, answer: true }, true),
       'copy as curl',
     );
-    await search.evaluate("document.querySelector('.summary').scrollIntoView()");
-    await shoot(t, search, 'search-results-desktop-light');
     for (const [name, width, height] of [
       ['search-desktop', 1280, 800],
       ['search-phone', 390, 844],
@@ -305,6 +303,10 @@ if (!executablePath) {
     await search.waitForFunction(`document.querySelector('#query').value === ${JSON.stringify(QUESTION)}`);
     await search.waitForSelector('#verdict');
     t.equal(await search.$eval('.passage a.id', (e) => e.textContent), expected.passages[0].doc_id, 'Back shows the earlier search again');
+    await search.goto(link.replace('&answer=true', ''));
+    await search.waitForSelector('#verdict');
+    await search.evaluate("scrollTo(0, document.querySelector('.summary').offsetTop - 16)");
+    await shoot(t, search, 'search-results-desktop-light');
 
     await search.click('.passage a.id');
     const first = expected.passages[0];
