@@ -25,3 +25,10 @@ export function dateTime(iso: string): string {
 export function ms(n: number): string {
   return `${n < 10 ? n.toFixed(1) : Math.round(n)} ms`;
 }
+
+/** A duration: milliseconds under a second, then seconds, then minutes and seconds. */
+export function duration(n: number): string {
+  if (n < 1000) return ms(n);
+  if (n < 60_000) return `${(n / 1000).toFixed(1)} s`;
+  return `${Math.floor(n / 60_000)} min ${Math.round((n % 60_000) / 1000)} s`;
+}

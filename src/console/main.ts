@@ -153,6 +153,8 @@ async function showServer(): Promise<void> {
 }
 
 toggle.addEventListener('click', () => setPanel(panel.hidden));
+// a file dropped outside the ingest page's drop zone must not make the browser leave the console to open it
+for (const type of ['dragover', 'drop']) document.addEventListener(type, (e) => e.preventDefault());
 document.addEventListener(CONNECT, () => setPanel(true));
 document.addEventListener('keydown', (e) => {
   if (e.key === 'Escape' && !panel.hidden) {

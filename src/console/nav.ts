@@ -15,9 +15,10 @@ export function isShown(url: URL): boolean {
   return key(url) === shown;
 }
 
-/** A new history entry for what the page on screen now shows (a search typed on the search page). */
+/** A new history entry for what the page on screen now shows (a search typed on the search page); the same URL again replaces its entry. */
 export function pushUrl(url: URL): void {
-  history.pushState(null, '', url);
+  if (isShown(url)) history.replaceState(null, '', url);
+  else history.pushState(null, '', url);
   showing(url);
 }
 

@@ -18,12 +18,12 @@ const SIZES = [20, 50, 100];
 
 export async function documentsPage(ctx: PageContext, store: string): Promise<void> {
   const svc = client();
-  const limit = SIZES.includes(Number(ctx.params.get('limit'))) ? Number(ctx.params.get('limit')) : SIZES[0];
+  const initialLimit = SIZES.includes(Number(ctx.params.get('limit'))) ? Number(ctx.params.get('limit')) : SIZES[0];
   const { field, input } = filterField('doc-filter', ctx.params.get('filter') ?? '');
   const size = h(
     'select',
     { id: 'page-size', name: 'limit' },
-    SIZES.map((n) => h('option', { value: n, selected: n === limit }, String(n))),
+    SIZES.map((n) => h('option', { value: n, selected: n === initialLimit }, String(n))),
   );
   const stats = h('p', { class: 'muted' });
   const body = h('tbody', {});
@@ -60,7 +60,7 @@ export async function documentsPage(ctx: PageContext, store: string): Promise<vo
   const show = async () => {
     const cursor = cursors[cursors.length - 1];
     try {
-      const page = await svc.documents.list(store, { limit, cursor, filter, signal: ctx.signal });
+      const page = await svc.documents.list(store, { limit: Number(size.value), cursor, filter, signal: ctx.signal });
       replace(body, page.documents.map(row));
       replace(
         status,

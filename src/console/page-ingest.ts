@@ -5,7 +5,7 @@
 // is applied whole or not at all, under its own Idempotency-Key.
 import type { IngestProgress } from '../client/index.js';
 import { announce, h, replace } from './dom.js';
-import { bytes, ms, plural } from './format.js';
+import { bytes, duration, plural } from './format.js';
 import { ACCEPT, openSource, unsupported } from './ingest-source.js';
 import { errorBox } from './notice.js';
 import type { PageContext } from './page-context.js';
@@ -152,7 +152,7 @@ export function ingestPage(ctx: PageContext, store: string): void {
           h(
             'p',
             {},
-            `${totals.stopped ? 'Stopped: ' : ''}${plural(totals.documents, 'document')} written to ${store} in ${ms(totals.elapsedMs)}.${skipped}`,
+            `${totals.stopped ? 'Stopped: ' : ''}${plural(totals.documents, 'document')} written to ${store} in ${duration(totals.elapsedMs)}.${skipped}`,
           ),
           h(
             'p',
