@@ -96,6 +96,7 @@ t.test('npm pack, install the tarball into an empty folder, npx svc serve --no-a
   const page = await fetch(url!.replace(/\/v1$/, '/console/stores/s/search?q=x'));
   const html = await page.text();
   t.equal(page.status, 200, 'and the console');
+  t.match(out, `console at ${url!.replace(/\/v1$/, '/console/')}`, 'whose URL the startup line prints');
   for (const asset of consoleAssets) {
     t.ok(html.includes(asset.slice('dist/console/'.length)), `the page names ${asset}`);
     t.equal((await fetch(url!.replace(/\/v1$/, `/console/${asset.slice('dist/console/'.length)}`))).status, 200, `${asset} is served`);

@@ -1,5 +1,6 @@
 // `svc serve`: runs the server on the configured data dir and model until SIGINT/SIGTERM, printing
-// one startup line (version and engine, model and cache, data dir and project, auth, address).
+// one startup line (version and engine, model and cache, data dir and project, auth, address, the
+// web console's URL).
 // The server (express, lmdb, the engine) is imported only when `serve` runs, so client commands
 // start fast.
 import type { Command } from 'commander';
@@ -56,7 +57,7 @@ export function registerServe(program: Command): void {
       const nKeys = services.keys.activeCount();
       const auth = noAuth ? 'auth: OFF (--no-auth)' : `auth: on (${nKeys} key${nKeys === 1 ? '' : 's'})`;
       process.stdout.write(
-        `svc ${VERSION} · engine ${services.engine.id} · model ${config.modelUri} (cache ${config.modelCache}) · data ${config.dataDir} (project ${config.project}) · ${auth} · listening on ${host}:${server.port}, API at ${server.url}\n`,
+        `svc ${VERSION} · engine ${services.engine.id} · model ${config.modelUri} (cache ${config.modelCache}) · data ${config.dataDir} (project ${config.project}) · ${auth} · listening on ${host}:${server.port}, API at ${server.url}, console at ${server.url.replace(/\/v1$/, '/console/')}\n`,
       );
       if (noAuth) {
         process.stderr.write(
