@@ -164,6 +164,15 @@ export interface DocumentInfo {
   updated_at: string;
   /** Full document text; present only with include_text=true. */
   text?: string;
+  /** The passages the document was cut into, which searches score and return, in text order: [start, end) offsets in the text (UTF-16 code units), at most 1200 characters each; consecutive passages may overlap (a passage takes in the sentences after it). Present only with include_passages=true. */
+  passages?: PassageSpan[];
+}
+
+export interface PassageSpan {
+  /** Offset of the passage in the document text (UTF-16 code units). */
+  start: number;
+  /** End offset (exclusive) of the passage in the document text. */
+  end: number;
 }
 
 export interface DocumentList {
@@ -482,13 +491,15 @@ export interface OperationTypes {
     query: {
       /** When true, the response includes the full `text` (default false). */
       include_text?: boolean;
+      /** When true, the response includes `passages`: the offsets of the passages the document was cut into (default false). */
+      include_passages?: boolean;
     };
     headers: {
       /** Project whose stores to use, only when the server runs with --no-auth (default: SVC_PROJECT). With auth, the project is the API key's and this header is ignored. */
       'X-Svc-Project'?: string;
     };
     body: never;
-    defaults: { query: 'include_text'; body: never };
+    defaults: { query: 'include_text' | 'include_passages'; body: never };
     response: DocumentInfo;
   };
   deleteDocument: {

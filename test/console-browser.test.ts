@@ -28,7 +28,14 @@ const FILES: Record<string, string> = {
   'tagus.md': 'Tagus\nThe Tagus is the longest river of the Iberian Peninsula. It rises in the Sierra de Albarracin in Spain.',
 };
 const PDF_LINES = ['Sierra de Albarracin', 'The Sierra de Albarracin is a mountain range in Aragon, Spain.'];
+/** A document of several passages: three paragraphs of about 700 characters. */
+const IBERIA = ['Iberia', 'Rivers', 'Mountains']
+  .map(
+    (topic, i) => `${topic}. ${`The ${topic.toLowerCase()} of the peninsula were mapped in survey ${i + 1}, volume by volume. `.repeat(9)}`,
+  )
+  .join('\n\n');
 const JSONL = [
+  { id: 'iberia', text: IBERIA },
   { id: 'porto', text: 'Porto\nPorto lies on the Douro river, in the north of Portugal.', metadata: { lang: 'en', country: 'pt' } },
   {
     id: 'douro',
@@ -36,6 +43,8 @@ const JSONL = [
     metadata: { lang: 'en' },
   },
 ];
+
+const PORTO = JSONL.find((d) => d.id === 'porto')!;
 
 function chromiumPath(): string | undefined {
   if (process.env.SVC_CHROMIUM) return process.env.SVC_CHROMIUM;
@@ -153,19 +162,19 @@ if (!executablePath) {
     await page.type('#jsonl', JSONL.map((d) => JSON.stringify(d)).join('\n'));
     await page.click('.ingest-form button[type=submit]');
     const done = await page.waitForSelector('div.ok');
-    t.match(await done!.evaluate((e) => e.textContent), /5 documents written to wiki/);
+    t.match(await done!.evaluate((e) => e.textContent), /6 documents written to wiki/);
     t.same(
       await page.$eval('#ingest-progress', (p) => [(p as unknown as { value: number }).value, (p as unknown as { max: number }).max]),
-      [5, 5],
+      [6, 6],
       'the progress bar is full',
     );
     await shoot(t, page, 'ingest-desktop');
     const listed = (await authed.get('/stores/wiki/documents')).documents.map((d: { id: string }) => d.id).sort();
-    t.same(listed, ['albarracin.pdf', 'douro', 'lisbon.txt', 'porto', 'tagus.md'], 'every document landed with its id');
+    t.same(listed, ['albarracin.pdf', 'douro', 'iberia', 'lisbon.txt', 'porto', 'tagus.md'], 'every document landed with its id');
     const pdfDoc = await authed.get('/stores/wiki/documents/albarracin.pdf?include_text=true');
     t.match(pdfDoc.text, /mountain range in Aragon/, "the PDF's text layer was extracted by the server");
     t.same(pdfDoc.metadata, { path: 'albarracin.pdf' });
-    t.same((await authed.get('/stores/wiki/documents/porto')).metadata, JSONL[0].metadata, 'JSONL metadata kept');
+    t.same((await authed.get('/stores/wiki/documents/porto')).metadata, PORTO.metadata, 'JSONL metadata kept');
 
     const bad = { id: 'blank', text: '   ' };
     const refused = await authed.raw('POST', '/stores/wiki/documents', { documents: [bad] });
@@ -188,7 +197,7 @@ if (!executablePath) {
     await (await page.waitForSelector('dialog button.danger'))!.click();
     await page.waitForFunction(`!document.querySelector('button[aria-label="Delete document porto"]')`);
     t.equal((await authed.raw('GET', '/stores/wiki/documents/porto')).status, 404, 'a document deleted from the list');
-    await authed.post('/stores/wiki/documents', { documents: [JSONL[0]] });
+    await authed.post('/stores/wiki/documents', { documents: [PORTO] });
 
     const expected = await authed.post('/stores/wiki/search', { query: QUESTION, max_hops: 3, return_trace: true, answer: true });
     const link = `${origin}/console/stores/wiki/search?q=${encodeURIComponent(QUESTION)}&max_hops=3&answer=true`;
@@ -312,8 +321,30 @@ if (!executablePath) {
     const first = expected.passages[0];
     const mark = await search.waitForSelector(`.doc-text mark[id="p=${first.start}-${first.end}"]`);
     t.equal(await mark!.evaluate((m) => m.textContent), first.text, 'the document view marks the passage at its offsets');
-    t.match(await search.$eval('.passage-index', (e) => e.textContent), `characters ${first.start}–${first.end}`, 'and lists it');
+    const firstDoc = await authed.get(`/stores/wiki/documents/${encodeURIComponent(first.doc_id)}?include_passages=true`);
+    t.same(
+      await search.$$eval('.passage-index li a', (els) => els.map((e) => e.textContent)),
+      firstDoc.passages.map((p: { start: number; end: number }, i: number) => `#${i + 1} · characters ${p.start}–${p.end}`),
+      "the document's passages, listed by their offsets",
+    );
+    t.match(
+      await search.$eval('.passage-index li.found', (e) => e.textContent),
+      `in the last search: hop ${first.hop}, score ${first.score.toFixed(3)}`,
+      'the one the search returned says so',
+    );
     await shoot(t, search, 'document-desktop');
+    const iberia = await authed.get('/stores/wiki/documents/iberia?include_passages=true');
+    t.ok(iberia.passages.length >= 3, `${iberia.passages.length} passages in a longer document`);
+    await search.goto(`${origin}/console/stores/wiki/documents/iberia`);
+    const second = iberia.passages[1];
+    await search.click(`.passage-index a[href$="#p=${second.start}-${second.end}"]`);
+    const linked = await search.waitForSelector('.doc-text mark.linked');
+    t.equal(
+      await linked!.evaluate((m) => m.id),
+      `p=${second.start}-${second.end}`,
+      'a passage of the list is marked in the text when chosen',
+    );
+    t.equal(await linked!.evaluate((m) => m.textContent), IBERIA.slice(second.start, second.end));
 
     await page.goto(`${origin}/console/`);
     await page.click('button[aria-label="Delete store scratch"]');

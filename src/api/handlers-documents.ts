@@ -10,6 +10,7 @@ import type { DocRecord, PreparedDoc } from '../store/index.js';
 import type { BodyTooLargeError } from './body.js';
 import type { Handler, Reply, Services } from './context.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
+import { documentPassages } from './document-passages.js';
 import { engineTurn } from './fair-gate.js';
 import { checkFilter } from './filter-check.js';
 import { LIMITS } from './schemas.js';
@@ -160,12 +161,14 @@ export function missing(id: string, store: string): ApiError {
   });
 }
 
-export const getDocument: Handler<'getDocument'> = (ctx) => {
+export const getDocument: Handler<'getDocument'> = async (ctx) => {
   const store = ctx.services.registry.get(ctx.project, ctx.params.store);
   const rec = store.db.getDoc(ctx.params.id);
   if (!rec) throw missing(ctx.params.id, ctx.params.store);
   const body: DocumentInfo = summary(ctx.params.id, rec);
-  if (ctx.query.include_text) body.text = store.db.getText(ctx.params.id) ?? '';
+  const text = ctx.query.include_text || ctx.query.include_passages ? (store.db.getText(ctx.params.id) ?? '') : undefined;
+  if (ctx.query.include_text) body.text = text;
+  if (ctx.query.include_passages) body.passages = await documentPassages(text ?? '');
   return { status: 200, body };
 };
 

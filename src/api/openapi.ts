@@ -138,7 +138,7 @@ export const OPERATIONS: Operation[] = [
     path: '/stores/{store}/documents/{id}',
     summary: 'Get document info',
     auth: true,
-    params: ['store', 'id', 'includeText'],
+    params: ['store', 'id', 'includeText', 'includePassages'],
     success: { status: 200, description: 'The document', schema: 'DocumentInfo' },
     errors: ['invalid_request', 'store_not_found', 'document_not_found', ...COMMON],
   },
@@ -268,6 +268,13 @@ const parameters = {
     in: 'query',
     required: false,
     description: 'When true, the response includes the full `text` (default false).',
+    schema: { type: 'boolean', default: false },
+  },
+  includePassages: {
+    name: 'include_passages',
+    in: 'query',
+    required: false,
+    description: 'When true, the response includes `passages`: the offsets of the passages the document was cut into (default false).',
     schema: { type: 'boolean', default: false },
   },
   idempotencyKey: {

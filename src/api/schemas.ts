@@ -282,6 +282,21 @@ export const schemas = {
       ingested_at: ingestedAt,
       updated_at: updatedAt,
       text: { type: 'string', description: 'Full document text; present only with include_text=true.' },
+      passages: {
+        type: 'array',
+        description:
+          'The passages the document was cut into, which searches score and return, in text order: [start, end) offsets in the text (UTF-16 code units), at most 1200 characters each; consecutive passages may overlap (a passage takes in the sentences after it). Present only with include_passages=true.',
+        items: { $ref: '#/components/schemas/PassageSpan' },
+      },
+    },
+  },
+  PassageSpan: {
+    type: 'object',
+    required: ['start', 'end'],
+    additionalProperties: false,
+    properties: {
+      start: { type: 'integer', minimum: 0, description: 'Offset of the passage in the document text (UTF-16 code units).' },
+      end: { type: 'integer', minimum: 1, description: 'End offset (exclusive) of the passage in the document text.' },
     },
   },
   DocumentList: {

@@ -38,6 +38,8 @@ export interface ListDocumentsOptions extends ListOptions {
 export interface GetDocumentOptions extends CallOptions {
   /** Include the full text (default false). */
   include_text?: boolean;
+  /** Include the offsets of the passages the document was cut into (default false). */
+  include_passages?: boolean;
 }
 
 export class Documents {
@@ -102,10 +104,10 @@ export class Documents {
     if (rest) yield JSON.parse(rest) as ExportedDocument;
   }
 
-  /** A document's id, metadata, token count and ingestion time; its text with include_text. */
+  /** A document's id, metadata, token count and ingestion time; its text with include_text, its passages' offsets with include_passages. */
   async get(store: string, id: string, opts: GetDocumentOptions = {}): Promise<DocumentInfo> {
-    const { include_text, ...call } = opts;
-    return (await this.transport.call('getDocument', { path: { store, id }, query: { include_text } }, call)).body;
+    const { include_text, include_passages, ...call } = opts;
+    return (await this.transport.call('getDocument', { path: { store, id }, query: { include_text, include_passages } }, call)).body;
   }
 
   /** Deletes a document and its encoding. */

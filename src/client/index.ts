@@ -27,6 +27,7 @@ export type {
   OperationId,
   OperationTypes,
   Passage,
+  PassageSpan,
   SearchBatchRequest,
   SearchBatchResponse,
   SearchRequest,

@@ -1,8 +1,8 @@
-// One document: its id, times, token count, metadata and full text, with the passages the tab's last
-// search of this store returned from it listed by their offsets and marked in the text; a link's
-// `#p=start-end` marks and scrolls to that range (a passage link from a search result). Delete asks
-// first, then goes back to the store.
-import type { DocumentInfo, Passage } from '../client/index.js';
+// One document: its id, times, token count, metadata, its passages (passage-index.ts) and its full
+// text, where the passages the tab's last search of this store returned from it are marked; a link's
+// `#p=start-end` marks and scrolls to that range (a passage link from a search result or the list).
+// Delete asks first, then goes back to the store.
+import type { DocumentInfo } from '../client/index.js';
 import { confirmDialog } from './confirm-dialog.js';
 import { announce, h, replace } from './dom.js';
 import { dateTime, plural } from './format.js';
@@ -11,7 +11,8 @@ import { passagesOf } from './last-search.js';
 import { metadataList } from './metadata.js';
 import { errorBox, isAbort } from './notice.js';
 import type { PageContext } from './page-context.js';
-import { href, rangeHref } from './routes.js';
+import { passageIndex } from './passage-index.js';
+import { href } from './routes.js';
 import { client } from './session.js';
 import { storeHeader } from './store-header.js';
 
@@ -21,46 +22,32 @@ function hashRange(hash: string): [number, number] | undefined {
   return m ? [Number(m[1]), Number(m[2])] : undefined;
 }
 
-function passageList(store: string, id: string, passages: Passage[], linked: [number, number] | undefined): HTMLElement {
-  if (passages.length === 0 && !linked)
-    return h(
-      'p',
-      { class: 'muted' },
-      'Passages of this document show here once a search returns them: ',
-      h('a', { href: href({ page: 'search', store }) }, 'search this store'),
-      '.',
-    );
-  const extra = linked && !passages.some((p) => p.start === linked[0] && p.end === linked[1]) ? [linked] : [];
-  return h(
-    'ol',
-    { class: 'passage-index' },
-    passages.map((p) =>
-      h(
-        'li',
-        {},
-        h('a', { href: rangeHref(store, id, p.start, p.end) }, `characters ${p.start}–${p.end}`),
-        ` · hop ${p.hop} · score ${p.score.toFixed(3)}`,
-      ),
-    ),
-    extra.map(([s, e]) => h('li', {}, h('a', { href: rangeHref(store, id, s, e) }, `characters ${s}–${e}`), ' · linked')),
-  );
-}
-
 export async function documentPage(ctx: PageContext, store: string, id: string): Promise<void> {
   const svc = client();
   replace(ctx.main, storeHeader(store, undefined), h('p', { class: 'muted' }, 'Loading the document…'));
   let doc: DocumentInfo;
   try {
-    doc = await svc.documents.get(store, id, { include_text: true, signal: ctx.signal });
+    doc = await svc.documents.get(store, id, { include_text: true, include_passages: true, signal: ctx.signal });
   } catch (err) {
     if (!isAbort(err, ctx.signal)) replace(ctx.main, storeHeader(store, undefined), errorBox(`Document ${id} could not be read`, err));
     return;
   }
   const text = doc.text ?? '';
   const passages = passagesOf(store, id);
-  const linked = hashRange(ctx.hash);
-  const ranges = passages.map((p) => [p.start, p.end]);
-  if (linked && !ranges.some(([s, e]) => s === linked[0] && e === linked[1])) ranges.push(linked);
+  const body = h('pre', { class: 'doc-text', tabindex: 0 });
+  /** Marks the last search's passages and the range of `hash`, and scrolls to that range. */
+  const showText = (hash: string) => {
+    const linked = hashRange(hash);
+    const ranges = passages.map((p) => [p.start, p.end]);
+    if (linked && !ranges.some(([s, e]) => s === linked[0] && e === linked[1])) ranges.push(linked);
+    const isLinked = (i: number) => linked !== undefined && ranges[i][0] === linked[0] && ranges[i][1] === linked[1];
+    replace(
+      body,
+      marked(text, ranges, (i) => ({ id: `p=${ranges[i][0]}-${ranges[i][1]}`, ...(isLinked(i) ? { class: 'linked' } : {}) })),
+    );
+    if (linked) document.getElementById(`p=${linked[0]}-${linked[1]}`)?.scrollIntoView({ block: 'center' });
+  };
+  window.addEventListener('hashchange', () => showText(location.hash), { signal: ctx.signal });
   const status = h('div', {});
   const remove = async () => {
     if (!(await confirmDialog(`Delete document ${id}?`, 'The document and its passages are deleted for good.', 'Delete document'))) return;
@@ -91,15 +78,11 @@ export async function documentPage(ctx: PageContext, store: string, id: string):
       status,
       h('h3', {}, 'Metadata'),
       metadataList(doc.metadata),
-      h('h3', {}, 'Passages from the last search'),
-      passageList(store, id, passages, linked),
+      h('h3', {}, `Passages (${(doc.passages ?? []).length})`),
+      passageIndex(store, id, text, doc.passages ?? [], passages),
       h('h3', {}, 'Text'),
-      h(
-        'pre',
-        { class: 'doc-text', tabindex: 0 },
-        marked(text, ranges, (i) => ({ id: `p=${ranges[i][0]}-${ranges[i][1]}` })),
-      ),
+      body,
     ),
   );
-  if (linked) document.getElementById(`p=${linked[0]}-${linked[1]}`)?.scrollIntoView({ block: 'center' });
+  showText(ctx.hash);
 }
