@@ -2,7 +2,8 @@
 // it into (its text/ passages: a pure function of the text, the same whatever the document's size),
 // worked out region by region (passageRegions, whose regions' passages are the whole text's) with a
 // turn of the event loop between regions, so that a 30 MB document does not hold the HTTP thread for
-// seconds (about 60 ms a megabyte in one go).
+// seconds (about 60 ms a megabyte in one go). Regions start at blank lines: a text without any is
+// one region.
 import { passageRegions, regionPassages } from '../engine/index.js';
 
 const REGION_CHARS = 256 * 1024;

@@ -1,6 +1,7 @@
 // The connection panel: the API key (a password field; kept in sessionStorage by session.ts) and,
 // for a server started with --no-auth, the project. Saving re-renders the current page with them.
 import { h, replace } from './dom.js';
+import { field } from './field.js';
 import { apiKey, project, remember } from './session.js';
 
 const NAME = '^[a-z0-9_\\-]{1,64}$';
@@ -14,9 +15,8 @@ export function renderConnection(panel: HTMLElement, onSaved: () => void): void 
     spellcheck: 'false',
     pattern: '[\\x21-\\x7e]+',
     value: apiKey() ?? '',
-    'aria-describedby': 'api-key-help',
   });
-  const proj = h('input', { id: 'project', name: 'project', pattern: NAME, value: project() ?? '', 'aria-describedby': 'project-help' });
+  const proj = h('input', { id: 'project', name: 'project', pattern: NAME, value: project() ?? '' });
   const form = h(
     'form',
     {
@@ -28,27 +28,15 @@ export function renderConnection(panel: HTMLElement, onSaved: () => void): void 
       },
     },
     h('h2', { id: 'connection-title' }, 'Connection'),
-    h(
-      'div',
-      { class: 'field' },
-      h('label', { for: 'api-key' }, 'API key'),
+    field(
       key,
-      h(
-        'p',
-        { id: 'api-key-help', class: 'help' },
-        "The key 'svc keys create' printed. It is kept in this tab only (sessionStorage) and sent to this server alone. Leave it empty for a server started with --no-auth.",
-      ),
+      'API key',
+      "The key 'svc keys create' printed. It is kept in this tab only (sessionStorage) and sent to this server alone. Leave it empty for a server started with --no-auth.",
     ),
-    h(
-      'div',
-      { class: 'field' },
-      h('label', { for: 'project' }, 'Project'),
+    field(
       proj,
-      h(
-        'p',
-        { id: 'project-help', class: 'help' },
-        "Only a server started with --no-auth reads it (with a key, the key's project is used). Empty: the server's default project.",
-      ),
+      'Project',
+      "Only a server started with --no-auth reads it (with a key, the key's project is used). Empty: the server's default project.",
     ),
     h(
       'div',

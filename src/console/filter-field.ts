@@ -2,31 +2,21 @@
 // to be a JSON object here (the server checks the rest and answers 400 with a fix). Empty: no filter.
 import { type Filter, InvalidRequestError } from '../client/index.js';
 import { h } from './dom.js';
+import { field } from './field.js';
 
 export const FILTER_EXAMPLE = '{"lang": "en", "year": {"$gte": 2000}}';
 
 export function filterField(id: string, value: string): { field: HTMLElement; input: HTMLTextAreaElement } {
-  const input = h('textarea', {
-    id,
-    name: 'filter',
-    rows: 2,
-    spellcheck: 'false',
-    placeholder: FILTER_EXAMPLE,
-    'aria-describedby': `${id}-help`,
-  });
+  const input = h('textarea', { id, name: 'filter', rows: 2, spellcheck: 'false', placeholder: FILTER_EXAMPLE });
   input.value = value;
-  const field = h(
-    'div',
-    { class: 'field' },
-    h('label', { for: id }, 'Filter'),
+  return {
     input,
-    h(
-      'p',
-      { id: `${id}-help`, class: 'help' },
+    field: field(
+      input,
+      'Filter',
       'Metadata conditions as JSON: a value, or operators $eq $ne $gt $gte $lt $lte $in $nin $exists; combine with $and, $or, $not.',
     ),
-  );
-  return { field, input };
+  };
 }
 
 /** The filter typed, or undefined when the field is blank; throws InvalidRequestError (with a fix) otherwise. */

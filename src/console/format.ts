@@ -4,16 +4,13 @@ export function plural(n: number, word: string, words = `${word}s`): string {
   return `${n.toLocaleString('en')} ${n === 1 ? word : words}`;
 }
 
+const BYTE_UNITS = ['B', 'KB', 'MB', 'GB', 'TB'];
+
+/** A size in bytes, in steps of 1024: one decimal below 10 of a unit, none above. */
 export function bytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  const units = ['KB', 'MB', 'GB', 'TB'];
-  let v = n / 1024;
-  let i = 0;
-  while (v >= 1024 && i < units.length - 1) {
-    v /= 1024;
-    i++;
-  }
-  return `${v < 10 ? v.toFixed(1) : Math.round(v)} ${units[i]}`;
+  const i = n < 1024 ? 0 : Math.min(BYTE_UNITS.length - 1, Math.floor(Math.log2(n) / 10));
+  const v = n / 1024 ** i;
+  return `${v.toLocaleString('en', { maximumFractionDigits: i > 0 && v < 10 ? 1 : 0 })} ${BYTE_UNITS[i]}`;
 }
 
 /** An ISO 8601 time as the reader's local date and time (the ISO form stays in a <time> element). */

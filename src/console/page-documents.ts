@@ -13,6 +13,7 @@ import type { PageContext } from './page-context.js';
 import { href } from './routes.js';
 import { client } from './session.js';
 import { storeHeader } from './store-header.js';
+import { dataTable } from './table.js';
 
 const SIZES = [20, 50, 100];
 
@@ -159,29 +160,7 @@ export async function documentsPage(ctx: PageContext, store: string): Promise<vo
       h('div', { class: 'field' }, h('label', { for: 'page-size' }, 'Per page'), size),
       h('div', { class: 'actions' }, h('button', { type: 'submit' }, 'Apply'), deleteMatching),
     ),
-    h(
-      'div',
-      { class: 'table-wrap' },
-      h(
-        'table',
-        {},
-        h('caption', { class: 'visually-hidden' }, `Documents of ${store}, most recently ingested first`),
-        h(
-          'thead',
-          {},
-          h(
-            'tr',
-            {},
-            h('th', { scope: 'col' }, 'Id'),
-            h('th', { scope: 'col' }, 'Metadata'),
-            h('th', { scope: 'col', class: 'num' }, 'Tokens'),
-            h('th', { scope: 'col' }, 'Updated'),
-            h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, 'Actions')),
-          ),
-        ),
-        body,
-      ),
-    ),
+    dataTable(`Documents of ${store}, most recently ingested first`, [['Id'], ['Metadata'], ['Tokens', 'num'], ['Updated']], body),
     status,
     pager,
   );

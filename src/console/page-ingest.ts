@@ -5,6 +5,7 @@
 // is applied whole or not at all, under its own Idempotency-Key.
 import type { IngestProgress } from '../client/index.js';
 import { announce, h, replace } from './dom.js';
+import { field } from './field.js';
 import { bytes, duration, plural } from './format.js';
 import { ACCEPT, openSource, unsupported } from './ingest-source.js';
 import { errorBox } from './notice.js';
@@ -32,7 +33,6 @@ export function ingestPage(ctx: PageContext, store: string): void {
     rows: 6,
     spellcheck: 'false',
     placeholder: '{"id": "doc-1", "text": "…", "metadata": {"lang": "en"}}',
-    'aria-describedby': 'jsonl-help',
   });
   const start = h('button', { type: 'submit' }, 'Ingest');
   const stop = h('button', { type: 'button', class: 'ghost', hidden: true }, 'Stop');
@@ -196,13 +196,7 @@ export function ingestPage(ctx: PageContext, store: string): void {
       { class: 'ingest-form', onsubmit: run },
       zone,
       list,
-      h(
-        'div',
-        { class: 'field wide' },
-        h('label', { for: 'jsonl' }, 'Or paste JSON lines'),
-        pasted,
-        h('p', { id: 'jsonl-help', class: 'help' }, 'One {"id", "text", "metadata"} object per line; an existing id is replaced (upsert).'),
-      ),
+      field(pasted, 'Or paste JSON lines', 'One {"id", "text", "metadata"} object per line; an existing id is replaced (upsert).'),
       h('div', { class: 'actions' }, start, stop),
       progress,
     ),

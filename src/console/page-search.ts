@@ -5,6 +5,7 @@
 import type { SearchRequest } from '../client/index.js';
 import { copyButton } from './clipboard.js';
 import { announce, h, replace } from './dom.js';
+import { field } from './field.js';
 import { filterField, parseFilter } from './filter-field.js';
 import { keepResult } from './last-search.js';
 import { pushUrl } from './nav.js';
@@ -37,31 +38,14 @@ function numberField(
   max: number,
   fallback: number,
 ): { field: HTMLElement; input: HTMLInputElement } {
-  const input = h('input', {
-    id,
-    name: id,
-    type: 'number',
-    min: 1,
-    max,
-    step: 1,
-    inputmode: 'numeric',
-    placeholder: String(fallback),
-    'aria-describedby': `${id}-help`,
-  });
+  const input = h('input', { id, name: id, type: 'number', min: 1, max, step: 1, inputmode: 'numeric', placeholder: String(fallback) });
   input.value = value;
-  const field = h(
-    'div',
-    { class: 'field narrow' },
-    h('label', { for: id }, label),
-    input,
-    h('p', { id: `${id}-help`, class: 'help' }, `1 to ${max}; default ${fallback}`),
-  );
-  return { field, input };
+  return { input, field: field(input, label, `1 to ${max}; default ${fallback}`, 'field narrow') };
 }
 
 export async function searchPage(ctx: PageContext, store: string): Promise<void> {
   const initial = fromParams(ctx.params);
-  const query = h('textarea', { id: 'query', name: 'q', rows: 2, required: true, maxlength: 4096, 'aria-describedby': 'query-help' });
+  const query = h('textarea', { id: 'query', name: 'q', rows: 2, required: true, maxlength: 4096 });
   query.value = initial.query;
   const hops = numberField('max_hops', 'Max hops', initial.hops, 8, DEFAULT_HOPS);
   const results = numberField('max_results', 'Max results', initial.results, 100, DEFAULT_RESULTS);
@@ -138,13 +122,7 @@ export async function searchPage(ctx: PageContext, store: string): Promise<void>
     h(
       'form',
       { class: 'search-form', onsubmit: onSubmit },
-      h(
-        'div',
-        { class: 'field wide' },
-        h('label', { for: 'query' }, 'Query'),
-        query,
-        h('p', { id: 'query-help', class: 'help' }, 'A question in plain words. Enter searches; Shift+Enter adds a line.'),
-      ),
+      field(query, 'Query', 'A question in plain words. Enter searches; Shift+Enter adds a line.'),
       h(
         'div',
         { class: 'row' },

@@ -8,6 +8,7 @@ import { errorBox, isAbort } from './notice.js';
 import type { PageContext } from './page-context.js';
 import { href } from './routes.js';
 import { client } from './session.js';
+import { dataTable } from './table.js';
 
 const PAGE = 50;
 
@@ -116,29 +117,7 @@ export async function storesPage(ctx: PageContext): Promise<void> {
       h('p', { id: 'store-name-help', class: 'help' }, '1 to 64 characters: lower-case letters, digits, - and _.'),
     ),
     status,
-    h(
-      'div',
-      { class: 'table-wrap' },
-      h(
-        'table',
-        {},
-        h('caption', { class: 'visually-hidden' }, 'Stores of this project, newest first'),
-        h(
-          'thead',
-          {},
-          h(
-            'tr',
-            {},
-            h('th', { scope: 'col' }, 'Name'),
-            h('th', { scope: 'col', class: 'num' }, 'Documents'),
-            h('th', { scope: 'col', class: 'num' }, 'Size'),
-            h('th', { scope: 'col' }, 'Created'),
-            h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, 'Actions')),
-          ),
-        ),
-        body,
-      ),
-    ),
+    dataTable('Stores of this project, newest first', [['Name'], ['Documents', 'num'], ['Size', 'num'], ['Created']], body),
     listStatus,
     more,
   );
