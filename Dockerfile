@@ -8,7 +8,9 @@ COPY bin/ bin/
 COPY src/ src/
 COPY models/ models/
 COPY packages/ packages/
-# npm ci builds the WebAssembly kernels and the TypeScript (the `prepare` script); then drop dev tools.
+COPY scripts/build-console.ts scripts/
+# npm ci builds the WebAssembly kernels, the TypeScript and the web console (the `prepare` script);
+# then drop dev tools.
 RUN npm ci --no-audit --no-fund && npm prune --omit=dev --no-audit --no-fund
 
 FROM node:20-bookworm-slim

@@ -208,6 +208,13 @@ if (!executablePath) {
     await search.goto(link);
     await search.waitForSelector('.summary');
     t.equal(await search.$eval('#query', (e) => (e as unknown as { value: string }).value), QUESTION, 'the deep link fills the form');
+    await search.keyboard.press('Tab');
+    await search.keyboard.press('Enter');
+    t.same(
+      await search.evaluate('[document.activeElement.id, location.href]'),
+      ['main', link],
+      'the skip link focuses the content, on the page',
+    );
     const ranked = await search.$$eval('.passage', (els) =>
       els.map((e) => ({
         rank: Number(e.querySelector('.rank')?.textContent?.slice(1)),

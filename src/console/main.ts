@@ -1,7 +1,9 @@
-// The console's entry: the shell of index.html (breadcrumbs, server status, connection panel) and
-// the router. Pages are URLs under the document's <base> (/console/); a click on a link inside it,
-// or Back and Forward, renders the page without a reload, aborts what the previous page was still
-// loading and moves focus to the page's content (a change of #hash alone only scrolls).
+// The console's entry: the shell of index.html (breadcrumbs, the server's version and readiness,
+// asked again until it is ready; the connection panel) and the router. Pages are URLs under the
+// document's <base> (/console/); a click on a link inside it, or Back and Forward, renders the page
+// without a reload, aborts what the previous page was still loading and moves focus to the page's
+// content (a change of #hash alone only scrolls). A file dropped outside a drop zone is ignored
+// rather than opened by the browser in place of the console.
 
 import { connectionLabel, renderConnection } from './connection.js';
 import { h, replace } from './dom.js';
@@ -21,6 +23,8 @@ const panel = document.getElementById('connection') as HTMLElement;
 const toggle = document.getElementById('connection-toggle') as HTMLButtonElement;
 const root = new URL(document.baseURI);
 let current: AbortController | undefined;
+/** How often the header asks /v1/health again while the server is not ready. */
+const SERVER_POLL_MS = 3000;
 
 function titleOf(r: Route): string {
   switch (r.page) {
@@ -112,6 +116,13 @@ document.addEventListener('click', (e) => {
     a.hasAttribute('download')
   )
     return;
+  // a bare #id (the skip link) would resolve against the <base> and leave the page: focus the target
+  const raw = a.getAttribute('href') ?? '';
+  if (raw.startsWith('#')) {
+    e.preventDefault();
+    document.getElementById(raw.slice(1))?.focus();
+    return;
+  }
   const url = new URL(a.href);
   if (url.origin !== root.origin || !url.pathname.startsWith(root.pathname)) return;
   e.preventDefault();
@@ -147,13 +158,14 @@ async function showServer(): Promise<void> {
       health.status === 'ok' ? '' : ` · ${health.status}`,
     );
     box.title = health.engine;
+    if (health.status === 'ok') return;
   } catch {
     replace(box, h('span', { class: 'dot', 'data-state': 'down', 'aria-hidden': 'true' }), 'server unreachable');
   }
+  setTimeout(showServer, SERVER_POLL_MS);
 }
 
 toggle.addEventListener('click', () => setPanel(panel.hidden));
-// a file dropped outside the ingest page's drop zone must not make the browser leave the console to open it
 for (const type of ['dragover', 'drop']) document.addEventListener(type, (e) => e.preventDefault());
 document.addEventListener(CONNECT, () => setPanel(true));
 document.addEventListener('keydown', (e) => {
