@@ -85,6 +85,7 @@ export async function searchPage(ctx: PageContext, store: string): Promise<void>
         copyButton('Copy as curl', 'The curl command', () => curlSnippet(...snippetArgs)),
         copyButton('Copy as client code', 'The client code', () => clientSnippet(...snippetArgs)),
         copyButton('Copy raw JSON', 'The response', () => JSON.stringify(r, null, 2)),
+        copyButton('Copy link', 'The link to this search', () => location.href),
       );
       replace(out, resultView(store, r, req.max_hops ?? DEFAULT_HOPS, tools));
       announce(`${r.passages.length} passages, confidence ${r.confidence.toFixed(2)}, ${r.hops_used} hops`);
