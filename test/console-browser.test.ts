@@ -13,6 +13,7 @@
 // the one the store lands in. Every form control of every page has a label. Screenshots at 1280x800
 // and at a phone's 390x844, light and dark, are written to test-output/console/ (paths printed).
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
@@ -44,6 +45,7 @@ const JSONL = [
   },
 ];
 
+const NO_ID = 'Braga\nBraga is a city in the north of Portugal.';
 const PORTO = JSONL.find((d) => d.id === 'porto')!;
 
 function chromiumPath(): string | undefined {
@@ -159,18 +161,23 @@ if (!executablePath) {
       ['lisbon.txt', 'tagus.md', 'albarracin.pdf'],
       'the chosen files are listed',
     );
-    await page.type('#jsonl', JSONL.map((d) => JSON.stringify(d)).join('\n'));
+    await page.type('#jsonl', [...JSONL, { text: NO_ID }].map((d) => JSON.stringify(d)).join('\n'));
     await page.click('.ingest-form button[type=submit]');
     const done = await page.waitForSelector('div.ok');
-    t.match(await done!.evaluate((e) => e.textContent), /6 documents written to wiki/);
+    t.match(await done!.evaluate((e) => e.textContent), /7 documents written to wiki/);
     t.same(
       await page.$eval('#ingest-progress', (p) => [(p as unknown as { value: number }).value, (p as unknown as { max: number }).max]),
-      [6, 6],
+      [7, 7],
       'the progress bar is full',
     );
     await shoot(t, page, 'ingest-desktop');
     const listed = (await authed.get('/stores/wiki/documents')).documents.map((d: { id: string }) => d.id).sort();
-    t.same(listed, ['albarracin.pdf', 'douro', 'iberia', 'lisbon.txt', 'porto', 'tagus.md'], 'every document landed with its id');
+    const noId = `sha256-${createHash('sha256').update(NO_ID).digest('hex').slice(0, 32)}`;
+    t.same(
+      listed,
+      ['albarracin.pdf', 'douro', 'iberia', 'lisbon.txt', 'porto', noId, 'tagus.md'].sort(),
+      'every document landed with its id (a line without one named as svc ingest names it)',
+    );
     const pdfDoc = await authed.get('/stores/wiki/documents/albarracin.pdf?include_text=true');
     t.match(pdfDoc.text, /mountain range in Aragon/, "the PDF's text layer was extracted by the server");
     t.same(pdfDoc.metadata, { path: 'albarracin.pdf' });
