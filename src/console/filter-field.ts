@@ -1,8 +1,9 @@
 // The filter field of the documents and search pages: the API's filter language as JSON, checked
 // to be a JSON object here (the server checks the rest and answers 400 with a fix). Empty: no filter.
-import { type Filter, InvalidRequestError } from '../client/index.js';
+import type { Filter } from '../client/index.js';
 import { h } from './dom.js';
 import { field } from './field.js';
+import { parseObject } from './json-object.js';
 
 export const FILTER_EXAMPLE = '{"lang": "en", "year": {"$gte": 2000}}';
 
@@ -22,19 +23,5 @@ export function filterField(id: string, value: string): { field: HTMLElement; in
 /** The filter typed, or undefined when the field is blank; throws InvalidRequestError (with a fix) otherwise. */
 export function parseFilter(text: string): Filter | undefined {
   if (!text.trim()) return undefined;
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (err) {
-    throw new InvalidRequestError({
-      message: `the filter is not JSON: ${(err as Error).message}`,
-      fix: `Write it as a JSON object, e.g. ${FILTER_EXAMPLE}.`,
-    });
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value))
-    throw new InvalidRequestError({
-      message: 'the filter is not a JSON object',
-      fix: `Write it as a JSON object, e.g. ${FILTER_EXAMPLE}.`,
-    });
-  return value as Filter;
+  return parseObject(text, 'the filter', `Write it as a JSON object, e.g. ${FILTER_EXAMPLE}.`) as Filter;
 }

@@ -5,6 +5,7 @@
 // one {"id", "text" or "content", "metadata"} object per line (a line without an id gets one from a
 // hash of its text, as in the CLI). A bad line stops the ingest with its line number and a fix.
 import { type DocumentContent, type DocumentInput, InvalidRequestError, sha256Hex } from '../client/index.js';
+import { parseObject } from './json-object.js';
 
 export interface IngestSource {
   /** Documents expected: files, plus the non-blank lines of JSONL. */
@@ -37,15 +38,7 @@ async function hashId(text: string): Promise<string> {
 }
 
 async function parseLine(line: string, where: string): Promise<DocumentInput> {
-  let doc: unknown;
-  try {
-    doc = JSON.parse(line);
-  } catch (err) {
-    throw new InvalidRequestError({ message: `${where}: not valid JSON (${(err as Error).message})`, fix: SHAPE });
-  }
-  if (typeof doc !== 'object' || doc === null || Array.isArray(doc))
-    throw new InvalidRequestError({ message: `${where}: not a JSON object`, fix: SHAPE });
-  const d = doc as Partial<DocumentInput>;
+  const d = parseObject(line, where, SHAPE) as Partial<DocumentInput>;
   if (d.id === undefined && typeof d.text === 'string') return { ...d, id: await hashId(d.text), text: d.text };
   if (typeof d.id !== 'string' || d.id === '')
     throw new InvalidRequestError({ message: `${where}: 'id' is not a non-empty string`, fix: SHAPE });

@@ -1,5 +1,6 @@
 // The last search result of this tab, per store, so that a document opened from it shows which of
-// its passages the search returned (the API lists a document's passages only through searches).
+// its passages the search returned, with their hop and score (the document's own listing,
+// include_passages, has only their offsets).
 import type { Passage, SearchResult } from '../client/index.js';
 
 const results = new Map<string, SearchResult>();

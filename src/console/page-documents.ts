@@ -131,20 +131,25 @@ export async function documentsPage(ctx: PageContext, store: string): Promise<vo
     { type: 'button', class: 'ghost danger', hidden: true, onclick: removeMatching },
     'Delete all matching',
   );
-  const apply = (e: Event) => {
-    e.preventDefault();
+  /** Reads the filter field into `filter` (and shows Delete all matching with one); false, with the error shown, when it is not valid. */
+  const readFilter = (): boolean => {
     try {
       filter = parseFilter(input.value);
     } catch (err) {
       replace(status, errorBox('The filter is not valid', err));
-      return;
+      return false;
     }
+    deleteMatching.hidden = !filter;
+    return true;
+  };
+  const apply = (e: Event) => {
+    e.preventDefault();
+    if (!readFilter()) return;
     const url = new URL(
-      href({ page: 'documents', store }, { filter: input.value.trim(), limit: size.value === '20' ? undefined : size.value }),
+      href({ page: 'documents', store }, { filter: input.value.trim(), limit: Number(size.value) === SIZES[0] ? undefined : size.value }),
       document.baseURI,
     );
     replaceUrl(url);
-    deleteMatching.hidden = !filter;
     cursors.splice(1);
     void show();
   };
@@ -164,12 +169,5 @@ export async function documentsPage(ctx: PageContext, store: string): Promise<vo
     status,
     pager,
   );
-  try {
-    filter = parseFilter(input.value);
-  } catch (err) {
-    replace(status, errorBox('The filter is not valid', err));
-    return;
-  }
-  deleteMatching.hidden = !filter;
-  await Promise.all([show(), loadStats()]);
+  if (readFilter()) await Promise.all([show(), loadStats()]);
 }

@@ -3,7 +3,7 @@
 // progress bar moves (about 50 steps), two in flight. Stop lets the batches in flight finish; an
 // error shows the API's message and fix and how many documents were written before it. Each batch
 // is applied whole or not at all, under its own Idempotency-Key.
-import type { IngestProgress } from '../client/index.js';
+import { type IngestProgress, MAX_BATCH_DOCS } from '../client/index.js';
 import { announce, h, replace } from './dom.js';
 import { field } from './field.js';
 import { bytes, duration, plural } from './format.js';
@@ -138,7 +138,7 @@ export function ingestPage(ctx: PageContext, store: string): void {
       };
       progressText.textContent = `0 of ${plural(source.total, 'document')} written`;
       const totals = await client().documents.ingestStream(store, source.documents, {
-        batchSize: Math.min(1000, Math.max(1, Math.ceil(source.total / STEPS))),
+        batchSize: Math.min(MAX_BATCH_DOCS, Math.max(1, Math.ceil(source.total / STEPS))),
         concurrency: 2,
         stop: stopper.signal,
         onProgress: report,
