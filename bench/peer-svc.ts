@@ -106,7 +106,17 @@ export class SvcSystem implements BenchSystem {
 
   stats(): Record<string, number> {
     const index = this.index();
-    return { passages: index?.passageCount ?? 0, indexBytes: index?.memoryBytes ?? 0, dataDirBytes: duBytes(this.dataDir) };
+    const wasm = (
+      this.server.services.engine as unknown as { ctx: { heap: { stats(): { capacity: number; bytesInUse: number } } } }
+    ).ctx.heap.stats();
+    return {
+      passages: index?.passageCount ?? 0,
+      indexBytes: index?.memoryBytes ?? 0,
+      dataDirBytes: duBytes(this.dataDir),
+      rssBytes: process.memoryUsage().rss,
+      wasmBytes: wasm.capacity,
+      wasmUsedBytes: wasm.bytesInUse,
+    };
   }
 
   async close(): Promise<void> {

@@ -55,7 +55,9 @@ async function ingest(add: (docs: Doc[]) => Promise<void>): Promise<number> {
 if (args.mode === 'http') {
   const svc = await SvcSystem.start({ threads: args.threads });
   report.ingestSeconds = await ingest((docs) => svc.ingest(docs));
+  report.rssAfterIngestBytes = process.memoryUsage().rss;
   report.settleSeconds = await svc.settle();
+  report.rssSettledBytes = process.memoryUsage().rss;
   // A fresh server's first searches compile the search code and touch a new million-row scratch:
   // the first is reported on its own, and WARMUP untimed searches come before the timed ones.
   for (let i = 0; i < WARMUP; i++) {

@@ -2,8 +2,8 @@
 // [--ann text:100000,lowrank:1000000,random:100000] [--no-http] [--json FILE]`: how svc grows with the corpus. For each size, in separate
 // child processes: svc over HTTP on the synthetic corpus (ingest time, search latency,
 // all-gold@10 on the first `queries` hotpotqa and 2wiki questions, whose gold paragraphs are in
-// every corpus, index bytes, peak RSS); the same corpus in-process with profiled kernels and a CPU
-// profile (where a search's time goes), with the exact and the approximate scan side by side (what
+// every corpus, index bytes, peak RSS, RSS after the searches, the WebAssembly memory); the same
+// corpus in-process with profiled kernels and a CPU profile (where a search's time goes), with the exact and the approximate scan side by side (what
 // the approximate one costs in recall and saves in time); and the exact int8 scan against usearch HNSW on vectors of
 // that many passages. Prints markdown tables. Invariants: children run one at a time; the corpus
 // of a size is a prefix of the corpus of any larger size.
@@ -75,6 +75,8 @@ const rows = sizes.map((size) => {
     fmt(h.allGold10 ?? e.allGold10, 3),
     mib(e.indexBytes ?? h.indexBytes ?? 0),
     h.maxRssBytes ? mib(h.maxRssBytes) : '–',
+    h.rssBytes ? `${mib(h.rssBytes)} (${num(h.rssBytes / (e.totalRows ?? h.passages) / 1024)})` : '–',
+    h.wasmBytes ? `${mib(h.wasmBytes)} (${mib(h.wasmUsedBytes)})` : '–',
     h.dataDirBytes ? mib(h.dataDirBytes) : '–',
   ];
 });
@@ -91,6 +93,8 @@ out.push(
       'all-gold@10',
       'index MiB',
       'server peak RSS MiB',
+      'server RSS MiB after the searches (KiB per passage)',
+      'WebAssembly memory MiB (allocated)',
       'data dir MiB',
     ],
     rows,

@@ -1,19 +1,28 @@
 // Metadata index of one store: (key, typed value) -> document slots, comparing values with their
 // type (1 is not "1"), and per key its values in order (numbers numerically, strings by code point),
 // built when a range asks for them and dropped when a write touches the key. It narrows a filter to
-// candidates; the filter's predicate decides where they are not exact. Invariants: `candidates`
+// candidates; the filter's predicate decides where they are not exact. A value held by one document
+// keeps its slot as a plain number (most values of a key such as a title are unique, and a Set per
+// document is the larger part of the index); a Map keyed by the values themselves keeps 1 apart
+// from "1" and true from "true" (SameValueZero) without a key string per document. Invariants: `candidates`
 // never leaves out a slot whose metadata the filter matches (it answers undefined where it cannot
 // narrow: $ne, $nin, $not, $exists: false); when it says `exact`, its slots are the matches, no more
 // (equality, $in, ranges, $exists: true, and $and/$or/keys made only of them).
 import type { Filter, FilterCondition, Metadata, MetadataValue } from '../types.js';
 import { compareCodePoints } from './filter.js';
 
-const valueKey = (v: MetadataValue) => `${typeof v}:${String(v)}`;
+const EMPTY: ReadonlySet<number> = new Set();
+
+/** The slots of one value: one document's slot, or the Set of several. */
+type Slots = number | Set<number>;
+
+const asSet = (slots: Slots | undefined): ReadonlySet<number> =>
+  slots === undefined ? EMPTY : typeof slots === 'number' ? new Set([slots]) : slots;
 
 /** A key's values of one type in order, each with its slots. */
 interface Sorted<T> {
   values: T[];
-  slots: Array<Set<number>>;
+  slots: Slots[];
 }
 
 /** First index in `values` (ascending by `cmp`) whose value is not below `v` (`strict`: above `v`). */
@@ -37,11 +46,10 @@ export interface Narrowed {
   exact: boolean;
 }
 
-const EMPTY: ReadonlySet<number> = new Set();
 const exactly = (slots: ReadonlySet<number>): Narrowed => ({ slots, exact: true });
 
 export class FilterIndex {
-  private readonly byKey = new Map<string, Map<string, Set<number>>>();
+  private readonly byKey = new Map<string, Map<MetadataValue, Slots>>();
   /** per key, its numbers and strings in order (absent until a range asks; dropped by a write to the key) */
   private readonly sorted = new Map<string, { num: Sorted<number>; str: Sorted<string> }>();
 
@@ -52,28 +60,29 @@ export class FilterIndex {
         values = new Map();
         this.byKey.set(k, values);
       }
-      const vk = valueKey(v);
-      let slots = values.get(vk);
-      if (!slots) {
-        slots = new Set();
-        values.set(vk, slots);
-        // a new value changes the key's order; a new slot of a known value lands in the Set the order holds
-        this.sorted.delete(k);
+      const slots = values.get(v);
+      if (typeof slots === 'object') {
+        // a new slot of a value that has a Set lands in the Set the order holds
+        slots.add(slot);
+        continue;
       }
-      slots.add(slot);
+      values.set(v, slots === undefined ? slot : new Set([slots, slot]));
+      // a new value, or a value's first Set, changes what the key's order holds
+      this.sorted.delete(k);
     }
   }
 
   remove(slot: number, metadata: Metadata): void {
     for (const [k, v] of Object.entries(metadata)) {
       const values = this.byKey.get(k);
-      const slots = values?.get(valueKey(v));
-      if (!slots) continue;
-      slots.delete(slot);
-      if (slots.size === 0) {
-        values!.delete(valueKey(v));
-        this.sorted.delete(k);
-      }
+      const slots = values?.get(v);
+      if (slots === undefined) continue;
+      if (typeof slots === 'object') {
+        slots.delete(slot);
+        if (slots.size > 0) continue;
+      } else if (slots !== slot) continue;
+      values!.delete(v);
+      this.sorted.delete(k);
       if (values!.size === 0) this.byKey.delete(k);
     }
   }
@@ -96,7 +105,7 @@ export class FilterIndex {
 
   private equal(key: string, values: MetadataValue[]): Narrowed {
     const byValue = this.byKey.get(key);
-    return union(values.map((v) => exactly(byValue?.get(valueKey(v)) ?? EMPTY)))!;
+    return union(values.map((v) => exactly(asSet(byValue?.get(v)))))!;
   }
 
   private condition(key: string, c: FilterCondition): Narrowed | undefined {
@@ -112,7 +121,7 @@ export class FilterIndex {
       if (type === 'number') parts.push(exactly(range(s.num, c as Record<string, number | undefined>, numCmp)));
       else parts.push(exactly(range(s.str, c as Record<string, string | undefined>, compareCodePoints)));
     }
-    if (c.$exists === true) parts.push(union([...(this.byKey.get(key)?.values() ?? [])].map(exactly)) ?? exactly(EMPTY));
+    if (c.$exists === true) parts.push(exactly(collect(this.byKey.get(key)?.values() ?? [])));
     // what the index cannot narrow leaves the rest a superset
     if (c.$ne !== undefined || c.$nin !== undefined || c.$exists === false) parts.push(undefined);
     return intersect(parts);
@@ -121,11 +130,11 @@ export class FilterIndex {
   private sortedOf(key: string): { num: Sorted<number>; str: Sorted<string> } {
     let s = this.sorted.get(key);
     if (!s) {
-      const nums: Array<[number, Set<number>]> = [];
-      const strs: Array<[string, Set<number>]> = [];
-      for (const [vk, slots] of this.byKey.get(key) ?? []) {
-        if (vk.startsWith('number:')) nums.push([Number(vk.slice(7)), slots]);
-        else if (vk.startsWith('string:')) strs.push([vk.slice(7), slots]);
+      const nums: Array<[number, Slots]> = [];
+      const strs: Array<[string, Slots]> = [];
+      for (const [v, slots] of this.byKey.get(key) ?? []) {
+        if (typeof v === 'number') nums.push([v, slots]);
+        else if (typeof v === 'string') strs.push([v, slots]);
       }
       nums.sort((a, b) => a[0] - b[0]);
       strs.sort((a, b) => compareCodePoints(a[0], b[0]));
@@ -147,7 +156,17 @@ function range<T>(s: Sorted<T>, c: { $gt?: T; $gte?: T; $lt?: T; $lte?: T }, cmp
   if (c.$gte !== undefined) from = Math.max(from, lowerBound(s.values, c.$gte, cmp, false));
   if (c.$lt !== undefined) to = Math.min(to, lowerBound(s.values, c.$lt, cmp, false));
   if (c.$lte !== undefined) to = Math.min(to, lowerBound(s.values, c.$lte, cmp, true));
-  return union(s.slots.slice(from, Math.max(from, to)).map(exactly))?.slots ?? EMPTY;
+  return to - from === 1 ? asSet(s.slots[from]) : collect(s.slots.slice(from, Math.max(from, to)));
+}
+
+/** Every slot of some values, in one Set. */
+function collect(values: Iterable<Slots>): ReadonlySet<number> {
+  const out = new Set<number>();
+  for (const slots of values) {
+    if (typeof slots === 'number') out.add(slots);
+    else for (const x of slots) out.add(x);
+  }
+  return out;
 }
 
 /** The union, exact when every part is; undefined when any is unknown (undefined) or there is none. */
