@@ -3,12 +3,11 @@
 // with the same ids on every run (folders are walked in sorted order; a file's id is its path
 // relative to the folder; a JSONL line without an id gets one from a hash of its text), which is what
 // lets a re-run cut the same batches and resume. Files are read one at a time, as the ingest pulls.
-import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import type { DocumentInput } from '../client/index.js';
+import { type DocumentInput, InvalidRequestError, jsonlDocument } from '../client/index.js';
 import { CliError } from './cli-error.js';
 
 export interface IngestSource {
@@ -22,7 +21,6 @@ export interface IngestSource {
 }
 
 const TEXT_FILE = /\.(txt|md)$/i;
-const JSONL_SHAPE = 'Each line must be one JSON object: {"id": "...", "text": "...", "metadata": {...}} (id optional, metadata optional).';
 
 export async function openSource(p: string): Promise<IngestSource> {
   const stat = await fs.stat(p).catch(() => undefined);
@@ -101,7 +99,7 @@ async function jsonlSource(file: string): Promise<IngestSource> {
       for await (const line of rl) {
         n++;
         if (!line.trim()) continue;
-        yield parseLine(line, `${file}:${n}`);
+        yield await parseLine(line, `${file}:${n}`);
       }
     } finally {
       rl.close();
@@ -110,17 +108,12 @@ async function jsonlSource(file: string): Promise<IngestSource> {
   return { description: `file ${file} (${total} line${total === 1 ? '' : 's'})`, total, documents: documents(), skipped: [] };
 }
 
-function parseLine(line: string, where: string): DocumentInput {
-  let doc: unknown;
+/** A line's document; a bad line stops the ingest as the CLI's own error, with the fix. */
+async function parseLine(line: string, where: string): Promise<DocumentInput> {
   try {
-    doc = JSON.parse(line);
+    return await jsonlDocument(line, where);
   } catch (err) {
-    throw new CliError(`${where}: not valid JSON (${(err as Error).message})`, JSONL_SHAPE);
+    if (err instanceof InvalidRequestError) throw new CliError(err.message, err.fix);
+    throw err;
   }
-  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) throw new CliError(`${where}: not a JSON object`, JSONL_SHAPE);
-  const d = doc as Partial<DocumentInput>;
-  if (typeof d.text !== 'string') throw new CliError(`${where}: 'text' is missing or not a string`, JSONL_SHAPE);
-  if (d.id === undefined) return { ...d, id: `sha256-${createHash('sha256').update(d.text).digest('hex').slice(0, 32)}`, text: d.text };
-  if (typeof d.id !== 'string' || d.id === '') throw new CliError(`${where}: 'id' is not a non-empty string`, JSONL_SHAPE);
-  return d as DocumentInput;
 }

@@ -1,7 +1,7 @@
 // Public entry of the client library (`import { Svc } from 'svc-search'`): the client, its option
 // and result types, the typed errors, and the request/response types generated from the served
-// OpenAPI document, and sha256Hex (how `svc ingest` names a JSONL line without an id, which the web
-// console does too). Nothing else is exported; modules behind it may change.
+// OpenAPI document, and the reading of a JSONL line as a document (`svc ingest` and the web console
+// read JSONL alike). Nothing else is exported; modules behind it may change.
 
 export type {
   Answer,
@@ -70,7 +70,7 @@ export {
   UnsupportedMediaTypeError,
 } from './errors.js';
 export { type IngestProgress, type IngestStreamOptions, type IngestTotals, MAX_BATCH_DOCS, MAX_REQUEST_BYTES } from './ingest-stream.js';
+export { JSONL_SHAPE, jsonlDocument, parseJsonObject } from './jsonl.js';
 export type { ListOptions } from './paginate.js';
 export type { Stores } from './stores.js';
 export { Svc } from './svc.js';
-export { sha256Hex } from './web.js';

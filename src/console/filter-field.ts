@@ -1,9 +1,8 @@
 // The filter field of the documents and search pages: the API's filter language as JSON, checked
 // to be a JSON object here (the server checks the rest and answers 400 with a fix). Empty: no filter.
-import type { Filter } from '../client/index.js';
+import { type Filter, parseJsonObject } from '../client/index.js';
 import { h } from './dom.js';
 import { field } from './field.js';
-import { parseObject } from './json-object.js';
 
 export const FILTER_EXAMPLE = '{"lang": "en", "year": {"$gte": 2000}}';
 
@@ -23,5 +22,5 @@ export function filterField(id: string, value: string): { field: HTMLElement; in
 /** The filter typed, or undefined when the field is blank; throws InvalidRequestError (with a fix) otherwise. */
 export function parseFilter(text: string): Filter | undefined {
   if (!text.trim()) return undefined;
-  return parseObject(text, 'the filter', `Write it as a JSON object, e.g. ${FILTER_EXAMPLE}.`) as Filter;
+  return parseJsonObject(text, 'the filter', `Write it as a JSON object, e.g. ${FILTER_EXAMPLE}.`) as Filter;
 }

@@ -4,8 +4,7 @@
 // its id and `path` metadata, as `svc ingest` names files; a .jsonl file, like pasted lines, holds
 // one {"id", "text" or "content", "metadata"} object per line (a line without an id gets one from a
 // hash of its text, as in the CLI). A bad line stops the ingest with its line number and a fix.
-import { type DocumentContent, type DocumentInput, InvalidRequestError, sha256Hex } from '../client/index.js';
-import { parseObject } from './json-object.js';
+import { type DocumentContent, type DocumentInput, jsonlDocument } from '../client/index.js';
 
 export interface IngestSource {
   /** Documents expected: files, plus the non-blank lines of JSONL. */
@@ -23,8 +22,6 @@ const MEDIA: Array<[RegExp, DocumentContent['media_type']]> = [
   [/\.jpe?g$/i, 'image/jpeg'],
 ];
 const JSONL = /\.jsonl$/i;
-const SHAPE = 'Each line must be one JSON object: {"id": "...", "text": "...", "metadata": {...}} (id and metadata optional).';
-
 /** The files of `files` the console cannot ingest. */
 export function unsupported(files: File[]): string[] {
   return files.filter((f) => !TEXT.test(f.name) && !JSONL.test(f.name) && !MEDIA.some(([re]) => re.test(f.name))).map((f) => f.name);
@@ -33,23 +30,11 @@ export function unsupported(files: File[]): string[] {
 const lines = (text: string) => text.split(/\r?\n/);
 const nonBlank = (text: string) => lines(text).filter((l) => l.trim()).length;
 
-async function hashId(text: string): Promise<string> {
-  return `sha256-${(await sha256Hex(text)).slice(0, 32)}`;
-}
-
-async function parseLine(line: string, where: string): Promise<DocumentInput> {
-  const d = parseObject(line, where, SHAPE) as Partial<DocumentInput>;
-  if (d.id === undefined && typeof d.text === 'string') return { ...d, id: await hashId(d.text), text: d.text };
-  if (typeof d.id !== 'string' || d.id === '')
-    throw new InvalidRequestError({ message: `${where}: 'id' is not a non-empty string`, fix: SHAPE });
-  return d as DocumentInput;
-}
-
 async function* jsonlDocuments(text: string, name: string): AsyncGenerator<DocumentInput> {
   let n = 0;
   for (const line of lines(text)) {
     n++;
-    if (line.trim()) yield parseLine(line, `${name}, line ${n}`);
+    if (line.trim()) yield jsonlDocument(line, `${name}, line ${n}`);
   }
 }
 
