@@ -7,6 +7,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import { ApiError } from '../errors.js';
+import { BODY_THREAD, parseOnThread } from './body-parser.js';
 
 export class BodyTooLargeError extends Error {
   /** Bytes read before giving up (at least `limit + 1`), and the parsed body when it was small enough to parse. */
@@ -102,7 +103,7 @@ export async function readJsonBody(req: IncomingMessage, limit: number, diagnost
   }
   const { buf, bytes, truncated } = await collect(req, diagnosticCap);
   if (truncated) throw new BodyTooLargeError(bytes, undefined, false);
-  const parsed = parseJson(buf);
+  const parsed = buf.byteLength >= BODY_THREAD.minBytes ? await parseLarge(buf) : parseJson(buf);
   if (bytes > limit) throw new BodyTooLargeError(bytes, parsed, true);
   checkJsonDepth(parsed, 'the request body');
   return parsed;
@@ -111,34 +112,48 @@ export async function readJsonBody(req: IncomingMessage, limit: number, diagnost
 /** Arrays and objects inside one another, at most: far above what any schema allows (a filter's 8 levels take 3 each). */
 export const MAX_JSON_DEPTH = 64;
 
+const tooDeep = (what: string) =>
+  new ApiError('invalid_request', `${what} nests arrays and objects over ${MAX_JSON_DEPTH} levels deep`, {
+    fix: `Nest JSON at most ${MAX_JSON_DEPTH} levels (a filter at most 8 levels of $and, $or and $not); see /v1/openapi.json.`,
+  });
+
 /** Throws 400 when `value` nests arrays and objects deeper than MAX_JSON_DEPTH (walked without recursion). */
 export function checkJsonDepth(value: unknown, what: string): void {
   const stack: Array<[unknown, number]> = [[value, 1]];
   while (stack.length) {
     const [v, depth] = stack.pop()!;
     if (typeof v !== 'object' || v === null) continue;
-    if (depth > MAX_JSON_DEPTH) {
-      throw new ApiError('invalid_request', `${what} nests arrays and objects over ${MAX_JSON_DEPTH} levels deep`, {
-        fix: `Nest JSON at most ${MAX_JSON_DEPTH} levels (a filter at most 8 levels of $and, $or and $not); see /v1/openapi.json.`,
-      });
-    }
+    if (depth > MAX_JSON_DEPTH) throw tooDeep(what);
     for (const child of Object.values(v)) stack.push([child, depth + 1]);
   }
 }
+
+const notUtf8 = () => new ApiError('invalid_request', 'the request body is not valid UTF-8', { fix: 'Encode the JSON body as UTF-8.' });
+const notJson = (reason: string) =>
+  new ApiError('invalid_request', `the request body ${reason}`, {
+    fix: 'Send one well-formed JSON value as described in /v1/openapi.json.',
+  });
 
 function parseJson(buf: Buffer): unknown {
   let text: string;
   try {
     text = decoder.decode(buf);
   } catch {
-    throw new ApiError('invalid_request', 'the request body is not valid UTF-8', { fix: 'Encode the JSON body as UTF-8.' });
+    throw notUtf8();
   }
   try {
     return JSON.parse(text);
   } catch (err) {
-    const reason = err instanceof RangeError ? 'is nested too deeply' : `is not valid JSON (${(err as Error).message})`;
-    throw new ApiError('invalid_request', `the request body ${reason}`, {
-      fix: 'Send one well-formed JSON value as described in /v1/openapi.json.',
-    });
+    throw notJson(err instanceof RangeError ? 'is nested too deeply' : `is not valid JSON (${(err as Error).message})`);
   }
+}
+
+/** A large body, parsed on the body thread (body-parser.ts) with the same outcome as parseJson; here if that thread failed. */
+async function parseLarge(buf: Buffer): Promise<unknown> {
+  const reply = await parseOnThread(buf);
+  if (reply.failure === undefined) return reply.value;
+  if (reply.failure === 'utf8') throw notUtf8();
+  if (reply.failure === 'deep') throw tooDeep('the request body');
+  if (reply.failure === 'json') throw notJson(`is not valid JSON (${reply.message})`);
+  return parseJson(buf);
 }
