@@ -1,7 +1,8 @@
 // Server configuration, read only from the SVC_* variables of the spec plus SVC_ENRICH_TIMEOUT (the
 // bound on each call to the enrichment endpoint), SVC_MCP_WRITES (the MCP endpoint's writing tools),
-// SVC_METRICS_KEY (the token of /metrics), SVC_STORE_IDLE_S (when an unused store closes) and
-// SVC_THREADS (the engine's worker threads); the port comes from the `--port` flag. Relative
+// SVC_METRICS_KEY (the token of /metrics), SVC_STORE_IDLE_S (when an unused store closes),
+// SVC_THREADS (the engine's worker threads) and SVC_ENGINE_MEMORY_MB (the most memory the engine's
+// indexes may take); the port comes from the `--port` flag. Relative
 // paths resolve against the working directory, except the default model, which is the folder
 // shipped in this package's models/.
 
@@ -36,6 +37,8 @@ export interface Config {
   storeIdleS: number;
   /** The engine's worker threads (SVC_THREADS); undefined: one per core. */
   threads?: number;
+  /** The most bytes the engine's shared memory (the open stores' indexes and the model) may grow to (SVC_ENGINE_MEMORY_MB). */
+  engineMemoryBytes: number;
 }
 
 /** The variables `svc serve` reads, with their defaults, as `svc serve --help` lists them (docs/configuration.md says more). */
@@ -54,7 +57,11 @@ export const SERVER_VARIABLES: ReadonlyArray<{ name: string; default: string; me
   { name: 'SVC_METRICS_KEY', default: 'unset: open', meaning: 'the bearer token GET /metrics requires' },
   { name: 'SVC_STORE_IDLE_S', default: '600', meaning: 'seconds an unused store stays open (0: until shutdown)' },
   { name: 'SVC_THREADS', default: 'one per core', meaning: "the engine's worker threads (each holds a heap of its own)" },
+  { name: 'SVC_ENGINE_MEMORY_MB', default: '4096', meaning: "the most memory the open stores' indexes and the model may take" },
 ];
+
+/** SVC_ENGINE_MEMORY_MB's range: WebAssembly's 32-bit memory holds 4 GiB at most; the model alone takes tens of MB. */
+export const ENGINE_MEMORY_MB = { min: 64, max: 4096 } as const;
 
 /** The most worker threads SVC_THREADS may ask for. */
 export const MAX_THREADS = 256;
@@ -99,6 +106,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       `SVC_THREADS=${env.SVC_THREADS} is not a whole number of worker threads from 1 to ${MAX_THREADS} (default: one per core)`,
     );
   }
+  const memoryMb = Number(env.SVC_ENGINE_MEMORY_MB || ENGINE_MEMORY_MB.max);
+  if (!(Number.isInteger(memoryMb) && memoryMb >= ENGINE_MEMORY_MB.min && memoryMb <= ENGINE_MEMORY_MB.max)) {
+    throw new ConfigError(
+      `SVC_ENGINE_MEMORY_MB=${env.SVC_ENGINE_MEMORY_MB} is not a whole number of megabytes from ${ENGINE_MEMORY_MB.min} to ${ENGINE_MEMORY_MB.max} (default ${ENGINE_MEMORY_MB.max})`,
+    );
+  }
   return {
     modelUri: isRemote ? modelUri : path.resolve(modelUri),
     modelCache: path.resolve(env.SVC_MODEL_CACHE ?? path.join(dataDir, '.model-cache')),
@@ -116,5 +129,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsKey: env.SVC_METRICS_KEY || undefined,
     storeIdleS: idle,
     threads,
+    engineMemoryBytes: memoryMb * 2 ** 20,
   };
 }

@@ -80,6 +80,12 @@ export const ERRORS = {
     description: 'The file system holding the data dir (SVC_DATA_DIR) is full',
     fix: "Free space on the volume holding the server's SVC_DATA_DIR, or move SVC_DATA_DIR to a larger one (stop the server, copy the folder, start on the copy), then retry; reads keep working meanwhile.",
   },
+  engine_memory_full: {
+    status: 507,
+    description:
+      "The engine's memory (SVC_ENGINE_MEMORY_MB, at most 4 GiB per server) cannot hold the open stores' indexes with this request's documents",
+    fix: 'Delete documents or stores that are no longer needed, raise SVC_ENGINE_MEMORY_MB (at most 4096) on a server with the memory, or put stores on another server; nothing of this request was written.',
+  },
   storage_unavailable: {
     status: 503,
     description: 'The data dir (SVC_DATA_DIR) cannot be written (read-only, permissions or a disk error)',

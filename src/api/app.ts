@@ -47,6 +47,9 @@ function classify(err: unknown): ApiError | undefined {
         : `the data dir (SVC_DATA_DIR) cannot be written (${err.code})`;
     return new ApiError(err.fault === 'full' ? 'storage_full' : 'storage_unavailable', `${what}; nothing of this request was written`);
   }
+  if (e?.name === 'WasmOutOfMemoryError') {
+    return new ApiError('engine_memory_full', "the engine's memory cannot hold the store's index with this request's documents");
+  }
   if (e?.name === 'PoolBusyError') {
     return new ApiError('service_unavailable', 'the search workers are saturated', { headers: { 'Retry-After': '1' } });
   }

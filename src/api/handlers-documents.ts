@@ -1,7 +1,8 @@
 // Document endpoints. Ingest is an upsert: the engine encodes the batch in its workers (outside the
-// store's write lock), then, under the lock, the texts, records, encodings and the idempotency
-// record are written in one durable transaction and the index is updated before the reply, so a
-// document is searchable when the call returns. An Idempotency-Key replay returns the stored reply.
+// store's write lock), then, under the lock, the engine memory its segments take is set aside (507
+// engine_memory_full, nothing written, when it is not there), the texts, records, encodings and the
+// idempotency record are written in one durable transaction and the index is updated before the
+// reply, so a document is searchable when the call returns. An Idempotency-Key replay returns the stored reply.
 import { createHash } from 'node:crypto';
 import type { DocumentInfo, DocumentInput, DocumentSummary, IngestResponse } from '../api-types.js';
 import { compileFilter } from '../engine/index.js';
@@ -118,7 +119,14 @@ export const ingestDocuments: Handler<'ingestDocuments'> = async (ctx) => {
     const late = replay();
     if (late) return late;
     const idem = key ? { key, record: { hash, status: 200, body, created_at: Date.now() } } : undefined;
-    await store.db.writeDocs(prepared, idem);
+    // the engine memory the batch takes is set aside first: a batch that cannot be indexed is not written
+    store.index.reserve(batch);
+    try {
+      await store.db.writeDocs(prepared, idem);
+    } catch (err) {
+      store.index.release(batch);
+      throw err;
+    }
     ctx.services.metrics?.documentsIngested(prepared.length);
     store.index.apply(batch);
     return { status: 200, body };

@@ -27,6 +27,8 @@ export interface Operation {
 const COMMON: ErrorType[] = ['unauthorized', 'route_not_found', 'headers_too_large', 'rate_limited', 'internal', 'service_unavailable'];
 /** Operations that write to the data dir can meet a full or unwritable file system. */
 const WRITES: ErrorType[] = ['storage_full', 'storage_unavailable'];
+/** Operations on a store open it when it is closed (SVC_STORE_IDLE_S), and its index may not fit the engine's memory. */
+const STORE: ErrorType[] = ['store_not_found', 'engine_memory_full'];
 
 export const OPERATIONS: Operation[] = [
   {
@@ -57,7 +59,7 @@ export const OPERATIONS: Operation[] = [
     auth: true,
     params: ['store'],
     success: { status: 200, description: 'The store', schema: 'Store' },
-    errors: ['invalid_request', 'store_not_found', ...COMMON],
+    errors: ['invalid_request', ...STORE, ...COMMON],
   },
   {
     id: 'deleteStore',
@@ -67,7 +69,7 @@ export const OPERATIONS: Operation[] = [
     auth: true,
     params: ['store'],
     success: { status: 204, description: 'Deleted' },
-    errors: ['invalid_request', 'store_not_found', ...WRITES, ...COMMON],
+    errors: ['invalid_request', ...STORE, ...WRITES, ...COMMON],
   },
   {
     id: 'compactStore',
@@ -78,7 +80,7 @@ export const OPERATIONS: Operation[] = [
     auth: true,
     params: ['store'],
     success: { status: 200, description: 'The store, and its data file before and after', schema: 'StoreCompaction' },
-    errors: ['invalid_request', 'store_not_found', ...WRITES, ...COMMON],
+    errors: ['invalid_request', ...STORE, ...WRITES, ...COMMON],
   },
   {
     id: 'ingestDocuments',
@@ -97,7 +99,7 @@ export const OPERATIONS: Operation[] = [
     errors: [
       'invalid_request',
       'unsupported_media_type',
-      'store_not_found',
+      ...STORE,
       'document_too_large',
       'idempotency_key_reused',
       'enrichment_failed',
@@ -114,7 +116,7 @@ export const OPERATIONS: Operation[] = [
     auth: true,
     params: ['store', 'limit', 'cursor', 'filter'],
     success: { status: 200, description: 'A page of documents', schema: 'DocumentList' },
-    errors: ['invalid_request', 'store_not_found', ...COMMON],
+    errors: ['invalid_request', ...STORE, ...COMMON],
   },
   {
     id: 'exportDocuments',
@@ -130,7 +132,7 @@ export const OPERATIONS: Operation[] = [
       schema: 'ExportedDocument',
       lines: true,
     },
-    errors: ['invalid_request', 'store_not_found', ...COMMON],
+    errors: ['invalid_request', ...STORE, ...COMMON],
   },
   {
     id: 'getDocument',
@@ -140,7 +142,7 @@ export const OPERATIONS: Operation[] = [
     auth: true,
     params: ['store', 'id', 'includeText', 'includePassages'],
     success: { status: 200, description: 'The document', schema: 'DocumentInfo' },
-    errors: ['invalid_request', 'store_not_found', 'document_not_found', ...COMMON],
+    errors: ['invalid_request', ...STORE, 'document_not_found', ...COMMON],
   },
   {
     id: 'deleteDocument',
@@ -150,7 +152,7 @@ export const OPERATIONS: Operation[] = [
     auth: true,
     params: ['store', 'id'],
     success: { status: 204, description: 'Deleted' },
-    errors: ['invalid_request', 'store_not_found', 'document_not_found', ...WRITES, ...COMMON],
+    errors: ['invalid_request', ...STORE, 'document_not_found', ...WRITES, ...COMMON],
   },
   {
     id: 'patchDocument',
@@ -161,7 +163,7 @@ export const OPERATIONS: Operation[] = [
     params: ['store', 'id'],
     body: 'DocumentPatch',
     success: { status: 200, description: 'The document as updated', schema: 'DocumentInfo' },
-    errors: ['invalid_request', 'unsupported_media_type', 'store_not_found', 'document_not_found', ...WRITES, ...COMMON],
+    errors: ['invalid_request', 'unsupported_media_type', ...STORE, 'document_not_found', ...WRITES, ...COMMON],
   },
   {
     id: 'deleteDocuments',
@@ -172,7 +174,7 @@ export const OPERATIONS: Operation[] = [
     params: ['store'],
     body: 'DeleteDocumentsRequest',
     success: { status: 200, description: 'How many documents were deleted', schema: 'DeleteDocumentsResponse' },
-    errors: ['invalid_request', 'unsupported_media_type', 'store_not_found', ...WRITES, ...COMMON],
+    errors: ['invalid_request', 'unsupported_media_type', ...STORE, ...WRITES, ...COMMON],
   },
   {
     id: 'search',
@@ -183,7 +185,7 @@ export const OPERATIONS: Operation[] = [
     params: ['store'],
     body: 'SearchRequest',
     success: { status: 200, description: 'Supporting passages with a calibrated confidence', schema: 'SearchResult' },
-    errors: ['invalid_request', 'unsupported_media_type', 'store_not_found', ...COMMON],
+    errors: ['invalid_request', 'unsupported_media_type', ...STORE, ...COMMON],
   },
   {
     id: 'searchBatch',
@@ -194,7 +196,7 @@ export const OPERATIONS: Operation[] = [
     params: ['store'],
     body: 'SearchBatchRequest',
     success: { status: 200, description: 'One result or error per search, in order', schema: 'SearchBatchResponse' },
-    errors: ['invalid_request', 'unsupported_media_type', 'store_not_found', ...COMMON],
+    errors: ['invalid_request', 'unsupported_media_type', ...STORE, ...COMMON],
     cost: (body) => (body as { searches: unknown[] }).searches.length,
   },
   {

@@ -62,6 +62,8 @@ export class ServiceUnavailableError extends errorClass('service_unavailable', 5
 /** The server's data dir is full (507) or cannot be written (503); nothing of the request was written. */
 export class StorageFullError extends errorClass('storage_full', 507) {}
 export class StorageUnavailableError extends errorClass('storage_unavailable', 503) {}
+/** The server's engine memory (SVC_ENGINE_MEMORY_MB) cannot hold the store's index with the request's documents; nothing was written. */
+export class EngineMemoryFullError extends errorClass('engine_memory_full', 507) {}
 /** Enrichment: an ingest whose image or scanned page could not be transcribed (in a search, `answer.error` carries these types). */
 export class AnswerUnavailableError extends errorClass('answer_unavailable', 501) {}
 export class EnrichmentFailedError extends errorClass('enrichment_failed', 502) {}
@@ -98,6 +100,7 @@ export const ERROR_CLASSES = {
   service_unavailable: ServiceUnavailableError,
   storage_full: StorageFullError,
   storage_unavailable: StorageUnavailableError,
+  engine_memory_full: EngineMemoryFullError,
   answer_unavailable: AnswerUnavailableError,
   enrichment_failed: EnrichmentFailedError,
   enrichment_timeout: EnrichmentTimeoutError,

@@ -47,6 +47,7 @@ export {
   DeadlineExceededError,
   DocumentNotFoundError,
   DocumentTooLargeError,
+  EngineMemoryFullError,
   EnrichmentFailedError,
   EnrichmentTimeoutError,
   ERROR_CLASSES,

@@ -18,6 +18,8 @@ export interface EngineOptions {
   threads?: number;
   /** Tasks that may wait for a worker before the pool answers busy. */
   maxQueue?: number;
+  /** The most bytes the shared memory may grow to (default and at most 4 GiB); past it an allocation throws WasmOutOfMemoryError. */
+  memoryBytes?: number;
   log?: (msg: string, fields?: Record<string, unknown>) => void;
 }
 
@@ -75,7 +77,7 @@ class SvcEngine implements Engine {
 
 /** The engine on a model folder read by loadModelFolder. */
 export async function loadEngine(opts: EngineOptions): Promise<Engine> {
-  const runtime = await createEngineRuntime();
+  const runtime = await createEngineRuntime({ maxBytes: opts.memoryBytes });
   const { descriptor } = loadModel(opts.model, runtime.heap);
   return startEngine(runtime, descriptor, opts).engine;
 }

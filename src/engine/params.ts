@@ -118,6 +118,17 @@ export const SEGMENTS = {
   deadRatio: 0.5,
 } as const;
 
+/** The engine's memory (SVC_ENGINE_MEMORY_MB bounds it). */
+export const MEMORY = {
+  /**
+   * An ingest is refused (StoreIndex.reserve) when its segments would leave less than
+   * max(headroomBytes, 1/headroomShare of the memory in use) available: the room every search's
+   * scratch and the background merges need, so that a full store still answers searches.
+   */
+  headroomBytes: 16 * 2 ** 20,
+  headroomShare: 8,
+} as const;
+
 /** The store index's document table (main thread). */
 export const INDEX = {
   /** filters whose excluded rows (a byte per row of the store) a store index remembers for the current segments */

@@ -88,6 +88,14 @@ export interface StoredDocument {
 export interface StoreIndex {
   /** Rebuilds the index of an opened store from its persisted documents (in ingest order). */
   load(docs: Iterable<StoredDocument>): Promise<void>;
+  /**
+   * Sets aside the engine memory the batch's segments will take, before the caller writes anything:
+   * throws WasmOutOfMemoryError (name 'WasmOutOfMemoryError') when it is not there, holding nothing.
+   * apply() then installs the batch in it; a batch reserved and not applied must be released.
+   */
+  reserve(batch: EncodedBatch): void;
+  /** Gives back what reserve() set aside for a batch that will not be applied (nothing if none). */
+  release(batch: EncodedBatch): void;
   /** Adds or replaces the batch's documents (all their passages). Synchronous: visible to the next search. */
   apply(batch: EncodedBatch): void;
   remove(docId: string): void;

@@ -1,6 +1,9 @@
 // The in-memory index of one store (main thread side). It owns a list of immutable segments in the
 // shared memory, each with a mutable block of dead flags, and a document table mapping ids to the
 // rows that hold them. Invariants:
+// - the blocks reserve() sets aside for a batch are its segments' own until apply() installs them
+//   or release() (or close()) frees them; a reservation that would leave less than MEMORY's
+//   headroom is refused whole;
 // - a document's live rows are all in one segment; an upsert marks the old rows dead and installs the
 //   new ones in the same synchronous step, so every search sees exactly one version of a document;
 // - a search task gets a snapshot of the segment list at dispatch; segment blocks leave the list only
@@ -12,8 +15,9 @@
 // - segments are merged in the background: by the tiered policy after each write, and once a store
 //   has seen no write for SEGMENTS.idleMs, its smallest segments (SEGMENTS.idleMergeRows rows in all) into one (a
 //   search pays per segment for every term and title it looks up; a bulk load or a restart leaves many).
-import { INDEX, SEGMENTS } from '../params.js';
+import { INDEX, MEMORY, SEGMENTS } from '../params.js';
 import type { CorpusStats } from '../ranking/index.js';
+import { WasmOutOfMemoryError } from '../runtime/index.js';
 import { type BuiltSegment, type MergeSource, mergePlan } from '../segment/index.js';
 import type { EncodedBatch, Filter, Metadata, SearchOutcome, SearchParams, StoredDocument, StoreIndex, TextReader } from '../types.js';
 import { runSearch } from './dispatch.js';
@@ -52,6 +56,8 @@ export class MemoryStoreIndex implements StoreIndex {
   private closed = false;
   private merging = false;
   private idleTimer?: ReturnType<typeof setTimeout>;
+  /** The blocks reserve() set aside, per batch, until apply() or release() */
+  private readonly reserved = new Map<EncodedBatch, Array<{ base: number; dead: number }>>();
   private idleDue = false;
 
   /** `compactWhenIdle: false` keeps the segments as written and loaded (training needs a fixed layout). */
@@ -115,8 +121,35 @@ export class MemoryStoreIndex implements StoreIndex {
     this.armIdleMerge();
   }
 
+  reserve(batch: EncodedBatch): void {
+    const { heap } = this.ctx;
+    const held: Array<{ base: number; dead: number }> = [];
+    try {
+      for (const seg of batch.segments as SegmentBatch[]) held.push(this.allocate(seg.built));
+      const headroom = Math.max(MEMORY.headroomBytes, heap.bytesInUse / MEMORY.headroomShare);
+      if (heap.bytesAvailable < headroom) {
+        throw new WasmOutOfMemoryError(
+          `engine memory: the batch would leave ${heap.bytesAvailable} B of ${heap.maxBytes} B, less than the ${Math.round(headroom)} B searches and merges need`,
+        );
+      }
+    } catch (err) {
+      for (const b of held) this.freeBlocks(b);
+      throw err;
+    }
+    this.reserved.set(batch, held);
+  }
+
+  release(batch: EncodedBatch): void {
+    for (const b of this.reserved.get(batch) ?? []) this.freeBlocks(b);
+    this.reserved.delete(batch);
+  }
+
   apply(batch: EncodedBatch): void {
-    for (const seg of batch.segments as SegmentBatch[]) this.install(seg);
+    const held = this.reserved.get(batch);
+    this.reserved.delete(batch);
+    (batch.segments as SegmentBatch[]).forEach((seg, i) => {
+      this.install(seg, undefined, held?.[i]);
+    });
     this.maybeMerge();
     this.armIdleMerge();
   }
@@ -258,17 +291,37 @@ export class MemoryStoreIndex implements StoreIndex {
    * versions. Documents given without an id (merge leftovers) keep their rows dead. With `moved`
    * (a merge), a document is the same version moved from its source rows, which stay unflagged.
    */
+  /** The blocks a built segment takes in the shared memory (its image and its dead flags), both or neither. */
+  private allocate(built: BuiltSegment): { base: number; dead: number } {
+    const { heap } = this.ctx;
+    const base = heap.alloc(built.image.byteLength);
+    try {
+      return { base, dead: heap.alloc(Math.max(built.rowDoc.length, 1)) };
+    } catch (err) {
+      heap.free(base);
+      throw err;
+    }
+  }
+
+  private freeBlocks({ base, dead }: { base: number; dead: number }): void {
+    this.ctx.heap.free(base);
+    this.ctx.heap.free(dead);
+  }
+
   private install(
     { built, docs }: { built: BuiltSegment; docs: Array<{ id?: string; metadata: Metadata }> },
     moved?: Map<string, DocEntry>,
+    blocks?: { base: number; dead: number },
   ): void {
-    if (this.closed) return;
+    if (this.closed) {
+      if (blocks) this.freeBlocks(blocks);
+      return;
+    }
     this.clearFilterCaches();
     const { heap } = this.ctx;
     const nRows = built.rowDoc.length;
-    const base = heap.alloc(built.image.byteLength);
+    const { base, dead } = blocks ?? this.allocate(built);
     heap.views.write(base, new Uint8Array(built.image));
-    const dead = heap.alloc(Math.max(nRows, 1));
     heap.views.fill(dead, Math.max(nRows, 1), 1);
     const seg: Segment = {
       id: nextSegmentId++,
@@ -451,6 +504,8 @@ export class MemoryStoreIndex implements StoreIndex {
       this.ctx.heap.retire(s.dead);
     }
     this.segments = [];
+    for (const held of this.reserved.values()) for (const b of held) this.freeBlocks(b);
+    this.reserved.clear();
     this.docs.clear();
     this.slotDocs.length = 0;
   }

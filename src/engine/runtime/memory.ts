@@ -49,6 +49,11 @@ export class WasmHeap {
     return this.blocks.liveBytes;
   }
 
+  /** Bytes that live and retired blocks leave of maxBytes (free blocks and room to grow; fragmentation aside). */
+  get bytesAvailable(): number {
+    return this.maxBytes - this.blocks.liveBytes;
+  }
+
   /** Reserves `bytes` (16-byte aligned); contents are undefined unless `zero`. */
   alloc(bytes: number, opts: { zero?: boolean } = {}): number {
     if (!Number.isSafeInteger(bytes) || bytes < 0) throw new AllocSizeError(`alloc: size must be a non-negative integer, got ${bytes}`);
