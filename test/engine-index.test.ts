@@ -198,3 +198,28 @@ t.test('a store idle for a moment merges its small segments into one, answering 
   reopened.close();
   fixed.close();
 });
+
+t.test('reserve sets a batch memory aside, release and close give it back, apply installs in it', async (t) => {
+  const heap = (engine as unknown as { ctx: { heap: { bytesInUse: number } } }).ctx.heap;
+  const index = engine.createIndex() as MemoryStoreIndex;
+  const before = heap.bytesInUse;
+  const kept = await engine.encode([doc('r1', 'Reserve\nA reserved batch is installed.')]);
+  index.reserve(kept);
+  t.ok(heap.bytesInUse > before, 'the memory is set aside');
+  const dropped = await engine.encode([doc('r2', 'Released\nA released batch leaves nothing.')]);
+  const aside = heap.bytesInUse;
+  index.reserve(dropped);
+  index.release(dropped);
+  t.equal(heap.bytesInUse, aside, 'release gives it back');
+  index.release(dropped);
+  t.equal(heap.bytesInUse, aside, 'twice is nothing more');
+  index.apply(kept);
+  t.equal(heap.bytesInUse, aside, 'apply installs the batch in what reserve set aside');
+  t.same(await top(index, 'reserved batch'), ['r1']);
+  t.notOk((await top(index, 'released batch')).includes('r2'), 'a released batch is not in the index');
+  const pending = await engine.encode([doc('r3', 'Pending\nA batch reserved when the index closes.')]);
+  index.reserve(pending);
+  index.close();
+  index.apply(pending);
+  t.ok(heap.bytesInUse <= before, 'close gives back the segments and what was set aside');
+});

@@ -286,11 +286,6 @@ export class MemoryStoreIndex implements StoreIndex {
     if (SEGMENTS.idleMergeRatio * (rows - largest) >= largest) this.startMerge(this.segments.filter((seg) => small.includes(seg)));
   }
 
-  /**
-   * Places a built segment in shared memory and points its documents at it, replacing older
-   * versions. Documents given without an id (merge leftovers) keep their rows dead. With `moved`
-   * (a merge), a document is the same version moved from its source rows, which stay unflagged.
-   */
   /** The blocks a built segment takes in the shared memory (its image and its dead flags), both or neither. */
   private allocate(built: BuiltSegment): { base: number; dead: number } {
     const { heap } = this.ctx;
@@ -308,6 +303,11 @@ export class MemoryStoreIndex implements StoreIndex {
     this.ctx.heap.free(dead);
   }
 
+  /**
+   * Places a built segment in shared memory and points its documents at it, replacing older
+   * versions. Documents given without an id (merge leftovers) keep their rows dead. With `moved`
+   * (a merge), a document is the same version moved from its source rows, which stay unflagged.
+   */
   private install(
     { built, docs }: { built: BuiltSegment; docs: Array<{ id?: string; metadata: Metadata }> },
     moved?: Map<string, DocEntry>,
@@ -406,6 +406,13 @@ export class MemoryStoreIndex implements StoreIndex {
   }
 
   private startMerge(plan: Segment[]): void {
+    // a merge never takes the room searches need (its result is at most its sources' size): at the
+    // memory's bound the segments stay as they are until writes or deletes change the plan
+    const bytes = plan.reduce((a, seg) => a + (this.ctx.heap.sizeOf(seg.base) ?? 0), 0);
+    if (this.ctx.heap.bytesAvailable - bytes < MEMORY.headroomBytes) {
+      this.ctx.log('segment merge skipped: the engine memory is nearly full', { bytes });
+      return;
+    }
     this.merging = true;
     const sources: MergeSource[] = plan.map((s) => ({
       base: s.base,
