@@ -17,12 +17,12 @@
 //   search pays per segment for every term and title it looks up; a bulk load or a restart leaves many).
 import { INDEX, MEMORY, SEGMENTS } from '../params.js';
 import type { CorpusStats } from '../ranking/index.js';
-import { WasmOutOfMemoryError } from '../runtime/index.js';
 import { type BuiltSegment, type MergeSource, mergePlan } from '../segment/index.js';
 import type { EncodedBatch, Filter, Metadata, SearchOutcome, SearchParams, StoredDocument, StoreIndex, TextReader } from '../types.js';
 import { runSearch } from './dispatch.js';
 import { compileFilter } from './filter.js';
 import { FilterIndex } from './filter-index.js';
+import { allocateBlocks, freeBlocks, Reservations, type SegmentBlocks } from './segment-blocks.js';
 import type { EngineContext, Segment, SegmentBatch } from './types.js';
 
 interface DocEntry {
@@ -57,14 +57,16 @@ export class MemoryStoreIndex implements StoreIndex {
   private merging = false;
   private idleTimer?: ReturnType<typeof setTimeout>;
   /** The blocks reserve() set aside, per batch, until apply() or release() */
-  private readonly reserved = new Map<EncodedBatch, Array<{ base: number; dead: number }>>();
+  private readonly reserved: Reservations<EncodedBatch>;
   private idleDue = false;
 
   /** `compactWhenIdle: false` keeps the segments as written and loaded (training needs a fixed layout). */
   constructor(
     private readonly ctx: EngineContext,
     private readonly opts: { compactWhenIdle?: boolean } = {},
-  ) {}
+  ) {
+    this.reserved = new Reservations(ctx.heap);
+  }
 
   get passageCount(): number {
     return this.liveRows;
@@ -122,31 +124,18 @@ export class MemoryStoreIndex implements StoreIndex {
   }
 
   reserve(batch: EncodedBatch): void {
-    const { heap } = this.ctx;
-    const held: Array<{ base: number; dead: number }> = [];
-    try {
-      for (const seg of batch.segments as SegmentBatch[]) held.push(this.allocate(seg.built));
-      const headroom = Math.max(MEMORY.headroomBytes, heap.bytesInUse / MEMORY.headroomShare);
-      if (heap.bytesAvailable < headroom) {
-        throw new WasmOutOfMemoryError(
-          `engine memory: the batch would leave ${heap.bytesAvailable} B of ${heap.maxBytes} B, less than the ${Math.round(headroom)} B searches and merges need`,
-        );
-      }
-    } catch (err) {
-      for (const b of held) this.freeBlocks(b);
-      throw err;
-    }
-    this.reserved.set(batch, held);
+    this.reserved.reserve(
+      batch,
+      (batch.segments as SegmentBatch[]).map((seg) => seg.built),
+    );
   }
 
   release(batch: EncodedBatch): void {
-    for (const b of this.reserved.get(batch) ?? []) this.freeBlocks(b);
-    this.reserved.delete(batch);
+    this.reserved.release(batch);
   }
 
   apply(batch: EncodedBatch): void {
-    const held = this.reserved.get(batch);
-    this.reserved.delete(batch);
+    const held = this.reserved.take(batch);
     (batch.segments as SegmentBatch[]).forEach((seg, i) => {
       this.install(seg, undefined, held?.[i]);
     });
@@ -286,23 +275,6 @@ export class MemoryStoreIndex implements StoreIndex {
     if (SEGMENTS.idleMergeRatio * (rows - largest) >= largest) this.startMerge(this.segments.filter((seg) => small.includes(seg)));
   }
 
-  /** The blocks a built segment takes in the shared memory (its image and its dead flags), both or neither. */
-  private allocate(built: BuiltSegment): { base: number; dead: number } {
-    const { heap } = this.ctx;
-    const base = heap.alloc(built.image.byteLength);
-    try {
-      return { base, dead: heap.alloc(Math.max(built.rowDoc.length, 1)) };
-    } catch (err) {
-      heap.free(base);
-      throw err;
-    }
-  }
-
-  private freeBlocks({ base, dead }: { base: number; dead: number }): void {
-    this.ctx.heap.free(base);
-    this.ctx.heap.free(dead);
-  }
-
   /**
    * Places a built segment in shared memory and points its documents at it, replacing older
    * versions. Documents given without an id (merge leftovers) keep their rows dead. With `moved`
@@ -311,16 +283,16 @@ export class MemoryStoreIndex implements StoreIndex {
   private install(
     { built, docs }: { built: BuiltSegment; docs: Array<{ id?: string; metadata: Metadata }> },
     moved?: Map<string, DocEntry>,
-    blocks?: { base: number; dead: number },
+    blocks?: SegmentBlocks,
   ): void {
     if (this.closed) {
-      if (blocks) this.freeBlocks(blocks);
+      if (blocks) freeBlocks(this.ctx.heap, blocks);
       return;
     }
     this.clearFilterCaches();
     const { heap } = this.ctx;
     const nRows = built.rowDoc.length;
-    const { base, dead } = blocks ?? this.allocate(built);
+    const { base, dead } = blocks ?? allocateBlocks(heap, built);
     heap.views.write(base, new Uint8Array(built.image));
     heap.views.fill(dead, Math.max(nRows, 1), 1);
     const seg: Segment = {
@@ -511,7 +483,6 @@ export class MemoryStoreIndex implements StoreIndex {
       this.ctx.heap.retire(s.dead);
     }
     this.segments = [];
-    for (const held of this.reserved.values()) for (const b of held) this.freeBlocks(b);
     this.reserved.clear();
     this.docs.clear();
     this.slotDocs.length = 0;

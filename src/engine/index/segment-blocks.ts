@@ -1,0 +1,71 @@
+// The shared-memory blocks of a store's segments (main thread): a built segment's image and its
+// dead flags, allocated both or neither, and the blocks set aside for batches not yet installed.
+// Invariants: a reservation is whole (every segment of its batch) or absent; one that would leave
+// the heap less than MEMORY's headroom (the room searches' scratch and merges need) is refused with
+// WasmOutOfMemoryError and holds nothing; a block set aside is freed exactly once, by take()'s
+// caller or by release() or clear().
+import { MEMORY } from '../params.js';
+import { type WasmHeap, WasmOutOfMemoryError } from '../runtime/index.js';
+import type { BuiltSegment } from '../segment/index.js';
+
+export interface SegmentBlocks {
+  base: number;
+  dead: number;
+}
+
+/** The blocks a built segment takes, both or neither. */
+export function allocateBlocks(heap: WasmHeap, built: BuiltSegment): SegmentBlocks {
+  const base = heap.alloc(built.image.byteLength);
+  try {
+    return { base, dead: heap.alloc(Math.max(built.rowDoc.length, 1)) };
+  } catch (err) {
+    heap.free(base);
+    throw err;
+  }
+}
+
+export function freeBlocks(heap: WasmHeap, { base, dead }: SegmentBlocks): void {
+  heap.free(base);
+  heap.free(dead);
+}
+
+/** Blocks set aside per batch (keyed by the batch object) until they are taken or released. */
+export class Reservations<K> {
+  private readonly held = new Map<K, SegmentBlocks[]>();
+
+  constructor(private readonly heap: WasmHeap) {}
+
+  /** Sets aside the blocks of `built`'s segments for `key`, or throws WasmOutOfMemoryError holding nothing. */
+  reserve(key: K, built: BuiltSegment[]): void {
+    const heap = this.heap;
+    const blocks: SegmentBlocks[] = [];
+    try {
+      for (const b of built) blocks.push(allocateBlocks(heap, b));
+      const headroom = Math.max(MEMORY.headroomBytes, heap.bytesInUse / MEMORY.headroomShare);
+      if (heap.bytesAvailable < headroom) {
+        throw new WasmOutOfMemoryError(
+          `engine memory: the batch would leave ${heap.bytesAvailable} B of ${heap.maxBytes} B, less than the ${Math.round(headroom)} B searches and merges need`,
+        );
+      }
+    } catch (err) {
+      for (const b of blocks) freeBlocks(heap, b);
+      throw err;
+    }
+    this.held.set(key, blocks);
+  }
+
+  /** The blocks set aside for `key` (now the caller's), or undefined. */
+  take(key: K): SegmentBlocks[] | undefined {
+    const blocks = this.held.get(key);
+    this.held.delete(key);
+    return blocks;
+  }
+
+  release(key: K): void {
+    for (const b of this.take(key) ?? []) freeBlocks(this.heap, b);
+  }
+
+  clear(): void {
+    for (const key of [...this.held.keys()]) this.release(key);
+  }
+}
