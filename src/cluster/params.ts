@@ -1,0 +1,34 @@
+// The cluster's tuned constants, in one place (docs/cluster.md explains each). Timings are
+// milliseconds unless named otherwise; the node TTL and the replica count are configuration
+// (SVC_NODE_TTL_S, SVC_REPLICAS in src/config.ts), not constants.
+export const CLUSTER = {
+  /** The JetStream stream every write is appended to; one subject per store: `svc.w.<project>.<store>`. */
+  stream: 'svc-writes',
+  writePrefix: 'svc.w',
+  /** Request-reply subjects of one node: `svc.n.<node>.<what>` (op, await, stores). */
+  nodePrefix: 'svc.n',
+  /** The subject the nodes gossip their per-project request totals on (the cluster-wide rate limit). */
+  rateSubject: 'svc.rate',
+  /** KV buckets: live nodes (entries expire after the node TTL), the store catalog, API keys. */
+  buckets: { nodes: 'svc_nodes', stores: 'svc_stores', keys: 'svc_keys' },
+  /** Copies of the stream and buckets kept by the NATS servers: min(this, servers named). */
+  maxStreamReplicas: 3,
+  /** How often a node renews its membership entry and re-reads the live set. */
+  heartbeatMs: 1000,
+  /** How long a write waits for its quorum acknowledgement (then 503 cluster_unavailable). */
+  publishTimeoutMs: 10_000,
+  /** How long a write waits for the live replicas of its store to apply it. */
+  applyWaitMs: 30_000,
+  /** How long a read forwarded to a node holding the store may take. */
+  forwardTimeoutMs: 60_000,
+  /** How long a store listing waits for each node's part. */
+  listTimeoutMs: 2_000,
+  /** How often a node publishes its per-project request totals (the rate limit's staleness). */
+  rateGossipMs: 100,
+  /** How long a replica keeps the reply of each applied write for the node that published it. */
+  outcomeKeepMs: 120_000,
+  /** How long a node waits at start for JetStream (a meta leader) before giving up. */
+  jetstreamReadyMs: 30_000,
+  /** Pause before a replica retries a write whose apply failed for a reason other than the request (a storage fault). */
+  applyRetryMs: 1000,
+} as const;
