@@ -5,6 +5,7 @@
 // and a revoked one fails on all within 1 s; with one NATS server stopped writes and searches go on,
 // and nothing is lost once it is back; the 100 requests/s limit holds across nodes within 20%.
 // The heavier scenarios (kill -9 during ingest, catch-up, throughput) are bench/cluster.ts.
+// SVC_TEST_CLUSTER_LOGS=<dir> keeps each node's debug log there.
 import fs from 'node:fs';
 import path from 'node:path';
 import { pino } from 'pino';
@@ -34,7 +35,9 @@ async function startNode(i: number) {
     host: '127.0.0.1',
     noAuth: false,
     threads: 1,
-    logger: pino({ level: 'silent' }),
+    logger: process.env.SVC_TEST_CLUSTER_LOGS
+      ? pino({ level: 'debug' }, pino.destination(path.join(process.env.SVC_TEST_CLUSTER_LOGS, `n${i}.log`)))
+      : pino({ level: 'silent' }),
     cluster: clusterStarter({ ...cluster, nodeId: `n${i}` }),
   });
   t.teardown(() => server.close());
@@ -139,7 +142,7 @@ t.test('with one NATS server stopped writes and searches go on; nothing is lost 
   }));
   for (let i = 0; i < more.length; i += 5) await api[(i / 5) % 3].post('/stores/wiki/documents', { documents: more.slice(i, i + 5) });
   const r = await api[1].post('/stores/wiki/search', { query: 'Quarnix 7 town river Pell', max_hops: 1 });
-  t.equal(r.passages[0].doc_id, 'while-down-7');
+  t.equal(r.passages[0].doc_id, 'while-down-7', JSON.stringify(r.passages.map((p: any) => p.doc_id)));
   await nats.servers[0].start();
   await api[2].delete('/stores/wiki/documents/while-down-0');
   for (const a of api) t.equal((await a.get('/stores/wiki')).n_docs, docs.length + 5 + 20 - 1, `${a.base}: all writes`);

@@ -16,12 +16,13 @@ import { storeBody, storesPage } from '../api/index.js';
 import type { OperationId, Store } from '../api-types.js';
 import type { ClusterConfig } from '../config.js';
 import { ApiError } from '../errors.js';
-import { isStoreId, newStoreId } from '../store/index.js';
+import { newStoreId } from '../store/index.js';
+import { Catalog } from './catalog.js';
 import { bucketKeys, type Nats } from './connection.js';
 import { ClusterKeys } from './keys.js';
 import { CLUSTER } from './params.js';
 import { placeReplicas, storeKey } from './placement.js';
-import { Replicas } from './replicas.js';
+import { NotReplicaError, Replicas } from './replicas.js';
 import type { AwaitReply, AwaitRequest, ForwardRequest, NodeRecord, StoreRecord, WireReply, WriteOp } from './types.js';
 import { Usage } from './usage.js';
 import { decode, encode, errorWire, fromWire, toWire } from './wire.js';
@@ -39,6 +40,12 @@ const WRITES = new Set<OperationId>([
 /** Operations every node answers by itself. */
 const LOCAL = new Set<OperationId>(['health', 'livez', 'openapi']);
 
+/** Undefined for a wait ended because this node stopped holding the store; any other failure is thrown again. */
+const notReplica = (err: unknown): undefined => {
+  if (err instanceof NotReplicaError) return undefined;
+  throw err;
+};
+
 const unavailable = (message: string) => new ApiError('cluster_unavailable', message, { headers: { 'Retry-After': '1' } });
 
 export class ClusterNode implements ClusterHooks {
@@ -46,9 +53,7 @@ export class ClusterNode implements ClusterHooks {
   private readonly keys: ClusterKeys;
   private readonly replicas: Replicas;
   private live: string[];
-  /** The catalog: store key -> record, and `<project>/<id>` -> store key. */
-  private readonly catalog = new Map<string, StoreRecord>();
-  private readonly byId = new Map<string, string>();
+  private readonly catalog: Catalog;
   private readonly subs: Subscription[] = [];
   private timer?: NodeJS.Timeout;
   private readonly started_at = new Date().toISOString();
@@ -65,6 +70,9 @@ export class ClusterNode implements ClusterHooks {
     this.live = [id];
     this.usage = new Usage(nats.nc, id);
     this.keys = new ClusterKeys(nats.keys, ctx.services.keys);
+    this.catalog = new Catalog(nats.stores, (key) => {
+      if (this.placement(key).includes(this.id)) this.replicas.follow(key);
+    });
     this.replicas = new Replicas(nats.js, nats.jsm, (op) => this.apply(op), ctx.dataDir, this.log);
   }
 
@@ -72,11 +80,7 @@ export class ClusterNode implements ClusterHooks {
   async start(): Promise<void> {
     await this.keys.start();
     this.usage.start();
-    for (const k of await bucketKeys(this.nats.stores)) {
-      const e = await this.nats.stores.get(k);
-      if (e?.operation === 'PUT') this.remember(e.json<StoreRecord>());
-    }
-    void this.watchCatalog();
+    await this.catalog.start();
     const serve = (what: string, fn: (data: Uint8Array) => Promise<unknown>) =>
       this.subs.push(
         this.nats.nc.subscribe(`${CLUSTER.nodePrefix}.${this.id}.${what}`, {
@@ -113,6 +117,7 @@ export class ClusterNode implements ClusterHooks {
     for (const s of this.subs) s.unsubscribe();
     this.usage.stop();
     this.keys.stop();
+    this.catalog.stop();
     await this.nats.nodes.delete(this.id).catch(() => undefined);
     await this.replicas.close();
     await this.nats.nc.drain().catch(() => undefined);
@@ -125,8 +130,8 @@ export class ClusterNode implements ClusterHooks {
     try {
       const rec: NodeRecord = { id: this.id, started_at: this.started_at, at: new Date().toISOString() };
       await this.nats.nodes.put(this.id, JSON.stringify(rec));
-      const live = (await bucketKeys(this.nats.nodes)).sort();
-      if (!live.includes(this.id)) live.push(this.id);
+      // a key renewed while the bucket is listed can be listed twice
+      const live = [...new Set([...(await bucketKeys(this.nats.nodes)), this.id])].sort();
       if (live.join() !== this.live.join()) {
         this.log.info({ nodes: live }, 'cluster members changed');
         this.live = live;
@@ -149,41 +154,12 @@ export class ClusterNode implements ClusterHooks {
     }
   }
 
-  private remember(rec: StoreRecord): void {
-    const key = storeKey(rec.project, rec.name);
-    this.catalog.set(key, rec);
-    this.byId.set(`${rec.project}/${rec.id}`, key);
-    if (this.placement(key).includes(this.id)) this.replicas.follow(key);
-  }
-
-  private async watchCatalog(): Promise<void> {
-    const watch = await this.nats.stores.watch();
-    for await (const e of watch) {
-      if (this.closed) break;
-      if (e.operation === 'PUT') this.remember(e.json<StoreRecord>());
-      else {
-        const rec = this.catalog.get(e.key);
-        this.catalog.delete(e.key);
-        if (rec) this.byId.delete(`${rec.project}/${rec.id}`);
-      }
-    }
-  }
-
-  /** The store key a request names (by name or id); 404 when the catalog has no such store. */
+  /** The store key a request names (by name or id); 404 when neither the cluster nor this node has such a store. */
   private async resolve(project: string, ref: string): Promise<string> {
-    if (isStoreId(ref)) {
-      const key = this.byId.get(`${project}/${ref}`);
-      if (key) return key;
-    }
-    const key = storeKey(project, ref);
-    if (this.catalog.has(key)) return key;
-    const e = await this.nats.stores.get(key).catch(() => null);
-    if (e?.operation === 'PUT') {
-      this.remember(e.json<StoreRecord>());
-      return key;
-    }
+    const key = await this.catalog.resolve(project, ref);
+    if (key) return key;
     this.ctx.services.registry.entry(project, ref); // throws the single node's 404 when this node has no such store either
-    return key;
+    return storeKey(project, ref);
   }
 
   // --- routing
@@ -220,6 +196,7 @@ export class ClusterNode implements ClusterHooks {
         },
       );
     }
+    const started = performance.now();
     let seq: number;
     try {
       const ack = await this.nats.js.publish(`${CLUSTER.writePrefix}.${key}`, data, {
@@ -230,37 +207,79 @@ export class ClusterNode implements ClusterHooks {
     } catch (err) {
       throw unavailable(`the write was not acknowledged by a quorum of NATS servers: ${(err as Error).message}; nothing was written`);
     }
-    const replicas = this.placement(key);
-    const answers = await Promise.allSettled(
-      replicas.map(async (node) => {
-        if (node === this.id) return this.replicas.awaitApplied(key, seq);
-        const r = await this.nats.nc.request(`${CLUSTER.nodePrefix}.${node}.await`, encode({ key, seq } satisfies AwaitRequest), {
-          timeout: CLUSTER.applyWaitMs,
-        });
-        const a = decode<AwaitReply & WireReply>(r.data);
-        if (a.status) throw new Error(`node ${node}: ${JSON.stringify(a.body)}`);
-        return a.notReplica ? undefined : a.outcome;
-      }),
+    const acked = performance.now();
+    const confirmed = await this.confirmations(key, seq);
+    this.log.debug(
+      { store: key, seq, op, bytes: data.length, publish_ms: Math.round(acked - started), apply_ms: Math.round(performance.now() - acked) },
+      'cluster write',
     );
-    for (const [i, a] of answers.entries())
-      if (a.status === 'rejected')
-        this.log.warn({ node: replicas[i], store: key, seq, err: String(a.reason) }, 'a replica did not confirm a write');
-    const outcome = answers.find((a): a is PromiseFulfilledResult<WireReply> => a.status === 'fulfilled' && a.value !== undefined);
+    const outcome = [...confirmed.values()].find((o) => o !== undefined);
     if (!outcome)
       throw unavailable(
         `the write is in the log (sequence ${seq}) but no replica of the store confirmed applying it within ${CLUSTER.applyWaitMs / 1000} s; it will be applied when one is up`,
       );
-    return fromWire(outcome.value);
+    return fromWire(outcome);
   }
 
+  /**
+   * Waits until every node the store is placed on (placement re-read as members come and go) applied
+   * `seq`, or left the placement, or CLUSTER.applyWaitMs passed: the replies of those that had it.
+   */
+  private async confirmations(key: string, seq: number): Promise<Map<string, WireReply | undefined>> {
+    const asked = new Map<string, WireReply | undefined>();
+    const deadline = Date.now() + CLUSTER.applyWaitMs;
+    for (;;) {
+      const want = this.placement(key).filter((n) => !asked.has(n));
+      if (want.length === 0 || Date.now() >= deadline) return asked;
+      const answers = await Promise.allSettled(want.map((node) => this.confirm(node, key, seq, deadline)));
+      for (const [i, a] of answers.entries()) {
+        asked.set(want[i], a.status === 'fulfilled' ? a.value : undefined);
+        if (a.status === 'rejected')
+          this.log.warn({ node: want[i], store: key, seq, err: String(a.reason) }, 'a replica did not confirm a write');
+      }
+    }
+  }
+
+  /** One node's confirmation that it applied `seq` of `key`: its reply, or undefined once it no longer holds the store. */
+  private async confirm(node: string, key: string, seq: number, deadline: number): Promise<WireReply | undefined> {
+    if (node === this.id) return this.replicas.awaitApplied(key, seq, deadline - Date.now()).catch(notReplica);
+    let timer: NodeJS.Timeout | undefined;
+    const left = new Promise<undefined>((resolve) => {
+      timer = setInterval(() => {
+        if (!this.placement(key).includes(node)) resolve(undefined);
+      }, CLUSTER.heartbeatMs / 4);
+    });
+    const asked = (async () => {
+      for (;;) {
+        try {
+          const r = await this.nats.nc.request(`${CLUSTER.nodePrefix}.${node}.await`, encode({ key, seq } satisfies AwaitRequest), {
+            timeout: Math.max(1, deadline - Date.now()),
+          });
+          const a = decode<AwaitReply & WireReply>(r.data);
+          if (a.status) throw new Error(`node ${node}: ${JSON.stringify(a.body)}`);
+          return a.notReplica ? undefined : a.outcome;
+        } catch (err) {
+          // no responders: the node is reconnecting to another NATS server (its subscriptions are not back yet)
+          if (!(err instanceof Error && /no responders/i.test(err.message)) || Date.now() + CLUSTER.heartbeatMs / 4 >= deadline) throw err;
+          await new Promise((r) => setTimeout(r, CLUSTER.heartbeatMs / 4));
+        }
+      }
+    })();
+    try {
+      return await Promise.race([asked, left]);
+    } finally {
+      clearInterval(timer);
+    }
+  }
+
+  /**
+   * A read runs here when this node holds the store and has caught up; else on a replica that has
+   * (asked in placement order), and only when none has, on the first that answers once caught up.
+   */
   private async read(op: OperationId, req: ClusterRequest, key: string): Promise<Reply<OperationId> | undefined> {
     const replicas = this.placement(key);
-    if (replicas.includes(this.id)) {
-      await this.replicas.ready(key).catch((err) => {
-        throw unavailable((err as Error).message);
-      });
-      return undefined;
-    }
+    const here = replicas.includes(this.id);
+    if (here && this.replicas.isReady(key)) return undefined;
     const fwd: ForwardRequest = {
       op,
       key,
@@ -270,18 +289,28 @@ export class ClusterNode implements ClusterHooks {
       body: req.body,
       headers: {},
       requestId: req.requestId,
+      waitReady: false,
     };
-    for (const node of replicas) {
-      try {
-        const r = await this.nats.nc.request(`${CLUSTER.nodePrefix}.${node}.op`, encode(fwd), { timeout: CLUSTER.forwardTimeoutMs });
-        const w = decode<WireReply & { notReplica?: boolean }>(r.data);
-        if (!w.notReplica) return fromWire(w);
-      } catch (err) {
-        if (err instanceof ApiError) throw err;
-        this.log.warn({ node, store: key, err: String(err) }, 'forwarding a read failed; trying the next replica');
+    const others = replicas.filter((n) => n !== this.id);
+    for (const waitReady of here ? [false] : [false, true]) {
+      for (const node of others) {
+        try {
+          const r = await this.nats.nc.request(`${CLUSTER.nodePrefix}.${node}.op`, encode({ ...fwd, waitReady }), {
+            timeout: CLUSTER.forwardTimeoutMs,
+          });
+          const w = decode<WireReply & { notReplica?: boolean }>(r.data);
+          if (!w.notReplica) return fromWire(w);
+        } catch (err) {
+          if (err instanceof ApiError) throw err;
+          this.log.warn({ node, store: key, err: String(err) }, 'forwarding a read failed; trying the next replica');
+        }
       }
     }
-    throw unavailable(`no node holding store '${req.params.store}' answered (replicas: ${replicas.join(', ')})`);
+    if (!here) throw unavailable(`no node holding store '${req.params.store}' answered (replicas: ${replicas.join(', ')})`);
+    await this.replicas.ready(key).catch((err) => {
+      throw unavailable((err as Error).message);
+    });
+    return undefined;
   }
 
   private async listStores(req: ClusterRequest): Promise<Reply<OperationId>> {
@@ -314,6 +343,10 @@ export class ClusterNode implements ClusterHooks {
 
   private async serveForward(f: ForwardRequest): Promise<WireReply & { notReplica?: boolean }> {
     if (!this.placement(f.key).includes(this.id)) return { status: 0, notReplica: true };
+    if (!f.waitReady && !this.replicas.isReady(f.key)) {
+      this.replicas.follow(f.key);
+      return { status: 0, notReplica: true };
+    }
     try {
       await this.replicas.ready(f.key);
       const reply = await this.ctx.invokeLocal(f.op, {
@@ -333,7 +366,8 @@ export class ClusterNode implements ClusterHooks {
 
   private async serveAwait(a: AwaitRequest): Promise<AwaitReply> {
     if (!this.placement(a.key).includes(this.id)) return { notReplica: true };
-    return { outcome: await this.replicas.awaitApplied(a.key, a.seq, CLUSTER.applyWaitMs - 1000) };
+    const outcome = await this.replicas.awaitApplied(a.key, a.seq, CLUSTER.applyWaitMs - 1000).catch(notReplica);
+    return outcome === undefined && !this.replicas.isFollowing(a.key) ? { notReplica: true } : { outcome };
   }
 
   /** Applies one write of the log here: the reply it gets, failures of the request included. */
@@ -356,7 +390,7 @@ export class ClusterNode implements ClusterHooks {
         requestId: w.requestId,
       });
       if (w.op === 'deleteStore') {
-        const key = this.byId.get(`${w.project}/${w.params.store}`) ?? storeKey(w.project, w.params.store);
+        const key = (await this.catalog.resolve(w.project, w.params.store)) ?? storeKey(w.project, w.params.store);
         await this.nats.stores.delete(key);
       }
       return toWire(reply);

@@ -29,6 +29,20 @@ export const CLUSTER = {
   outcomeKeepMs: 120_000,
   /** How long a node waits at start for JetStream (a meta leader) before giving up. */
   jetstreamReadyMs: 30_000,
+  /**
+   * A replica's pull requests: messages asked for at once, and how long one lasts. The client
+   * resumes a pull the server ended early (a 409 status) only after two missed heartbeats, half
+   * `expires` each: with the default 30 s, writes of 1000 documents stalled a replica for 30 s on
+   * nats-server 2.9.10; with 2 s the stall is at most 2 s (docs/cluster.md).
+   */
+  pull: { max_messages: 8, expires: 2000 },
+  /** Pause before a replica makes its consumer again after it ended or failed. */
+  feedRestartMs: 500,
+  /**
+   * A replica that has a write waited for but applied nothing for this long makes its consumer
+   * again (seen on nats-server 2.9.10 after one server of three stopped: a consumer that never resumed).
+   */
+  stallMs: 3000,
   /** Pause before a replica retries a write whose apply failed for a reason other than the request (a storage fault). */
   applyRetryMs: 1000,
 } as const;

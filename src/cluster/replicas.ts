@@ -5,10 +5,12 @@
 // when replayed in order: an upsert, a delete, a metadata merge, a create of the same id); a store
 // is `ready` once it applied everything its subject held when it began to follow it; a write that
 // fails for a reason of the request (an ApiError) is applied as that failure, on every replica
-// alike, while any other failure (a storage fault) is retried until it passes.
+// alike, while any other failure (a storage fault) is retried until it passes; a consumer that ends,
+// fails or stalls while writes are waited for is made again from the last write applied.
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ConsumerMessages, JetStreamClient, JetStreamManager } from '@nats-io/jetstream';
+import type { Logger } from 'pino';
 import { ApiError } from '../errors.js';
 import { CLUSTER } from './params.js';
 import type { WireReply, WriteOp } from './types.js';
@@ -22,26 +24,41 @@ interface Feed {
   messages?: ConsumerMessages;
   stopped: boolean;
   loop: Promise<void>;
+  /** When the feed last applied a write or (re)started its consumer. */
+  progressAt: number;
 }
 
 export type Apply = (op: WriteOp) => Promise<WireReply>;
 
+/** A wait for a write ended because this node stopped holding the store (placement moved it). */
+export class NotReplicaError extends Error {
+  constructor(key: string) {
+    super(`this node no longer holds store ${key}`);
+    this.name = 'NotReplicaError';
+  }
+}
+
 export class Replicas {
   private readonly applied: Record<string, number>;
   private readonly feeds = new Map<string, Feed>();
+  /** Feeds told to stop whose last apply may still run: a new feed of the store starts after it. */
+  private readonly stopping = new Map<string, Promise<void>>();
   private readonly outcomes = new Map<string, { reply: WireReply; at: number }>();
-  private readonly waiters = new Map<string, Array<{ seq: number; wake: () => void }>>();
+  private readonly waiters = new Map<string, Array<{ seq: number; since: number; wake: () => void; drop: (err: Error) => void }>>();
   private readonly file: string;
+  private readonly timer: NodeJS.Timeout;
 
   constructor(
     private readonly js: JetStreamClient,
     private readonly jsm: JetStreamManager,
     private readonly apply: Apply,
     dataDir: string,
-    private readonly log: { info(o: object, m: string): void; error(o: object, m: string): void },
+    private readonly log: Logger,
   ) {
     this.file = path.join(dataDir, 'cluster-applied.json');
     this.applied = fs.existsSync(this.file) ? (JSON.parse(fs.readFileSync(this.file, 'utf8')) as Record<string, number>) : {};
+    this.timer = setInterval(() => this.watchdog(), CLUSTER.stallMs / 2);
+    this.timer.unref();
   }
 
   /** The keys of the stores followed now. */
@@ -51,6 +68,11 @@ export class Replicas {
 
   isFollowing(key: string): boolean {
     return this.feeds.has(key);
+  }
+
+  /** Whether `key` is followed here and has caught up. */
+  isReady(key: string): boolean {
+    return this.feeds.get(key)?.isReady ?? false;
   }
 
   /** The last sequence of `key`'s subject applied here (0: none). */
@@ -64,14 +86,16 @@ export class Replicas {
     if (feed) return feed;
     let markReady = () => {};
     const ready = new Promise<void>((resolve) => (markReady = resolve));
-    const f: Feed = { key, ready, markReady: () => {}, isReady: false, stopped: false, loop: Promise.resolve() };
+    const f: Feed = { key, ready, markReady: () => {}, isReady: false, stopped: false, loop: Promise.resolve(), progressAt: Date.now() };
     f.markReady = () => {
       if (f.isReady) return;
       f.isReady = true;
       markReady();
       this.log.info({ store: key, seq: this.appliedSeq(key) }, 'cluster replica caught up');
     };
-    f.loop = this.run(f).catch((err) => this.log.error({ err, store: key }, 'cluster replica stopped applying'));
+    this.log.info({ store: key, from: this.appliedSeq(key) + 1 }, 'cluster replica follows a store');
+    const previous = this.stopping.get(key) ?? Promise.resolve();
+    f.loop = previous.then(() => this.feedLoop(f));
     this.feeds.set(key, f);
     feed = f;
     return feed;
@@ -83,8 +107,13 @@ export class Replicas {
     if (!feed) return;
     this.feeds.delete(key);
     feed.stopped = true;
+    this.log.info({ store: key, seq: this.appliedSeq(key) }, 'cluster replica stops following a store');
+    for (const w of this.waiters.get(key) ?? []) w.drop(new NotReplicaError(key));
+    this.waiters.delete(key);
+    this.stopping.set(key, feed.loop);
     await feed.messages?.close();
     await feed.loop;
+    if (this.stopping.get(key) === feed.loop) this.stopping.delete(key);
   }
 
   /** Resolves once `key` has caught up (following it first), or throws after `ms`. */
@@ -99,9 +128,13 @@ export class Replicas {
     this.follow(key);
     if (this.appliedSeq(key) < seq) {
       let wake = () => {};
-      const done = new Promise<void>((resolve) => (wake = resolve));
+      let drop = (_: Error) => {};
+      const done = new Promise<void>((resolve, reject) => {
+        wake = resolve;
+        drop = reject;
+      });
       const list = this.waiters.get(key) ?? [];
-      list.push({ seq, wake });
+      list.push({ seq, since: Date.now(), wake, drop });
       this.waiters.set(key, list);
       await withTimeout(done, ms, `store ${key} did not apply write ${seq} within ${ms / 1000} s`);
     }
@@ -110,6 +143,7 @@ export class Replicas {
 
   /** Stops every feed. */
   async close(): Promise<void> {
+    clearInterval(this.timer);
     await Promise.all(this.following().map((k) => this.unfollow(k)));
   }
 
@@ -122,6 +156,35 @@ export class Replicas {
     }
   }
 
+  /**
+   * Runs a feed until it is stopped: a consumer that ends or fails (its NATS server went away and
+   * JetStream did not answer while the client re-made it), or that the watchdog closed, is made
+   * again from the sequence after the last one applied.
+   */
+  private async feedLoop(feed: Feed): Promise<void> {
+    while (!feed.stopped) {
+      try {
+        await this.run(feed);
+      } catch (err) {
+        if (!feed.stopped) this.log.warn({ err: String(err), store: feed.key }, 'cluster replica consumer failed; making it again');
+      }
+      if (!feed.stopped) await new Promise((r) => setTimeout(r, CLUSTER.feedRestartMs));
+    }
+  }
+
+  /** Closes the consumer of every feed that has writes waited for but applied nothing for CLUSTER.stallMs (feedLoop makes it again). */
+  private watchdog(): void {
+    const now = Date.now();
+    for (const [key, list] of this.waiters) {
+      const feed = this.feeds.get(key);
+      if (!feed?.messages || now - feed.progressAt < CLUSTER.stallMs) continue;
+      if (!list.some((w) => now - w.since >= CLUSTER.stallMs)) continue;
+      this.log.warn({ store: key, seq: this.appliedSeq(key) }, 'cluster replica stalled; making its consumer again');
+      feed.progressAt = now;
+      void feed.messages.close();
+    }
+  }
+
   private async run(feed: Feed): Promise<void> {
     const subject = `${CLUSTER.writePrefix}.${feed.key}`;
     const last = await this.lastSeq(subject);
@@ -131,8 +194,9 @@ export class Replicas {
       opt_start_seq: this.appliedSeq(feed.key) + 1,
     });
     if (feed.stopped) return;
-    const messages = await consumer.consume();
+    const messages = await consumer.consume(CLUSTER.pull);
     feed.messages = messages;
+    feed.progressAt = Date.now();
     if (feed.stopped) {
       await messages.close();
       return;
@@ -141,9 +205,15 @@ export class Replicas {
       if (feed.stopped) break;
       if (m.seq <= this.appliedSeq(feed.key)) continue;
       const op = decode<WriteOp>(m.data);
+      const started = performance.now();
       const reply = await this.applyUntilDone(op, feed);
+      this.log.debug(
+        { store: feed.key, seq: m.seq, op: op.op, pending: m.info.pending, ms: Math.round(performance.now() - started) },
+        'cluster write applied',
+      );
       if (reply === undefined) break;
       this.record(feed.key, m.seq, reply);
+      feed.progressAt = Date.now();
       if (m.seq >= last || m.info.pending === 0) feed.markReady();
     }
   }

@@ -36,6 +36,8 @@ export interface ForwardRequest {
   body?: unknown;
   headers: Record<string, string>;
   requestId: string;
+  /** Whether a replica still catching up waits until it has (else it declines at once, and the next is asked). */
+  waitReady: boolean;
 }
 
 /** Asks a replica to answer once it applied `seq` of `key`'s subject. */
