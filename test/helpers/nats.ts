@@ -1,5 +1,5 @@
 // Real `nats-server` processes for the cluster tests and bench: `n` servers on loopback, clustered
-// (routes between all of them) with JetStream on, each storing under its own folder of `dir`. A
+// (routes between all of them; one alone is a plain server) with JetStream on, each storing under its own folder of `dir`. A
 // server can be stopped (SIGTERM, or SIGKILL) and started again on the same ports and folder.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -68,7 +68,7 @@ export async function startNatsCluster(dir: string, n = 3): Promise<NatsCluster>
         `listen: 127.0.0.1:${p.client}`,
         'max_payload: 8MB',
         `jetstream { store_dir: "${store}" }`,
-        `cluster { name: svc-test, listen: 127.0.0.1:${p.route}, routes: [${routes}] }`,
+        n > 1 ? `cluster { name: svc-test, listen: 127.0.0.1:${p.route}, routes: [${routes}] }` : '',
         '',
       ].join('\n'),
     );
