@@ -6,7 +6,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import t from 'tap';
-import { startChild } from './helpers/child-server.js';
+import { failingChild, startChild } from './helpers/child-server.js';
 import { hasNatsServer, startNatsCluster } from './helpers/nats.js';
 import { Api, REPO, tempDir } from './helpers/server.js';
 
@@ -53,4 +53,15 @@ t.test('the startup line and the node id kept in the data dir', async (t) => {
   t.equal(r.status, 401, `refused ${Date.now() - revoked} ms after the revoke returned`);
   t.equal(r.body.error.type, 'unauthorized');
   await again.stop();
+});
+
+t.test('a cluster that cannot be reached stops svc serve with the reason and a fix', async (t) => {
+  const r = await failingChild(path.join(dir, 'unreachable'), { args: ['--cluster', 'nats://127.0.0.1:9'] });
+  t.equal(r.code, 1);
+  t.notOk(r.started, 'never ready');
+  t.match(r.stderr, /error: cannot reach the NATS servers nats:\/\/127\.0\.0\.1:9/);
+  t.match(r.stderr, /fix: Start the NATS servers/);
+  const bad = await failingChild(path.join(dir, 'bad'), { args: ['--cluster', 'http://h1'] });
+  t.equal(bad.code, 1);
+  t.match(bad.stderr, /is not a comma-separated list of nats:\/\/host:port URLs/);
 });

@@ -18,13 +18,27 @@ export interface Nats {
   streamReplicas: number;
 }
 
+/** A cluster that cannot be joined; `svc` prints the message and the fix. */
+export class ClusterJoinError extends Error {
+  constructor(
+    message: string,
+    readonly fix: string,
+  ) {
+    super(message);
+    this.name = 'ClusterJoinError';
+  }
+}
+
+const JETSTREAM_FIX =
+  'Run the NATS servers with JetStream on (deploy/nats.conf) and keep a majority of them up; check SVC_NATS_URL (or --cluster).';
+
 async function retrying<T>(what: string, fn: () => Promise<T>): Promise<T> {
   const deadline = Date.now() + CLUSTER.jetstreamReadyMs;
   for (;;) {
     try {
       return await fn();
     } catch (err) {
-      if (Date.now() > deadline) throw new Error(`${what}: ${(err as Error).message}`);
+      if (Date.now() > deadline) throw new ClusterJoinError(`${what}: ${(err as Error).message}`, JETSTREAM_FIX);
       await new Promise((r) => setTimeout(r, 250));
     }
   }
@@ -32,7 +46,12 @@ async function retrying<T>(what: string, fn: () => Promise<T>): Promise<T> {
 
 /** Connects to `urls` and makes sure the stream and buckets exist; `nodeTtlS` is the nodes bucket's TTL. */
 export async function joinNats(urls: string[], name: string, nodeTtlS: number): Promise<Nats> {
-  const nc = await connect({ servers: urls, name, maxReconnectAttempts: -1, reconnectTimeWait: 250 });
+  const nc = await connect({ servers: urls, name, maxReconnectAttempts: -1, reconnectTimeWait: 250 }).catch((err: Error) => {
+    throw new ClusterJoinError(
+      `cannot reach the NATS servers ${urls.join(',')}: ${err.message}`,
+      'Start the NATS servers (nats-server with JetStream, clustered: deploy/nats.conf), or correct SVC_NATS_URL (or --cluster).',
+    );
+  });
   try {
     const replicas = Math.min(CLUSTER.maxStreamReplicas, urls.length);
     const jsm = await retrying('JetStream did not answer', () => jetstreamManager(nc, { timeout: 2000 }));
