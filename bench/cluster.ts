@@ -5,6 +5,8 @@
 // 1. ingest documents/s of the wiki-pool (batches of 1000, two in flight) through node 1, and of the
 //    single node; search p50/p99 (round trip) of hotpotqa-dev questions round-robin over the three
 //    nodes, and on the single node; how many results are the same passages as the single node's;
+//    search p50/p99 through a node holding the store and through the one that forwards; and, for the
+//    floor of that comparison, a second single node given the same batches the same way;
 // 2. kill -9 of a node holding the store during concurrent ingest into a second store: every
 //    acknowledged document is then exported through the others, searches keep answering meanwhile;
 //    the killed node restarted catches up and serves the same results;
@@ -16,6 +18,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { placeReplicas } from '../src/cluster/placement.js';
 import { startNatsCluster } from '../test/helpers/nats.js';
 import { fmt, machineLine, percentile, REPO_DIR, readJsonl, SHARED_BENCH, suiteQueries, table } from './bench-util.js';
 
@@ -138,6 +141,13 @@ async function searchAll(bases: string[], store: string): Promise<{ ms: number[]
 
 const same = (a: Result[], b: Result[]) => a.filter((r, i) => JSON.stringify(r) === JSON.stringify(b[i])).length;
 
+/** Each question whose passages differ, with both lists (doc_id@start), so a difference can be read. */
+function differences(label: string, a: Result[], b: Result[]): void {
+  for (const [i, r] of a.entries())
+    if (JSON.stringify(r) !== JSON.stringify(b[i]))
+      console.log(`${label} differs on "${queries[i].query}":\n  ${r.join(' ')}\n  ${b[i].join(' ')}`);
+}
+
 console.log(machineLine());
 console.log(`cluster bench: ${corpus.length} documents, ${queries.length} hotpotqa-dev questions, ${KILL_DOCS} documents during the kill`);
 const nats = await startNatsCluster(work);
@@ -149,6 +159,13 @@ try {
   const singleIngest = await ingest([single.base], 'wiki', corpus);
   const singleSearch = await searchAll([single.base], 'wiki');
   await stopNode(single);
+  // the floor: a second single node given the same batches the same way
+  const again = await start('single-again', {});
+  await call(again.base, 'POST', '/stores', { name: 'wiki' });
+  await ingest([again.base], 'wiki', corpus);
+  const againSearch = await searchAll([again.base], 'wiki');
+  await stopNode(again);
+  differences('a second single node', againSearch.results, singleSearch.results);
 
   const nodes: Node[] = [];
   for (const i of [1, 2, 3]) nodes.push(await start(`node-${i}`, clusterEnv(i)));
@@ -162,6 +179,7 @@ try {
       ['setting', 'ingest docs/s', 'search p50 ms', 'p99 ms', 'same passages as one node'],
       [
         ['one node', fmt(singleIngest, 0), p(singleSearch.ms, 50), p(singleSearch.ms, 99), '–'],
+        ['another node, same batches', '', '', '', `${same(againSearch.results, singleSearch.results)} of ${queries.length}`],
         [
           '3 nodes, SVC_REPLICAS=2',
           fmt(clusterIngest, 0),
@@ -169,6 +187,25 @@ try {
           p(clusterSearch.ms, 99),
           `${same(clusterSearch.results, singleSearch.results)} of ${queries.length}`,
         ],
+      ],
+    ),
+  );
+
+  differences('the cluster', clusterSearch.results, singleSearch.results);
+  // through a node holding the store, and through the one that forwards every search to a holder
+  const holding = placeReplicas(
+    'default.wiki',
+    nodes.map((n) => n.name),
+    2,
+  );
+  const local = await searchAll([nodes.find((n) => holding.includes(n.name))!.base], 'wiki');
+  const forwarded = await searchAll([nodes.find((n) => !holding.includes(n.name))!.base], 'wiki');
+  console.log(
+    table(
+      ['searches through', 'p50 ms', 'p99 ms'],
+      [
+        ['a node holding the store', p(local.ms, 50), p(local.ms, 99)],
+        ['the node without it (forwarded over NATS)', p(forwarded.ms, 50), p(forwarded.ms, 99)],
       ],
     ),
   );
@@ -258,6 +295,7 @@ try {
   nodes[nodes.indexOf(wikiHolder)] = fresh;
   const afterCatch = await searchAll([fresh.base], 'wiki');
   const docs = (await call(fresh.base, 'GET', '/stores/wiki')).body.n_docs;
+  differences('the caught-up node', afterCatch.results, clusterSearch.results);
   console.log(
     table(
       ['node', 'documents caught up', 'empty data dir to healthy s', 'documents/s', 'same passages'],
