@@ -35,10 +35,10 @@ export interface RoutedReply {
   lines?: Iterable<unknown>;
 }
 
+/** A joined cluster; its `verify` checks an API key against the cluster's keys first, then the data dir's key file. */
 export interface ClusterHooks extends KeyVerifier {
   /** The reply of `op` run through the cluster, or undefined when this node runs it itself. */
   route(op: OperationId, req: ClusterRequest): Promise<RoutedReply | undefined>;
-  /** (verify) The project of a valid, unrevoked API key: the cluster's keys first, then the data dir's key file. */
   usage: SharedUsage;
   /** One line for the startup message: the cluster, this node's id, the replica count. */
   describe(): string;
