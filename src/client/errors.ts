@@ -62,6 +62,8 @@ export class ServiceUnavailableError extends errorClass('service_unavailable', 5
 /** The server's data dir is full (507) or cannot be written (503); nothing of the request was written. */
 export class StorageFullError extends errorClass('storage_full', 507) {}
 export class StorageUnavailableError extends errorClass('storage_unavailable', 503) {}
+/** A cluster (docs/cluster.md) could not take the request: no JetStream quorum, or no live node holds the store. */
+export class ClusterUnavailableError extends errorClass('cluster_unavailable', 503) {}
 /** Enrichment: an ingest whose image or scanned page could not be transcribed (in a search, `answer.error` carries these types). */
 export class AnswerUnavailableError extends errorClass('answer_unavailable', 501) {}
 export class EnrichmentFailedError extends errorClass('enrichment_failed', 502) {}
@@ -78,8 +80,9 @@ export class UnexpectedResponseError extends errorClass('unexpected_response', 0
 
 /**
  * One class per error type the server can send: every type the OpenAPI document declares (checked
- * at compile time through ErrorType) plus the three it answers outside any operation, and
- * answer_unavailable (only ever the type of a search's `answer.error`).
+ * at compile time through ErrorType) plus the three it answers outside any operation,
+ * answer_unavailable (only ever the type of a search's `answer.error`) and cluster_unavailable (only
+ * from the nodes of a cluster, which the document of a single node does not declare).
  */
 export const ERROR_CLASSES = {
   invalid_request: InvalidRequestError,
@@ -98,11 +101,12 @@ export const ERROR_CLASSES = {
   service_unavailable: ServiceUnavailableError,
   storage_full: StorageFullError,
   storage_unavailable: StorageUnavailableError,
+  cluster_unavailable: ClusterUnavailableError,
   answer_unavailable: AnswerUnavailableError,
   enrichment_failed: EnrichmentFailedError,
   enrichment_timeout: EnrichmentTimeoutError,
 } as const satisfies Record<
-  ErrorType | 'route_not_found' | 'method_not_allowed' | 'headers_too_large' | 'answer_unavailable',
+  ErrorType | 'route_not_found' | 'method_not_allowed' | 'headers_too_large' | 'answer_unavailable' | 'cluster_unavailable',
   ReturnType<typeof errorClass>
 >;
 
