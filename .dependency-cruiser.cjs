@@ -1,7 +1,7 @@
 // The dependency rules of docs/architecture.md, checked in CI (`npm run lint`, depcruise). Type-only
 // imports count as dependencies (tsPreCompilationDeps), as madge counts them.
 /** Folders of src/ that code outside them reaches only through their index.ts. */
-const FOLDERS = '(engine|api|store|answer|ingest-content|llm|model-source|train|client|mcp)';
+const FOLDERS = '(engine|api|store|answer|ingest-content|llm|model-source|train|client|mcp|cluster)';
 
 /** The engine's rooms, lowest first: a room imports only rooms before it in this list. */
 const ROOMS = ['runtime', 'text', 'model', 'segment', 'ranking', 'index'];
@@ -22,6 +22,20 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/(engine|store|llm|client)/' },
       to: { path: '^src/(api|cli|train)/' },
+    },
+    {
+      name: 'cluster-from-the-cli-only',
+      comment: 'The cluster (src/cluster, the NATS client) is wired in by the CLI alone: the API reaches it only through the hooks it is given (api/cluster-hooks.ts).',
+      severity: 'error',
+      from: { path: '^src/', pathNot: ['^src/cli/', '^src/cluster/'] },
+      to: { path: '^src/cluster/' },
+    },
+    {
+      name: 'nats-in-the-cluster-only',
+      comment: 'Only src/cluster imports the NATS client.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/cluster/' },
+      to: { dependencyTypes: ['npm', 'npm-dev', 'npm-optional', 'npm-peer'], path: 'node_modules/@nats-io/' },
     },
     {
       name: 'api-not-cli',

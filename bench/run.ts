@@ -7,7 +7,8 @@
 // `large-doc` (large-doc.ts) one 10 MB document against the same text as separate documents;
 // `large-ingest` (large-ingest.ts) a 30 MB document ingested while another store is searched;
 // `memory` (memory.ts) where a server's memory goes with the wiki-pool loaded; `stores` (stores.ts)
-// a thousand small stores, and a store opened again after it closed when idle.
+// a thousand small stores, and a store opened again after it closed when idle; `cluster` (cluster.ts) three
+// svc nodes on three NATS servers against one node (throughput, kill -9, catch-up).
 // Nothing here is part of `npm test`, and no bench asserts on time: they print tables. Each bench
 // runs in a child process of its own.
 import { spawnSync } from 'node:child_process';
@@ -22,7 +23,7 @@ function tsx(script: string, args: string[]): void {
 }
 
 /** The named benches: `npm run bench -- <name>` runs bench/<name>.ts with the remaining arguments. */
-const NAMED = ['peers', 'scale', 'filter', 'mcp', 'large-doc', 'large-ingest', 'memory', 'stores'];
+const NAMED = ['peers', 'scale', 'filter', 'mcp', 'large-doc', 'large-ingest', 'memory', 'stores', 'cluster'];
 
 if (what === undefined) {
   tsx('scan.ts', []);

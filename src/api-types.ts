@@ -308,6 +308,7 @@ export const ERROR_STATUS = {
   headers_too_large: 431,
   internal: 500,
   enrichment_failed: 502,
+  cluster_unavailable: 503,
   service_unavailable: 503,
   storage_unavailable: 503,
   enrichment_timeout: 504,
@@ -320,33 +321,33 @@ export type ErrorType = keyof typeof ERROR_STATUS;
 /** Every operation: method, path (relative to the base URL), statuses answered with its response type, declared errors. */
 export const OPERATIONS = {
   /** Create a store */
-  createStore: { method: 'POST', path: '/stores', ok: [201], errors: ['invalid_request', 'unauthorized', 'route_not_found', 'store_already_exists', 'unsupported_media_type', 'rate_limited', 'headers_too_large', 'internal', 'storage_unavailable', 'service_unavailable', 'storage_full'] },
+  createStore: { method: 'POST', path: '/stores', ok: [201], errors: ['invalid_request', 'unauthorized', 'route_not_found', 'store_already_exists', 'unsupported_media_type', 'rate_limited', 'headers_too_large', 'internal', 'storage_unavailable', 'service_unavailable', 'cluster_unavailable', 'storage_full'] },
   /** List stores, newest first */
-  listStores: { method: 'GET', path: '/stores', ok: [200], errors: ['invalid_request', 'unauthorized', 'route_not_found', 'rate_limited', 'headers_too_large', 'internal', 'service_unavailable'] },
+  listStores: { method: 'GET', path: '/stores', ok: [200], errors: ['invalid_request', 'unauthorized', 'route_not_found', 'rate_limited', 'headers_too_large', 'internal', 'service_unavailable', 'cluster_unavailable'] },
   /** Get a store with live stats */
-  getStore: { method: 'GET', path: '/stores/{store}', ok: [200], errors: ['invalid_request', 'unauthorized', 'store_not_found', 'route_not_found', 'rate_limited', 'headers_too_large', 'internal', 'service_unavailable', 'engine_memory_full'] },
+  getStore: { method: 'GET', path: '/stores/{store}', ok: [200], errors: ['invalid_request', 'unauthorized', 'store_not_found', 'route_not_found', 'rate_limited', 'headers_too_large', 'internal', 'service_unavailable', 'cluster_unavailable', 'engine_memory_full'] },
   /** Delete a store and all its documents (cannot be undone) */
-  deleteStore: { method: 'DELETE', path: '/stores/{store}', ok: [204], errors: ['invalid_request', 'unauthorized', 'store_not_found', 'route_not_found', 'rate_limited', 'headers_too_large', 'internal', 'storage_unavailable', 'service_unavailable', 'engine_memory_full', 'storage_full'] },
+  deleteStore: { method: 'DELETE', path: '/stores/{store}', ok: [204], errors: ['invalid_request', 'unauthorized', 'store_not_found', 'route_not_found', 'rate_limited', 'headers_too_large', 'internal', 'storage_unavailable', 'service_unavailable', 'cluster_unavailable', 'engine_memory_full', 'storage_full'] },
   /** Rewrite the store's data file without the free pages deleted and replaced documents left (the server also does it by itself once they pass half the file); writes to the store wait meanwhile, searches and reads go on */
-  compactStore: { method: 'POST', path: '/stores/{store}/compact', ok: [200], errors: ['invalid_request', 'unauthorized', 'store_not_found', 'route_not_found', 'rate_limited', 'headers_too_large', 'internal', 'storage_unavailable', 'service_unavailable', 'engine_memory_full', 'storage_full'] },
+  compactStore: { method: 'POST', path: '/stores/{store}/compact', ok: [200], errors: ['invalid_request', 'unauthorized', 'store_not_found', 'route_not_found', 'rate_limited', 'headers_too_large', 'internal', 'storage_unavailable', 'service_unavailable', 'cluster_unavailable', 'engine_memory_full', 'storage_full'] },
   /** Ingest (upsert) documents; searchable when the call returns */
-  ingestDocuments: { method: 'POST', path: '/stores/{store}/documents', ok: [200], errors: ['invalid_request', 'unauthorized', 'store_not_found', 'route_not_found', 'document_too_large', 'unsupported_media_type', 'idempotency_key_reused', 'rate_limited', 'headers_too_large', 'internal', 'enrichment_failed', 'storage_unavailable', 'service_unavailable', 'enrichment_timeout', 'engine_memory_full', 'storage_full'] },
+  ingestDocuments: { method: 'POST', path: '/stores/{store}/documents', ok: [200], errors: ['invalid_request', 'unauthorized', 'store_not_found', 'route_not_found', 'document_too_large', 'unsupported_media_type', 'idempotency_key_reused', 'rate_limited', 'headers_too_large', 'internal', 'enrichment_failed', 'storage_unavailable', 'service_unavailable', 'cluster_unavailable', 'enrichment_timeout', 'engine_memory_full', 'storage_full'] },
   /** List documents, most recently ingested first; with a filter, those it matches */
-  listDocuments: { method: 'GET', path: '/stores/{store}/documents', ok: [200], errors: ['invalid_request', 'unauthorized', 'store_not_found', 'route_not_found', 'rate_limited', 'headers_too_large', 'internal', 'service_unavailable', 'engine_memory_full'] },
+  listDocuments: { method: 'GET', path: '/stores/{store}/documents', ok: [200], errors: ['invalid_request', 'unauthorized', 'store_not_found', 'route_not_found', 'rate_limited', 'headers_too_large', 'internal', 'service_unavailable', 'cluster_unavailable', 'engine_memory_full'] },
   /** Every document of the store as JSON lines (id, text, metadata), in ingest order, from one consistent snapshot: writes go on meanwhile and are not in it */
-  exportDocuments: { method: 'GET', path: '/stores/{store}/export', ok: [200], errors: ['invalid_request', 'unauthorized', 'store_not_found', 'route_not_found', 'rate_limited', 'headers_too_large', 'internal', 'service_unavailable', 'engine_memory_full'] },
+  exportDocuments: { method: 'GET', path: '/stores/{store}/export', ok: [200], errors: ['invalid_request', 'unauthorized', 'store_not_found', 'route_not_found', 'rate_limited', 'headers_too_large', 'internal', 'service_unavailable', 'cluster_unavailable', 'engine_memory_full'] },
   /** Get document info */
-  getDocument: { method: 'GET', path: '/stores/{store}/documents/{id}', ok: [200], errors: ['invalid_request', 'unauthorized', 'store_not_found', 'document_not_found', 'route_not_found', 'rate_limited', 'headers_too_large', 'internal', 'service_unavailable', 'engine_memory_full'] },
+  getDocument: { method: 'GET', path: '/stores/{store}/documents/{id}', ok: [200], errors: ['invalid_request', 'unauthorized', 'store_not_found', 'document_not_found', 'route_not_found', 'rate_limited', 'headers_too_large', 'internal', 'service_unavailable', 'cluster_unavailable', 'engine_memory_full'] },
   /** Delete a document and its encoding */
-  deleteDocument: { method: 'DELETE', path: '/stores/{store}/documents/{id}', ok: [204], errors: ['invalid_request', 'unauthorized', 'store_not_found', 'document_not_found', 'route_not_found', 'rate_limited', 'headers_too_large', 'internal', 'storage_unavailable', 'service_unavailable', 'engine_memory_full', 'storage_full'] },
+  deleteDocument: { method: 'DELETE', path: '/stores/{store}/documents/{id}', ok: [204], errors: ['invalid_request', 'unauthorized', 'store_not_found', 'document_not_found', 'route_not_found', 'rate_limited', 'headers_too_large', 'internal', 'storage_unavailable', 'service_unavailable', 'cluster_unavailable', 'engine_memory_full', 'storage_full'] },
   /** Update a document's metadata (merged; null removes a key) without re-encoding it; filters see it when the call returns */
-  patchDocument: { method: 'PATCH', path: '/stores/{store}/documents/{id}', ok: [200], errors: ['invalid_request', 'unauthorized', 'store_not_found', 'document_not_found', 'route_not_found', 'unsupported_media_type', 'rate_limited', 'headers_too_large', 'internal', 'storage_unavailable', 'service_unavailable', 'engine_memory_full', 'storage_full'] },
+  patchDocument: { method: 'PATCH', path: '/stores/{store}/documents/{id}', ok: [200], errors: ['invalid_request', 'unauthorized', 'store_not_found', 'document_not_found', 'route_not_found', 'unsupported_media_type', 'rate_limited', 'headers_too_large', 'internal', 'storage_unavailable', 'service_unavailable', 'cluster_unavailable', 'engine_memory_full', 'storage_full'] },
   /** Delete the documents a filter matches, or those of a list of ids, in one transaction */
-  deleteDocuments: { method: 'POST', path: '/stores/{store}/documents/delete', ok: [200], errors: ['invalid_request', 'unauthorized', 'store_not_found', 'route_not_found', 'unsupported_media_type', 'rate_limited', 'headers_too_large', 'internal', 'storage_unavailable', 'service_unavailable', 'engine_memory_full', 'storage_full'] },
+  deleteDocuments: { method: 'POST', path: '/stores/{store}/documents/delete', ok: [200], errors: ['invalid_request', 'unauthorized', 'store_not_found', 'route_not_found', 'unsupported_media_type', 'rate_limited', 'headers_too_large', 'internal', 'storage_unavailable', 'service_unavailable', 'cluster_unavailable', 'engine_memory_full', 'storage_full'] },
   /** Multi-hop search */
-  search: { method: 'POST', path: '/stores/{store}/search', ok: [200], errors: ['invalid_request', 'unauthorized', 'store_not_found', 'route_not_found', 'unsupported_media_type', 'rate_limited', 'headers_too_large', 'internal', 'service_unavailable', 'engine_memory_full'] },
+  search: { method: 'POST', path: '/stores/{store}/search', ok: [200], errors: ['invalid_request', 'unauthorized', 'store_not_found', 'route_not_found', 'unsupported_media_type', 'rate_limited', 'headers_too_large', 'internal', 'service_unavailable', 'cluster_unavailable', 'engine_memory_full'] },
   /** Several searches of one store in one request; each counts against the rate limit */
-  searchBatch: { method: 'POST', path: '/stores/{store}/search/batch', ok: [200], errors: ['invalid_request', 'unauthorized', 'store_not_found', 'route_not_found', 'unsupported_media_type', 'rate_limited', 'headers_too_large', 'internal', 'service_unavailable', 'engine_memory_full'] },
+  searchBatch: { method: 'POST', path: '/stores/{store}/search/batch', ok: [200], errors: ['invalid_request', 'unauthorized', 'store_not_found', 'route_not_found', 'unsupported_media_type', 'rate_limited', 'headers_too_large', 'internal', 'service_unavailable', 'cluster_unavailable', 'engine_memory_full'] },
   /** Health and readiness (200 once the model and stores are loaded) */
   health: { method: 'GET', path: '/health', ok: [200, 503], errors: [] },
   /** Liveness: 200 while the process serves requests, loading or not (readiness is /health) */

@@ -1,8 +1,9 @@
 // Server configuration, read only from the SVC_* variables of the spec plus SVC_ENRICH_TIMEOUT (the
 // bound on each call to the enrichment endpoint), SVC_MCP_WRITES (the MCP endpoint's writing tools),
 // SVC_METRICS_KEY (the token of /metrics), SVC_STORE_IDLE_S (when an unused store closes),
-// SVC_THREADS (the engine's worker threads) and SVC_ENGINE_MEMORY_MB (the most memory the engine's
-// indexes may take); the port comes from the `--port` flag. Relative
+// SVC_THREADS (the engine's worker threads), SVC_ENGINE_MEMORY_MB (the most memory the engine's
+// indexes may take), and the cluster's SVC_NATS_URL, SVC_REPLICAS, SVC_NODE_TTL_S and SVC_NODE_ID
+// (docs/cluster.md); the port comes from the `--port` flag. Relative
 // paths resolve against the working directory, except the default model, which is the folder
 // shipped in this package's models/.
 
@@ -39,6 +40,40 @@ export interface Config {
   threads?: number;
   /** The most bytes the engine's shared memory (the open stores' indexes and the model) may grow to (SVC_ENGINE_MEMORY_MB). */
   engineMemoryBytes: number;
+  /** The cluster (SVC_NATS_URL or --cluster); undefined: a single node, as before. */
+  cluster?: ClusterConfig;
+}
+
+export interface ClusterConfig {
+  /** NATS server URLs (nats://host:port), at least one. */
+  urls: string[];
+  /** Copies of each store on distinct svc nodes (SVC_REPLICAS, default 2). */
+  replicas: number;
+  /** Seconds without a heartbeat after which a node is gone and its stores are placed elsewhere (SVC_NODE_TTL_S, default 5). */
+  nodeTtlS: number;
+  /** This node's id (SVC_NODE_ID); undefined: the one kept in the data dir, made at first start. */
+  nodeId?: string;
+}
+
+/** The cluster configuration of a comma-separated list of NATS URLs and the SVC_ cluster variables. */
+export function clusterConfig(list: string, env: NodeJS.ProcessEnv = process.env): ClusterConfig {
+  const urls = list
+    .split(',')
+    .map((u) => u.trim())
+    .filter(Boolean);
+  const bad = urls.find((u) => !/^(nats|tls):\/\/[^\s/]+$/.test(u));
+  if (urls.length === 0 || bad)
+    throw new ConfigError(`SVC_NATS_URL (or --cluster) '${bad ?? list}' is not a comma-separated list of nats://host:port URLs`);
+  const replicas = Number(env.SVC_REPLICAS || 2);
+  if (!(Number.isInteger(replicas) && replicas >= 1 && replicas <= 16))
+    throw new ConfigError(`SVC_REPLICAS=${env.SVC_REPLICAS} is not a whole number of copies of each store from 1 to 16 (default 2)`);
+  const ttl = Number(env.SVC_NODE_TTL_S || 5);
+  if (!(Number.isFinite(ttl) && ttl >= 2 && ttl <= 3600))
+    throw new ConfigError(`SVC_NODE_TTL_S=${env.SVC_NODE_TTL_S} is not a number of seconds from 2 to 3600 (default 5)`);
+  const nodeId = env.SVC_NODE_ID || undefined;
+  if (nodeId !== undefined && !NAME_RE.test(nodeId))
+    throw new ConfigError(`SVC_NODE_ID=${nodeId} is not a node id: 1 to 64 characters of [a-z0-9-_]`);
+  return { urls, replicas, nodeTtlS: ttl, nodeId };
 }
 
 /** The variables `svc serve` reads, with their defaults, as `svc serve --help` lists them (docs/configuration.md says more). */
@@ -58,6 +93,10 @@ export const SERVER_VARIABLES: ReadonlyArray<{ name: string; default: string; me
   { name: 'SVC_STORE_IDLE_S', default: '600', meaning: 'seconds an unused store stays open (0: until shutdown)' },
   { name: 'SVC_THREADS', default: 'one per core', meaning: "the engine's worker threads (each holds a heap of its own)" },
   { name: 'SVC_ENGINE_MEMORY_MB', default: '4096', meaning: "the most memory the open stores' indexes and the model may take" },
+  { name: 'SVC_NATS_URL', default: 'unset: one node', meaning: 'NATS servers of a cluster, comma-separated (as --cluster)' },
+  { name: 'SVC_REPLICAS', default: '2', meaning: 'in a cluster, copies of each store on distinct svc nodes' },
+  { name: 'SVC_NODE_TTL_S', default: '5', meaning: 'in a cluster, seconds without a heartbeat before a node is gone' },
+  { name: 'SVC_NODE_ID', default: 'kept in the data dir', meaning: "in a cluster, this node's id" },
 ];
 
 /** SVC_ENGINE_MEMORY_MB's range: WebAssembly's 32-bit memory holds 4 GiB at most; the model alone takes tens of MB. */
@@ -130,5 +169,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     storeIdleS: idle,
     threads,
     engineMemoryBytes: memoryMb * 2 ** 20,
+    cluster: env.SVC_NATS_URL ? clusterConfig(env.SVC_NATS_URL, env) : undefined,
   };
 }

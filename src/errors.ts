@@ -73,6 +73,13 @@ export const ERRORS = {
     description: 'The server is starting, shutting down or its search workers are saturated',
     fix: 'Retry after the number of seconds in the Retry-After header.',
   },
+  // A cluster (svc serve --cluster): the write could not be made durable on a quorum of NATS
+  // servers, or no node holding the store answered in time.
+  cluster_unavailable: {
+    status: 503,
+    description: 'The cluster cannot take the request: no JetStream quorum, or no live node holds the store',
+    fix: 'Retry after the number of seconds in the Retry-After header; if it persists, check that a majority of the NATS servers (SVC_NATS_URL) run and that svc nodes are up (GET /v1/health on each).',
+  },
   // Storage faults of the data dir (a write the file system refused; nothing of the request was
   // written). The server log names the folder.
   storage_full: {

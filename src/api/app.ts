@@ -107,7 +107,7 @@ export function createApp(opts: AppOptions): express.Express {
     });
   }
 
-  const limiter = new RateLimiter(opts.rateLimit ?? 100);
+  const limiter = new RateLimiter(opts.rateLimit ?? 100, undefined, () => opts.services.cluster?.usage);
   const validators = compileValidators(opts.services.openapi, OPERATIONS);
   const invoke = createInvoker(opts.services, limiter, validators);
   app.use('/v1', mcpRouter({ services: opts.services, auth: opts.auth, limiter, invoke, allowWrites: opts.mcpWrites ?? false }));

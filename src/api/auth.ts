@@ -6,12 +6,16 @@ import { timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { NAME_RE } from '../config.js';
 import { ApiError } from '../errors.js';
-import type { KeyRing } from '../store/index.js';
+
+/** Checks an API key: the project it gives access to, or null (the data dir's KeyRing, or a cluster's keys). */
+export interface KeyVerifier {
+  verify(token: string): string | null;
+}
 
 export interface AuthOptions {
   noAuth: boolean;
   defaultProject: string;
-  keys: KeyRing;
+  keys: KeyVerifier;
 }
 
 function unauthorized(message: string): ApiError {

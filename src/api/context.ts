@@ -13,10 +13,12 @@
 // module instead of a variant of each schema, and it is sound, since it claims presence only for
 // fields that validation always fills in (a default nested deeper would stay optional).
 import type { IncomingHttpHeaders } from 'node:http';
+import type { Logger } from 'pino';
 import type { NativeReader } from '../answer/index.js';
 import type { OperationId, OperationTypes } from '../api-types.js';
 import type { Engine, RerankParams } from '../engine/index.js';
 import type { KeyRing } from '../store/index.js';
+import type { ClusterHooks } from './cluster-hooks.js';
 import type { Enrichment } from './enrichment.js';
 import type { FairGate } from './fair-gate.js';
 import type { ServerMetrics } from './metrics.js';
@@ -43,6 +45,8 @@ export interface Services {
   gate?: FairGate;
   /** The Prometheus metrics searches and ingests report to (metrics.ts); absent: none kept. */
   metrics?: ServerMetrics;
+  /** The cluster this node belongs to (`svc serve --cluster`); absent: a single node. */
+  cluster?: ClusterHooks;
 }
 
 /** `T` with the properties `K` present: validation filled them in from their schema's `default`. */
@@ -75,3 +79,29 @@ export interface Reply<Op extends OperationId> {
 }
 
 export type Handler<Op extends OperationId> = (ctx: Ctx<Op>) => Promise<Reply<Op>> | Reply<Op>;
+
+/** A request for `invoke`: the parts a URL and a body would carry (query values as strings, as in a URL). */
+export interface InvokeRequest {
+  project: string;
+  params: Record<string, string>;
+  query?: Record<string, string>;
+  body?: unknown;
+  /** Declared headers the operation reads (Idempotency-Key), lower-case. */
+  headers?: Record<string, string>;
+  requestId: string;
+}
+
+/** Runs an operation for a caller already authenticated and admitted by its own route (the MCP tools, a cluster's apply). */
+export type Invoke = <Op extends OperationId>(op: Op, req: InvokeRequest) => Promise<Reply<Op>>;
+
+/** What a cluster implementation is given to join: the server's services and an invoker that runs operations here. */
+export interface ClusterContext {
+  services: Services;
+  /** Runs an operation on this node only (never routed), collecting JSON-lines replies. */
+  invokeLocal: Invoke;
+  logger: Logger;
+  dataDir: string;
+}
+
+/** Joins a server to its cluster (src/cluster, wired in by `svc serve --cluster`). */
+export type ClusterStarter = (ctx: ClusterContext) => Promise<ClusterHooks>;

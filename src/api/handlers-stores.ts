@@ -1,7 +1,7 @@
 // Store endpoints: create, list (newest first, cursor = position after the last store returned),
 // get (live counts of an open store; a closed one's as of its close: listing opens nothing), compact,
 // delete.
-import type { Store } from '../api-types.js';
+import type { Store, StoreList } from '../api-types.js';
 import type { Handler } from './context.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import type { StoreEntry, StoreRegistry } from './store-registry.js';
@@ -25,18 +25,22 @@ export const createStore: Handler<'createStore'> = async (ctx) => {
   return { status: 201, body: storeBody(registry, await registry.create(ctx.project, ctx.body.name)) };
 };
 
-export const listStores: Handler<'listStores'> = (ctx) => {
-  const after = decodeCursor('stores', ctx.query.cursor, isStorePos);
-  const limit = ctx.query.limit;
-  const { registry } = ctx.services;
-  const sorted = registry
-    .list(ctx.project)
-    .map((s) => ({ s, pos: [s.meta.created_at, s.meta.id] as StorePos }))
+/** One page of `stores` (newest first) after the `cursor` of the previous page. */
+export function storesPage(stores: Store[], cursor: string | undefined, limit: number): StoreList {
+  const after = decodeCursor('stores', cursor, isStorePos);
+  const sorted = stores
+    .map((s) => ({ s, pos: [s.created_at, s.id] as StorePos }))
     .sort((a, b) => compare(a.pos, b.pos))
     .filter((x) => !after || compare(x.pos, after) > 0);
   const page = sorted.slice(0, limit);
   const next = sorted.length > limit ? encodeCursor('stores', page[page.length - 1].pos) : null;
-  return { status: 200, body: { stores: page.map((x) => storeBody(registry, x.s)), next_cursor: next } };
+  return { stores: page.map((x) => x.s), next_cursor: next };
+}
+
+export const listStores: Handler<'listStores'> = (ctx) => {
+  const { registry } = ctx.services;
+  const all = registry.list(ctx.project).map((e) => storeBody(registry, e));
+  return { status: 200, body: storesPage(all, ctx.query.cursor, ctx.query.limit) };
 };
 
 export const getStore: Handler<'getStore'> = (ctx) => ({

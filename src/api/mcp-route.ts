@@ -10,9 +10,9 @@ import { ApiError } from '../errors.js';
 import { handleMcpHttp, type McpBackend } from '../mcp/index.js';
 import { type AuthOptions, resolveProject } from './auth.js';
 import { BodyTooLargeError, readJsonBody } from './body.js';
-import type { Services } from './context.js';
+import type { Invoke, Services } from './context.js';
 import type { RateLimiter } from './rate-limit.js';
-import { assertReady, type Invoke } from './router.js';
+import { assertReady } from './router.js';
 import { LIMITS } from './schemas.js';
 
 /** Query values as a URL carries them: objects (a filter) as JSON, the rest as strings; undefined dropped. */

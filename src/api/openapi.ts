@@ -24,7 +24,16 @@ export interface Operation {
 // Every operation with auth can also answer invalid_request: a malformed X-Svc-Project header (with
 // --no-auth) or a path that is not valid percent-encoding; each lists it in its own errors.
 // A path spelled slightly off (a trailing slash, an empty store name or id) is route_not_found.
-const COMMON: ErrorType[] = ['unauthorized', 'route_not_found', 'headers_too_large', 'rate_limited', 'internal', 'service_unavailable'];
+// A node of a cluster (docs/cluster.md) may also answer any operation with cluster_unavailable.
+const COMMON: ErrorType[] = [
+  'unauthorized',
+  'route_not_found',
+  'headers_too_large',
+  'rate_limited',
+  'internal',
+  'service_unavailable',
+  'cluster_unavailable',
+];
 /** Operations that write to the data dir can meet a full or unwritable file system. */
 const WRITES: ErrorType[] = ['storage_full', 'storage_unavailable'];
 /** Operations on a store open it when it is closed (SVC_STORE_IDLE_S), and its index may not fit the engine's memory. */

@@ -1,11 +1,16 @@
 // Token bucket per project: `rate` tokens per second, bursts up to `rate`. A request that finds
 // the bucket empty is refused with 429 `rate_limited` and a Retry-After (whole seconds, at least 1)
-// saying when a token will be there. Buckets of idle projects are dropped.
+// saying when a token will be there. Buckets of idle projects are dropped. In a cluster the bucket
+// is the cluster's: tokens the other nodes took (gossiped totals, `shared`) are taken from this
+// node's bucket too, so the project's rate holds across nodes within one gossip interval.
 import { ApiError } from '../errors.js';
+import type { SharedUsage } from './cluster-hooks.js';
 
 interface Bucket {
   tokens: number;
   at: number;
+  /** The other nodes' running total for the project when this bucket last looked. */
+  seen: number;
 }
 
 export class RateLimiter {
@@ -14,21 +19,26 @@ export class RateLimiter {
   constructor(
     readonly rate: number,
     private readonly now: () => number = () => performance.now(),
+    private readonly shared: () => SharedUsage | undefined = () => undefined,
   ) {}
 
   /** Takes `n` tokens (one per request, one per search of a batch) for `project`, or none and throws 429. */
   take(project: string, n = 1): void {
     const t = this.now();
+    const shared = this.shared();
+    const elsewhere = shared?.elsewhere(project) ?? 0;
     let b = this.buckets.get(project);
     if (!b) {
       if (this.buckets.size > 10_000) this.sweep(t);
-      b = { tokens: this.rate, at: t };
+      b = { tokens: this.rate, at: t, seen: elsewhere };
       this.buckets.set(project, b);
     }
-    b.tokens = Math.min(this.rate, b.tokens + ((t - b.at) / 1000) * this.rate);
+    b.tokens = Math.min(this.rate, b.tokens + ((t - b.at) / 1000) * this.rate) - Math.max(0, elsewhere - b.seen);
+    b.seen = elsewhere;
     b.at = t;
     if (b.tokens >= n) {
       b.tokens -= n;
+      shared?.spent(project, n);
       return;
     }
     const wait = Math.max(1, Math.ceil((Math.min(n, this.rate) - b.tokens) / this.rate));

@@ -1,7 +1,9 @@
 // Mounts exactly the operations of the OpenAPI document. Per request, in order: readiness (503
 // until loaded), auth (project), rate limit (per project), declared headers, query (coerced,
 // defaults applied), JSON body (size-capped, validated), the lease of the store the operation works
-// on (opening it; released once the response is written), then the handler. A known path with
+// on (opening it; released once the response is written), then the handler; in a cluster
+// (services.cluster) the cluster's `route` comes before the lease and may answer instead (a write
+// goes through the replicated log, a read to a node holding the store). A known path with
 // another method is 405 with Allow; anything else under /v1 (a trailing slash included) is 404
 // `route_not_found`, which every operation documents.
 import type { IncomingHttpHeaders } from 'node:http';
@@ -10,7 +12,7 @@ import type { OperationId } from '../api-types.js';
 import { ApiError } from '../errors.js';
 import { type AuthOptions, resolveProject } from './auth.js';
 import { BodyTooLargeError, readJsonBody } from './body.js';
-import type { Ctx, Handler, Reply, Services } from './context.js';
+import type { Ctx, Handler, Invoke, InvokeRequest, Reply, Services } from './context.js';
 import * as documents from './handlers-documents.js';
 import * as edits from './handlers-edits.js';
 import * as searchHandlers from './handlers-search.js';
@@ -81,34 +83,30 @@ export function assertReady(services: Services): void {
   );
 }
 
-/** A request for `invoke`: the parts a URL and a body would carry (query values as strings, as in a URL). */
-export interface InvokeRequest {
-  project: string;
-  params: Record<string, string>;
-  query?: Record<string, string>;
-  body?: unknown;
-  requestId: string;
-}
-
-/** Runs an operation for a caller already authenticated and admitted by its own route (the MCP tools). */
-export type Invoke = <Op extends OperationId>(op: Op, req: InvokeRequest) => Promise<Reply<Op>>;
-
 /**
  * The operations of the document run in-process, as the router runs them after auth: the query and
  * body validated against the same schemas (defaults filled in), an operation's extra rate-limit
- * cost taken (a batch's searches beyond the first), then its handler; errors are thrown as ApiError.
+ * cost taken (a batch's searches beyond the first), then its handler (or, in a cluster, the
+ * cluster's route); errors are thrown as ApiError. `local` (the cluster's own apply and forwarded
+ * requests) never routes, and reads a JSON-lines reply into an array while it holds the store.
  */
-export function createInvoker(services: Services, limiter: RateLimiter, validators: Validators): Invoke {
+export function createInvoker(services: Services, limiter: RateLimiter, validators: Validators, { local = false } = {}): Invoke {
   const ops = new Map(OPERATIONS.map((op) => [op.id, op]));
   return async <Op extends OperationId>(id: Op, req: InvokeRequest) => {
     const op = ops.get(id)!;
     const v = validators.get(id)!;
     const query = v.query(req.query ?? {});
     if (op.body) admitBody(op, v, limiter, req.project, req.body);
+    const headers = req.headers ?? {};
+    if (!local && services.cluster) {
+      const routed = await services.cluster.route(id, { ...req, rawQuery: req.query ?? {}, headers });
+      if (routed) return routed as Reply<Op>;
+    }
     const lease = await leaseFor(op, services, req.project, req.params);
     try {
-      const reply = (await handlerOf(id)({ ...req, body: req.body, query, headers: {}, services })) as Reply<Op>;
-      // lines are read after the handler returns, while the store may close: the invoker's callers take bodies only
+      const reply = (await handlerOf(id)({ ...req, body: req.body, query, headers, services })) as Reply<Op>;
+      // lines are read after the handler returns, while the store may close: read them now, or refuse
+      if (reply.lines && local) return { ...reply, lines: [...reply.lines] };
       if (reply.lines) throw new Error(`operation ${id} answers with lines, which the in-process invoker does not carry`);
       return reply;
     } finally {
@@ -194,7 +192,8 @@ export function buildRouter({ services, auth, limiter, validators }: RouterOptio
     const v = validators.get(op.id)!;
     if (!isOperationId(op.id))
       throw new Error(`no handler for operation ${op.id}: regenerate src/api-types.ts (see test/client-types.test.ts)`);
-    const handler = handlerOf(op.id);
+    const opId = op.id;
+    const handler = handlerOf(opId);
     const isIngest = op.id === 'ingestDocuments';
     router[op.method](path, async (req: Request, res: Response, next: NextFunction) => {
       res.locals.route = `/v1${op.path}`;
@@ -224,16 +223,21 @@ export function buildRouter({ services, auth, limiter, validators }: RouterOptio
           }
           admitBody(op, v, limiter, project, body);
         }
-        lease = await leaseFor(op, services, project, req.params as Record<string, string>);
-        const reply = await handler({
+        const params = req.params as Record<string, string>;
+        const requestId = res.locals.requestId;
+        const routed = await services.cluster?.route(opId, {
           project,
-          params: req.params as Record<string, string>,
-          query,
+          params,
+          rawQuery: req.query as Record<string, unknown>,
           body,
           headers: req.headers,
-          requestId: res.locals.requestId,
-          services,
+          requestId,
         });
+        if (!routed) lease = await leaseFor(op, services, project, params);
+        // a routed reply is the same operation's handler's, run on another node
+        const reply =
+          (routed as Reply<typeof opId> | undefined) ??
+          (await handler({ project, params, query, body, headers: req.headers, requestId, services }));
         for (const [k, val] of Object.entries(reply.headers ?? {})) res.setHeader(k, val);
         if (reply.lines) await writeLines(res.status(reply.status), reply.lines);
         else if (reply.body === undefined) res.status(reply.status).end();

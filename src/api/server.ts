@@ -1,8 +1,10 @@
 // Starts and stops a whole server: data-dir lock, key ring, engine (model), stores, HTTP. The HTTP
 // port is open from the start so probes can see `starting`; /v1 endpoints other than health and
 // openapi.json answer 503 until every store is loaded and the engine warmed up on them (warm-up.ts).
-// `close()` stops accepting, waits for requests in flight, closes every store durably and releases
-// the lock.
+// With `cluster` (svc serve --cluster) the node joins its cluster after loading its stores and
+// before warming up, so it answers only once it has caught up with the stores placed on it.
+// `close()` stops accepting, waits for requests in flight, leaves the cluster, closes every store
+// durably and releases the lock.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { availableParallelism } from 'node:os';
@@ -15,13 +17,16 @@ import { ApiError } from '../errors.js';
 import { resolveModel } from '../model-source/index.js';
 import { KeyRing, lockDataDir } from '../store/index.js';
 import { createApp } from './app.js';
-import type { Services } from './context.js';
+import type { ClusterStarter, Services } from './context.js';
 import { createEnrichment } from './enrichment.js';
 import { FairGate } from './fair-gate.js';
 import { pruneIdempotency } from './handlers-documents.js';
 import { ServerMetrics } from './metrics.js';
-import { buildOpenApi } from './openapi.js';
+import { buildOpenApi, OPERATIONS } from './openapi.js';
+import { RateLimiter } from './rate-limit.js';
+import { createInvoker } from './router.js';
 import { StoreRegistry } from './store-registry.js';
+import { compileValidators } from './validate.js';
 import { warmUp } from './warm-up.js';
 
 export interface ServerOptions {
@@ -35,6 +40,8 @@ export interface ServerOptions {
   /** Engine tasks that may wait for a worker before requests get 503 (default: the pool's, 16 per thread). */
   maxQueue?: number;
   rateLimit?: number;
+  /** Joins a cluster once the stores are loaded (src/cluster via `svc serve --cluster`); absent: a single node. */
+  cluster?: ClusterStarter;
 }
 
 export interface RunningServer {
@@ -109,7 +116,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       rateLimit: opts.rateLimit,
       mcpWrites: config.mcpWrites,
       metricsKey: config.metricsKey,
-      auth: { noAuth: opts.noAuth, defaultProject: config.project, keys },
+      // in a cluster the keys are the cluster's (and then this data dir's), read through services.cluster
+      auth: { noAuth: opts.noAuth, defaultProject: config.project, keys: { verify: (t) => (services.cluster ?? keys).verify(t) } },
     });
     // requireHostHeader off: a request without Host is answered by the API (JSON from the error table), not by Node's bare 400.
     server = http.createServer({ maxHeaderSize: 16 * 1024, requestTimeout: 300_000, requireHostHeader: false }, app);
@@ -127,6 +135,17 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       listening.listen(opts.port, opts.host ?? '0.0.0.0', () => resolve());
     });
     await registry.loadAll();
+    if (opts.cluster) {
+      const invokeLocal = createInvoker(
+        services,
+        new RateLimiter(Number.POSITIVE_INFINITY),
+        compileValidators(services.openapi, OPERATIONS),
+        {
+          local: true,
+        },
+      );
+      services.cluster = await opts.cluster({ services, invokeLocal, logger, dataDir: config.dataDir });
+    }
     // A restarted server answers its first searches at steady-state latency (warm-up.ts).
     try {
       const warmed = await warmUp(services, threads);
@@ -158,6 +177,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
             listening.close(() => resolve());
             listening.closeIdleConnections();
           });
+          await services.cluster?.close();
           await registry.closeAll();
           await loaded.close();
           lock.release();

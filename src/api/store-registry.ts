@@ -320,8 +320,11 @@ export class StoreRegistry {
     return [...(this.projects.get(project)?.byId.values() ?? [])];
   }
 
-  /** Creates a store, open (with no lease: it closes when idle like any other). */
-  async create(project: string, name: string): Promise<StoreEntry> {
+  /**
+   * Creates a store, open (with no lease: it closes when idle like any other). `fixed` gives its id
+   * and creation time (a cluster's replicas create the same store from one log entry).
+   */
+  async create(project: string, name: string, fixed?: { id: string; created_at: string }): Promise<StoreEntry> {
     const p = this.project(project);
     return p.lock.run(async () => {
       if (p.byName.has(name)) {
@@ -330,10 +333,10 @@ export class StoreRegistry {
         });
       }
       const meta: StoreMeta = {
-        id: newStoreId(),
+        id: fixed?.id ?? newStoreId(),
         name,
         project,
-        created_at: new Date().toISOString(),
+        created_at: fixed?.created_at ?? new Date().toISOString(),
         model: this.engine.model,
         analyzer: this.engine.analyzer,
       };

@@ -64,6 +64,8 @@ export class StorageFullError extends errorClass('storage_full', 507) {}
 export class StorageUnavailableError extends errorClass('storage_unavailable', 503) {}
 /** The server's engine memory (SVC_ENGINE_MEMORY_MB) cannot hold the store's index with the request's documents; nothing was written. */
 export class EngineMemoryFullError extends errorClass('engine_memory_full', 507) {}
+/** A cluster (docs/cluster.md) could not take the request: no JetStream quorum, or no live node holds the store. */
+export class ClusterUnavailableError extends errorClass('cluster_unavailable', 503) {}
 /** Enrichment: an ingest whose image or scanned page could not be transcribed (in a search, `answer.error` carries these types). */
 export class AnswerUnavailableError extends errorClass('answer_unavailable', 501) {}
 export class EnrichmentFailedError extends errorClass('enrichment_failed', 502) {}
@@ -101,6 +103,7 @@ export const ERROR_CLASSES = {
   storage_full: StorageFullError,
   storage_unavailable: StorageUnavailableError,
   engine_memory_full: EngineMemoryFullError,
+  cluster_unavailable: ClusterUnavailableError,
   answer_unavailable: AnswerUnavailableError,
   enrichment_failed: EnrichmentFailedError,
   enrichment_timeout: EnrichmentTimeoutError,

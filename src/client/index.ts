@@ -42,6 +42,7 @@ export { type CallOptions, DEFAULT_BASE_URL, type RetryEvent, type RetryOptions,
 export type { Documents, GetDocumentOptions, IngestOptions, IngestResult, ListDocumentsOptions } from './documents.js';
 export {
   AnswerUnavailableError,
+  ClusterUnavailableError,
   ConfigError,
   ConnectionError,
   DeadlineExceededError,

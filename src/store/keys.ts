@@ -36,6 +36,31 @@ function sha256(s: string): Buffer {
   return createHash('sha256').update(s).digest();
 }
 
+/** The id of a token of the key form (`svc_<id>_<secret>`), or undefined. */
+export function keyId(token: string): string | undefined {
+  return KEY_RE.exec(token)?.[1];
+}
+
+/** Whether `token` is the key `rec` was made from (hashes compared in constant time). */
+export function keyMatches(rec: KeyRecord, token: string): boolean {
+  return timingSafeEqual(Buffer.from(rec.sha256, 'hex'), sha256(token));
+}
+
+/** A new key for `project` and its record (which holds only the key's hash); nothing is written. */
+export function newKey(project: string): { key: string; record: KeyRecord } {
+  const id = base32(randomBytes(8), 8);
+  const key = `svc_${id}_${base32(randomBytes(40), 40)}`;
+  const record: KeyRecord = {
+    id,
+    prefix: key.slice(0, 12),
+    project,
+    sha256: sha256(key).toString('hex'),
+    created_at: new Date().toISOString(),
+    revoked_at: null,
+  };
+  return { key, record };
+}
+
 export class KeyNotFoundError extends Error {
   constructor(what: string) {
     super(`no API key matches ${what}`);
@@ -77,8 +102,7 @@ export class KeyRing {
     this.reloadIfChanged();
     const rec = this.keys.find((k) => k.id === m[1]);
     if (!rec || rec.revoked_at) return null;
-    const expected = Buffer.from(rec.sha256, 'hex');
-    return timingSafeEqual(expected, sha256(token)) ? rec.project : null;
+    return keyMatches(rec, token) ? rec.project : null;
   }
 
   list(): KeyRecord[] {
@@ -92,16 +116,7 @@ export class KeyRing {
 
   /** Creates a key for `project`; the returned `key` is the only time the secret exists. */
   create(project: string): { key: string; record: KeyRecord } {
-    const id = base32(randomBytes(8), 8);
-    const key = `svc_${id}_${base32(randomBytes(40), 40)}`;
-    const record: KeyRecord = {
-      id,
-      prefix: key.slice(0, 12),
-      project,
-      sha256: sha256(key).toString('hex'),
-      created_at: new Date().toISOString(),
-      revoked_at: null,
-    };
+    const { key, record } = newKey(project);
     this.update((keys) => [...keys, record]);
     return { key, record };
   }
