@@ -23,7 +23,7 @@ import { ClusterKeys } from './keys.js';
 import { CLUSTER } from './params.js';
 import { placeReplicas, storeKey } from './placement.js';
 import { NotReplicaError, Replicas } from './replicas.js';
-import type { AwaitReply, AwaitRequest, ForwardRequest, NodeRecord, StoreRecord, WireReply, WriteOp } from './types.js';
+import type { AwaitReply, AwaitRequest, ForwardRequest, NodeRecord, RequestOp, StoreRecord, WireReply, WriteOp } from './types.js';
 import { Usage } from './usage.js';
 import { decode, encode, errorWire, fromWire, toWire } from './wire.js';
 
@@ -349,15 +349,7 @@ export class ClusterNode implements ClusterHooks {
     }
     try {
       await this.replicas.ready(f.key);
-      const reply = await this.ctx.invokeLocal(f.op, {
-        project: f.project,
-        params: f.params,
-        query: f.query as Record<string, string>,
-        body: f.body,
-        headers: f.headers,
-        requestId: f.requestId,
-      });
-      return toWire(reply);
+      return toWire(await this.invoke(f));
     } catch (err) {
       if (!(err instanceof ApiError)) this.log.error({ err, req_id: f.requestId }, 'a forwarded request failed');
       return errorWire(err, f.requestId);
@@ -368,6 +360,18 @@ export class ClusterNode implements ClusterHooks {
     if (!this.placement(a.key).includes(this.id)) return { notReplica: true };
     const outcome = await this.replicas.awaitApplied(a.key, a.seq, CLUSTER.applyWaitMs - 1000).catch(notReplica);
     return outcome === undefined && !this.replicas.isFollowing(a.key) ? { notReplica: true } : { outcome };
+  }
+
+  /** Runs a request that came over NATS on this node, as its own handler would. */
+  private invoke(r: RequestOp): ReturnType<typeof this.ctx.invokeLocal> {
+    return this.ctx.invokeLocal(r.op, {
+      project: r.project,
+      params: r.params,
+      query: r.query as Record<string, string>,
+      body: r.body,
+      headers: r.headers,
+      requestId: r.requestId,
+    });
   }
 
   /** Applies one write of the log here: the reply it gets, failures of the request included. */
@@ -381,14 +385,7 @@ export class ClusterNode implements ClusterHooks {
         await this.nats.stores.put(storeKey(w.project, name), JSON.stringify(rec));
         return { status: 201, body: storeBody(registry, entry) };
       }
-      const reply = await this.ctx.invokeLocal(w.op, {
-        project: w.project,
-        params: w.params,
-        query: w.query as Record<string, string>,
-        body: w.body,
-        headers: w.headers,
-        requestId: w.requestId,
-      });
+      const reply = await this.invoke(w);
       if (w.op === 'deleteStore') {
         const key = (await this.catalog.resolve(w.project, w.params.store)) ?? storeKey(w.project, w.params.store);
         await this.nats.stores.delete(key);

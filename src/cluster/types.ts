@@ -2,16 +2,20 @@
 // ask each other over request-reply, and the KV records of nodes and stores. All travel as JSON.
 import type { OperationId } from '../api-types.js';
 
-/** One write as appended to its store's subject: the validated request, never its encodings. */
-export interface WriteOp {
+/** A validated request as it travels between nodes, to be run by the in-process invoker. */
+export interface RequestOp {
   op: OperationId;
   project: string;
   params: Record<string, string>;
   query: Record<string, unknown>;
   body?: unknown;
-  /** Declared headers the write reads (Idempotency-Key). */
+  /** Declared headers the operation reads (Idempotency-Key). */
   headers: Record<string, string>;
   requestId: string;
+}
+
+/** One write as appended to its store's subject: the validated request, never its encodings. */
+export interface WriteOp extends RequestOp {
   /** The node that took the request. */
   origin: string;
   /** createStore: the id and creation time every replica gives the store. */
@@ -27,15 +31,8 @@ export interface WireReply {
 }
 
 /** A read forwarded to a node holding the store. */
-export interface ForwardRequest {
-  op: OperationId;
+export interface ForwardRequest extends RequestOp {
   key: string;
-  project: string;
-  params: Record<string, string>;
-  query: Record<string, unknown>;
-  body?: unknown;
-  headers: Record<string, string>;
-  requestId: string;
   /** Whether a replica still catching up waits until it has (else it declines at once, and the next is asked). */
   waitReady: boolean;
 }
