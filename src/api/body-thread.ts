@@ -2,21 +2,10 @@
 // imported). Invariants: it answers every body with the value JSON.parse gives for its bytes or
 // with why there is none (not UTF-8; not JSON; nested over MAX_JSON_DEPTH levels, which the main
 // thread refuses anyway and a structured clone could not send back), and keeps nothing between bodies.
-import { MAX_JSON_DEPTH } from './body.js';
+import { nestsTooDeep } from './body.js';
 import type { ParseReply } from './body-types.js';
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
-
-function depthOver(value: unknown, max: number): boolean {
-  const stack: Array<[unknown, number]> = [[value, 1]];
-  while (stack.length) {
-    const [v, depth] = stack.pop()!;
-    if (typeof v !== 'object' || v === null) continue;
-    if (depth > max) return true;
-    for (const child of Object.values(v)) stack.push([child, depth + 1]);
-  }
-  return false;
-}
 
 export default function parseBody(bytes: Uint8Array): ParseReply {
   let text: string;
@@ -31,5 +20,5 @@ export default function parseBody(bytes: Uint8Array): ParseReply {
   } catch (err) {
     return err instanceof RangeError ? { failure: 'deep' } : { failure: 'json', message: (err as Error).message };
   }
-  return depthOver(value, MAX_JSON_DEPTH) ? { failure: 'deep' } : { value };
+  return nestsTooDeep(value) ? { failure: 'deep' } : { value };
 }

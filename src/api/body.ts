@@ -103,9 +103,11 @@ export async function readJsonBody(req: IncomingMessage, limit: number, diagnost
   }
   const { buf, bytes, truncated } = await collect(req, diagnosticCap);
   if (truncated) throw new BodyTooLargeError(bytes, undefined, false);
-  const parsed = buf.byteLength >= BODY_THREAD.minBytes ? await parseLarge(buf) : parseJson(buf);
+  const large = buf.byteLength >= BODY_THREAD.minBytes;
+  const parsed = large ? await parseLarge(buf) : parseJson(buf);
   if (bytes > limit) throw new BodyTooLargeError(bytes, parsed, true);
-  checkJsonDepth(parsed, 'the request body');
+  // the body thread checked the depth of a large body already
+  if (!large) checkJsonDepth(parsed, 'the request body');
   return parsed;
 }
 
@@ -117,15 +119,21 @@ const tooDeep = (what: string) =>
     fix: `Nest JSON at most ${MAX_JSON_DEPTH} levels (a filter at most 8 levels of $and, $or and $not); see /v1/openapi.json.`,
   });
 
-/** Throws 400 when `value` nests arrays and objects deeper than MAX_JSON_DEPTH (walked without recursion). */
-export function checkJsonDepth(value: unknown, what: string): void {
+/** Whether `value` nests arrays and objects deeper than MAX_JSON_DEPTH (walked without recursion). */
+export function nestsTooDeep(value: unknown): boolean {
   const stack: Array<[unknown, number]> = [[value, 1]];
   while (stack.length) {
     const [v, depth] = stack.pop()!;
     if (typeof v !== 'object' || v === null) continue;
-    if (depth > MAX_JSON_DEPTH) throw tooDeep(what);
+    if (depth > MAX_JSON_DEPTH) return true;
     for (const child of Object.values(v)) stack.push([child, depth + 1]);
   }
+  return false;
+}
+
+/** Throws 400 when `value` nests arrays and objects deeper than MAX_JSON_DEPTH. */
+export function checkJsonDepth(value: unknown, what: string): void {
+  if (nestsTooDeep(value)) throw tooDeep(what);
 }
 
 const notUtf8 = () => new ApiError('invalid_request', 'the request body is not valid UTF-8', { fix: 'Encode the JSON body as UTF-8.' });
@@ -148,12 +156,14 @@ function parseJson(buf: Buffer): unknown {
   }
 }
 
-/** A large body, parsed on the body thread (body-parser.ts) with the same outcome as parseJson; here if that thread failed. */
+/** A large body, parsed and its depth checked on the body thread (body-parser.ts), with the outcome parseJson and checkJsonDepth give; here if that thread failed. */
 async function parseLarge(buf: Buffer): Promise<unknown> {
   const reply = await parseOnThread(buf);
   if (reply.failure === undefined) return reply.value;
   if (reply.failure === 'utf8') throw notUtf8();
   if (reply.failure === 'deep') throw tooDeep('the request body');
   if (reply.failure === 'json') throw notJson(`is not valid JSON (${reply.message})`);
-  return parseJson(buf);
+  const value = parseJson(buf);
+  checkJsonDepth(value, 'the request body');
+  return value;
 }
