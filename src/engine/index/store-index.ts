@@ -15,24 +15,14 @@
 // - segments are merged in the background: by the tiered policy after each write, and once a store
 //   has seen no write for SEGMENTS.idleMs, its smallest segments (SEGMENTS.idleMergeRows rows in all) into one (a
 //   search pays per segment for every term and title it looks up; a bulk load or a restart leaves many).
-import { INDEX, MEMORY, SEGMENTS } from '../params.js';
+import { MEMORY, SEGMENTS } from '../params.js';
 import type { CorpusStats } from '../ranking/index.js';
 import { type BuiltSegment, type MergeSource, mergePlan } from '../segment/index.js';
 import type { EncodedBatch, Filter, Metadata, SearchOutcome, SearchParams, StoredDocument, StoreIndex, TextReader } from '../types.js';
 import { runSearch } from './dispatch.js';
-import { compileFilter } from './filter.js';
-import { FilterIndex } from './filter-index.js';
+import { DocFilters } from './doc-filters.js';
 import { allocateBlocks, freeBlocks, Reservations, type SegmentBlocks } from './segment-blocks.js';
-import type { EngineContext, Segment, SegmentBatch } from './types.js';
-
-interface DocEntry {
-  slot: number;
-  version: number;
-  seg: Segment;
-  first: number;
-  count: number;
-  metadata: Metadata;
-}
+import type { DocEntry, EngineContext, Segment, SegmentBatch } from './types.js';
 
 /** Segment ids are unique in the process, across stores: searches key what they remember of a segment by it (term-ranges.ts). */
 let nextSegmentId = 1;
@@ -44,11 +34,7 @@ export class MemoryStoreIndex implements StoreIndex {
   /** The document table's entry of each slot (a filter walks slots: an array read, not a lookup by id in a large map). */
   private readonly slotDocs: Array<DocEntry | undefined> = [];
   private readonly freeSlots: number[] = [];
-  private readonly filters = new FilterIndex();
-  /** The rows costly filters exclude, per filter (by its JSON), with the snapshot they were laid out for and what evaluating them took; dropped on every write. */
-  private readonly blockedCache = new Map<string, { segments: Segment[]; rows: Uint8Array; ms: number }>();
-  /** Where the rows a cheap filter excludes are laid out (see blockedRows). */
-  private scratchRows = new Uint8Array(0);
+  private readonly filters = new DocFilters(this.slotDocs, () => this.docs.values());
   private nextVersion = 1;
   private liveRows = 0;
   private liveBody = 0;
@@ -146,7 +132,6 @@ export class MemoryStoreIndex implements StoreIndex {
   remove(docId: string): void {
     const d = this.docs.get(docId);
     if (!d) return;
-    this.clearFilterCaches();
     this.kill(d);
     this.docs.delete(docId);
     this.filters.remove(d.slot, d.metadata);
@@ -156,15 +141,10 @@ export class MemoryStoreIndex implements StoreIndex {
     this.armIdleMerge();
   }
 
-  private clearFilterCaches(): void {
-    this.blockedCache.clear();
-  }
-
   /** Replaces a document's metadata (its rows stay as they are). False when the document is not in the index. */
   setMetadata(docId: string, metadata: Metadata): boolean {
     const d = this.docs.get(docId);
     if (!d) return false;
-    this.clearFilterCaches();
     this.filters.remove(d.slot, d.metadata);
     d.metadata = metadata;
     this.filters.add(d.slot, metadata);
@@ -173,69 +153,9 @@ export class MemoryStoreIndex implements StoreIndex {
 
   /** Ids of the documents the filter matches (every document for an empty filter). */
   idsMatching(filter: Filter): string[] {
-    const slots = this.matchSlots(filter);
+    const slots = this.filters.matchSlots(filter);
     if (!slots) return [...this.docs.keys()];
     return [...slots].map((slot) => this.slotIds[slot]!);
-  }
-
-  /**
-   * One byte per global row of `snapshot`, 1 where the filter excludes the row; undefined for no
-   * filter. A filter whose evaluation took INDEX.rememberMs or more is remembered while the
-   * snapshot's segments are the same (a repeated filter then costs a copy, not a walk over its
-   * documents); when too many are, the cheapest to evaluate again is dropped. Another is laid out in
-   * one reused buffer: valid until the next call, and runSearch copies it before it awaits.
-   */
-  private blockedRows(filter: Filter | undefined, snapshot: Segment[]): Uint8Array | undefined {
-    if (!filter || Object.keys(filter).length === 0) return undefined;
-    const key = JSON.stringify(filter);
-    const hit = this.blockedCache.get(key);
-    if (hit && hit.segments.length === snapshot.length && hit.segments.every((s, i) => s === snapshot[i])) return hit.rows;
-    const started = performance.now();
-    const base = new Map<Segment, number>();
-    let total = 0;
-    for (const s of snapshot) {
-      base.set(s, total);
-      total += s.nRows;
-    }
-    if (this.scratchRows.length < total) this.scratchRows = new Uint8Array(total);
-    const rows = this.scratchRows.subarray(0, total).fill(1);
-    for (const slot of this.matchSlots(filter)!) {
-      const d = this.slotDocs[slot];
-      const b = d && base.get(d.seg);
-      if (d === undefined || b === undefined) continue;
-      // a document has a passage or two: a loop, not a call to fill per document
-      for (let r = b + d.first, end = r + d.count; r < end; r++) rows[r] = 0;
-    }
-    const ms = performance.now() - started;
-    if (ms < INDEX.rememberMs) return rows;
-    this.blockedCache.set(key, { segments: snapshot, rows: rows.slice(), ms });
-    if (this.blockedCache.size > INDEX.blockedCache) {
-      const cheapest = [...this.blockedCache].reduce((a, b) => (b[1].ms < a[1].ms ? b : a));
-      this.blockedCache.delete(cheapest[0]);
-    }
-    return this.blockedCache.get(key)?.rows ?? rows;
-  }
-
-  /**
-   * Slots of the documents a filter matches; undefined for an empty filter (no filtering). Where the
-   * metadata index's candidates are exact they are the answer as they are (read it before the next
-   * write); otherwise each candidate's metadata is tested.
-   */
-  private matchSlots(filter: Filter | undefined): ReadonlySet<number> | undefined {
-    if (!filter || Object.keys(filter).length === 0) return undefined;
-    const candidates = this.filters.candidates(filter);
-    if (candidates?.exact) return candidates.slots;
-    const test = compileFilter(filter);
-    const out = new Set<number>();
-    if (candidates) {
-      for (const slot of candidates.slots) {
-        const d = this.slotDocs[slot];
-        if (d && test(d.metadata)) out.add(slot);
-      }
-    } else {
-      for (const d of this.docs.values()) if (test(d.metadata)) out.add(d.slot);
-    }
-    return out;
   }
 
   /** Restarts the idle clock (after each write): the idle merge runs SEGMENTS.idleMs after the last one. */
@@ -289,7 +209,7 @@ export class MemoryStoreIndex implements StoreIndex {
       if (blocks) freeBlocks(this.ctx.heap, blocks);
       return;
     }
-    this.clearFilterCaches();
+    this.filters.changed();
     const { heap } = this.ctx;
     const nRows = built.rowDoc.length;
     const { base, dead } = blocks ?? allocateBlocks(heap, built);
@@ -464,7 +384,7 @@ export class MemoryStoreIndex implements StoreIndex {
   async search(params: SearchParams, readText: TextReader): Promise<SearchOutcome> {
     const started = performance.now();
     const { segments: snapshot, stats } = this.snapshot();
-    const blocked = this.blockedRows(params.filter, snapshot);
+    const blocked = this.filters.blockedRows(params.filter, snapshot);
     const pending = await runSearch(this.ctx, snapshot, stats, params, blocked, started);
     return pending.resolve((seg, row) => {
       const id = this.slotIds[seg.rowSlot[row]];
