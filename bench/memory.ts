@@ -86,7 +86,7 @@ async function child(phase: 'ingest' | 'restart', threads: number, dataDir: stri
   if (phase === 'ingest') await ingestCorpus(call);
   await waitSettled(open()?.index);
   for (const q of suiteQueries('hotpotqa-dev', 100)) await call('POST', `/stores/${STORE}/search`, { query: q.query, max_results: 10 });
-  await new Promise((r) => setTimeout(r, 3000)); // the workers' idle collection (WORKERS.idleCollectMs) included
+  await new Promise((r) => setTimeout(r, 3000)); // the workers are idle for a while before the figures
   const gc = (globalThis as { gc?: () => void }).gc;
   gc?.();
   await new Promise((r) => setTimeout(r, 500));
