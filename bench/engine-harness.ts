@@ -1,7 +1,7 @@
 // The engine in-process, without HTTP or LMDB, for profiling: the shipped (or a given) model in a
 // fresh runtime, documents encoded by the worker pool and applied to one index, then searches run
 // by the same `search` op the workers run, on the main thread, with kernels wrapped by
-// kernel-profile.ts. Invariants: uses only the engine's exported entry points (runtime, model
+// kernel-profile.ts (or not: profileKernels). Invariants: uses only the engine's exported entry points (runtime, model
 // loader, engine, index snapshot, search op), so what it measures is what a worker executes; the
 // index is settled (no merge running) before any search.
 import { defaultModelUri } from '../src/config.js';
@@ -16,6 +16,8 @@ import { KernelProfile } from './kernel-profile.js';
 
 export class EngineHarness {
   readonly profile: KernelProfile;
+  /** Whether searches call the kernels through the profile's wrapper (it times each call, and allocates for it). */
+  profileKernels = true;
 
   private constructor(
     readonly runtime: EngineRuntime,
@@ -68,7 +70,8 @@ export class EngineHarness {
         scanBudget,
       };
       const t0 = performance.now();
-      const out = searchOp({ kernels: this.profile.kernels, shared: this.model }, task);
+      const kernels = this.profileKernels ? this.profile.kernels : this.runtime.kernels;
+      const out = searchOp({ kernels, shared: this.model }, task);
       const ms = performance.now() - t0;
       const bases: number[] = [];
       segments.reduce((b, s) => {

@@ -3,7 +3,8 @@
 // rows in input order (spans, vectors, scales, lengths, term sequences, flags, titles), body and
 // title postings packed `row << 8 | min(tf, 255)` and sorted by row, sorted unique dictionaries,
 // title phrases (kind 1 full, 2 base) and prefixes, an empty build, a document without passages;
-// radixOrder's stable order; and a fast-check property comparing random builds with a naive model.
+// radixOrder's stable order; and a fast-check property comparing random builds with a naive model
+// (including a row's title line and a term's summed frequency over a range of rows).
 
 import fc from 'fast-check';
 import t from 'tap';
@@ -287,6 +288,8 @@ t.test('property: random builds match a naive model through SegmentView', async 
             `row ${r} sequences`,
           );
           eq(view.baseLen(r), d.baseLen < d.title.length ? d.baseLen : 0, `row ${r} baseLen`);
+          const titleLine = d.title.length > 0 && d.title.every((x, i) => p.terms[i] === x) ? d.title.length : 0;
+          eq(view.titleLineLength(r), titleLine, `row ${r} title line`);
           rowsChecked++;
         });
         for (const [sec, startSec, get, of] of [
@@ -309,6 +312,14 @@ t.test('property: random builds match a naive model through SegmentView', async 
               [...tf.get(k)!].map(([r, n]) => ((r << 8) | Math.min(n, 255)) >>> 0),
               `postings of ${k}`,
             );
+          // every row range's summed frequencies, read from a term's postings by binary search
+          for (const k of sec === SEC.termKeys ? keys : [])
+            for (let lo = 0; lo <= rows.length; lo++)
+              for (let n = 0; lo + n <= rows.length; n++) {
+                let want = 0;
+                for (const [r, f] of tf.get(k)!) if (r >= lo && r < lo + n) want += Math.min(f, 255);
+                eq(view.countInRows(view.term(k)!, lo, n), want, `count of ${k} in rows ${lo}+${n}`);
+              }
         }
         const phrases = new Map<number, number[]>();
         const prefixes = new Set<number>();

@@ -11,18 +11,6 @@ import { type PostingRange, SEC, SegmentView } from '../segment/index.js';
 import { type TermTable, termTable } from './term-ranges.js';
 import type { CorpusStats, ScanMarks, ScanTarget, SnapshotSegment } from './types.js';
 
-/** First index of `postings` (sorted by row, packed (row << 8) | tf) whose row is `row` or later. */
-function lowerRow(postings: Uint32Array, row: number): number {
-  let lo = 0;
-  let hi = postings.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (postings[mid] >>> 8 < row) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
 /** What a search needs of a store's segment (index/store-index.ts Segment): the snapshot a worker reads. */
 export function snapshotOf(s: { id: number; base: number; dead: number; nRows: number; liveRows: number }): SnapshotSegment {
   return { id: s.id, base: s.base, dead: s.dead, nRows: s.nRows, deadRows: s.nRows - s.liveRows };
@@ -92,11 +80,7 @@ export class SearchCorpus {
   termCount(term: number, first: number, count: number): number {
     const [si, lo] = this.locate(first);
     const r = this.ranges('body', term)[si];
-    if (!r) return 0;
-    const postings = this.segs[si].postings(r);
-    let n = 0;
-    for (let i = lowerRow(postings, lo); i < postings.length && postings[i] >>> 8 < lo + count; i++) n += postings[i] & 255;
-    return n;
+    return r ? this.segs[si].countInRows(r, lo, count) : 0;
   }
 
   /** Summed body lengths (terms) of the global rows [first, first + count), in one segment. */
@@ -235,26 +219,21 @@ export class SearchCorpus {
     if (w === 0) return 0;
     const kk = this.kernels;
     const ranges = this.ranges(t.field, term);
+    const k1f = body ? k1 : k1Title;
+    const bf = body ? b : bTitle;
     let marked = 0;
-    this.segs.forEach((s, si) => {
+    // a plain loop and direct calls: this runs per term, field and segment of every hop, and allocates nothing
+    for (let si = 0; si < this.segs.length; si++) {
       const range = ranges[si];
-      if (!range) return;
+      if (!range) continue;
+      const s = this.segs[si];
       const lens = s.ptr(body ? SEC.blen : SEC.tlen);
-      const args = [
-        range.ptr,
-        range.count,
-        s.nRows,
-        lens,
-        avg,
-        body ? k1 : k1Title,
-        body ? b : bTitle,
-        w,
-        t.scores + 4 * this.rowBase[si],
-      ] as const;
-      if (how === 'all') kk.bm25Accumulate(...args);
-      else if (how === 'touch') marked += kk.bm25AccumulateTouch(...args, mark + this.rowBase[si]);
-      else kk.bm25AccumulateMarked(...args, mark + this.rowBase[si]);
-    });
+      const scores = t.scores + 4 * this.rowBase[si];
+      if (how === 'all') kk.bm25Accumulate(range.ptr, range.count, s.nRows, lens, avg, k1f, bf, w, scores);
+      else if (how === 'touch')
+        marked += kk.bm25AccumulateTouch(range.ptr, range.count, s.nRows, lens, avg, k1f, bf, w, scores, mark + this.rowBase[si]);
+      else kk.bm25AccumulateMarked(range.ptr, range.count, s.nRows, lens, avg, k1f, bf, w, scores, mark + this.rowBase[si]);
+    }
     return marked;
   }
 
@@ -342,11 +321,8 @@ export class SearchCorpus {
 
   /** Terms at the start of the row's passage that are its title line (0 if it does not start with its title). */
   titleLineLength(row: number): number {
-    const title = this.title(row);
-    const { terms } = this.seq(row);
-    if (title.length === 0 || terms.length < title.length) return 0;
-    for (let i = 0; i < title.length; i++) if (terms[i] !== title[i]) return 0;
-    return title.length;
+    const si = this.segOf(row);
+    return this.segs[si].titleLineLength(row - this.rowBase[si]);
   }
 
   /** Whether any segment has a title starting with this phrase key. */

@@ -6,10 +6,10 @@ import type { SearchCorpus } from './corpus.js';
 import { phraseMentions } from './phrases.js';
 import type { QueryFeatureContext, TitleHit } from './types.js';
 
-/** Share of the question's idf mass held by the rows whose presence masks are given. */
-export function qcovOf(q: QueryFeatureContext, ...masks: Uint8Array[]): number {
+/** Share of the question's idf mass held by the rows whose presence masks are given (one or two). */
+export function qcovOf(q: QueryFeatureContext, a: Uint8Array, b?: Uint8Array): number {
   let v = 0;
-  for (let i = 0; i < q.qt.length; i++) if (masks.some((m) => m[i])) v += q.qidf[i];
+  for (let i = 0; i < q.qt.length; i++) if (a[i] || b?.[i]) v += q.qidf[i];
   return v / q.qidfSum;
 }
 
@@ -34,16 +34,25 @@ export function presence(terms: number[], index: Map<number, number>, seq: Uint3
   return m;
 }
 
-/** Title terms with idf > 2 (all title terms if none). */
-export function contentTitle(c: SearchCorpus, row: number): Uint32Array {
+/**
+ * Share of the row's title content terms (those with idf > 2, or every title term if none is) that
+ * `set` holds; 0 for a row without a title. Counts in place: it runs for every row a hop scores.
+ */
+export function contentTitleShare(c: SearchCorpus, row: number, set: ReadonlySet<number>): number {
   const t = c.title(row);
-  const rare = t.filter((x) => c.idf(x) > 2);
-  return rare.length ? rare : t;
-}
-
-/** Share of `terms` that `set` holds (0 for no terms). */
-export function shareIn(terms: Uint32Array, set: ReadonlySet<number>): number {
-  return terms.length ? terms.filter((t) => set.has(t)).length / terms.length : 0;
+  let rare = 0;
+  let rareHeld = 0;
+  let held = 0;
+  for (let i = 0; i < t.length; i++) {
+    const inSet = set.has(t[i]);
+    if (inSet) held++;
+    if (c.idf(t[i]) > 2) {
+      rare++;
+      if (inSet) rareHeld++;
+    }
+  }
+  if (rare) return rareHeld / rare;
+  return t.length ? held / t.length : 0;
 }
 
 /** How rare a title mention is in the store's bodies: 1 for a phrase no passage mentions, towards 0 for one every passage does. */

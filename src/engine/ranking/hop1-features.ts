@@ -8,7 +8,7 @@ import { FLAG_NUMBER, FLAG_SENTENCE_START, FLAG_STOP, FLAG_YEAR, termId } from '
 import { bm25 } from './bm25.js';
 import type { SearchCorpus } from './corpus.js';
 import { computeFeatures, type Feature, namesOf } from './feature-table.js';
-import { contentTitle, mentionIdf, mentionLength, nPassages, presence, qcovOf, shareIn } from './features-common.js';
+import { contentTitleShare, mentionIdf, mentionLength, nPassages, presence, qcovOf } from './features-common.js';
 import type { QueryFeatureContext, TitleHit } from './types.js';
 
 /** What the hop-1 features read of one row (built once per row). */
@@ -46,7 +46,7 @@ export const H1: ReadonlyArray<Feature<RowContext>> = [
   { name: 'hit_full', compute: ({ hit }) => (hit?.full ? 1 : 0) },
   { name: 'hit_idf', compute: ({ c, q, hit }) => (hit ? mentionIdf(c, q, hit) : 0) },
   /** share of the title's content terms the question holds */
-  { name: 'tcov', compute: ({ c, q, row }) => shareIn(contentTitle(c, row), q.qset) },
+  { name: 'tcov', compute: ({ c, q, row }) => contentTitleShare(c, row, q.qset) },
   /** share of the question's idf mass the passage holds, and its title holds */
   { name: 'qcov', compute: ({ q, row }) => qcovOf(q, q.present(row)) },
   { name: 'qcov_title', compute: ({ c, q, row }) => qcovOf(q, presence(q.qt, q.qindex, c.title(row))) },
@@ -121,6 +121,10 @@ function bigramScore(q: QueryFeatureContext, terms: Uint32Array, flags: Uint8Arr
   return v;
 }
 
+/** bestSentence's term counts per question term (all zero between calls) and the terms it set: reused, since it runs for every row a hop scores. */
+let sentenceTf = new Float64Array(64);
+const sentenceTouched: number[] = [];
+
 /**
  * The passage's best sentences over the question terms: the highest BM25 (the model's k1 and b,
  * sentence-length normalised) and the highest idf mass of distinct question terms one sentence
@@ -131,8 +135,9 @@ function bestSentence(c: SearchCorpus, q: QueryFeatureContext, terms: Uint32Arra
   const best = { bm25: 0, cov: 0 };
   const { k1, b } = c.lexical;
   let start = 0;
-  const tf = new Float64Array(q.qt.length);
-  const touched: number[] = [];
+  if (sentenceTf.length < q.qt.length) sentenceTf = new Float64Array(2 * q.qt.length);
+  const tf = sentenceTf;
+  const touched = sentenceTouched;
   for (let i = 1; i <= terms.length; i++) {
     if (i < terms.length && !(flags[i] & FLAG_SENTENCE_START)) continue;
     const len = i - start;
@@ -167,11 +172,9 @@ function capCoverage(q: QueryFeatureContext, terms: Uint32Array): number {
   if (q.capTerms.size === 0) return 0;
   let have = 0;
   let all = 0;
-  const held = new Set<number>();
-  for (let i = 0; i < terms.length; i++) if (q.capTerms.has(terms[i])) held.add(terms[i]);
   for (const [t, w] of q.capTerms) {
     all += w;
-    if (held.has(t)) have += w;
+    if (terms.includes(t)) have += w;
   }
   return all > 0 ? have / all : 0;
 }

@@ -3,7 +3,7 @@
 // candidate's context; changing a definition means retraining.
 import type { SearchCorpus } from './corpus.js';
 import { computeFeatures, type Feature, namesOf } from './feature-table.js';
-import { contentTitle, mentionIdf, mentionLength, nPassages, qcovOf, shareIn } from './features-common.js';
+import { contentTitleShare, mentionIdf, mentionLength, nPassages, qcovOf } from './features-common.js';
 import { containsPhrase } from './phrases.js';
 import type { HopFeatureContext, QueryFeatureContext, TitleHit } from './types.js';
 
@@ -43,7 +43,7 @@ export const H2: ReadonlyArray<Feature<StepContext>> = [
   { name: 'qcov_union', compute: ({ q, h, row }) => qcovOf(q, h.readPresent, q.present(row)) },
   { name: 'qcov_gain', compute: ({ q, h, row }) => qcovOf(q, h.readPresent, q.present(row)) - h.readQcov },
   /** share of the candidate's title content terms p holds */
-  { name: 'tin_p', compute: ({ c, h, row }) => shareIn(contentTitle(c, row), h.pTerms) },
+  { name: 'tin_p', compute: ({ c, h, row }) => contentTitleShare(c, row, h.pTerms) },
   /** the candidate is in hop 1's beam */
   { name: 'c_in_beam', compute: ({ h, row }) => (h.beam.has(row) ? 1 : 0) },
   /** a passage read before p names the candidate's title */

@@ -22,7 +22,7 @@ import { bestMentions, titleHits } from './phrases.js';
 import { answerKind } from './question.js';
 import { restrictedTerms } from './scan-budget.js';
 import { TouchedRows } from './touched-rows.js';
-import type { Candidates, HopBuffers, Query, ScanTarget, TitleHit } from './types.js';
+import type { Candidates, HopBuffers, HopNext, Query, ScanTarget, TitleHit } from './types.js';
 
 export class Searcher {
   constructor(
@@ -284,12 +284,7 @@ export class Searcher {
    * their hop features H2 (hop2-features.ts). `beam` holds the hop-1 beam rows (hop 2) or
    * is empty (hop 3); `earlier` are the titles named by passages read before the last one.
    */
-  hopNext(
-    q: Query,
-    reads: number[],
-    beam: ReadonlySet<number>,
-    x: ExpansionParams,
-  ): Candidates & { expansion: number[]; links: Map<number, TitleHit> } {
+  hopNext(q: Query, reads: number[], beam: ReadonlySet<number>, x: ExpansionParams): HopNext {
     const c = this.c;
     const kk = c.kernels;
     const n = c.totalRows;

@@ -13,7 +13,7 @@ import { dotw } from './feature-table.js';
 import { H1_NAMES } from './hop1-features.js';
 import { H2_NAMES } from './hop2-features.js';
 import type { Searcher } from './hops.js';
-import type { Chains, Hop1, Query, Stage, Why } from './types.js';
+import type { Chains, Hop1, HopNext, Query, Stage, Why } from './types.js';
 
 const QCOV = H1_NAMES.indexOf('qcov');
 const HIT = H1_NAMES.indexOf('hit');
@@ -48,7 +48,11 @@ function queryWhy(s: Searcher, q: Query, row: number): Why {
   return { kind: 'query', terms: q.qt.filter((t) => body.has(t)) };
 }
 
-function stepWhy(s: Searcher, p: number, link: { pos: number; len: number } | undefined, expansion: number[]): Why {
+/** Why a chain's last passage was read: p, the passage before it, names its title, or p's expansion terms found it. */
+function chainWhy(s: Searcher, chain: number[], next: HopNext): Why {
+  const p = chain[chain.length - 2];
+  const link = next.links.get(s.c.titleKey(chain[chain.length - 1]));
+  const expansion = next.expansion;
   if (link) {
     const skip = s.c.titleLineLength(p);
     return { kind: 'link', fromRow: p, positions: Array.from({ length: link.len }, (_, i) => skip + link.pos + i) };
@@ -58,20 +62,23 @@ function stepWhy(s: Searcher, p: number, link: { pos: number; len: number } | un
 
 /** 2-chains (p in the beam, c a candidate read from p), with their chain features (chain-features.ts). */
 export function buildHop2(s: Searcher, q: Query, h: Hop1, exp: ExpansionParams): Chains {
-  const whys: Why[] = [];
-  const out: Chains = { chains: [], X: [], qcov: [], lk: [], why: (j) => whys[j] };
+  // a chain's why is built when asked (the trace asks for one chain's): chain j was read from nexts[from[j]]
+  const nexts: HopNext[] = [];
+  const from: number[] = [];
+  const out: Chains = { chains: [], X: [], qcov: [], lk: [], why: (j) => chainWhy(s, out.chains[j], nexts[from[j]]) };
   const beamRows = new Set(h.beam.map((j) => h.pool[j]));
   const top = h.h1[h.beam[0]];
   h.beam.forEach((j, r) => {
     const p = h.pool[j];
     const next = s.hopNext(q, [p], beamRows, exp);
+    nexts.push(next);
     next.rows.forEach((cRow, i) => {
       const x = chain2Vector(h.F1[j], s.hop1Features(q, cRow), next.features[i], { beamRank: r, h1: h.h1[j], h1Top: top });
       out.chains.push([p, cRow]);
       out.X.push(x);
       out.qcov.push(next.features[i][QCOV_UNION]);
       out.lk.push(next.features[i][LK]);
-      whys.push(stepWhy(s, p, next.links.get(s.c.titleKey(cRow)), next.expansion));
+      from.push(nexts.length - 1);
     });
   });
   return out;
@@ -79,15 +86,16 @@ export function buildHop2(s: Searcher, q: Query, h: Hop1, exp: ExpansionParams):
 
 /** 3-chains extending the best STAGES.beam3 2-chains, plus every 2-chain padded with zeros. */
 export function buildHop3(s: Searcher, q: Query, two: Chains, sc2: number[], exp: ExpansionParams): Chains & { extends: number[] } {
-  // the 2-chains come first and keep their whys; whys holds the 3-chains'
-  const whys: Why[] = [];
+  // the 2-chains come first and keep their whys; 3-chain j was read from nexts[from[j - n2]]
+  const nexts: HopNext[] = [];
+  const from: number[] = [];
   const n2 = two.chains.length;
   const out: Chains & { extends: number[] } = {
     chains: [],
     X: [],
     qcov: [],
     lk: [],
-    why: (j) => (j < n2 ? two.why(j) : whys[j - n2]),
+    why: (j) => (j < n2 ? two.why(j) : chainWhy(s, out.chains[j], nexts[from[j - n2]])),
     extends: [],
   };
   two.chains.forEach((ch, j) => {
@@ -100,12 +108,13 @@ export function buildHop3(s: Searcher, q: Query, two: Chains, sc2: number[], exp
   for (const j of chainOrder(sc2).slice(0, STAGES.beam3)) {
     const [p, cRow] = two.chains[j];
     const next = s.hopNext(q, [p, cRow], new Set(), exp);
+    nexts.push(next);
     next.rows.forEach((d, i) => {
       out.chains.push([p, cRow, d]);
       out.X.push(chain3Vector(two.X[j], { h1: s.hop1Features(q, d), h2: next.features[i] }));
       out.qcov.push(next.features[i][QCOV_UNION]);
       out.lk.push(next.features[i][LK]);
-      whys.push(stepWhy(s, cRow, next.links.get(s.c.titleKey(d)), next.expansion));
+      from.push(nexts.length - 1);
       out.extends.push(j);
     });
   }

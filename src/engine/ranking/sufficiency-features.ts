@@ -132,9 +132,10 @@ function topDocs({ c, st, order }: StageContext, n: number): number {
 
 function coverage(c: SearchCorpus, terms: number[], rows: number[]): number {
   if (terms.length === 0 || rows.length === 0) return 1;
-  const present = new Set<number>();
-  for (const r of rows) for (const t of c.seq(r).terms) present.add(t);
-  return terms.filter((t) => present.has(t)).length / terms.length;
+  const seqs = rows.map((r) => c.seq(r).terms);
+  let held = 0;
+  for (const t of terms) if (seqs.some((seq) => seq.includes(t))) held++;
+  return held / terms.length;
 }
 
 /** Share of the question's idf mass carried by terms that no passage the search may return holds. */

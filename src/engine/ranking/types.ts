@@ -100,6 +100,12 @@ export interface Candidates {
   features: Float64Array[];
 }
 
+/** A later hop's candidates from the passages read, with the expansion terms it searched and the titles the last passage names. */
+export interface HopNext extends Candidates {
+  expansion: number[];
+  links: Map<number, TitleHit>;
+}
+
 /** Why a row was read: the query's words, the rare words of the passage before it, or a title it names. */
 export type Why =
   | { kind: 'query'; terms: number[] }

@@ -93,6 +93,35 @@ export class SegmentView {
     return this.u32.subarray(r.ptr >>> 2, (r.ptr >>> 2) + r.count);
   }
 
+  /** Summed term frequencies of the rows [lo, lo + count) in the postings at `r` (binary search to lo; allocates nothing). */
+  countInRows(r: PostingRange, lo: number, count: number): number {
+    const u = this.u32;
+    const end = (r.ptr >>> 2) + r.count;
+    let a = r.ptr >>> 2;
+    let b = end;
+    while (a < b) {
+      const mid = (a + b) >>> 1;
+      if (u[mid] >>> 8 < lo) a = mid + 1;
+      else b = mid;
+    }
+    let n = 0;
+    for (let i = a; i < end && u[i] >>> 8 < lo + count; i++) n += u[i] & 255;
+    return n;
+  }
+
+  /** Terms at the start of the row's passage that are its title line (0 if it does not start with its title; allocates nothing). */
+  titleLineLength(row: number): number {
+    const u = this.u32;
+    const t = (this.ptr(SEC.titleStart) >>> 2) + row;
+    const tAt = (this.ptr(SEC.titleSeq) >>> 2) + u[t];
+    const tLen = u[t + 1] - u[t];
+    const q = (this.ptr(SEC.seqStart) >>> 2) + row;
+    const qAt = (this.ptr(SEC.seq) >>> 2) + u[q];
+    if (tLen === 0 || u[q + 1] - u[q] < tLen) return 0;
+    for (let i = 0; i < tLen; i++) if (u[qAt + i] !== u[tAt + i]) return 0;
+    return tLen;
+  }
+
   /** Term ids and flags of a row's passage (views: use at once). */
   seq(row: number): { terms: Uint32Array; flags: Uint8Array } {
     const at = (this.ptr(SEC.seqStart) >>> 2) + row;

@@ -57,6 +57,21 @@ function startsSentence(text: string, from: number, i: number): boolean {
   return false;
 }
 
+/**
+ * FLAG_NUMBER for a form of ASCII digits only, with FLAG_YEAR when it is a year (1000 to 2099).
+ * Read by character codes: a regular expression tested on every token allocated for each one.
+ */
+function numberFlags(form: string): number {
+  const n = form.length;
+  if (n === 0) return 0;
+  for (let i = 0; i < n; i++) {
+    const c = form.charCodeAt(i);
+    if (c < 48 || c > 57) return 0;
+  }
+  const c0 = form.charCodeAt(0);
+  return n === 4 && (c0 === 49 || (c0 === 50 && form.charCodeAt(1) === 48)) ? FLAG_NUMBER | FLAG_YEAR : FLAG_NUMBER;
+}
+
 export function termSeq(text: string, tokens: Tokens, stop: ReadonlySet<string>): TermSeq {
   const n = tokens.forms.length;
   const terms = new Uint32Array(n);
@@ -68,7 +83,7 @@ export function termSeq(text: string, tokens: Tokens, stop: ReadonlySet<string>)
     let f = isCapitalised(text, s) ? FLAG_CAPITALISED : 0;
     if (stop.has(form)) f |= FLAG_STOP;
     if (i === 0 || startsSentence(text, tokens.end[i - 1], s)) f |= FLAG_SENTENCE_START;
-    if (/^[0-9]+$/.test(form)) f |= /^(1[0-9]{3}|20[0-9]{2})$/.test(form) ? FLAG_NUMBER | FLAG_YEAR : FLAG_NUMBER;
+    f |= numberFlags(form);
     flags[i] = f;
   }
   return { terms, flags };
