@@ -83,6 +83,16 @@ export const TITLES = {
   subjectWords: 8,
 } as const;
 
+/**
+ * The text analysis's caches, per thread (text/analyze.ts, text/tokenize.ts): a form's term id and
+ * its stem, kept once computed and all dropped when the cache holds more than this many forms.
+ * Each form costs about 134 bytes over both (docs/memory.md, "What is left").
+ */
+export const TEXT_CACHES = {
+  termIds: 1_000_000,
+  stems: 500_000,
+} as const;
+
 /** How scans read postings and reduce score buffers. */
 export const SCAN = {
   /**

@@ -1,6 +1,7 @@
 // Turns a document into what the index needs, without the dense part: its passages (offsets), the
 // term sequence of each passage with per-token flags, and the document's title terms. Pure and
 // deterministic given the model's stop list. A document's title is found by title.ts.
+import { TEXT_CACHES } from '../params.js';
 import { CLOSERS, SCRIPT_STOP, splitPassages } from './passages.js';
 import { documentTitle } from './title.js';
 import { hash32, stem, tokenize } from './tokenize.js';
@@ -22,7 +23,7 @@ export function termId(form: string): number {
   let id = termIds.get(form);
   if (id === undefined) {
     id = hash32(stem(form));
-    if (termIds.size > 1_000_000) termIds.clear();
+    if (termIds.size > TEXT_CACHES.termIds) termIds.clear();
     termIds.set(form, id);
   }
   return id;

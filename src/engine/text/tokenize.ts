@@ -7,6 +7,7 @@
 // sigma); a run whose folding yields several runs (a fraction, say) gives several tokens sharing
 // its offsets. Offsets are UTF-16 code units of the original text, so a token can always be shown as
 // written. Stems are Porter stems of the folded form, cached.
+import { TEXT_CACHES } from '../params.js';
 import { porterStem } from './porter.js';
 import { NO_SPACE_CHAR, splitRun } from './segment.js';
 import type { Tokens } from './types.js';
@@ -123,7 +124,7 @@ export function stem(form: string): string {
   let s = stemCache.get(form);
   if (s === undefined) {
     s = porterStem(form);
-    if (stemCache.size > 500_000) stemCache.clear();
+    if (stemCache.size > TEXT_CACHES.stems) stemCache.clear();
     stemCache.set(form, s);
   }
   return s;
