@@ -14,8 +14,10 @@ import {
   countTokens,
   documentTitle,
   FLAG_CAPITALISED,
+  FLAG_NUMBER,
   FLAG_SENTENCE_START,
   FLAG_STOP,
+  FLAG_YEAR,
   fold,
   leadSubject,
   MAX_PASSAGE,
@@ -25,6 +27,7 @@ import {
   segmentation,
   shareInScripts,
   splitPassages,
+  termSeq,
   tokenize,
   tokenScript,
 } from '../src/engine/text/index.js';
@@ -236,6 +239,18 @@ t.test('titles and per-token flags', async (t) => {
   t.ok(flags[5] & FLAG_STOP, "'is' is a stop word");
   t.ok(flags[8] & FLAG_CAPITALISED, "'Guido' capitalised");
   t.equal(d.nTokens, 10);
+});
+
+t.test('number and year flags: ASCII digits only; a year is four digits from 1000 to 2099', async (t) => {
+  const text = 'In 999 1000 1999 2000 2099 2100 0815 42 x1999 1999s 12345 ٢٠٢٠ and ２０１９.';
+  const tk = tokenize(text);
+  const { flags } = termSeq(text, tk, new Set());
+  const got = tk.forms.map((f, i) => `${f}:${flags[i] & FLAG_NUMBER ? 'n' : ''}${flags[i] & FLAG_YEAR ? 'y' : ''}`);
+  // the reference: the definitions as regular expressions
+  const want = tk.forms.map((f) => `${f}:${/^[0-9]+$/.test(f) ? 'n' : ''}${/^(1[0-9]{3}|20[0-9]{2})$/.test(f) ? 'y' : ''}`);
+  t.same(got, want);
+  t.same(got.slice(1, 9), ['999:n', '1000:ny', '1999:ny', '2000:ny', '2099:ny', '2100:n', '0815:n', '42:n']);
+  t.ok(got.includes('x1999:') && got.includes('1999s:') && got.includes('12345:n'));
 });
 
 t.test('a document without a title line is titled by the subject its first sentence names', async (t) => {
