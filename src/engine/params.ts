@@ -86,11 +86,13 @@ export const TITLES = {
 /**
  * The text analysis's caches, per thread (text/analyze.ts, text/tokenize.ts): a form's term id and
  * its stem, kept once computed and all dropped when the cache holds more than this many forms.
- * Each form costs about 134 bytes over both (docs/memory.md, "What is left").
+ * Each form costs about 134 bytes over both, so these bound a thread's caches at about 9 MiB
+ * however many distinct words a corpus has; computing a stem and an id again is cheap beside the
+ * rest of the analysis (docs/memory.md, "The text caches").
  */
 export const TEXT_CACHES = {
-  termIds: 1_000_000,
-  stems: 500_000,
+  termIds: 1 << 16,
+  stems: 1 << 15,
 } as const;
 
 /** How scans read postings and reduce score buffers. */
