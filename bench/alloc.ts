@@ -72,9 +72,14 @@ async function sampled(fn: () => void): Promise<{ total: number; sites: Map<stri
 
 const summary: string[][] = [];
 const details: string[] = [];
-/** Adds a measured stretch to the report: `count` units (documents, searches) and its heaviest sites. */
-function report(what: string, unit: string, count: number, { total, sites }: { total: number; sites: Map<string, number> }): void {
-  summary.push([what, `${count} ${unit === 'search' ? 'searches' : `${unit}s`}`, (total / count / 1024).toFixed(1)]);
+/** Adds a measured stretch to the report: `count` units (`unit`: document, search; `units`, its plural) and its heaviest sites. */
+function report(
+  what: string,
+  [unit, units]: [string, string],
+  count: number,
+  { total, sites }: { total: number; sites: Map<string, number> },
+): void {
+  summary.push([what, `${count} ${units}`, (total / count / 1024).toFixed(1)]);
   const rows = [...sites]
     .sort((a, b) => b[1] - a[1])
     .slice(0, top)
@@ -98,7 +103,7 @@ const encodeAll = (ds: Doc[]) => {
 // the first half warms the code and the term caches up; the second half is measured
 const half = Math.floor(docs.length / 2);
 encodeAll(docs.slice(0, half));
-report('encode (ingest)', 'document', docs.length - half, await sampled(() => encodeAll(docs.slice(half))));
+report('encode (ingest)', ['document', 'documents'], docs.length - half, await sampled(() => encodeAll(docs.slice(half))));
 h.runtime.heap.free(scratch);
 
 log('indexing it');
@@ -110,7 +115,7 @@ for (const suite of suites) {
     for (const q of queries) h.search(q);
   };
   searchAll();
-  report(`search ${suite}`, 'search', queries.length, await sampled(searchAll));
+  report(`search ${suite}`, ['search', 'searches'], queries.length, await sampled(searchAll));
 }
 session.disconnect();
 await h.close();
