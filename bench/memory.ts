@@ -15,34 +15,10 @@ import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import { startServer } from '../src/api/server.js';
 import { loadConfig } from '../src/config.js';
-import { BENCH_DIR, machineLine, median, REPO_DIR, suiteCorpus, suiteQueries, table } from './bench-util.js';
+import { BENCH_DIR, machineLine, median, REPO_DIR, rssByMapping, suiteCorpus, suiteQueries, table } from './bench-util.js';
 import { waitSettled } from './eval-server.js';
 
 const MiB = (x: number) => `${(x / 2 ** 20).toFixed(0)}`;
-
-/** RSS by kind of mapping, from /proc/self/smaps. */
-function rssByMapping(): { anon: number; heap: number; lmdb: number; files: number } {
-  const out = { anon: 0, heap: 0, lmdb: 0, files: 0 };
-  let kind: keyof typeof out = 'anon';
-  for (const line of fs.readFileSync('/proc/self/smaps', 'utf8').split('\n')) {
-    const head = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
-    if (head) {
-      const name = head[1];
-      kind =
-        name === '' || name.startsWith('[anon') || name.startsWith('[stack')
-          ? 'anon'
-          : name === '[heap]'
-            ? 'heap'
-            : name.endsWith('data.mdb')
-              ? 'lmdb'
-              : 'files';
-      continue;
-    }
-    const m = /^Rss:\s+(\d+) kB/.exec(line);
-    if (m) out[kind] += Number(m[1]) * 1024;
-  }
-  return out;
-}
 
 const STORE = 'bench';
 

@@ -84,7 +84,7 @@ export class SvcSystem implements BenchSystem {
     return waitSettled(this.index());
   }
 
-  private index(): { passageCount: number; memoryBytes: number } | undefined {
+  private index(): { passageCount: number; memoryBytes: number; segmentCount?: number } | undefined {
     try {
       return this.server.services.registry.entry('default', STORE).open?.index;
     } catch {
@@ -112,6 +112,7 @@ export class SvcSystem implements BenchSystem {
     return {
       passages: index?.passageCount ?? 0,
       indexBytes: index?.memoryBytes ?? 0,
+      segments: index?.segmentCount ?? 0,
       dataDirBytes: duBytes(this.dataDir),
       rssBytes: process.memoryUsage().rss,
       wasmBytes: wasm.capacity,

@@ -2,13 +2,13 @@
 // gold documents of the evaluated queries first), either
 // - mode 'http': ingested into a real svc server over HTTP (1000 per request, as users do) and
 //   searched over HTTP after 16 untimed searches (the first one reported alone): ingest time,
-//   latency percentiles, all-gold@10, index bytes, data dir, RSS;
+//   latency percentiles, all-gold@10, index bytes, data dir, RSS (and by kind of mapping);
 // - mode 'engine': encoded and indexed in-process (no HTTP, no LMDB) and searched through the
 //   search op on this thread with profiled kernels: where a search's time and bytes go.
 // Prints one JSON report line. Args: { mode, size, queries (count per suite), threads? }.
 
 import { SCAN } from '../src/engine/params.js';
-import { type Doc, log, percentile, selfMaxRss, suiteCorpus, suiteQueries } from './bench-util.js';
+import { type Doc, log, percentile, rssByMapping, selfMaxRss, suiteCorpus, suiteQueries } from './bench-util.js';
 import { CpuProfile } from './cpu-profile.js';
 import { EngineHarness } from './engine-harness.js';
 import { SvcSystem } from './peer-svc.js';
@@ -81,6 +81,8 @@ if (args.mode === 'http') {
     roundTripP50: percentile(roundTrip, 50),
     roundTripP99: percentile(roundTrip, 99),
     ...svc.stats(),
+    rssByMapping: rssByMapping(),
+    jsHeapBytes: process.memoryUsage().heapTotal,
   });
   await svc.close();
 } else {

@@ -4,7 +4,7 @@
 // rebuilt from the persisted encodings answers like the original, reading them as it builds.
 import t from 'tap';
 import { defaultModelUri } from '../src/config.js';
-import type { MemoryStoreIndex, SegmentBatch } from '../src/engine/index/index.js';
+import type { EngineContext, MemoryStoreIndex, SegmentBatch } from '../src/engine/index/index.js';
 import type { StoredDocument } from '../src/engine/index.js';
 import { loadEngine } from '../src/engine/index.js';
 import { readModelFolder } from '../src/engine/model/index.js';
@@ -90,6 +90,31 @@ t.test("an encode's segment and encodings, moved from the worker, equal a build 
   const rebuilt = buildOp({} as never, { blobs, fingerprint: header.getUint32(4, true), dim: header.getUint32(8, true) });
   t.same(new Uint8Array(segment.built.image), new Uint8Array(rebuilt.image), 'the segment image');
   for (const k of ['rowDoc', 'rowStart', 'rowEnd', 'blen', 'tlen'] as const) t.same(segment.built[k], rebuilt[k], k);
+});
+
+t.test('a merge of segments equals a build from their documents, dead ones left out', async (t) => {
+  const docs = (k: number) =>
+    Array.from({ length: 30 }, (_, i) =>
+      doc(`g${k}-${i}`, `Merged ${k} ${i}\nThe ${i}th document of batch ${k}.\n\nIts second passage ${i}.`),
+    );
+  const index = engine.createIndex({ compactWhenIdle: false }) as MemoryStoreIndex;
+  const keep = new Map<string, StoredDocument>();
+  await ingest(index, docs(1), keep);
+  await ingest(index, docs(2), keep);
+  index.remove('g1-3');
+  keep.delete('g1-3');
+  const { ctx } = engine as unknown as { ctx: EngineContext }; // the merge op itself, on the index's own segments
+  const { segments } = index.snapshot();
+  t.equal(segments.length, 2, 'two segments');
+  const { built } = await ctx.mergeSegments(
+    segments.map(({ base, dead, nRows, rowStart, rowEnd, rowSlot }) => ({ base, dead, nRows, rowStart, rowEnd, rowSlot })),
+  );
+  const blobs = [...keep.values()].map((d) => d.encoding);
+  const header = new DataView(blobs[0].buffer, blobs[0].byteOffset);
+  const rebuilt = buildOp({} as never, { blobs, fingerprint: header.getUint32(4, true), dim: header.getUint32(8, true) });
+  t.same(new Uint8Array(built.image), new Uint8Array(rebuilt.image), 'the segment image');
+  for (const k of ['rowDoc', 'rowStart', 'rowEnd', 'blen', 'tlen'] as const) t.same(built[k], rebuilt[k], k);
+  index.close();
 });
 
 t.test('a load reads the stored documents as it builds segments, never more than a chunk per worker ahead', async (t) => {

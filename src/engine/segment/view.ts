@@ -44,13 +44,10 @@ export class SegmentView {
     return this.u32.subarray(p, end === undefined ? p + (this.off[5 + 2 * section] >>> 2) - start : (this.ptr(section) >>> 2) + end);
   }
 
-  /** Word index and length of a section (a section of sorted keys is searched in place). */
-  private words32(section: number): [number, number] {
-    return [this.ptr(section) >>> 2, this.off[5 + 2 * section] >>> 2];
-  }
-
+  /** Index of a key in a section of sorted keys (searched in place, allocating nothing), or -1. */
   private find(keysSec: number, key: number): number {
-    const [base, n] = this.words32(keysSec);
+    const base = this.ptr(keysSec) >>> 2;
+    const n = this.off[5 + 2 * keysSec] >>> 2;
     const u = this.u32;
     let lo = 0;
     let hi = n - 1;
@@ -173,7 +170,10 @@ export class SegmentView {
     return this.find(SEC.prefixKeys, key) >= 0;
   }
 
-  /** Copies out the rows [first, first + count) of one document, with `starts`/`ends` offsets. */
+  /**
+   * The rows [first, first + count) of one document, with `starts`/`ends` offsets: views into the
+   * segment, not copies (a merge reads a whole segment; its sources stay live until it is installed).
+   */
   readDoc(first: number, count: number, starts: Uint32Array, ends: Uint32Array): SegmentDoc {
     const passages = [];
     for (let r = first; r < first + count; r++) {
@@ -183,12 +183,12 @@ export class SegmentView {
         start: starts[r],
         end: ends[r],
         scale: this.scale(r),
-        vec: this.i8.slice(v, v + this.dim),
-        terms: terms.slice(),
-        flags: flags.slice(),
+        vec: this.i8.subarray(v, v + this.dim),
+        terms,
+        flags,
       });
     }
-    return { title: this.title(first).slice(), baseLen: this.baseLen(first), passages };
+    return { title: this.title(first), baseLen: this.baseLen(first), passages };
   }
 
   /** Body length (terms) of every row. */
