@@ -6,7 +6,7 @@
 // combining marks stay inside words, and their sentence ends cut passages.
 import fc from 'fast-check';
 import t, { type Test } from 'tap';
-import { decodeBlob, EncodingFormatError, encodeBlob } from '../src/engine/segment/index.js';
+import { decodeBlob, EncodingFormatError, encodeBlob, packBlobs } from '../src/engine/segment/index.js';
 import {
   analyzeDocument,
   analyzerId,
@@ -319,6 +319,27 @@ t.test('document encodings round-trip and are tied to their model', async (t) =>
   t.same([...back.passages[0].terms], [...d.passages[0].terms]);
   t.same([...back.passages[0].vec], [...vecs.subarray(0, dim)]);
   t.equal(back.passages[0].scale, 0.5);
+  t.ok(
+    [back.title, back.passages[0].terms, back.passages[0].vec, back.passages[0].flags].every((a) => a.buffer === blob.buffer),
+    'an aligned blob is read in place: views, no copies',
+  );
+  const shifted = new Uint8Array(blob.length + 1).subarray(1);
+  shifted.set(blob);
+  const copied = decodeBlob(shifted, 1234);
+  t.same(copied, back, 'a blob at an odd offset reads the same, its words copied');
+  t.not(copied.passages[0].terms.buffer, shifted.buffer, 'misaligned words are copied');
+  const packed = packBlobs([shifted, blob.subarray(0, 5), blob]);
+  t.same(
+    packed.blobs.map((b) => b.byteOffset),
+    [0, blob.length + ((4 - (blob.length % 4)) % 4), blob.length + ((4 - (blob.length % 4)) % 4) + 8],
+    'packed blobs start at 4-byte boundaries',
+  );
+  t.ok(
+    packed.blobs.every((b) => b.buffer === packed.buffer),
+    'in one buffer',
+  );
+  t.same(decodeBlob(packed.blobs[2], 1234), back, 'a packed blob reads the same');
+  t.ok(decodeBlob(packed.blobs[0], 1234).passages[0].terms.buffer === packed.buffer, 'in place');
   t.throws(() => decodeBlob(blob, 999), EncodingFormatError);
   t.throws(() => decodeBlob(blob.subarray(0, blob.length - 3), 1234), EncodingFormatError);
   t.throws(() => decodeBlob(new Uint8Array(8), 1234), EncodingFormatError);

@@ -1,10 +1,11 @@
 // What a store index needs from the engine: the shared heap, the worker pool, the model, and the
 // worker round trips that build segments. Scratch blocks for a task are allocated here on the main
 // thread and freed once the task settled (workers never allocate). Building and merging segments
-// run in the pool's background lane, behind every waiting search.
+// run in the pool's background lane, behind every waiting search. The encodings a build reads are
+// packed into one buffer that moves to the worker (the caller's copies are left untouched).
 import type { ModelDescriptor } from '../model/index.js';
 import type { EnginePool, LaneOptions, WasmHeap } from '../runtime/index.js';
-import type { BuildArgs, BuiltSegment, MergeArgs, MergeResult } from '../segment/index.js';
+import { type BuildArgs, type BuiltSegment, type MergeArgs, type MergeResult, packBlobs } from '../segment/index.js';
 import type { EngineContext } from './types.js';
 
 const BACKGROUND: LaneOptions = { background: true };
@@ -16,8 +17,10 @@ export function createContext(heap: WasmHeap, pool: EnginePool, model: ModelDesc
     pool,
     model,
     log,
-    buildFromBlobs: (blobs) =>
-      pool.run<BuiltSegment>('build', { blobs, fingerprint: model.fingerprint, dim } satisfies BuildArgs, BACKGROUND),
+    buildFromBlobs: (stored) => {
+      const { blobs, buffer } = packBlobs(stored);
+      return pool.run<BuiltSegment>('build', { blobs, fingerprint: model.fingerprint, dim } satisfies BuildArgs, BACKGROUND, [buffer]);
+    },
     mergeSegments: (sources) => pool.run<MergeResult>('merge', { sources, dim } satisfies MergeArgs, BACKGROUND),
     async withScratch<R>(op: string, bytes: number, args: Record<string, unknown>, lane: LaneOptions = {}): Promise<R> {
       const scratch = heap.alloc(bytes);

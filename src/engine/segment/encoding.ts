@@ -18,6 +18,7 @@ export class EncodingFormatError extends Error {
 }
 
 const pad4 = (n: number) => (n + 3) & ~3;
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
 const headSize = (nTitle: number) => 4 * 4 + 4 + 4 * nTitle + 4;
 const recordSize = (p: AnalyzedPassage, dim: number) => 12 + pad4(dim) + 4 + 4 * p.terms.length + pad4(p.terms.length);
@@ -94,6 +95,32 @@ export function joinBlob(
   return bytes;
 }
 
+/**
+ * Blobs copied, each at a 4-byte boundary, into one buffer: views into it, and the buffer. Sent to
+ * a worker with the buffer moved, a store's load makes one allocation per chunk instead of one per
+ * document on each side, and `decodeBlob` reads every blob in place.
+ */
+export function packBlobs(blobs: readonly Uint8Array[]): { blobs: Uint8Array[]; buffer: ArrayBuffer } {
+  let total = 0;
+  for (const b of blobs) total += pad4(b.byteLength);
+  const buffer = new ArrayBuffer(total);
+  const out: Uint8Array[] = [];
+  let o = 0;
+  for (const b of blobs) {
+    const view = new Uint8Array(buffer, o, b.byteLength);
+    view.set(b);
+    out.push(view);
+    o += pad4(b.byteLength);
+  }
+  return { blobs: out, buffer };
+}
+
+/**
+ * The document a blob encodes. Its arrays are views into the blob where the platform's byte order
+ * and the blob's alignment allow (copies otherwise): what holds them holds the blob, and the blob
+ * must not change while they are read. Building a segment from thousands of blobs (a store's load)
+ * then makes no small allocation per passage.
+ */
 export function decodeBlob(blob: Uint8Array, fingerprint: number): DecodedDoc {
   const dv = new DataView(blob.buffer, blob.byteOffset, blob.byteLength);
   let o = 0;
@@ -106,8 +133,12 @@ export function decodeBlob(blob: Uint8Array, fingerprint: number): DecodedDoc {
   const u32s = () => {
     const n = u32();
     if (o + 4 * n > blob.byteLength) throw new EncodingFormatError('encoding is truncated');
-    const a = new Uint32Array(n);
-    for (let i = 0; i < n; i++) a[i] = dv.getUint32(o + 4 * i, true);
+    let a: Uint32Array;
+    if (LITTLE_ENDIAN && (blob.byteOffset + o) % 4 === 0) a = new Uint32Array(blob.buffer, blob.byteOffset + o, n);
+    else {
+      a = new Uint32Array(n);
+      for (let i = 0; i < n; i++) a[i] = dv.getUint32(o + 4 * i, true);
+    }
     o += 4 * n;
     return a;
   };
@@ -125,11 +156,11 @@ export function decodeBlob(blob: Uint8Array, fingerprint: number): DecodedDoc {
     const scale = dv.getFloat32(o, true);
     o += 4;
     if (o + pad4(dim) > blob.byteLength) throw new EncodingFormatError('encoding is truncated');
-    const vec = new Int8Array(blob.buffer.slice(blob.byteOffset + o, blob.byteOffset + o + dim));
+    const vec = new Int8Array(blob.buffer, blob.byteOffset + o, dim);
     o += pad4(dim);
     const terms = u32s();
     if (o + terms.length > blob.byteLength) throw new EncodingFormatError('encoding is truncated');
-    const flags = blob.slice(o, o + terms.length);
+    const flags = blob.subarray(o, o + terms.length);
     o += pad4(terms.length);
     passages.push({ start, end, scale, vec, terms, flags });
   }

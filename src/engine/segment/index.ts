@@ -5,7 +5,7 @@
 export { buildSegment, radixOrder } from './build.js';
 export { assembleOp, encodePieceOp, passagesMoves, passagesOp, pieceMoves } from './encode-large.js';
 export { encodeOp, stopSet } from './encode-op.js';
-export { decodeBlob, EncodingFormatError, encodeBlob, encodedSize } from './encoding.js';
+export { decodeBlob, EncodingFormatError, encodeBlob, encodedSize, packBlobs } from './encoding.js';
 export { HEADER_WORDS, MAGIC, SEC, SECTION_COUNT } from './layout.js';
 export { mergePlan } from './merge-policy.js';
 export { buildOp, builtMoves, encodeMoves, mergeMoves, mergeOp } from './ops.js';
