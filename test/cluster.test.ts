@@ -2,7 +2,8 @@
 // three svc nodes in this process with SVC_REPLICAS=2, beside one single-node server. Writes go
 // through node 1; searches through nodes 2 and 3 return the same passages as the single node; a
 // store created through one node is listed by all; a key created in the cluster works on every node
-// and a revoked one fails on all within 1 s; with one NATS server stopped writes and searches go on,
+// as soon as its creation returns (before the nodes' watches may have delivered it) and a revoked
+// one fails on all within 1 s; with one NATS server stopped writes and searches go on,
 // and nothing is lost once it is back; the per-project rate limit holds across nodes within 20%.
 // The heavier scenarios (kill -9 during ingest, catch-up, throughput) are bench/cluster.ts.
 // SVC_TEST_CLUSTER_LOGS=<dir> keeps each node's debug log there.

@@ -10,6 +10,8 @@ import { ApiError } from '../errors.js';
 /** Checks an API key: the project it gives access to, or null (the data dir's KeyRing, or a cluster's keys). */
 export interface KeyVerifier {
   verify(token: string): string | null;
+  /** Asked when `verify` gives null: the same check after reading a shared authority (a cluster's keys bucket). */
+  lookup?(token: string): Promise<string | null>;
 }
 
 export interface AuthOptions {
@@ -22,7 +24,7 @@ function unauthorized(message: string): ApiError {
   return new ApiError('unauthorized', message, { headers: { 'WWW-Authenticate': 'Bearer realm="svc"' } });
 }
 
-export function resolveProject(headers: IncomingHttpHeaders, opts: AuthOptions): string {
+export async function resolveProject(headers: IncomingHttpHeaders, opts: AuthOptions): Promise<string> {
   if (opts.noAuth) {
     const p = headers['x-svc-project'];
     if (p === undefined) return opts.defaultProject;
@@ -37,7 +39,7 @@ export function resolveProject(headers: IncomingHttpHeaders, opts: AuthOptions):
   if (!h) throw unauthorized('no API key was sent');
   const token = bearerToken(h);
   if (!token) throw unauthorized("the Authorization header is not of the form 'Bearer <API_KEY>'");
-  const project = opts.keys.verify(token);
+  const project = opts.keys.verify(token) ?? (await opts.keys.lookup?.(token)) ?? null;
   if (!project) throw unauthorized('the API key is not valid: unknown, mistyped or revoked');
   return project;
 }

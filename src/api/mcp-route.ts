@@ -54,7 +54,7 @@ export function mcpRouter({ services, auth, limiter, invoke, allowWrites }: McpR
     res.locals.route = '/v1/mcp';
     try {
       assertReady(services);
-      const project = resolveProject(req.headers, auth);
+      const project = await resolveProject(req.headers, auth);
       res.locals.project = project;
       limiter.take(project);
       let body: unknown;

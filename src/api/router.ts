@@ -200,7 +200,7 @@ export function buildRouter({ services, auth, limiter, validators }: RouterOptio
       let lease: Lease | undefined;
       try {
         if (op.auth) assertReady(services);
-        const project = op.auth ? resolveProject(req.headers, auth) : auth.defaultProject;
+        const project = op.auth ? await resolveProject(req.headers, auth) : auth.defaultProject;
         res.locals.project = project;
         if (op.auth) limiter.take(project);
         v.headers(req.headers);

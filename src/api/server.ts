@@ -117,7 +117,14 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       mcpWrites: config.mcpWrites,
       metricsKey: config.metricsKey,
       // in a cluster the keys are the cluster's (and then this data dir's), read through services.cluster
-      auth: { noAuth: opts.noAuth, defaultProject: config.project, keys: { verify: (t) => (services.cluster ?? keys).verify(t) } },
+      auth: {
+        noAuth: opts.noAuth,
+        defaultProject: config.project,
+        keys: {
+          verify: (t) => (services.cluster ?? keys).verify(t),
+          lookup: async (t) => (await services.cluster?.lookup?.(t)) ?? null,
+        },
+      },
     });
     // requireHostHeader off: a request without Host is answered by the API (JSON from the error table), not by Node's bare 400.
     server = http.createServer({ maxHeaderSize: 16 * 1024, requestTimeout: 300_000, requireHostHeader: false }, app);

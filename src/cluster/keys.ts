@@ -1,13 +1,21 @@
 // API keys of a cluster, in the KV bucket svc_keys (key id -> KeyRecord, which holds only the key's
 // hash). Every node watches the bucket and keeps it in memory, so a key created or revoked through
 // any node (or `svc keys` with SVC_NATS_URL) holds on every node as soon as the watch delivers it,
-// milliseconds on a LAN. Invariant: a record in the bucket decides for its id (a revocation there
-// wins over the node's own key file); ids not in the bucket fall back to the data dir's KeyRing.
+// milliseconds on a LAN; a key this node has no record of yet is read from the bucket once
+// (`lookup`), so a key works on every node as soon as its creation returns. Invariants: a record in
+// the bucket decides for its id (a revocation there wins over the node's own key file); ids not in
+// the bucket fall back to the data dir's KeyRing; of two records of an id, the later revision
+// stands; an id read in vain is not read again for CLUSTER.keyMissMs (a stream of unknown keys
+// costs the bucket one read per id, at most CLUSTER.keyMisses remembered).
 import type { KV } from '@nats-io/kv';
 import { type KeyRecord, type KeyRing, keyId, keyMatches, newKey } from '../store/index.js';
+import { CLUSTER } from './params.js';
 
 export class ClusterKeys {
   private readonly records = new Map<string, KeyRecord>();
+  private readonly revisions = new Map<string, number>();
+  /** ids read from the bucket in vain, and when */
+  private readonly misses = new Map<string, number>();
   private stopped = false;
 
   constructor(
@@ -23,8 +31,8 @@ export class ClusterKeys {
     void (async () => {
       for await (const e of watch) {
         if (this.stopped) break;
-        if (e.operation === 'PUT') this.records.set(e.key, e.json<KeyRecord>());
-        else this.records.delete(e.key);
+        if (e.revision > (this.revisions.get(e.key) ?? 0))
+          this.apply(e.key, e.revision, e.operation === 'PUT' ? e.json<KeyRecord>() : undefined);
         if (e.delta === 0) loaded();
       }
     })();
@@ -47,6 +55,32 @@ export class ClusterKeys {
     const rec = this.records.get(id);
     if (!rec) return this.local.verify(token);
     return !rec.revoked_at && keyMatches(rec, token) ? rec.project : null;
+  }
+
+  /**
+   * `verify` after reading the bucket's record of a key this node has no record of (one created
+   * through another node a moment ago, which the watch has not delivered yet).
+   */
+  async lookup(token: string): Promise<string | null> {
+    const id = keyId(token);
+    if (!id || this.records.has(id)) return this.verify(token);
+    const now = Date.now();
+    if (now - (this.misses.get(id) ?? -Infinity) < CLUSTER.keyMissMs) return this.verify(token);
+    const e = await this.kv.get(id);
+    if (e && e.revision > (this.revisions.get(id) ?? 0))
+      this.apply(id, e.revision, e.operation === 'PUT' ? e.json<KeyRecord>() : undefined);
+    if (!this.records.has(id)) {
+      if (this.misses.size >= CLUSTER.keyMisses) this.misses.clear();
+      this.misses.set(id, now);
+    }
+    return this.verify(token);
+  }
+
+  private apply(id: string, revision: number, rec: KeyRecord | undefined): void {
+    this.revisions.set(id, revision);
+    if (rec) this.records.set(id, rec);
+    else this.records.delete(id);
+    this.misses.delete(id);
   }
 }
 

@@ -110,6 +110,15 @@ export class ClusterNode implements ClusterHooks {
     return this.keys.verify(token);
   }
 
+  /** `verify`, reading the cluster's keys bucket for a key this node has not seen yet (503 cluster_unavailable when it cannot be read). */
+  async lookup(token: string): Promise<string | null> {
+    try {
+      return await this.keys.lookup(token);
+    } catch (err) {
+      throw unavailable(`the cluster's keys could not be read (${String(err)})`);
+    }
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;

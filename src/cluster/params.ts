@@ -45,4 +45,11 @@ export const CLUSTER = {
   stallMs: 3000,
   /** Pause before a replica retries a write whose apply failed for a reason other than the request (a storage fault). */
   applyRetryMs: 1000,
+  /**
+   * A key no node record holds is read from the keys bucket (a key created through another node
+   * a moment ago); one read in vain is not repeated for keyMissMs, and at most keyMisses such ids
+   * are remembered (then forgotten at once).
+   */
+  keyMissMs: 1000,
+  keyMisses: 10_000,
 } as const;
