@@ -1,7 +1,8 @@
 // Kill/restart harness: clients ingest, upsert, delete and search one store of a real `svc serve`
 // process while another compacts it again and again, plus a store created and one deleted each
 // cycle; the server is killed with SIGKILL at a random moment (in the middle of a compaction as
-// often as not), restarted on the same data dir, and checked against what was acknowledged.
+// often as not; the first kill only once some write was acknowledged), restarted on the same data
+// dir, and checked against what was acknowledged.
 // Invariants checked after every restart: each store passes StoreDb.verify (no record without its
 // text, encoding or order entry, nothing orphaned); each document is in the state of its last
 // acknowledged write, or of the one write to it still in flight at the kill (a client owns its ids
@@ -81,6 +82,12 @@ async function client(s: ChildServer, ids: string[], model: Map<string, DocModel
       return;
     }
   }
+}
+
+/** Resolves once some write is acknowledged (or after 60 s, when the checks will say what went wrong). */
+async function firstWrite(report: CrashReport): Promise<void> {
+  const t0 = Date.now();
+  while (report.ackedWrites === 0 && Date.now() - t0 < 60_000) await new Promise((res) => setTimeout(res, 10));
 }
 
 /** Compacts the store again and again, a short random pause apart (writes wait while it runs), until the server dies. */
@@ -192,6 +199,10 @@ export async function runCrashCycles(opts: CrashOptions): Promise<CrashReport> {
           )
         : undefined,
     ];
+    // the first kill waits for a first acknowledged write (a fresh server's first ingest can take
+    // longer than a short random delay, and a run with nothing acknowledged checks nothing); the
+    // later kills may come before any write of their cycle is answered
+    if (cycle === 1) await firstWrite(report);
     await new Promise((res) => setTimeout(res, 100 + r() * 1400));
     await s.kill();
     await Promise.all([...work, ...storeOps]);
