@@ -2,14 +2,14 @@
 // segments, upserts and deletes take effect at once, many small batches are merged in the
 // background without losing or resurrecting documents, filters restrict every hop, and an index
 // rebuilt from the persisted encodings answers like the original, reading them as it builds.
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { defaultModelUri } from '../src/config.js';
 import type { EngineContext, MemoryStoreIndex, SegmentBatch } from '../src/engine/index/index.js';
 import type { StoredDocument } from '../src/engine/index.js';
 import { loadEngine } from '../src/engine/index.js';
 import { readModelFolder } from '../src/engine/model/index.js';
 import { SEGMENTS } from '../src/engine/params.js';
-import { buildOp } from '../src/engine/segment/index.js';
+import { type BuiltSegment, buildOp } from '../src/engine/segment/index.js';
 
 const engine = await loadEngine({ model: readModelFolder(defaultModelUri()), threads: 2 });
 t.teardown(() => engine.close());
@@ -23,6 +23,14 @@ async function ingest(index: MemoryStoreIndex, docs: ReturnType<typeof doc>[], k
 }
 const top = async (index: MemoryStoreIndex, query: string, extra: object = {}) =>
   (await index.search({ query, maxHops: 1, maxResults: 10, trace: false, ...extra }, noText)).passages.map((p) => p.docId);
+
+/** Checks that `built` is, byte for byte, the segment the build op makes from these encodings (their header names the model). */
+function sameAsBuild(t: Test, built: BuiltSegment, blobs: Uint8Array[]): void {
+  const header = new DataView(blobs[0].buffer, blobs[0].byteOffset);
+  const rebuilt = buildOp({} as never, { blobs, fingerprint: header.getUint32(4, true), dim: header.getUint32(8, true) });
+  t.same(new Uint8Array(built.image), new Uint8Array(rebuilt.image), 'the segment image');
+  for (const k of ['rowDoc', 'rowStart', 'rowEnd', 'blen', 'tlen'] as const) t.same(built[k], rebuilt[k], k);
+}
 
 t.test('upsert and delete are visible to the next search', async (t) => {
   const index = engine.createIndex() as MemoryStoreIndex;
@@ -86,10 +94,7 @@ t.test("an encode's segment and encodings, moved from the worker, equal a build 
     'every encoding arrived whole',
   );
   t.equal(new Set(blobs.map((b) => b.buffer)).size, blobs.length, 'each on a buffer of its own');
-  const header = new DataView(blobs[0].buffer, blobs[0].byteOffset);
-  const rebuilt = buildOp({} as never, { blobs, fingerprint: header.getUint32(4, true), dim: header.getUint32(8, true) });
-  t.same(new Uint8Array(segment.built.image), new Uint8Array(rebuilt.image), 'the segment image');
-  for (const k of ['rowDoc', 'rowStart', 'rowEnd', 'blen', 'tlen'] as const) t.same(segment.built[k], rebuilt[k], k);
+  sameAsBuild(t, segment.built, blobs);
 });
 
 t.test('a merge of segments equals a build from their documents, dead ones left out', async (t) => {
@@ -109,11 +114,11 @@ t.test('a merge of segments equals a build from their documents, dead ones left 
   const { built } = await ctx.mergeSegments(
     segments.map(({ base, dead, nRows, rowStart, rowEnd, rowSlot }) => ({ base, dead, nRows, rowStart, rowEnd, rowSlot })),
   );
-  const blobs = [...keep.values()].map((d) => d.encoding);
-  const header = new DataView(blobs[0].buffer, blobs[0].byteOffset);
-  const rebuilt = buildOp({} as never, { blobs, fingerprint: header.getUint32(4, true), dim: header.getUint32(8, true) });
-  t.same(new Uint8Array(built.image), new Uint8Array(rebuilt.image), 'the segment image');
-  for (const k of ['rowDoc', 'rowStart', 'rowEnd', 'blen', 'tlen'] as const) t.same(built[k], rebuilt[k], k);
+  sameAsBuild(
+    t,
+    built,
+    [...keep.values()].map((d) => d.encoding),
+  );
   index.close();
 });
 

@@ -63,17 +63,18 @@ export class ClusterKeys {
    */
   async lookup(token: string): Promise<string | null> {
     const id = keyId(token);
-    if (!id || this.records.has(id)) return this.verify(token);
-    const now = Date.now();
-    if (now - (this.misses.get(id) ?? -Infinity) < CLUSTER.keyMissMs) return this.verify(token);
+    if (id && !this.records.has(id) && Date.now() - (this.misses.get(id) ?? -Infinity) >= CLUSTER.keyMissMs) await this.read(id);
+    return this.verify(token);
+  }
+
+  /** Takes the bucket's record of `id` (when newer than this node's), or remembers that it has none. */
+  private async read(id: string): Promise<void> {
     const e = await this.kv.get(id);
     if (e && e.revision > (this.revisions.get(id) ?? 0))
       this.apply(id, e.revision, e.operation === 'PUT' ? e.json<KeyRecord>() : undefined);
-    if (!this.records.has(id)) {
-      if (this.misses.size >= CLUSTER.keyMisses) this.misses.clear();
-      this.misses.set(id, now);
-    }
-    return this.verify(token);
+    if (this.records.has(id)) return;
+    if (this.misses.size >= CLUSTER.keyMisses) this.misses.clear();
+    this.misses.set(id, Date.now());
   }
 
   private apply(id: string, revision: number, rec: KeyRecord | undefined): void {
