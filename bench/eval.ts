@@ -48,6 +48,7 @@ const { values: args } = parseArgs({
     runs: { type: 'string' },
     sample: { type: 'string' },
     'squad-queries': { type: 'string' },
+    'held-out': { type: 'string' },
     threads: { type: 'string' },
   },
 });
@@ -58,7 +59,7 @@ if (args.generalisation) {
 }
 if (!args.suite) {
   process.stderr.write(
-    'usage: npm run eval -- --suite ../shared/bench/<suite> [--limit N] [--warmup N] [--url BASE] [--model DIR] [--keywords] [--hide-gold | --ask ../shared/bench/<suite>] [--json]\n       npm run eval -- --generalisation [--out FILE] [--sample N] [--squad-queries N]\n',
+    'usage: npm run eval -- --suite ../shared/bench/<suite> [--limit N] [--warmup N] [--url BASE] [--model DIR] [--keywords] [--hide-gold | --ask ../shared/bench/<suite>] [--json]\n       npm run eval -- --generalisation [--out FILE] [--sample N] [--squad-queries N] [--held-out S,...]\n',
   );
   process.exit(2);
 }

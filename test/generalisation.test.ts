@@ -1,7 +1,7 @@
 // The generalisation table (`npm run eval -- --generalisation`) runs end to end on a small sample:
 // every suite held out in turn, the multi-hop ones also untitled, every one asked with no answer in
-// the store; figures in range, and the markdown names every suite. The full run's figures are in
-// docs/generalisation.md (it takes about an hour, so it is no test).
+// the store; figures in range, and the markdown names every suite; --held-out runs a subset. The
+// full run's figures are in docs/generalisation.md (it takes about an hour, so it is no test).
 import t from 'tap';
 import { generalisationMarkdown } from '../bench/generalisation.js';
 import type { CorpusDoc } from '../src/train/data.js';
@@ -51,4 +51,15 @@ t.test('every suite held out, untitled and without its answer, on a sample', asy
   for (const s of suites) t.match(md, `| ${s.suite} |`);
   t.match(md, /## Untitled/);
   t.match(md, /the figures mean nothing/);
+});
+
+t.test('--held-out names the suites to hold out; an unknown one is refused before anything is trained', async (t) => {
+  const suites = await generalisation({ dataDir: SHARED, seed: 3, sample: 2, heldOut: ['musique-dev'], threads: 1, log: () => {} });
+  t.same(
+    suites.map((s) => s.suite),
+    ['musique-dev'],
+  );
+  await t.rejects(generalisation({ dataDir: SHARED, seed: 3, heldOut: ['nq-dev'], log: () => {} }), {
+    message: /cannot hold out nq-dev: the suites are hotpotqa-dev, 2wiki-dev, musique-dev, squad-articles-dev/,
+  });
 });

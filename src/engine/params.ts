@@ -42,6 +42,12 @@ export const STAGES = {
    * suites' all-gold@10 under 0.01.
    */
   margin: 0.05,
+  /**
+   * When stage 1 is returned although a chain stage ran, its first `keepStage1` passages stay as
+   * they are and the chain stage's documents are woven into the rest (assemble.ts `weave`). At 5 a
+   * single-passage answer in hop 1's first five stays where it was (docs/architecture.md).
+   */
+  keepStage1: 5,
 } as const;
 
 /** How a stage's result list is assembled (assemble.ts). */

@@ -34,7 +34,12 @@ export interface GeneralisationOptions extends StepOptions {
   dataDir: string;
   /** answerable squad-articles-dev questions asked (default 3000, the first ones) */
   squadQueries?: number;
+  /** the suites to hold out, each in turn (default: the three multi-hop suites and squad-articles-dev) */
+  heldOut?: string[];
 }
+
+/** Every suite the evaluation can hold out. */
+export const HELD_OUT_SUITES = [...MULTIHOP_SUITES, 'squad-articles-dev'];
 
 /** How one held-out suite fared under one condition (k = 10, as the server searches). */
 export interface ConditionFigures {
@@ -184,6 +189,9 @@ export async function generalisation(o: GeneralisationOptions): Promise<SuiteGen
   const elapsed = () => `${((performance.now() - started) / 1000).toFixed(0)} s`;
   const data = new DataFolder(o.dataDir);
   const out: SuiteGeneralisation[] = [];
+  const heldOut = o.heldOut ?? HELD_OUT_SUITES;
+  const unknown = heldOut.filter((s) => !HELD_OUT_SUITES.includes(s));
+  if (unknown.length) throw new Error(`cannot hold out ${unknown.join(', ')}: the suites are ${HELD_OUT_SUITES.join(', ')}`);
   const squadDev = data.squadDev(o.sample ? Math.min(o.sample, o.squadQueries ?? 3000) : (o.squadQueries ?? 3000));
 
   // the multi-hop folds: the parts trained on SQuAD and the wiki-pool's text as shipped
@@ -203,7 +211,7 @@ export async function generalisation(o: GeneralisationOptions): Promise<SuiteGen
   o.log(`indexed the stores (${elapsed()})`);
   try {
     const items: Item[] = sets.flatMap((set) => set.queries.map((q) => ({ set, q })));
-    for (const suite of MULTIHOP_SUITES) {
+    for (const suite of MULTIHOP_SUITES.filter((s) => heldOut.includes(s))) {
       const m = fitHeldOut(
         items.filter((it) => it.q.suite !== suite),
         full.theta,
@@ -231,6 +239,7 @@ export async function generalisation(o: GeneralisationOptions): Promise<SuiteGen
     for (const s of [...sets, untitled, other]) await s.store.close();
   }
 
+  if (!heldOut.includes('squad-articles-dev')) return out;
   // the SQuAD fold: nothing learned from SQuAD, not even the encoder's pairs, the term weights or the reader
   const bare = await base(data, o, false);
   const wikiBare: TrainSet = { ...wiki, store: await InProcessStore.open(corpus, bare.model, o.threads) };

@@ -2,11 +2,73 @@
 // when it overlaps a listed passage of its document by more than RESULT_LIST.maxOverlap; a chain
 // stage lists its chains led by the passage hop 1 ranked higher, with hop 1's best passages of long
 // documents and of documents already listed woven in (see `assemble`). Scores never rise down the
-// list. Pure: reads the corpus snapshot only.
+// list. When stage 1 is returned after a chain stage ran, the chain stage's passages of other
+// documents are woven into stage 1's list past its head (`weave`). Pure: reads the corpus snapshot only.
 import { RESULT_LIST } from '../params.js';
 import { chainOrder } from './confidence.js';
 import type { SearchCorpus } from './corpus.js';
-import type { Assembled } from './types.js';
+import { previousRow } from './marks.js';
+import type { Assembled, Listed, Stage } from './types.js';
+
+/** Whether `row` overlaps a passage of its document in `rows` by more than RESULT_LIST.maxOverlap of the shorter. */
+function overlapsListed(c: SearchCorpus, rows: readonly number[], row: number): boolean {
+  const d = c.docOf(row);
+  const [a, b] = c.span(row);
+  return rows.some((r) => {
+    if (c.docOf(r) !== d) return false;
+    const [x, y] = c.span(r);
+    return Math.min(b, y) - Math.max(a, x) > RESULT_LIST.maxOverlap * Math.min(b - a, y - x);
+  });
+}
+
+/** A stage's result list as returned. */
+export function listOf(st: Stage & { from: number[] }): Listed[] {
+  return st.ret.map((row, i) => ({ row, score: st.scores[st.from[i]], hop: st.hops[i], prev: previousRow(st, i) }));
+}
+
+/**
+ * Stage 1's list (`first`) when a chain stage ran but stage 1's evidence was judged the more likely
+ * sufficient: its first `keep` passages as they are, then, alternately, the next passage of the chain
+ * stage's list (`deep`) in a document not listed yet, and stage 1's next passage. A question whose
+ * entities hop 1 found (two films compared) may still need what they lead to (their directors): the
+ * chain stage's documents take the places of stage 1's weakest. The list keeps its length; a passage
+ * is listed once, never overlapping a listed one of its document, and scores never rise.
+ */
+export function weave(c: SearchCorpus, first: readonly Listed[], deep: readonly Listed[], keep: number): Listed[] {
+  const out = first.slice(0, keep);
+  const rows = out.map((h) => h.row);
+  const docs = new Set(rows.map((r) => c.docOf(r)));
+  let i = keep;
+  let j = 0;
+  /** Lists `h` at `score`, at most the score of the passage before it. */
+  const take = (h: Listed, score: number) => {
+    const last = out.length ? out[out.length - 1].score : first[0].score;
+    out.push({ ...h, score: Math.min(score, last), prev: h.prev !== undefined && rows.includes(h.prev) ? h.prev : undefined });
+    rows.push(h.row);
+    docs.add(c.docOf(h.row));
+    return true;
+  };
+  // a chain passage carries the score of the passage before it (chain scores are on another scale)
+  const nextDeep = () => {
+    while (j < deep.length) {
+      const h = deep[j++];
+      if (!docs.has(c.docOf(h.row))) return take(h, Number.POSITIVE_INFINITY);
+    }
+    return false;
+  };
+  const nextFirst = () => {
+    while (i < first.length) {
+      const h = first[i++];
+      if (!rows.includes(h.row) && !overlapsListed(c, rows, h.row)) return take(h, h.score);
+    }
+    return false;
+  };
+  for (let turn = 0; out.length < first.length; turn++) {
+    const took = turn % 2 === 0 ? nextDeep() || nextFirst() : nextFirst() || nextDeep();
+    if (!took) break;
+  }
+  return out;
+}
 
 /**
  * The result list of a stage. A passage is listed once, and not when it overlaps a listed passage
@@ -22,17 +84,7 @@ import type { Assembled } from './types.js';
 export function assemble(c: SearchCorpus, chains: number[][], sc: number[], k: number, s1: readonly number[] = []): Assembled {
   const out: Assembled = { ret: [], hops: [], from: [] };
   const docs = new Set<number>();
-  const fits = (row: number) => {
-    if (out.ret.includes(row)) return false;
-    const d = c.docOf(row);
-    if (!docs.has(d)) return true;
-    const [a, b] = c.span(row);
-    return !out.ret.some((r) => {
-      if (c.docOf(r) !== d) return false;
-      const [x, y] = c.span(r);
-      return Math.min(b, y) - Math.max(a, x) > RESULT_LIST.maxOverlap * Math.min(b - a, y - x);
-    });
-  };
+  const fits = (row: number) => !out.ret.includes(row) && (!docs.has(c.docOf(row)) || !overlapsListed(c, out.ret, row));
   const add = (row: number, hop: number, from: number) => {
     out.ret.push(row);
     out.hops.push(hop);

@@ -2,7 +2,7 @@
 // a store snapshot (SearchCorpus), BM25, the hops, the named feature tables and the learned scorers
 // over them, the stages and their result lists, the sufficiency features and calibrated confidence,
 // the loop, and the `search` op. Training fits the model on exactly these functions.
-export { assemble } from './assemble.js';
+export { assemble, weave } from './assemble.js';
 export { bm25 } from './bm25.js';
 export { hopBuffers, hopScratchBytes } from './buffers.js';
 export { CHAIN2_NAMES, CHAIN3_NAMES, chain2Vector, chain3Vector } from './chain-features.js';

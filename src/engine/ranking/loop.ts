@@ -2,7 +2,8 @@
 // evidence reaches the model's threshold or max_hops is 1, stage 2 (chains of 2), then likewise
 // stage 3 (chains of 3). The response comes from the stage run whose evidence is most likely
 // sufficient (a deeper stage must beat a shallower one by STAGES.margin): its result list (assemble,
-// which draws on hop 1's ranking at every stage), the hop that found each passage and its
+// which draws on hop 1's ranking at every stage; stage 1's with the most confident chain stage's
+// documents woven in past its head when one ran), the hop that found each passage and its
 // confidence (recalibrated by the model's `returned` calibration); a query typed as keywords rather
 // than phrased as a question (isQuestion) is scored by the model's `keywords` sufficiency models and
 // calibration where it has them, its questions' otherwise; hops_used counts the hops run,
@@ -11,11 +12,12 @@
 // re-orders the head and cuts the list, see SearchParams.lead).
 import type { LoopParams, ModelDescriptor, Sufficiency } from '../model/index.js';
 import { HOPS, SCAN, STAGES } from '../params.js';
+import { listOf, weave } from './assemble.js';
 import { chainOrder, confidence, returnedConfidence, scriptCapped } from './confidence.js';
 import type { SearchCorpus } from './corpus.js';
 import { dotw } from './feature-table.js';
 import { Searcher } from './hops.js';
-import { markTerms, previousRow, stopIds } from './marks.js';
+import { markTerms, stopIds } from './marks.js';
 import { isQuestion } from './question.js';
 import { buildHop1, buildHop2, buildHop3, hop1Chains, stageOf } from './stages.js';
 import { sufficiencyFeatures } from './sufficiency-features.js';
@@ -110,13 +112,11 @@ export function runLoop(
   const finish = (ch: Chains, scores: number[], hops: number): LoopOutput => {
     const best = done.reduce((a, b) => (b.conf > a.conf + STAGES.margin ? b : a));
     const stop = stopIds(model.params.stop);
+    // stage 1 returned after a chain stage ran: the most confident chain stage's documents join its list
+    const deepest = done.slice(1).reduce<Done | undefined>((a, b) => (a && a.conf >= b.conf ? a : b), undefined);
+    const list = best === done[0] && deepest ? weave(c, listOf(best.st), listOf(deepest.st), STAGES.keepStage1) : listOf(best.st);
     return {
-      hits: best.st.ret.map((row, i) => ({
-        row,
-        score: best.st.scores[best.st.from[i]],
-        hop: best.st.hops[i],
-        marks: markTerms(c, q.qt, stop, row, previousRow(best.st, i)),
-      })),
+      hits: list.map(({ row, score, hop, prev }) => ({ row, score, hop, marks: markTerms(c, q.qt, stop, row, prev) })),
       hopsUsed: hops,
       stage: done.indexOf(best) + 1,
       confidence: scriptCapped(model.params.scripts, q.forms, returnedConfidence(suff.returned, best.conf)),

@@ -152,6 +152,14 @@ export interface Assembled {
   from: number[];
 }
 
+/** A passage of a returned list: its row, score, the hop that found it and, for a later hop's, the row before it in its chain (assemble.ts). */
+export interface Listed {
+  row: number;
+  score: number;
+  hop: number;
+  prev?: number;
+}
+
 export interface LoopHit {
   row: number;
   score: number;
