@@ -10,7 +10,7 @@
 // own documents hidden, and over a store on other subjects. Deterministic for a given seed.
 import { NativeReader, rerankLead } from '../answer/index.js';
 import { InProcessStore, type LoopParams, type RerankParams } from '../engine/index.js';
-import { DataFolder, MULTIHOP_SUITES, type TrainQuery } from './data.js';
+import { type CorpusDoc, DataFolder, MULTIHOP_SUITES, type TrainQuery } from './data.js';
 import type { Item } from './fit-chains.js';
 import { fitRerank } from './fit-rerank.js';
 import { HYPER, STOP_WORDS } from './hyper.js';
@@ -39,7 +39,7 @@ export interface GeneralisationOptions extends StepOptions {
 }
 
 /** Every suite the evaluation can hold out. */
-export const HELD_OUT_SUITES = [...MULTIHOP_SUITES, 'squad-articles-dev'];
+const HELD_OUT_SUITES = [...MULTIHOP_SUITES, 'squad-articles-dev'];
 
 /** How one held-out suite fared under one condition (k = 10, as the server searches). */
 export interface ConditionFigures {
@@ -184,22 +184,46 @@ function noAnswer(foundConf: number[], hidden: number[], otherStore: string, oth
   };
 }
 
+/** What both kinds of fold share: the options, the data, the wiki-pool (sampled as the training sets sample it), the SQuAD-dev articles, and the clock. */
+interface Evaluation {
+  o: GeneralisationOptions;
+  data: DataFolder;
+  corpus: CorpusDoc[];
+  queries: TrainQuery[];
+  squadDev: ReturnType<DataFolder['squadDev']>;
+  elapsed: () => string;
+}
+
 export async function generalisation(o: GeneralisationOptions): Promise<SuiteGeneralisation[]> {
   const started = performance.now();
-  const elapsed = () => `${((performance.now() - started) / 1000).toFixed(0)} s`;
-  const data = new DataFolder(o.dataDir);
-  const out: SuiteGeneralisation[] = [];
   const heldOut = o.heldOut ?? HELD_OUT_SUITES;
   const unknown = heldOut.filter((s) => !HELD_OUT_SUITES.includes(s));
   if (unknown.length) throw new Error(`cannot hold out ${unknown.join(', ')}: the suites are ${HELD_OUT_SUITES.join(', ')}`);
-  const squadDev = data.squadDev(o.sample ? Math.min(o.sample, o.squadQueries ?? 3000) : (o.squadQueries ?? 3000));
+  const data = new DataFolder(o.dataDir);
+  const { corpus, queries } = o.sample
+    ? sampleData(data.corpus(), data.multihopQueries(), o.sample, o.seed)
+    : { corpus: data.corpus(), queries: data.multihopQueries() };
+  const run: Evaluation = {
+    o,
+    data,
+    corpus,
+    queries,
+    squadDev: data.squadDev(o.sample ? Math.min(o.sample, o.squadQueries ?? 3000) : (o.squadQueries ?? 3000)),
+    elapsed: () => `${((performance.now() - started) / 1000).toFixed(0)} s`,
+  };
+  const multihop = MULTIHOP_SUITES.filter((s) => heldOut.includes(s));
+  const out = multihop.length ? await multihopFolds(run, multihop) : [];
+  if (heldOut.includes('squad-articles-dev')) out.push(await squadFold(run));
+  return out;
+}
 
-  // the multi-hop folds: the parts trained on SQuAD and the wiki-pool's text as shipped
+/** The multi-hop suites held out in turn, each asked as it is, untitled, with its documents hidden and of the SQuAD articles; the parts trained on SQuAD and the wiki-pool's text as shipped. */
+async function multihopFolds({ o, data, corpus, squadDev, elapsed }: Evaluation, suites: string[]): Promise<SuiteGeneralisation[]> {
+  const out: SuiteGeneralisation[] = [];
   const full = await base(data, o, true);
   o.log(`trained the encoder, the reader and the term weights (${elapsed()})`);
   const sets = await openSets(data, o, full.model);
   const [wiki] = sets;
-  const corpus = o.sample ? sampleData(data.corpus(), data.multihopQueries(), o.sample, o.seed).corpus : data.corpus();
   const untitled = await untitledSet(wiki, corpus, full.model, o.threads);
   const other: TrainSet = {
     name: 'squad-articles-dev',
@@ -211,7 +235,7 @@ export async function generalisation(o: GeneralisationOptions): Promise<SuiteGen
   o.log(`indexed the stores (${elapsed()})`);
   try {
     const items: Item[] = sets.flatMap((set) => set.queries.map((q) => ({ set, q })));
-    for (const suite of MULTIHOP_SUITES.filter((s) => heldOut.includes(s))) {
+    for (const suite of suites) {
       const m = fitHeldOut(
         items.filter((it) => it.q.suite !== suite),
         full.theta,
@@ -238,11 +262,19 @@ export async function generalisation(o: GeneralisationOptions): Promise<SuiteGen
   } finally {
     for (const s of [...sets, untitled, other]) await s.store.close();
   }
+  return out;
+}
 
-  if (!heldOut.includes('squad-articles-dev')) return out;
-  // the SQuAD fold: nothing learned from SQuAD, not even the encoder's pairs, the term weights or the reader
+/** The SQuAD fold: nothing learned from SQuAD, not even the encoder's pairs, the term weights or the reader. */
+async function squadFold({ o, data, corpus, queries, squadDev, elapsed }: Evaluation): Promise<SuiteGeneralisation> {
   const bare = await base(data, o, false);
-  const wikiBare: TrainSet = { ...wiki, store: await InProcessStore.open(corpus, bare.model, o.threads) };
+  const wikiBare: TrainSet = {
+    name: 'wiki-pool',
+    store: await InProcessStore.open(corpus, bare.model, o.threads),
+    queries,
+    judge: 'all-gold-docs',
+    chains: true,
+  };
   const squadBare: TrainSet = {
     name: 'squad-articles-dev',
     store: await InProcessStore.open(squadDev.docs, bare.model, o.threads),
@@ -264,19 +296,18 @@ export async function generalisation(o: GeneralisationOptions): Promise<SuiteGen
     const hidden = squadDev.queries.map((q) => ask(squadBare, q, m, q.gold).conf);
     const squadSource = corpus.filter((d) => d.metadata.source === 'squad').map((d) => d.id);
     const elsewhere = squadDev.queries.map((q) => ask(wikiBare, q, m, squadSource).conf);
-    out.push({
+    o.log(
+      `squad-articles-dev held out: hit@1 ${loso.found['@1'].toFixed(3)}, hit@5 ${loso.found['@5'].toFixed(3)}, ECE ${loso.ece10.toFixed(3)} (${elapsed()})`,
+    );
+    return {
       suite: 'squad-articles-dev',
       judge: 'answer-passage',
       loso,
       noAnswer: noAnswer(foundConf, hidden, 'wiki-pool without its SQuAD paragraphs', elsewhere),
       questions: questionRuns(squadDev.queries, runs, hidden, elsewhere),
-    });
-    o.log(
-      `squad-articles-dev held out: hit@1 ${loso.found['@1'].toFixed(3)}, hit@5 ${loso.found['@5'].toFixed(3)}, ECE ${loso.ece10.toFixed(3)} (${elapsed()})`,
-    );
+    };
   } finally {
     await wikiBare.store.close();
     await squadBare.store.close();
   }
-  return out;
 }
