@@ -5,27 +5,13 @@
 // with a low one, although the store holds their other words. The harder no-answer case, a
 // question's own documents hidden and their close neighbours left, is measured by
 // `npm run eval -- --generalisation` (docs/generalisation.md), not here.
-import fs from 'node:fs';
-import path from 'node:path';
 import t from 'tap';
-import { SHARED, startTestServer } from './helpers/server.js';
+import { suiteCorpus, suiteQueries } from '../bench/bench-util.js';
+import { startTestServer } from './helpers/server.js';
 
-interface Doc {
-  id: string;
-  text: string;
-  metadata: Record<string, unknown>;
-}
-
-const read = <T>(file: string): T[] =>
-  fs
-    .readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((l) => l.trim())
-    .map((l) => JSON.parse(l) as T);
-
-const questions = read<{ query: string; gold_doc_ids: string[] }>(path.join(SHARED, 'bench', 'hotpotqa-dev', 'queries.jsonl')).slice(0, 40);
+const questions = suiteQueries('hotpotqa-dev', 40);
 const gold = new Set(questions.flatMap((q) => q.gold_doc_ids));
-const pool = read<Doc>(path.join(SHARED, 'bench', 'wiki-pool', 'corpus.jsonl'));
+const pool = suiteCorpus('hotpotqa-dev');
 const docs = [...pool.filter((d) => gold.has(d.id)), ...pool.filter((d) => !gold.has(d.id)).slice(0, 4000)];
 
 const MADE_UP = [

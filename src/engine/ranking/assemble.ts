@@ -10,11 +10,16 @@ import type { SearchCorpus } from './corpus.js';
 import { previousRow } from './marks.js';
 import type { Assembled, Listed, Stage } from './types.js';
 
-/** Whether `row` overlaps a passage of its document in `rows` by more than RESULT_LIST.maxOverlap of the shorter. */
-function overlapsListed(c: SearchCorpus, rows: readonly number[], row: number): boolean {
+/**
+ * Whether `row` may join a list of `rows` (whose documents are `docs`): not listed yet, and not
+ * overlapping a listed passage of its document by more than RESULT_LIST.maxOverlap of the shorter.
+ */
+function fitsList(c: SearchCorpus, rows: readonly number[], docs: ReadonlySet<number>, row: number): boolean {
+  if (rows.includes(row)) return false;
   const d = c.docOf(row);
+  if (!docs.has(d)) return true;
   const [a, b] = c.span(row);
-  return rows.some((r) => {
+  return !rows.some((r) => {
     if (c.docOf(r) !== d) return false;
     const [x, y] = c.span(r);
     return Math.min(b, y) - Math.max(a, x) > RESULT_LIST.maxOverlap * Math.min(b - a, y - x);
@@ -59,7 +64,7 @@ export function weave(c: SearchCorpus, first: readonly Listed[], deep: readonly 
   const nextFirst = () => {
     while (i < first.length) {
       const h = first[i++];
-      if (!rows.includes(h.row) && !overlapsListed(c, rows, h.row)) return take(h, h.score);
+      if (fitsList(c, rows, docs, h.row)) return take(h, h.score);
     }
     return false;
   };
@@ -84,7 +89,7 @@ export function weave(c: SearchCorpus, first: readonly Listed[], deep: readonly 
 export function assemble(c: SearchCorpus, chains: number[][], sc: number[], k: number, s1: readonly number[] = []): Assembled {
   const out: Assembled = { ret: [], hops: [], from: [] };
   const docs = new Set<number>();
-  const fits = (row: number) => !out.ret.includes(row) && (!docs.has(c.docOf(row)) || !overlapsListed(c, out.ret, row));
+  const fits = (row: number) => fitsList(c, out.ret, docs, row);
   const add = (row: number, hop: number, from: number) => {
     out.ret.push(row);
     out.hops.push(hop);

@@ -113,8 +113,9 @@ export function runLoop(
     const best = done.reduce((a, b) => (b.conf > a.conf + STAGES.margin ? b : a));
     const stop = stopIds(model.params.stop);
     // stage 1 returned after a chain stage ran: the most confident chain stage's documents join its list
-    const deepest = done.slice(1).reduce<Done | undefined>((a, b) => (a && a.conf >= b.conf ? a : b), undefined);
-    const list = best === done[0] && deepest ? weave(c, listOf(best.st), listOf(deepest.st), STAGES.keepStage1) : listOf(best.st);
+    const chain =
+      best === done[0] ? done.slice(1).reduce<Done | undefined>((a, b) => (a && a.conf >= b.conf ? a : b), undefined) : undefined;
+    const list = chain ? weave(c, listOf(best.st), listOf(chain.st), STAGES.keepStage1) : listOf(best.st);
     return {
       hits: list.map(({ row, score, hop, prev }) => ({ row, score, hop, marks: markTerms(c, q.qt, stop, row, prev) })),
       hopsUsed: hops,
