@@ -1,7 +1,8 @@
 // The sufficiency features that say how much of a question is left unexplained: its depth (how many
 // entities it describes instead of naming them), how many of its terms the evidence lacks, and
-// whether the evidence holds its multi-word names as phrases; and whether the top chain is about what
-// the question names (titles) and holds much of it in one sentence.
+// whether the evidence holds its multi-word names (as phrases, or as the words a passage opens with);
+// and whether the top chain is about what the question names (titles) and holds much of it in one
+// sentence.
 import t from 'tap';
 import type { Query, Searcher } from '../src/engine/ranking/index.js';
 import { questionDepth, questionNames, type Stage, SUFFICIENCY_NAMES, sufficiencyFeatures } from '../src/engine/ranking/index.js';
@@ -11,12 +12,20 @@ const docs = [
   { id: 'film', text: 'Devotion (1929 film)\nDevotion is a 1929 Italian silent drama film directed by Guido Brignone.', metadata: {} },
   { id: 'other', text: 'Silent film\nA silent film is a film with no synchronized recorded sound.', metadata: {} },
   { id: 'lord', text: 'Feudal titles\nThe last heir of the lord was born in 1929; the film of his life was silent.', metadata: {} },
+  {
+    id: 'untitled',
+    text: 'David Yuryevich Dzakhov (born 6 October 1988) is a Russian footballer. He plays for Devotion Town.',
+    metadata: {},
+  },
+  { id: 'bare', text: 'Devotion (German: Hingabe) is a 1929 Italian silent drama film.', metadata: {} },
 ];
 const store = await openShippedStore(docs);
 t.teardown(() => store.close());
 const [film] = store.rowsOf('film');
 const [other] = store.rowsOf('other');
 const [lord] = store.rowsOf('lord');
+const [untitled] = store.rowsOf('untitled');
+const [bare] = store.rowsOf('bare');
 /** A stage of one chain with the given result list. */
 const stage = (chain: number[], ret: number[]): Stage => ({
   chains: [chain],
@@ -56,9 +65,10 @@ t.test('missing-term features count the question terms the evidence lacks', asyn
   t.equal(feature(s, q, stage([other], [other, film]), 'miss_n_top'), lacking(other) / 8, 'the top chain alone still lacks them');
 });
 
-t.test('names are runs of capitalised words after the first, matched only as phrases', async (t) => {
+t.test('names are runs of capitalised words after the first, matched as phrases or as how a passage opens', async (t) => {
   const s = store.searcher([]);
-  const words = (text: string) => questionNames(s.query(text)).map((ids) => Array.from(ids));
+  const words = (text: string) => questionNames(s.query(text)).map((n) => Array.from(n.terms));
+  const heads = (text: string) => questionNames(s.query(text)).map((n) => Array.from(n.head));
   const id = (text: string) => Array.from(s.query(text).ids);
   t.same(words('Where did the director of film The Last Lord die?'), [id('the last lord')], 'a leading "The" belongs to the name');
   t.same(words('Which magazine was published first, Guitar World or Science News?'), [id('guitar world'), id('science news')]);
@@ -68,19 +78,35 @@ t.test('names are runs of capitalised words after the first, matched only as phr
   t.same(words('Where Did The Director Of Film The Last Lord Die?'), [], 'Title Case marks no names');
   t.same(words('WHERE DID THE DIRECTOR OF THE LAST LORD DIE?'), [], 'nor do capitals');
   t.same(words('Barack Obama Birth Place'), [], 'nor do capitalised keywords');
+  t.same(heads('Who is the child of the director of film Devotion (1929 Film)?'), [id('devotion')], 'the head ends at a bracket');
+  t.same(words('Who is the child of the director of film Devotion (1929 Film)?'), [id('devotion 1929 film')]);
+  t.same(heads('Where is Krasnoye, Prokhorovsky District located?'), [id('krasnoye')], 'and at a comma');
+  t.same(heads('Where did the director of film The Last Lord die?'), [id('the last lord')], 'a name without either is its own head');
 
   const q = s.query('Who directed the film The Last Lord, or Silent Film?');
   t.equal(
-    feature(s, q, stage([lord], [lord]), 'name_cov_ret'),
+    feature(s, q, stage([lord], [lord]), 'name_held_ret'),
     0,
     '"the last heir of the lord" holds the words of "The Last Lord", not the phrase',
   );
-  t.equal(feature(s, q, stage([other], [other]), 'name_cov_ret'), 0.5, 'the title "Silent film" is one of the two names');
-  t.equal(feature(s, q, stage([film], [film]), 'name_cov_ret'), 0);
-  t.equal(feature(s, q, stage([film], [film, other]), 'name_cov_ret'), 0.5, 'any returned passage may hold a name');
-  t.equal(feature(s, q, stage([film], [film, other, lord]), 'name_cov_ret'), 0.5);
+  t.equal(feature(s, q, stage([other], [other]), 'name_held_ret'), 0.5, 'the title "Silent film" is one of the two names');
+  t.equal(feature(s, q, stage([film], [film]), 'name_held_ret'), 0);
+  t.equal(feature(s, q, stage([film], [film, other]), 'name_held_ret'), 0.5, 'any returned passage may hold a name');
+  t.equal(feature(s, q, stage([film], [film, other, lord]), 'name_held_ret'), 0.5);
+  const opened = s.query('Who is older, David Dzakhov or Guido Brignone?');
+  t.equal(
+    feature(s, opened, stage([untitled], [untitled]), 'name_held_ret'),
+    0.5,
+    'a passage with no title line opening with the name, a middle name between',
+  );
+  t.equal(feature(s, opened, stage([film], [film]), 'name_held_ret'), 0.5, '"Guido Brignone" as a phrase');
+  t.equal(feature(s, opened, stage([film], [film, untitled]), 'name_held_ret'), 1);
+  const headed = s.query('Who directed the film Devotion (1929 Film)?');
+  t.equal(feature(s, headed, stage([bare], [bare]), 'name_held_ret'), 1, 'a passage with no title line opens with the head "Devotion"');
+  t.equal(feature(s, headed, stage([film], [film]), 'name_held_ret'), 1, 'the title line holds the whole name');
+  t.equal(feature(s, headed, stage([untitled], [untitled]), 'name_held_ret'), 0, '"Devotion Town" late in a passage is not its opening');
   const none = s.query('Who directed Devotion?');
-  t.equal(feature(s, none, stage([film], [film]), 'name_cov_ret'), 1, 'a question that names nothing lacks nothing');
+  t.equal(feature(s, none, stage([film], [film]), 'name_held_ret'), 1, 'a question that names nothing lacks nothing');
 });
 
 t.test('the top chain is about what the question names, and holds it in one sentence', async (t) => {

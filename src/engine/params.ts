@@ -79,6 +79,11 @@ export const FEATURE_TEXT = {
    * passages or fewer are read whole (every document of the training suites is).
    */
   docWindow: 256,
+  /**
+   * A passage that opens with a question's name may hold this many words between two of the name's
+   * ("David Yuryevich Dzakhov" opens a passage about "David Dzakhov"; sufficiency's name_held_ret).
+   */
+  nameGap: 2,
 } as const;
 
 /** How a document's title is found when its metadata has none (text/title.ts). */

@@ -169,6 +169,7 @@ export class Searcher {
       return /[0-9]/.test(ch) || (ch !== ch.toLowerCase() && ch === ch.toUpperCase());
     });
     const stops = tk.forms.map((f) => this.stop.has(f));
+    const breaks = tk.forms.map((_, i) => i > 0 && /[(,]/.test(text.slice(tk.end[i - 1], tk.start[i])));
     const qt = [...new Set(Array.from(ids).filter((_, i) => !stops[i]))];
     const qidf = qt.map((t) => c.idf(t));
     const n = c.totalRows;
@@ -210,6 +211,7 @@ export class Searcher {
       ids,
       caps,
       stops,
+      breaks,
       qt,
       qidf,
       qset: new Set(qt),

@@ -55,6 +55,30 @@ export function containsPhrase(seq: Uint32Array, skip: number, phrase: Uint32Arr
 }
 
 /**
+ * Whether `seq` opens at `at` with `phrase`: its first term there, each next one within
+ * FEATURE_TEXT.nameGap words of the one before ("David Yuryevich Dzakhov" for "David Dzakhov"), the
+ * first and last of them capitalised. How a passage about a name begins, with or without a title line.
+ */
+export function opensWith(seq: Uint32Array, flags: Uint8Array, at: number, phrase: Uint32Array): boolean {
+  const n = phrase.length;
+  if (n === 0 || at >= seq.length || seq[at] !== phrase[0] || !(flags[at] & FLAG_CAPITALISED)) return false;
+  let i = at;
+  for (let k = 1; k < n; k++) {
+    const end = Math.min(seq.length, i + 2 + FEATURE_TEXT.nameGap);
+    let next = -1;
+    for (let j = i + 1; j < end; j++) {
+      if (seq[j] === phrase[k]) {
+        next = j;
+        break;
+      }
+    }
+    if (next < 0) return false;
+    i = next;
+  }
+  return (flags[i] & FLAG_CAPITALISED) !== 0;
+}
+
+/**
  * How many passages mention a phrase in their body (after their title line): exact when the
  * phrase's rarest term is rare enough to check every passage holding it, otherwise that term's
  * document frequency (an upper bound of the same order).

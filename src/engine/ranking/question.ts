@@ -1,8 +1,9 @@
 // What the ranking reads of a question's wording alone: whether it is phrased as a question or
 // typed as keywords (the two have separate sufficiency models), what kind of answer it asks for,
 // its depth (how many entities it describes rather than names: "the country where the composer of X
-// was born") and the multi-word names it contains. Pure functions of the question's tokens.
-import type { Query } from './types.js';
+// was born") and the multi-word names it contains, each with its head (the name before a bracket or
+// comma inside it). Pure functions of the question's tokens.
+import type { Query, QuestionName } from './types.js';
 
 /** Words that make a query a question (isQuestion). */
 export const QUESTION_WORDS: ReadonlySet<string> = new Set(['who', 'whom', 'whose', 'which', 'where', 'when', 'what', 'how', 'why']);
@@ -74,16 +75,21 @@ function titleCased(q: Pick<Query, 'ids' | 'caps' | 'stops'>): boolean {
 
 /**
  * The question's multi-word names: runs of two or more capitalised tokens after its first word, not
- * all stop words ("The Last Lord", "Guitar World"), as term ids in question order; none when the
- * question is title-cased.
+ * all stop words ("The Last Lord", "Guitar World"), as term ids in question order, each with its
+ * head (the tokens before the first bracket or comma inside the run: "Devotion" of "Devotion (1929
+ * Film)"); none when the question is title-cased.
  */
-export function questionNames(q: Pick<Query, 'ids' | 'caps' | 'stops'>): Uint32Array[] {
-  const out: Uint32Array[] = [];
+export function questionNames(q: Pick<Query, 'ids' | 'caps' | 'stops' | 'breaks'>): QuestionName[] {
+  const out: QuestionName[] = [];
   if (titleCased(q)) return out;
   for (let i = 1; i < q.ids.length; ) {
     let j = i;
     while (j < q.ids.length && q.caps[j]) j++;
-    if (j - i >= 2 && q.stops.slice(i, j).some((s) => !s)) out.push(q.ids.slice(i, j));
+    if (j - i >= 2 && q.stops.slice(i, j).some((s) => !s)) {
+      let h = i + 1;
+      while (h < j && !q.breaks[h]) h++;
+      out.push({ terms: q.ids.slice(i, j), head: q.ids.slice(i, h) });
+    }
     i = Math.max(j, i + 1);
   }
   return out;
@@ -98,7 +104,7 @@ export interface QuestionFacts {
   nPoss: number;
   nWh: number;
   depth: number;
-  names: Uint32Array[];
+  names: QuestionName[];
 }
 
 /** Once per query: a search scores up to three stages, training each at several k. */

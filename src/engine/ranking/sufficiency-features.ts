@@ -2,20 +2,21 @@
 // A stage is a list of chains (rows) with scores and the result list assembled from them; the
 // features describe how much of the chains' probability mass the returned list holds, how decisive
 // the top chain is, how much of the question (its rarest and its capitalised terms, and its
-// multi-word names as phrases) the evidence covers, and how many entities the question describes
-// rather than names (its depth). Two ask whether the top chain is about what the question asks
-// rather than merely mentioning its words: how many of its passages belong to a document whose
-// title the question names, and how much of the question one sentence of it holds (a store without
-// the answer still holds the question's words, scattered over passages on other subjects).
+// multi-word names, as phrases or as the words a passage opens with) the evidence covers, and how
+// many entities the question describes rather than names (its depth). Two ask whether the top
+// chain is about what the question asks rather than merely mentioning its words: how many of its
+// passages belong to a document whose title the question names, and how much of the question one
+// sentence of it holds (a store without the answer still holds the question's words, scattered
+// over passages on other subjects).
 // A table of {name, compute} over one stage's context; changing a definition means retraining.
 import { chainOrder, logit } from './confidence.js';
 import type { SearchCorpus } from './corpus.js';
 import { computeFeatures, type Feature, namesOf } from './feature-table.js';
 import { heldBy } from './features-common.js';
 import { H1_NAMES, h1Features } from './hop1-features.js';
-import { containsPhrase } from './phrases.js';
+import { containsPhrase, opensWith } from './phrases.js';
 import { type QuestionFacts, questionFacts } from './question.js';
-import type { Query, Stage } from './types.js';
+import type { Query, QuestionName, Stage } from './types.js';
 
 /** What the sufficiency features read of one stage (built once per stage and k). */
 export interface StageContext {
@@ -82,8 +83,8 @@ export const SUFFICIENCY: ReadonlyArray<Feature<StageContext>> = [
   { name: 'miss_n_ret', compute: (x) => Math.min(missingTerms(x.q, x.ret), 6) / 6 },
   /** the question's depth (question.ts), capped at 6 */
   { name: 'depth', compute: (x) => Math.min(x.facts.depth, 6) / 6 },
-  /** share of the question's multi-word names some listed passage holds as a phrase */
-  { name: 'name_cov_ret', compute: (x) => nameCoverage(x.c, x.facts.names, x.ret) },
+  /** share of the question's multi-word names some listed passage holds as a phrase or opens with */
+  { name: 'name_held_ret', compute: (x) => nameCoverage(x.c, x.facts.names, x.ret) },
   /** share of the top chain's passages whose title the question names */
   { name: 'named_top', compute: ({ c, q, st, top }) => namedShare(c, q, st.chains[top]) },
   /** the largest share of the question's idf mass one sentence of the top chain holds */
@@ -163,12 +164,21 @@ function missingTerms(q: Query, rows: number[]): number {
 }
 
 /**
- * Share of the names some row holds as a phrase (1 when the question names none). Scattered words
- * do not count: a store without the film "The Last Lord" still has "last" and "lord" somewhere.
+ * Share of the question's names that some row holds (1 when the question names none): as a phrase
+ * anywhere, or at the row's start or just after its title line, the name or its head with a few
+ * words between (a passage about "Devotion (1929 Film)" or "David Dzakhov" that has no title line
+ * opens "Devotion (German: Hingabe) is ..." or "David Yuryevich Dzakhov ( born ..."). Scattered
+ * words do not count: a store without the film "The Last Lord" still has "last" and "lord" somewhere.
  */
-function nameCoverage(c: SearchCorpus, names: Uint32Array[], rows: number[]): number {
+function nameCoverage(c: SearchCorpus, names: QuestionName[], rows: number[]): number {
   if (names.length === 0) return 1;
-  return names.filter((n) => rows.some((r) => containsPhrase(c.seq(r).terms, 0, n))).length / names.length;
+  const held = (n: QuestionName, row: number) => {
+    const { terms, flags } = c.seq(row);
+    if (containsPhrase(terms, 0, n.terms)) return true;
+    const body = c.titleLineLength(row);
+    return [0, body].some((at) => opensWith(terms, flags, at, n.terms) || opensWith(terms, flags, at, n.head));
+  };
+  return names.filter((n) => rows.some((r) => held(n, r))).length / names.length;
 }
 
 /** Share of the chain's passages whose document's title the question names (hop 1's `hit`). */

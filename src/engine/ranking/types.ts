@@ -68,6 +68,18 @@ export interface Query extends QueryFeatureContext {
   ids: Uint32Array;
   caps: boolean[];
   stops: boolean[];
+  /** whether a bracket or a comma stands between the token and the one before it ("Devotion (1929 film)") */
+  breaks: boolean[];
+}
+
+/**
+ * A multi-word name of the question, as term ids, and its head: the name up to the first bracket or
+ * comma inside it ("Devotion" of "Devotion (1929 Film)", "Krasnoye" of "Krasnoye, Prokhorovsky
+ * District"), the whole name when it has none.
+ */
+export interface QuestionName {
+  terms: Uint32Array;
+  head: Uint32Array;
 }
 
 /** The passage read (p, the last of `reads`) and what hop-2 features need of it. */
