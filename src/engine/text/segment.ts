@@ -43,10 +43,11 @@ export function segmentation(): 'dictionary' | 'bigrams' {
 /**
  * The text analysis an index was built with. A store records it; a store made with another one is
  * re-encoded from its stored text when it opens (its term ids would not match the queries').
- * Version 2: no-space scripts segmented, combining marks kept inside words, NFKC.
+ * Version 2: no-space scripts segmented, combining marks kept inside words, NFKC. Version 3: a
+ * first sentence's subject may open with a pronoun or determiner before a capitalised word (title.ts).
  */
 export function analyzerId(): string {
-  return `svc-text/2 ${segmentation()}`;
+  return `svc-text/3 ${segmentation()}`;
 }
 
 /** Overlapping character (code point) bigrams of a run; a one-character run is its own word. */

@@ -5,8 +5,9 @@
 // the first verb of being ("is", "was", "has been", "refers to", ...), bracket, comma, dash or "or" of
 // the first sentence (a title in quotes is taken whole), used only when it reads as a name: a few
 // words, first and last capitalised, not opening with a pronoun, quantifier or preposition ("In
-// 2001, ...", "He was ..." and "Child soldiers have ..." name no subject). A document with no title
-// is indexed without one. Pure.
+// 2001, ...", "He was ..." and "Child soldiers have ..." name no subject) unless the opener is a
+// pronoun or determiner followed by a capitalised word ("My Three Angels is a 1955 film", "He
+// Jianjun (born 1960)"). A document with no title is indexed without one. Pure.
 import { TITLES } from '../params.js';
 
 /** Capitalised words that open a sentence without naming its subject. */
@@ -17,6 +18,9 @@ const NOT_A_SUBJECT = new Set(
     /\s+/,
   ),
 );
+
+/** Openers of NOT_A_SUBJECT that begin a name when a capitalised word follows ("They Came to Cordura"). */
+const NAME_OPENERS = new Set('He She It They We I You His Her Its Their Our My Your This That These Those There Here'.split(' '));
 
 /** Where a first sentence's subject ends: a bracket, comma, colon or dash, an "or" naming it again, or the verb. */
 const SUBJECT_END = /\s*[([,;:–—]|\s+(?:or|is|was|are|were|has been|had been|have been|refers to|may refer to)\s/u;
@@ -40,7 +44,10 @@ export function leadSubject(text: string): string {
   const subject = head.slice(0, end.index).trim();
   if (!subject || subject.length > TITLES.maxLine || SENTENCE_END.test(`${subject} `) || subject.includes('\n')) return '';
   const words = subject.split(/\s+/);
-  if (words.length > TITLES.subjectWords || NOT_A_SUBJECT.has(bare(words[0]))) return '';
+  if (words.length > TITLES.subjectWords) return '';
+  const opener = bare(words[0]);
+  const openedName = NAME_OPENERS.has(opener) && words.length > 1 && /^\p{Lu}/u.test(bare(words[1]));
+  if (NOT_A_SUBJECT.has(opener) && !openedName) return '';
   // a name: its first and last words capitalised, and at most half of the others in lower case
   // ("Fujiwara no Yoritada", "The discography of Weezer"; not "The woman's film")
   const lower = words.filter((w) => !capitalised(w)).length;
