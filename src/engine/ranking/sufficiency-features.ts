@@ -172,13 +172,17 @@ function missingTerms(q: Query, rows: number[]): number {
  */
 function nameCoverage(c: SearchCorpus, names: QuestionName[], rows: number[]): number {
   if (names.length === 0) return 1;
-  const held = (n: QuestionName, row: number) => {
-    const { terms, flags } = c.seq(row);
+  // each row's terms, and where it may open with a name: its start, and its body after a title line
+  const read = rows.map((r) => {
+    const body = c.titleLineLength(r);
+    return { ...c.seq(r), starts: body > 0 ? [0, body] : [0] };
+  });
+  const held = (n: QuestionName, { terms, flags, starts }: (typeof read)[number]) => {
     if (containsPhrase(terms, 0, n.terms)) return true;
-    const body = c.titleLineLength(row);
-    return [0, body].some((at) => opensWith(terms, flags, at, n.terms) || opensWith(terms, flags, at, n.head));
+    const forms = n.head.length < n.terms.length ? [n.terms, n.head] : [n.terms];
+    return starts.some((at) => forms.some((f) => opensWith(terms, flags, at, f)));
   };
-  return names.filter((n) => rows.some((r) => held(n, r))).length / names.length;
+  return names.filter((n) => read.some((r) => held(n, r))).length / names.length;
 }
 
 /** Share of the chain's passages whose document's title the question names (hop 1's `hit`). */
