@@ -146,11 +146,11 @@ export function log(msg: string): void {
   process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${msg}\n`);
 }
 
-/** RSS by kind of mapping, from /proc/self/smaps. */
-export function rssByMapping(): { anon: number; heap: number; lmdb: number; files: number } {
+/** RSS by kind of mapping of a process (this one by default), from /proc/<pid>/smaps. */
+export function rssByMapping(pid: number | 'self' = 'self'): { anon: number; heap: number; lmdb: number; files: number } {
   const out = { anon: 0, heap: 0, lmdb: 0, files: 0 };
   let kind: keyof typeof out = 'anon';
-  for (const line of fs.readFileSync('/proc/self/smaps', 'utf8').split('\n')) {
+  for (const line of fs.readFileSync(`/proc/${pid}/smaps`, 'utf8').split('\n')) {
     const head = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
     if (head) {
       const name = head[1];

@@ -76,3 +76,28 @@ export async function call(base: string, method: string, p: string, body?: unkno
     return res.status === 204 ? undefined : res.json();
   }
 }
+
+/** The server's Prometheus samples (GET /metrics), keyed by name and label string: `svc_stores_open`, `svc_store_passages{project="default",store="s"}`. */
+export async function scrape(base: string): Promise<Map<string, number>> {
+  const text = await (await fetch(base.replace(/\/v1$/, '/metrics'))).text();
+  const out = new Map<string, number>();
+  for (const line of text.split('\n')) {
+    const m = /^([a-zA-Z_:][\w:]*(?:\{.*\})?) (\S+)$/.exec(line);
+    if (m) out.set(m[1], Number(m[2]));
+  }
+  return out;
+}
+
+/**
+ * Waits until no engine task (a merge, the idle merge after the last write included) has been in
+ * flight for `quietMs`, sampled every 100 ms; returns the seconds waited.
+ */
+export async function waitQuiet(base: string, quietMs = 3000): Promise<number> {
+  const t0 = performance.now();
+  let quietSince = performance.now();
+  for (;;) {
+    if ((await scrape(base)).get('svc_engine_tasks_in_flight') !== 0) quietSince = performance.now();
+    else if (performance.now() - quietSince >= quietMs) return (quietSince - t0) / 1000;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

@@ -1,17 +1,22 @@
 // One scale point in its own process: a synthetic corpus of `size` documents (synth-corpus.ts; the
 // gold documents of the evaluated queries first), either
-// - mode 'http': ingested into a real svc server over HTTP (1000 per request, as users do) and
-//   searched over HTTP after 16 untimed searches (the first one reported alone): ingest time,
-//   latency percentiles, all-gold@10, index bytes, data dir, RSS (and by kind of mapping);
+// - mode 'http': ingested into a real svc server in a child process (`svc serve`) over HTTP (1000
+//   per request, as users do) and searched over HTTP after 16 untimed searches (the first one
+//   reported alone): ingest time, latency percentiles, all-gold@10, index bytes and the engine's
+//   memory (from /metrics), data dir, the server's RSS, peak RSS and RSS by kind of mapping;
 // - mode 'engine': encoded and indexed in-process (no HTTP, no LMDB) and searched through the
 //   search op on this thread with profiled kernels: where a search's time and bytes go.
 // Prints one JSON report line. Args: { mode, size, queries (count per suite), threads? }.
 
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { SCAN } from '../src/engine/params.js';
-import { type Doc, log, percentile, rssByMapping, selfMaxRss, suiteCorpus, suiteQueries } from './bench-util.js';
+import { type Doc, log, percentile, procMaxRss, REPO_DIR, rssByMapping, selfMaxRss, suiteCorpus, suiteQueries } from './bench-util.js';
+import { call, rssMiB, scrape, serve, stop, waitQuiet } from './child-server.js';
 import { CpuProfile } from './cpu-profile.js';
 import { EngineHarness } from './engine-harness.js';
-import { SvcSystem } from './peer-svc.js';
+import { duBytes } from './peer-svc.js';
 import { allGold } from './peer-text.js';
 import { SynthCorpus } from './synth-corpus.js';
 
@@ -32,6 +37,7 @@ let synth: SynthCorpus | undefined = new SynthCorpus(
   queries.flatMap((q) => q.gold_doc_ids),
 );
 const report: Record<string, unknown> = { mode: args.mode, size: args.size, queries: queries.length };
+const STORE = 'bench';
 
 /** Seconds spent inside `add` (generating the synthetic documents is not counted). */
 async function ingest(add: (docs: Doc[]) => Promise<void>): Promise<number> {
@@ -53,38 +59,76 @@ async function ingest(add: (docs: Doc[]) => Promise<void>): Promise<number> {
 }
 
 if (args.mode === 'http') {
-  const svc = await SvcSystem.start({ threads: args.threads });
-  report.ingestSeconds = await ingest((docs) => svc.ingest(docs));
-  report.rssAfterIngestBytes = process.memoryUsage().rss;
-  report.settleSeconds = await svc.settle();
-  report.rssSettledBytes = process.memoryUsage().rss;
+  // The server runs in a process of its own (`svc serve`), so that its RSS and peak are its own, not
+  // this process's corpus generator and client.
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-scale-'));
+  const server = await serve(REPO_DIR, dataDir, args.threads ? { SVC_THREADS: String(args.threads) } : {});
+  const pid = server.child.pid!;
+  const store = `/stores/${STORE}`;
+  await call(server.base, 'POST', '/stores', { name: STORE });
+  report.ingestSeconds = await ingest(async (docs) => {
+    await call(server.base, 'POST', `${store}/documents`, {
+      documents: docs.map((d) => ({ id: d.id, text: d.text, metadata: d.metadata ?? {} })),
+    });
+  });
+  report.rssAfterIngestBytes = rssMiB(pid) * 2 ** 20;
+  report.settleSeconds = await waitQuiet(server.base);
+  report.rssSettledBytes = rssMiB(pid) * 2 ** 20;
+  const search = async (query: string) => {
+    const t = performance.now();
+    const r = (await call(server.base, 'POST', `${store}/search`, { query, max_results: 10 })) as {
+      latency_ms: number;
+      passages: Array<{ doc_id: string }>;
+    };
+    return { ms: performance.now() - t, engineMs: r.latency_ms, hits: r.passages.map((p) => ({ docId: p.doc_id, text: '' })) };
+  };
   // A fresh server's first searches compile the search code and touch a new million-row scratch:
   // the first is reported on its own, and WARMUP untimed searches come before the timed ones.
   for (let i = 0; i < WARMUP; i++) {
-    const a = await svc.search(queries[i % queries.length].query, 10);
+    const a = await search(queries[i % queries.length].query);
     if (i === 0) report.firstSearchMs = a.engineMs;
   }
   const engine: number[] = [];
   const roundTrip: number[] = [];
   let gold10 = 0;
   for (const q of queries) {
-    const t = performance.now();
-    const a = await svc.search(q.query, 10);
-    roundTrip.push(performance.now() - t);
+    const a = await search(q.query);
+    roundTrip.push(a.ms);
     engine.push(a.engineMs);
     gold10 += +allGold(q, a.hits, 10);
   }
+  // what a store's description (its counts) and a metrics scrape cost at this size
+  const timed = async (f: () => Promise<unknown>) => {
+    const ms: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const t = performance.now();
+      await f();
+      ms.push(performance.now() - t);
+    }
+    return percentile(ms, 50);
+  };
+  report.storeGetMs = await timed(() => call(server.base, 'GET', store));
+  report.metricsMs = await timed(() => scrape(server.base));
+  const m = await scrape(server.base);
+  const label = `{project="default",store="${STORE}"}`;
   Object.assign(report, {
     allGold10: gold10 / queries.length,
     engineP50: percentile(engine, 50),
     engineP99: percentile(engine, 99),
     roundTripP50: percentile(roundTrip, 50),
     roundTripP99: percentile(roundTrip, 99),
-    ...svc.stats(),
-    rssByMapping: rssByMapping(),
-    jsHeapBytes: process.memoryUsage().heapTotal,
+    passages: m.get(`svc_store_passages${label}`),
+    indexBytes: m.get(`svc_store_index_bytes${label}`),
+    wasmBytes: m.get('svc_engine_memory_bytes{kind="reserved"}'),
+    wasmUsedBytes: m.get('svc_engine_memory_bytes{kind="allocated"}'),
+    jsHeapBytes: m.get('nodejs_heap_size_total_bytes'),
+    dataDirBytes: duBytes(dataDir),
+    rssBytes: rssMiB(pid) * 2 ** 20,
+    rssByMapping: rssByMapping(pid),
+    maxRssBytes: procMaxRss(pid),
   });
-  await svc.close();
+  await stop(server);
+  fs.rmSync(dataDir, { recursive: true, force: true });
 } else {
   const h = await EngineHarness.open({ threads: args.threads });
   report.encodeSeconds = await ingest((docs) => h.add(docs));
@@ -143,6 +187,6 @@ if (args.mode === 'http') {
   report.selfTimes = selfTimes.map((t) => ({ ...t, ms: t.ms / Math.min(queries.length, 40) }));
   await h.close();
 }
-report.maxRssBytes = selfMaxRss();
+if (args.mode === 'engine') report.maxRssBytes = selfMaxRss();
 process.stdout.write(`${JSON.stringify(report)}\n`);
 process.exit(0);

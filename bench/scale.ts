@@ -2,7 +2,8 @@
 // [--ann text:100000,lowrank:1000000,random:100000] [--no-http] [--json FILE]`: how svc grows with the corpus. For each size, in separate
 // child processes: svc over HTTP on the synthetic corpus (ingest time, search latency,
 // all-gold@10 on the first `queries` hotpotqa and 2wiki questions, whose gold paragraphs are in
-// every corpus, index bytes, peak RSS, RSS after the searches, the WebAssembly memory); the same
+// every corpus, index bytes, the server's peak RSS and RSS after the searches, the WebAssembly
+// memory, what a store's description and a metrics scrape take); the same
 // corpus in-process with profiled kernels and a CPU profile (where a search's time goes), with the exact and the approximate scan side by side (what
 // the approximate one costs in recall and saves in time); and the exact int8 scan against usearch HNSW on vectors of
 // that many passages. Prints markdown tables. Invariants: children run one at a time; the corpus
@@ -78,6 +79,7 @@ const rows = sizes.map((size) => {
     h.rssBytes ? `${mib(h.rssBytes)} (${num(h.rssBytes / (e.totalRows ?? h.passages) / 1024)})` : '–',
     h.wasmBytes ? `${mib(h.wasmBytes)} (${mib(h.wasmUsedBytes)})` : '–',
     h.dataDirBytes ? mib(h.dataDirBytes) : '–',
+    h.storeGetMs ? `${fmt(h.storeGetMs, 1)} / ${fmt(h.metricsMs, 1)}` : '–',
   ];
 });
 out.push(
@@ -96,6 +98,7 @@ out.push(
       'server RSS MiB after the searches (KiB per passage)',
       'WebAssembly memory MiB (allocated)',
       'data dir MiB',
+      'GET store / GET /metrics ms',
     ],
     rows,
   ),

@@ -60,6 +60,13 @@ t.test('metrics after real requests: names, types, labels', async (t) => {
   t.ok((samples(text, 'svc_store_passages').get('{project="default",store="wiki"}') ?? 0) >= 2);
   t.ok((samples(text, 'svc_store_bytes').get('{project="default",store="wiki"}') ?? 0) > 0);
   t.equal(samples(text, 'svc_stores_open').get(''), 1, 'stores open');
+  const index = samples(text, 'svc_store_index_bytes').get('{project="default",store="wiki"}') ?? 0;
+  t.ok(index > 0, "an open store's index bytes");
+  t.equal(typeOf(text, 'svc_engine_memory_bytes'), 'gauge');
+  const engine = samples(text, 'svc_engine_memory_bytes');
+  const [reserved, allocated, limit] = ['reserved', 'allocated', 'limit'].map((k) => engine.get(`{kind="${k}"}`) ?? 0);
+  t.ok(allocated >= index, 'the allocated engine memory holds the index');
+  t.ok(reserved >= allocated && limit >= reserved && limit <= 2 ** 32, 'allocated <= reserved <= limit <= 4 GiB');
   t.equal(typeOf(text, 'svc_engine_tasks_in_flight'), 'gauge');
   t.equal(samples(text, 'svc_engine_tasks_in_flight').get(''), 0, 'nothing in flight between requests');
   t.ok((samples(text, 'process_resident_memory_bytes').get('') ?? 0) > 1e6, 'process memory');

@@ -1,8 +1,9 @@
 // The server's Prometheus metrics (prom-client), served at GET /metrics in the text exposition
 // format: requests and their latency by route (the OpenAPI path, not the URL: ids never become
 // labels) and status; searches' hops used, confidence and engine time; documents ingested; engine
-// tasks in flight (the worker queue); per store, its documents and bytes, and passages while open;
-// the stores open; and prom-client's
+// tasks in flight (the worker queue); the engine's shared memory (reserved, allocated, limit); per
+// store, its documents and bytes, and its passages and index bytes while open; the stores open; and
+// prom-client's
 // process metrics (resident memory, heap, event-loop lag, GC). Gauges are read when scraped.
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { SearchResult } from '../api-types.js';
@@ -50,7 +51,7 @@ export class ServerMetrics {
     registers: [this.registry],
   });
 
-  constructor(engine: Pick<Engine, 'pending'>, registry: Pick<StoreRegistry, 'catalog' | 'counts' | 'docs'>) {
+  constructor(engine: Pick<Engine, 'pending' | 'memory'>, registry: Pick<StoreRegistry, 'catalog' | 'counts' | 'docs'>) {
     collectDefaultMetrics({ register: this.registry });
     new Gauge({
       name: 'svc_engine_tasks_in_flight',
@@ -58,6 +59,18 @@ export class ServerMetrics {
       registers: [this.registry],
       collect() {
         this.set(engine.pending);
+      },
+    });
+    new Gauge({
+      name: 'svc_engine_memory_bytes',
+      help: "The engine's shared memory: reserved (its high-water mark, never given back), allocated (open stores' indexes, the model, searches' scratch) and limit (an ingest past it is refused with 507)",
+      labelNames: ['kind'] as const,
+      registers: [this.registry],
+      collect() {
+        const m = engine.memory;
+        this.set({ kind: 'reserved' }, m.reserved);
+        this.set({ kind: 'allocated' }, m.allocated);
+        this.set({ kind: 'limit' }, m.limit);
       },
     });
     /** A gauge per store of the catalog; `value` undefined leaves a store out. */
@@ -82,6 +95,7 @@ export class ServerMetrics {
       (e) => registry.counts(e).bytes,
     );
     perStore('svc_store_passages', 'Live passages in an open store', (e) => e.open?.index.passageCount);
+    perStore('svc_store_index_bytes', "Bytes an open store's index takes in the engine's memory", (e) => e.open?.index.memoryBytes);
     new Gauge({
       name: 'svc_stores_open',
       help: 'Stores open (loaded in memory); the others open on their next request',

@@ -10,7 +10,7 @@ import { type LoadedModelFolder, loadModel, type ModelDescriptor, ModelError, re
 import { modelFitProblem } from './ranking/index.js';
 import { createEngineRuntime, EnginePool, type EngineRuntime } from './runtime/index.js';
 import { analyzerId } from './text/index.js';
-import type { EncodedBatch, Engine, Metadata, StoreIndex } from './types.js';
+import type { EncodedBatch, Engine, EngineMemory, Metadata, StoreIndex } from './types.js';
 
 export interface EngineOptions {
   /** The verified model folder (read once by whoever starts the engine: loadModelFolder). */
@@ -64,6 +64,11 @@ class SvcEngine implements Engine {
 
   get pending(): number {
     return this.ctx.pool.pending;
+  }
+
+  get memory(): EngineMemory {
+    const s = this.ctx.heap.stats();
+    return { reserved: s.capacity, allocated: s.bytesInUse, limit: s.maxBytes };
   }
 
   createIndex(opts: { compactWhenIdle?: boolean } = {}): StoreIndex {

@@ -110,6 +110,16 @@ export interface StoreIndex {
   close(): void;
 }
 
+/** The engine's shared memory (Engine.memory), bytes. */
+export interface EngineMemory {
+  /** the WebAssembly memory's size: its high-water mark, as it never shrinks */
+  reserved: number;
+  /** live blocks: every open store's index, the model's tables and searches' scratch */
+  allocated: number;
+  /** the most it may grow to (4 GiB, or SVC_ENGINE_MEMORY_MB) */
+  limit: number;
+}
+
 export interface Engine {
   /** e.g. `svc-engine/0.1.0 model=svc-mh@1.0.0`: names the engine and the model version. */
   readonly id: string;
@@ -119,6 +129,8 @@ export interface Engine {
   readonly analyzer: string;
   /** Tasks (searches, encodings, merges) dispatched to the worker pool and not settled, queued ones included. */
   readonly pending: number;
+  /** The engine's shared memory, bytes: what it has reserved (never shrinks), what is allocated in it, and its limit. */
+  readonly memory: EngineMemory;
   encode(docs: Array<{ id: string; text: string; metadata?: Metadata }>): Promise<EncodedBatch>;
   /** `compactWhenIdle` (default true): merge small segments once the store sees no writes for a moment. */
   createIndex(opts?: { compactWhenIdle?: boolean }): StoreIndex;
