@@ -21,11 +21,8 @@ async function runSearch(ctx: Ctx<'search'> | Ctx<'searchBatch'>, b: ValidSearch
   const { registry, engine } = ctx.services;
   const store = registry.get(ctx.project, ctx.params.store);
   checkFilter(b.filter, `${where}.filter`);
-  const texts = new Map<string, string | undefined>();
-  const text = (docId: string): string | undefined => {
-    if (!texts.has(docId)) texts.set(docId, store.db.getText(docId));
-    return texts.get(docId);
-  };
+  // a document may be a whole book: its passages are read without decoding all of it (StoreDb.textReader)
+  const read = store.db.textReader();
   const outcome = await engineTurn(ctx, () =>
     store.index.search(
       {
@@ -36,14 +33,13 @@ async function runSearch(ctx: Ctx<'search'> | Ctx<'searchBatch'>, b: ValidSearch
         trace: b.return_trace,
         filter: b.filter,
       },
-      (docId, start, end) => text(docId)?.slice(start, end),
+      read,
     ),
   );
   let passages: Passage[] = [];
   for (const p of outcome.passages) {
-    const t = text(p.docId);
-    if (t === undefined) continue;
-    const passage = t.slice(p.start, p.end);
+    const passage = read(p.docId, p.start, p.end);
+    if (passage === undefined) continue;
     passages.push({
       doc_id: p.docId,
       text: passage,

@@ -28,3 +28,4 @@ export {
   type StoredText,
   type StoreMeta,
 } from './store-db.js';
+export { MARK_UNITS, sliceUtf8, utf8Marks } from './text-ranges.js';

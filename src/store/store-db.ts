@@ -18,6 +18,7 @@ import { type Database, type Key, open, type RootDatabase } from 'lmdb';
 import type { Metadata } from '../api-types.js';
 import { fsyncDir, fsyncFile } from '../fsync.js';
 import { storageError } from './storage-error.js';
+import { MARKED_TEXTS, sliceUtf8, utf8Marks, WHOLE_TEXT_BYTES } from './text-ranges.js';
 
 export interface StoreMeta {
   id: string;
@@ -99,6 +100,8 @@ export class StoreDb {
   meta: StoreMeta;
   private readonly root: RootDatabase;
   private readonly docs: Database<DocRecord, string>;
+  /** Marks of the large texts read lately, least recently read first (textReader). */
+  private readonly textMarks = new Map<string, { seq: number; bytes: number; marks: Uint32Array }>();
   private readonly texts: Database<string, string>;
   private readonly encodingDbs: Record<EncodingsDb, Database<Buffer, string>>;
   private readonly order: Database<string, number>;
@@ -222,6 +225,35 @@ export class StoreDb {
 
   getText(id: string): string | undefined {
     return storable(id) ? this.texts.get(id) : undefined;
+  }
+
+  /**
+   * A reader of ranges of texts for one search: `read(id, start, end)` is `getText(id)?.slice(start,
+   * end)`, each text read once per reader, and a large one not decoded whole (text-ranges.ts): its
+   * marks are made on its first read and kept for the version of the document they were made from
+   * (its `seq`, which every write of it renews, and its byte length).
+   */
+  textReader(): (id: string, start: number, end: number) => string | undefined {
+    const read = new Map<string, { text: string } | { bytes: Buffer; marks: Uint32Array } | undefined>();
+    return (id, start, end) => {
+      if (!read.has(id)) read.set(id, this.readForRanges(id));
+      const t = read.get(id);
+      if (t === undefined) return undefined;
+      return 'text' in t ? t.text.slice(start, end) : sliceUtf8(t.bytes, start, end, t.marks);
+    };
+  }
+
+  private readForRanges(id: string): { text: string } | { bytes: Buffer; marks: Uint32Array } | undefined {
+    const bytes = storable(id) ? this.texts.getBinary(id) : undefined;
+    if (bytes === undefined) return undefined;
+    if (bytes.length <= WHOLE_TEXT_BYTES) return { text: bytes.toString('utf8') };
+    const seq = this.docs.get(id)?.seq ?? -1;
+    let known = this.textMarks.get(id);
+    this.textMarks.delete(id);
+    if (known?.seq !== seq || known.bytes !== bytes.length) known = { seq, bytes: bytes.length, marks: utf8Marks(bytes) };
+    this.textMarks.set(id, known);
+    if (this.textMarks.size > MARKED_TEXTS) this.textMarks.delete(this.textMarks.keys().next().value as string);
+    return { bytes, marks: known.marks };
   }
 
   /**
