@@ -1,7 +1,7 @@
 // Reading a range of a document's text (UTF-16 offsets, as JavaScript's slice and the engine's
 // passage offsets count) from its stored UTF-8 bytes without decoding the whole text: a search
 // lists passages of a document that may be tens of megabytes (a book), and decoding all of it for
-// each passage cost tens of milliseconds. Invariants: `sliceUtf8(bytes, start, end, marks)` equals
+// each search cost tens of milliseconds. Invariants: `sliceUtf8(bytes, start, end, marks)` equals
 // `bytes.toString('utf8').slice(start, end)` for every valid UTF-8 text and every range (a range that
 // starts or ends inside a surrogate pair is decoded whole, as slice would cut it); marks are
 // computed from the bytes alone, so a mark set is valid for exactly the bytes it was made from.
@@ -10,7 +10,7 @@
 export const MARK_UNITS = 1 << 12;
 /** A text of at most this many bytes is decoded whole to read a range of it (as fast as marking it). */
 export const WHOLE_TEXT_BYTES = 1 << 16;
-/** Texts whose marks a store remembers (the largest read lately), each about 8 bytes per MARK_UNITS of text. */
+/** Large texts whose marks a store remembers (those read last), each about 8 bytes per MARK_UNITS of text. */
 export const MARKED_TEXTS = 256;
 
 /**
