@@ -42,18 +42,18 @@ t.test('n_docs is exact through ingests, upserts and deletes', async (t) => {
 t.test("reading a store's counts maps none of its data file", { skip: process.platform !== 'linux' && 'needs /proc' }, async (t) => {
   const { api, server, dataDir } = await startTestServer(t);
   const store = await api.post('/stores', { name: 'big' });
-  for (let b = 0; b < 6; b++) {
+  for (let b = 0; b < 3; b++) {
     await api.post('/stores/big/documents', { documents: Array.from({ length: 500 }, (_, i) => doc(b * 500 + i, 300)) });
   }
   const file = `${store.id}/data.mdb`;
   const before = residentOf(file);
   for (let i = 0; i < 3; i++) {
-    t.equal((await api.get('/stores/big')).n_docs, 3000);
+    t.equal((await api.get('/stores/big')).n_docs, 1500);
     await api.get('/stores');
     await (await fetch(server.url.replace(/\/v1$/, '/metrics'))).text();
   }
   const grown = residentOf(file) - before;
   const size = fs.statSync(`${dataDir}/default/${file}`).size;
-  t.ok(size > 8 * 2 ** 20, `a data file of ${(size / 2 ** 20).toFixed(1)} MiB`);
+  t.ok(size > 4 * 2 ** 20, `a data file of ${(size / 2 ** 20).toFixed(1)} MiB`);
   t.ok(grown < size / 20, `counting mapped ${(grown / 2 ** 20).toFixed(2)} MiB of it`);
 });

@@ -52,10 +52,10 @@ t.test('a large document: its passages are its text at their offsets', async (t)
   await api.post('/stores', { name: 'book' });
   const chapter = (i: number) =>
     `Chapter ${i}. The lighthouse keeper number ${i} of the Ærø coast wrote ${i * 3} letters — « merci » — to Zoë in Kraków 😀.`;
-  const text = `The Book of Keepers\n${Array.from({ length: 30000 }, (_, i) => chapter(i)).join('\n\n')}`;
-  t.ok(Buffer.byteLength(text) > 3e6, 'a text of several megabytes');
+  const text = `The Book of Keepers\n${Array.from({ length: 3000 }, (_, i) => chapter(i)).join('\n\n')}`;
+  t.ok(Buffer.byteLength(text) > 4 * 65536, 'a text past the size decoded whole');
   await api.post('/stores/book/documents', { documents: [{ id: 'b', text }] });
-  for (const query of ['Which keeper of the Ærø coast wrote 51 letters?', 'lighthouse keeper number 29000 Kraków']) {
+  for (const query of ['Which keeper of the Ærø coast wrote 51 letters?', 'lighthouse keeper number 2900 Kraków']) {
     const r = await api.post('/stores/book/search', { query, max_results: 5, return_trace: true });
     t.ok(r.passages.length > 0, query);
     for (const p of r.passages) t.equal(p.text, text.slice(p.start, p.end), `passage ${p.start}-${p.end}`);
