@@ -64,6 +64,7 @@ if (args.mode === 'http') {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-scale-'));
   const server = await serve(REPO_DIR, dataDir, args.threads ? { SVC_THREADS: String(args.threads) } : {});
   const pid = server.child.pid!;
+  const rss = () => rssMiB(pid) * 2 ** 20;
   const store = `/stores/${STORE}`;
   await call(server.base, 'POST', '/stores', { name: STORE });
   report.ingestSeconds = await ingest(async (docs) => {
@@ -71,9 +72,9 @@ if (args.mode === 'http') {
       documents: docs.map((d) => ({ id: d.id, text: d.text, metadata: d.metadata ?? {} })),
     });
   });
-  report.rssAfterIngestBytes = rssMiB(pid) * 2 ** 20;
+  report.rssAfterIngestBytes = rss();
   report.settleSeconds = await waitQuiet(server.base);
-  report.rssSettledBytes = rssMiB(pid) * 2 ** 20;
+  report.rssSettledBytes = rss();
   const search = async (query: string) => {
     const t = performance.now();
     const r = (await call(server.base, 'POST', `${store}/search`, { query, max_results: 10 })) as {
@@ -123,7 +124,7 @@ if (args.mode === 'http') {
     wasmUsedBytes: m.get('svc_engine_memory_bytes{kind="allocated"}'),
     jsHeapBytes: m.get('nodejs_heap_size_total_bytes'),
     dataDirBytes: duBytes(dataDir),
-    rssBytes: rssMiB(pid) * 2 ** 20,
+    rssBytes: rss(),
     rssByMapping: rssByMapping(pid),
     maxRssBytes: procMaxRss(pid),
   });
