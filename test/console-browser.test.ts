@@ -361,6 +361,8 @@ if (!executablePath) {
     t.equal(await linked!.evaluate((m) => m.textContent), IBERIA.slice(second.start, second.end));
 
     await page.goto(`${origin}/console/`);
+    // the store list renders from a request of its own: click once it is there
+    await page.waitForSelector('button[aria-label="Delete store scratch"]');
     await page.click('button[aria-label="Delete store scratch"]');
     const confirm = await page.waitForSelector('dialog button.danger');
     t.equal(await confirm!.evaluate((b) => (b as unknown as { disabled: boolean }).disabled), true, 'delete waits for the typed name');
