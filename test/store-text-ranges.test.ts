@@ -1,7 +1,8 @@
 // A range of a stored text read from its UTF-8 bytes (src/store/text-ranges.ts) is exactly the
 // JavaScript slice of the whole text, for any text (ASCII, two-, three- and four-byte characters,
 // lone surrogates stored as U+FFFD) and any range, across marks; and over HTTP the passages of a
-// document of several megabytes are its text's slices at their offsets.
+// document of several megabytes are its text's slices at their offsets, through upserts and a
+// delete of it (the store keeps a large text's bytes between searches).
 import fc from 'fast-check';
 import t from 'tap';
 import { MARK_UNITS, sliceUtf8, utf8Marks } from '../src/store/index.js';
@@ -60,7 +61,16 @@ t.test('a large document: its passages are its text at their offsets', async (t)
     t.ok(r.passages.length > 0, query);
     for (const p of r.passages) t.equal(p.text, text.slice(p.start, p.end), `passage ${p.start}-${p.end}`);
   }
-  await api.post('/stores/book/documents', { documents: [{ id: 'b', text: text.replaceAll('Zoë', 'Zoe') }] });
-  const again = await api.post('/stores/book/search', { query: 'Which keeper of the Ærø coast wrote 51 letters?', max_results: 5 });
-  for (const p of again.passages) t.equal(p.text, text.replaceAll('Zoë', 'Zoe').slice(p.start, p.end), 'after an upsert: the new text');
+  // the store kept the text's bytes from the searches above: a new version of the same byte length must not be read from them
+  const edited = text.replaceAll('Zoë', 'Zoé');
+  t.equal(Buffer.byteLength(edited), Buffer.byteLength(text), 'the edit keeps the byte length');
+  await api.post('/stores/book/documents', { documents: [{ id: 'b', text: edited }] });
+  const ask = () => api.post('/stores/book/search', { query: 'Which keeper of the Ærø coast wrote 51 letters to Zoé?', max_results: 5 });
+  const again = await ask();
+  t.ok(again.passages.length > 0, 'found after the upsert');
+  for (const p of again.passages) t.equal(p.text, edited.slice(p.start, p.end), 'after an upsert: the new text');
+  await api.delete('/stores/book/documents/b');
+  t.same((await ask()).passages, [], 'deleted: nothing listed');
+  await api.post('/stores/book/documents', { documents: [{ id: 'b', text }] });
+  for (const p of (await ask()).passages) t.equal(p.text, text.slice(p.start, p.end), 'written again: its text');
 });

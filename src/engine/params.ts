@@ -80,6 +80,14 @@ export const FEATURE_TEXT = {
    */
   docWindow: 256,
   /**
+   * Centroids of windows of at least this many passages are remembered across a worker's searches
+   * (window-centroids.ts): the sum costs one pass over the window's vectors, in JavaScript; shorter
+   * ones are summed for each search that reads them.
+   */
+  keptWindowRows: 16,
+  /** Window centroids a worker remembers (each dimension times 8 bytes), the least recently read dropped first. */
+  keptWindows: 2048,
+  /**
    * A passage that opens with a question's name may hold this many words between two of the name's
    * ("David Yuryevich Dzakhov" opens a passage about "David Dzakhov"; sufficiency's name_held_ret).
    */

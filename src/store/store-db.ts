@@ -18,7 +18,7 @@ import { type Database, type Key, open, type RootDatabase } from 'lmdb';
 import type { Metadata } from '../api-types.js';
 import { fsyncDir, fsyncFile } from '../fsync.js';
 import { storageError } from './storage-error.js';
-import { MARKED_TEXTS, sliceUtf8, utf8Marks, WHOLE_TEXT_BYTES } from './text-ranges.js';
+import { KEPT_TEXT_BYTES, MARKED_TEXTS, sliceUtf8, utf8Marks, WHOLE_TEXT_BYTES } from './text-ranges.js';
 
 export interface StoreMeta {
   id: string;
@@ -90,6 +90,14 @@ const DATABASES = {
   idem: {},
 } as const;
 type DatabaseName = keyof typeof DATABASES;
+
+/** A large text read lately: its marks, and its bytes while they are kept, for the version of the document at `seq`. */
+interface LargeText {
+  seq: number;
+  bytes: number;
+  marks: Uint32Array;
+  text?: Buffer;
+}
 const openDatabase = (root: RootDatabase, name: DatabaseName) => root.openDB<unknown, Key>(name, { ...DATABASES[name] });
 
 /** Entries a compaction's copy writes per write transaction (it yields to the event loop between them). */
@@ -100,8 +108,10 @@ export class StoreDb {
   meta: StoreMeta;
   private readonly root: RootDatabase;
   private readonly docs: Database<DocRecord, string>;
-  /** Marks of the large texts read lately, least recently read first (textReader). */
-  private readonly textMarks = new Map<string, { seq: number; bytes: number; marks: Uint32Array }>();
+  /** The large texts read lately, least recently read first, with their marks and, within KEPT_TEXT_BYTES, their bytes (textReader). */
+  private readonly largeTexts = new Map<string, LargeText>();
+  /** Bytes of the texts kept in largeTexts. */
+  private keptTextBytes = 0;
   private readonly texts: Database<string, string>;
   private readonly encodingDbs: Record<EncodingsDb, Database<Buffer, string>>;
   private readonly order: Database<string, number>;
@@ -231,7 +241,8 @@ export class StoreDb {
    * A reader of ranges of texts for one search: `read(id, start, end)` is `getText(id)?.slice(start,
    * end)`, each text read once per reader, and a large one not decoded whole (text-ranges.ts): its
    * marks are made on its first read and kept for the version of the document they were made from
-   * (its `seq`, which every write of it renews, and its byte length).
+   * (its `seq`, which every write of it renews, and its byte length), and its bytes are kept with
+   * them within KEPT_TEXT_BYTES, so that the next search listing it reads no megabytes from LMDB.
    */
   textReader(): (id: string, start: number, end: number) => string | undefined {
     const read = new Map<string, { text: string } | { bytes: Buffer; marks: Uint32Array } | undefined>();
@@ -244,16 +255,44 @@ export class StoreDb {
   }
 
   private readForRanges(id: string): { text: string } | { bytes: Buffer; marks: Uint32Array } | undefined {
-    const bytes = storable(id) ? this.texts.getBinary(id) : undefined;
+    if (!storable(id)) return undefined;
+    const known = this.largeTexts.get(id);
+    if (known?.text) {
+      // a kept text stands for the version of the document it was read from: its seq, which every write renews
+      if (this.docs.get(id)?.seq === known.seq) {
+        this.largeTexts.delete(id);
+        this.largeTexts.set(id, known);
+        return { bytes: known.text, marks: known.marks };
+      }
+      this.forgetLargeText(id);
+    }
+    const bytes = this.texts.getBinary(id);
     if (bytes === undefined) return undefined;
     if (bytes.length <= WHOLE_TEXT_BYTES) return { text: bytes.toString('utf8') };
     const seq = this.docs.get(id)?.seq ?? -1;
-    let known = this.textMarks.get(id);
-    this.textMarks.delete(id);
-    if (known?.seq !== seq || known.bytes !== bytes.length) known = { seq, bytes: bytes.length, marks: utf8Marks(bytes) };
-    this.textMarks.set(id, known);
-    if (this.textMarks.size > MARKED_TEXTS) this.textMarks.delete(this.textMarks.keys().next().value as string);
-    return { bytes, marks: known.marks };
+    const marks = known?.seq === seq && known.bytes === bytes.length ? known.marks : utf8Marks(bytes);
+    this.forgetLargeText(id);
+    const entry: LargeText = { seq, bytes: bytes.length, marks };
+    if (bytes.length <= KEPT_TEXT_BYTES) {
+      entry.text = bytes;
+      this.keptTextBytes += bytes.length;
+    }
+    this.largeTexts.set(id, entry);
+    for (const [oldest, e] of this.largeTexts) {
+      if (this.largeTexts.size <= MARKED_TEXTS && this.keptTextBytes <= KEPT_TEXT_BYTES) break;
+      if (this.largeTexts.size > MARKED_TEXTS) this.forgetLargeText(oldest);
+      else if (e.text) {
+        this.keptTextBytes -= e.bytes;
+        e.text = undefined;
+      }
+    }
+    return { bytes, marks };
+  }
+
+  private forgetLargeText(id: string): void {
+    const e = this.largeTexts.get(id);
+    if (e?.text) this.keptTextBytes -= e.bytes;
+    this.largeTexts.delete(id);
   }
 
   /**

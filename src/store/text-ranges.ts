@@ -12,6 +12,11 @@ export const MARK_UNITS = 1 << 12;
 export const WHOLE_TEXT_BYTES = 1 << 16;
 /** Large texts whose marks a store remembers (those read last), each about 8 bytes per MARK_UNITS of text. */
 export const MARKED_TEXTS = 256;
+/**
+ * Bytes of large texts a store keeps beside their marks (those read last, whole texts only): reading
+ * a text of megabytes from LMDB copies all of it into a new buffer, for each search that lists it.
+ */
+export const KEPT_TEXT_BYTES = 32 << 20;
 
 /**
  * Marks of a UTF-8 text: pairs (UTF-16 units before, byte offset) at the first character boundary at

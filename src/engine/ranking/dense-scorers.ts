@@ -1,9 +1,11 @@
 // The dense features of a search: the cosine of the question's dense encoding with a passage's, and
 // with the centroid of the passage's document (memoised per document; in a very long document, of
-// the passages around it: SearchCorpus.docWindow). Without an encoder both are 0.
+// the passages around it: SearchCorpus.docWindow, whose centroids a thread remembers:
+// window-centroids.ts). Without an encoder both are 0.
 // Worker side; encodes the question once, into the search's dense scratch block.
 import { cosineI8, DenseEncoder, type DenseTables } from '../model/index.js';
 import type { SearchCorpus } from './corpus.js';
+import { windowCentroid } from './window-centroids.js';
 
 export interface DenseScorers {
   dense: (row: number) => number;
@@ -25,18 +27,10 @@ export function denseScorers(c: SearchCorpus, tables: DenseTables | undefined, s
       const [first, count] = c.docWindow(row);
       let cos = docs.get(first);
       if (cos === undefined) {
-        const centroid = new Float64Array(qv.length);
-        for (let r = first; r < first + count; r++) {
-          const [v, sc] = c.vector(r);
-          for (let i = 0; i < v.length; i++) centroid[i] += v[i] * sc;
-        }
+        const { sum, norm2 } = windowCentroid(c, first, count, qv.length);
         let dot = 0;
-        let norm = 0;
-        for (let i = 0; i < qv.length; i++) {
-          dot += centroid[i] * qv[i] * qs;
-          norm += centroid[i] * centroid[i];
-        }
-        cos = norm > 0 ? dot / Math.sqrt(norm) : 0;
+        for (let i = 0; i < qv.length; i++) dot += sum[i] * qv[i] * qs;
+        cos = norm2 > 0 ? dot / Math.sqrt(norm2) : 0;
         docs.set(first, cos);
       }
       return cos;
