@@ -3,7 +3,7 @@
 // rows in input order (spans, vectors, scales, lengths, term sequences, flags, titles), body and
 // title postings packed `row << 8 | min(tf, 255)` and sorted by row, sorted unique dictionaries,
 // title phrases (kind 1 full, 2 base) and prefixes, an empty build, a document without passages;
-// radixOrder's stable order; and a fast-check property comparing random builds with a naive model
+// radixOrder's and radixSortPairs' stable order; and a fast-check property comparing random builds with a naive model
 // (including a row's title line and a term's summed frequency over a range of rows).
 
 import fc from 'fast-check';
@@ -15,6 +15,7 @@ import {
   HEADER_WORDS,
   MAGIC,
   radixOrder,
+  radixSortPairs,
   SEC,
   SECTION_COUNT,
   type SegmentDoc,
@@ -240,6 +241,26 @@ t.test('radixOrder is a stable ascending order of unsigned keys', async (t) => {
   const many = Uint32Array.from({ length: 70_000 }, (_, i) => (i % 3 ? Math.floor(r() * 2 ** 32) : Math.floor(r() * 50)));
   const want = [...many.keys()].sort((a, b) => many[a] - many[b] || a - b);
   t.same([...radixOrder(many, many.length)], want, 'a stable sort of 70,000 keys, many repeated');
+  const before = many.slice();
+  radixOrder(many, many.length);
+  t.same(many, before, "radixOrder leaves the caller's keys as they were");
+  // the pairs themselves, in either number of passes: each value moves with its key
+  for (const n of [9, 70_000]) {
+    const keys = many.slice(0, n);
+    const values = Uint32Array.from(keys, (k, i) => (k ^ 0x5a5a5a5a) + i);
+    const want = [...keys.keys()].sort((a, b) => keys[a] - keys[b] || a - b);
+    const sorted = radixSortPairs(keys.slice(), values.slice(), n);
+    t.same(
+      [...sorted.keys],
+      want.map((i) => keys[i]),
+      `${n} pairs: the keys ascending`,
+    );
+    t.same(
+      [...sorted.values],
+      want.map((i) => values[i]),
+      `${n} pairs: each value beside its key, equal keys in their first order`,
+    );
+  }
 });
 
 t.test('property: random builds match a naive model through SegmentView', async (t) => {

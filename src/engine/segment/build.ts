@@ -11,17 +11,17 @@ import type { BuiltSegment, SegmentInput } from './types.js';
 /**
  * Sorted unique keys with CSR-style starts and packed postings from (key, row) occurrences given in
  * non-decreasing row order; repeated (key, row) pairs become the posting's tf (capped at 255).
+ * `keys` and `rows` are the sort's scratch: their contents are lost.
  */
 function dictionary(keys: Uint32Array, rows: Uint32Array, n: number) {
-  const order = radixOrder(keys, n);
+  const sorted = radixSortPairs(keys, rows, n);
   const uniq: number[] = [];
   const start: number[] = [];
   const postings = new Uint32Array(n);
   let np = 0;
   for (let i = 0; i < n; i++) {
-    const j = order[i];
-    const key = keys[j];
-    const row = rows[j];
+    const key = sorted.keys[i];
+    const row = sorted.values[i];
     if (uniq.length === 0 || uniq[uniq.length - 1] !== key) {
       uniq.push(key);
       start.push(np);
@@ -35,40 +35,49 @@ function dictionary(keys: Uint32Array, rows: Uint32Array, n: number) {
   return { keys: Uint32Array.from(uniq), start: Uint32Array.from(start), postings: postings.slice(0, np) };
 }
 
-/**
- * Stable LSD radix order of 32-bit keys: 3 passes of 11 bits, or 2 passes of 16 bits for 65,536 keys
- * and more (a 16-bit pass's counts cost more to clear than a short list is worth, and fewer passes
- * over a long list save more than they cost). Either gives the same order.
- */
+/** The positions of `keys[0..n)` in a stable ascending order (radixSortPairs of the keys with their positions). */
 export function radixOrder(keys: Uint32Array, n: number): Uint32Array {
+  const positions = new Uint32Array(n);
+  for (let i = 0; i < n; i++) positions[i] = i;
+  return radixSortPairs(keys.slice(0, n), positions, n).values;
+}
+
+/**
+ * The pairs (keys[i], values[i]) for i < n in a stable ascending order of their keys: an LSD radix
+ * sort in 3 passes of 11 bits, or 2 passes of 16 bits for 65,536 pairs and more (a 16-bit pass's
+ * counts cost more to clear than a short list is worth, and fewer passes over a long list save more
+ * than they cost); either gives the same order. Each pass moves the pairs themselves, so the caller
+ * then reads them in sequence (an order of positions to follow costs a cache miss per pair, which
+ * on a book of millions of term occurrences was most of the build). `keys` and `values` are the
+ * sort's scratch: their contents are lost, and the result may lie in them.
+ */
+export function radixSortPairs(keys: Uint32Array, values: Uint32Array, n: number): { keys: Uint32Array; values: Uint32Array } {
   const bits = n >= 65536 ? 16 : 11;
   const mask = (1 << bits) - 1;
   const count = new Uint32Array(1 << bits);
-  const offsets = () => {
+  let fromK = keys;
+  let fromV = values;
+  let toK: Uint32Array = new Uint32Array(n);
+  let toV: Uint32Array = new Uint32Array(n);
+  for (let shift = 0; shift < 32; shift += bits) {
+    count.fill(0);
+    for (let i = 0; i < n; i++) count[(fromK[i] >>> shift) & mask]++;
     let sum = 0;
     for (let b = 0; b <= mask; b++) {
       const c = count[b];
       count[b] = sum;
       sum += c;
     }
-  };
-  // the first pass scatters the keys in sequence (the order is still the identity)
-  let order = new Uint32Array(n);
-  for (let i = 0; i < n; i++) count[keys[i] & mask]++;
-  offsets();
-  for (let i = 0; i < n; i++) order[count[keys[i] & mask]++] = i;
-  let tmp = new Uint32Array(n);
-  for (let shift = bits; shift < 32; shift += bits) {
-    count.fill(0);
-    for (let i = 0; i < n; i++) count[(keys[i] >>> shift) & mask]++; // a histogram: any order will do
-    offsets();
     for (let i = 0; i < n; i++) {
-      const j = order[i];
-      tmp[count[(keys[j] >>> shift) & mask]++] = j;
+      const key = fromK[i];
+      const at = count[(key >>> shift) & mask]++;
+      toK[at] = key;
+      toV[at] = fromV[i];
     }
-    [order, tmp] = [tmp, order];
+    [fromK, toK] = [toK, fromK];
+    [fromV, toV] = [toV, fromV];
   }
-  return order;
+  return { keys: fromK, values: fromV };
 }
 
 /** A growable list of (key, row) occurrences. */
