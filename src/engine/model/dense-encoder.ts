@@ -14,9 +14,27 @@ export function denseScratchBytes(dim: number): number {
   return MAX_TERMS * 8 + dim * 4 + ((dim + 15) & ~15);
 }
 
+const places = new WeakMap<DenseTables, Int32Array>();
+
+/**
+ * The thread's array of places for a model's vocabulary: an encode sets the places of the rows it
+ * meets and resets them before it returns, and encodes never interleave on a thread, so every
+ * encoder of the same tables can share one (a search makes an encoder for its question).
+ */
+function placeOf(tables: DenseTables): Int32Array {
+  let place = places.get(tables);
+  if (!place) {
+    place = new Int32Array(tables.size).fill(-1);
+    places.set(tables, place);
+  }
+  return place;
+}
+
 export class DenseEncoder {
   private readonly ids = new Uint32Array(MAX_TERMS);
   private readonly ws = new Float32Array(MAX_TERMS);
+  /** Per vocabulary row, its place in `ids` during an encode, else -1 (placeOf: shared by the thread's encoders of the same tables). */
+  private readonly place: Int32Array;
   readonly dim: number;
 
   constructor(
@@ -25,6 +43,7 @@ export class DenseEncoder {
     private readonly scratch: number,
   ) {
     this.dim = tables.dim;
+    this.place = placeOf(tables);
   }
 
   /** Row of a term in the vocabulary (sorted term ids), or -1. */
@@ -47,20 +66,21 @@ export class DenseEncoder {
     const k = this.kernels;
     const weights = k.views.f32At(this.tables.weights, size);
     const vocab = k.views.u32At(this.tables.vocab, size);
-    const at = new Map<number, number>();
+    const place = this.place;
     let n = 0;
     for (let i = 0; i < terms.length && i < MAX_TERMS; i++) {
       const r = this.row(vocab, terms[i]);
       if (r < 0) continue;
-      const j = at.get(r);
-      if (j !== undefined) {
+      const j = place[r];
+      if (j >= 0) {
         this.ws[j] += weights[r];
         continue;
       }
-      at.set(r, n);
+      place[r] = n;
       this.ids[n] = r;
       this.ws[n++] = weights[r];
     }
+    for (let j = 0; j < n; j++) place[this.ids[j]] = -1;
     if (n === 0) {
       out.fill(0);
       return 0;
