@@ -91,6 +91,8 @@ const DATABASES = {
 } as const;
 type DatabaseName = keyof typeof DATABASES;
 
+const openDatabase = (root: RootDatabase, name: DatabaseName) => root.openDB<unknown, Key>(name, { ...DATABASES[name] });
+
 /** A large text read lately: its marks, and its bytes while they are kept, for the version of the document at `seq`. */
 interface LargeText {
   seq: number;
@@ -98,7 +100,6 @@ interface LargeText {
   marks: Uint32Array;
   text?: Buffer;
 }
-const openDatabase = (root: RootDatabase, name: DatabaseName) => root.openDB<unknown, Key>(name, { ...DATABASES[name] });
 
 /** Entries a compaction's copy writes per write transaction (it yields to the event loop between them). */
 const COPY_BATCH = 2000;

@@ -48,8 +48,3 @@ export function windowCentroid(c: SearchCorpus, first: number, count: number, di
   }
   return out;
 }
-
-/** Window centroids this thread remembers (tests). */
-export function keptWindowCentroids(): number {
-  return kept.size;
-}
