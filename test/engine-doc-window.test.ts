@@ -1,7 +1,8 @@
 // The whole-document features' reads on the real segment layout: a document's rows found once,
 // term counts over a range of rows from the postings equal to counting the passages' terms, summed
 // body lengths equal to the passages' lengths, and the window a very long document is read through
-// (FEATURE_TEXT.docWindow passages on a grid, always holding the row, never leaving the document).
+// (FEATURE_TEXT.docWindow passages on a grid, always holding the row, never leaving the document);
+// the loop's unit of evidence (docOf): the document, or each passage of a document longer than that.
 import t from 'tap';
 import { FEATURE_TEXT } from '../src/engine/params.js';
 import { openShippedStore } from './helpers/shipped-store.js';
@@ -53,4 +54,17 @@ t.test("a document's rows, and the window a long one is read through", async (t)
   t.ok(starts.size <= Math.ceil((2 * count) / w), `${starts.size} windows for ${count} passages: rows share them`);
   const short = store.rowsOf('short');
   t.same(c.docWindow(short[0]), [short[0], short.length], 'a short document is read whole');
+});
+
+t.test("the loop's unit of evidence: a document, or each passage of a very long one", async (t) => {
+  const c = store.corpus();
+  const book = store.rowsOf('book');
+  const keys = new Set(book.map((r) => c.docOf(r)));
+  t.equal(keys.size, book.length, 'each passage of the book is a unit of its own');
+  const short = store.rowsOf('short');
+  const after = store.rowsOf('after');
+  t.equal(new Set(short.map((r) => c.docOf(r))).size, 1, "a short document's passages are one unit");
+  t.notOk(keys.has(c.docOf(short[0])) || keys.has(c.docOf(after[0])), "no passage of the book shares a document's key");
+  t.not(c.docOf(short[0]), c.docOf(after[0]), 'two documents, two units');
+  t.same(c.docRows(book[5]), [book[0], book.length], 'the whole-document reads still see the whole book');
 });

@@ -1,12 +1,14 @@
 // The centroids of long documents' passage windows that a thread remembers across searches
 // (window-centroids.ts): a search that reads them remembered answers exactly as one that sums them
-// afresh, and a window is never taken for another store's window at the same rows.
+// afresh, and a window is never taken for another store's window at the same rows. And a book of
+// more passages than a window is searched passage by passage (SearchCorpus.docOf): the multi-hop
+// loop goes on from its first hop, lists several of its passages, and is not certain of it.
 import t from 'tap';
 import { defaultModelUri } from '../src/config.js';
 import type { MemoryStoreIndex } from '../src/engine/index/index.js';
 import { type Engine, loadEngine } from '../src/engine/index.js';
 import { readModelFolder } from '../src/engine/model/index.js';
-import { FEATURE_TEXT } from '../src/engine/params.js';
+import { FEATURE_TEXT, RESULT_LIST } from '../src/engine/params.js';
 
 const model = readModelFolder(defaultModelUri());
 const towns = ['Harare', 'Lusaka', 'Maputo', 'Gaborone', 'Windhoek', 'Lilongwe', 'Maseru', 'Mbabane', 'Kigali', 'Dodoma'];
@@ -63,4 +65,31 @@ t.test('remembered window centroids answer as centroids summed afresh, store by 
   t.teardown(() => cold.close());
   t.same(fromB, await answers(cold, b), "a store with the same rows as one searched before reads its own windows, not the other's");
   t.not(fromB[0], fromA[0], 'the two stores answer differently');
+});
+
+t.test('a book of paragraphs is searched as its paragraphs: the loop goes on past a first hop it cannot judge whole', async (t) => {
+  const engine = await loadEngine({ model, threads: 1 });
+  t.teardown(() => engine.close());
+  const n = FEATURE_TEXT.docWindow + 60;
+  const [book] = store(n, 3);
+  // long paragraphs are cut into passages that overlap: a list must not take two that overlap much
+  const long = Array.from({ length: 12 }, (_, i) => `The river pottery of Maputo ${i}, given by the Banda family in ${1850 + i}, was fired in kilns of copper work and clay.`).join(' ');
+  book.text = book.text.replaceAll('\n\nChapter 5', `\n\n${long} ${long}\n\nChapter 5`);
+  const index = engine.createIndex() as MemoryStoreIndex;
+  t.teardown(() => index.close());
+  index.apply(await engine.encode([book]));
+  let hops = 0;
+  for (const query of queries) {
+    const r = await index.search({ query, maxHops: 4, maxResults: 10, trace: false }, () => undefined);
+    t.ok(r.passages.length > 3, `${query}: several passages of the one book listed (${r.passages.length})`);
+    t.ok(r.confidence < 0.99, `${query}: a confidence below certainty (${r.confidence.toFixed(3)})`);
+    for (const [i, p] of r.passages.entries())
+      for (const o of r.passages.slice(0, i)) {
+        const shared = Math.min(p.end, o.end) - Math.max(p.start, o.start);
+        if (shared > RESULT_LIST.maxOverlap * Math.min(p.end - p.start, o.end - o.start))
+          t.fail(`${query}: passages ${o.start}-${o.end} and ${p.start}-${p.end} overlap`);
+      }
+    hops = Math.max(hops, r.hopsUsed);
+  }
+  t.ok(hops > 1, `a search went past its first hop (${hops})`);
 });

@@ -11,16 +11,18 @@ import { previousRow } from './marks.js';
 import type { Assembled, Listed, Stage } from './types.js';
 
 /**
- * Whether `row` may join a list of `rows` (whose documents are `docs`): not listed yet, and not
- * overlapping a listed passage of its document by more than RESULT_LIST.maxOverlap of the shorter.
+ * Whether `row` may join a list of `rows` (whose units of evidence are `docs`): not listed yet, and
+ * not overlapping a listed passage of its document by more than RESULT_LIST.maxOverlap of the
+ * shorter (in a very long document, whose passages are units of their own, its real document's).
  */
 function fitsList(c: SearchCorpus, rows: readonly number[], docs: ReadonlySet<number>, row: number): boolean {
   if (rows.includes(row)) return false;
-  const d = c.docOf(row);
-  if (!docs.has(d)) return true;
+  const unit = c.docOf(row);
+  if (unit >= 0 && !docs.has(unit)) return true;
+  const d = c.documentOf(row);
   const [a, b] = c.span(row);
   return !rows.some((r) => {
-    if (c.docOf(r) !== d) return false;
+    if (c.documentOf(r) !== d) return false;
     const [x, y] = c.span(r);
     return Math.min(b, y) - Math.max(a, x) > RESULT_LIST.maxOverlap * Math.min(b - a, y - x);
   });

@@ -313,10 +313,24 @@ export class SearchCorpus {
     return [Math.min(first + Math.max(0, block - 1) * half, first + count - w), w];
   }
 
-  /** A key identifying the row's document within the snapshot. */
+  /**
+   * A key identifying the row's unit of evidence within the snapshot: its document's, or, in a
+   * document of more than FEATURE_TEXT.docWindow passages, the row's own (a negative key, apart from
+   * every document's). The loop's notion of a document (which chains a list holds, where the next
+   * hop may go, how many passages of one document a list takes) was fitted on documents of at most
+   * that many passages; a book stored as one document would otherwise be one piece of evidence
+   * that every chain lies in. The whole-document features read the real document (docRows).
+   */
   docOf(row: number): number {
-    const si = this.segOf(row);
-    return this.rowBase[si] + this.segs[si].docOf(row - this.rowBase[si]);
+    const key = this.documentOf(row);
+    const [, count] = this.docRowsCache.get(key) ?? this.docRows(row);
+    return count > FEATURE_TEXT.docWindow ? -1 - row : key;
+  }
+
+  /** A key identifying the row's document within the snapshot, however long the document. */
+  documentOf(row: number): number {
+    const [si, r] = this.locate(row);
+    return this.rowBase[si] + this.segs[si].docOf(r);
   }
 
   /** Terms at the start of the row's passage that are its title line (0 if it does not start with its title). */
