@@ -73,7 +73,10 @@ t.test('a book of paragraphs is searched as its paragraphs: the loop goes on pas
   const n = FEATURE_TEXT.docWindow + 60;
   const [book] = store(n, 3);
   // long paragraphs are cut into passages that overlap: a list must not take two that overlap much
-  const long = Array.from({ length: 12 }, (_, i) => `The river pottery of Maputo ${i}, given by the Banda family in ${1850 + i}, was fired in kilns of copper work and clay.`).join(' ');
+  const long = Array.from(
+    { length: 12 },
+    (_, i) => `The river pottery of Maputo ${i}, given by the Banda family in ${1850 + i}, was fired in kilns of copper work and clay.`,
+  ).join(' ');
   book.text = book.text.replaceAll('\n\nChapter 5', `\n\n${long} ${long}\n\nChapter 5`);
   const index = engine.createIndex() as MemoryStoreIndex;
   t.teardown(() => index.close());
