@@ -16,6 +16,7 @@ function corpusOf(docs: Array<Array<[number, number]>>): SearchCorpus {
   const first = docs.map((_, d) => rows.findIndex((r) => r.d === d));
   return {
     docOf: (r: number) => rows[r].d,
+    documentOf: (r: number) => rows[r].d,
     span: (r: number) => rows[r].span,
     docRows: (r: number) => [first[rows[r].d], docs[rows[r].d].length],
   } as unknown as SearchCorpus;
