@@ -11,14 +11,12 @@ import { previousRow } from './marks.js';
 import type { Assembled, Listed, Stage } from './types.js';
 
 /**
- * Whether `row` may join a list of `rows` (whose units of evidence are `docs`): not listed yet, and
- * not overlapping a listed passage of its document by more than RESULT_LIST.maxOverlap of the
- * shorter (in a very long document, whose passages are units of their own, its real document's).
+ * Whether `row` may join a list of `rows`: not listed yet, and not overlapping a listed passage of
+ * its document by more than RESULT_LIST.maxOverlap of the shorter (its real document: a very long
+ * document's passages are units of evidence of their own, but they still overlap).
  */
-function fitsList(c: SearchCorpus, rows: readonly number[], docs: ReadonlySet<number>, row: number): boolean {
+function fitsList(c: SearchCorpus, rows: readonly number[], row: number): boolean {
   if (rows.includes(row)) return false;
-  const unit = c.docOf(row);
-  if (unit >= 0 && !docs.has(unit)) return true;
   const d = c.documentOf(row);
   const [a, b] = c.span(row);
   return !rows.some((r) => {
@@ -66,7 +64,7 @@ export function weave(c: SearchCorpus, first: readonly Listed[], deep: readonly 
   const nextFirst = () => {
     while (i < first.length) {
       const h = first[i++];
-      if (fitsList(c, rows, docs, h.row)) return take(h, h.score);
+      if (fitsList(c, rows, h.row)) return take(h, h.score);
     }
     return false;
   };
@@ -91,7 +89,7 @@ export function weave(c: SearchCorpus, first: readonly Listed[], deep: readonly 
 export function assemble(c: SearchCorpus, chains: number[][], sc: number[], k: number, s1: readonly number[] = []): Assembled {
   const out: Assembled = { ret: [], hops: [], from: [] };
   const docs = new Set<number>();
-  const fits = (row: number) => fitsList(c, out.ret, docs, row);
+  const fits = (row: number) => fitsList(c, out.ret, row);
   const add = (row: number, hop: number, from: number) => {
     out.ret.push(row);
     out.hops.push(hop);

@@ -284,6 +284,11 @@ export class SearchCorpus {
   /** The global rows [first, first + count) of the row's document (its rows are consecutive; found once per document). */
   docRows(row: number): [number, number] {
     const [si, r] = this.locate(row);
+    return this.rowsOfDocument(si, r);
+  }
+
+  /** docRows of local row `r` of segment `si`, by the document's key (documentOf). */
+  private rowsOfDocument(si: number, r: number): [number, number] {
     const seg = this.segs[si];
     const d = seg.docOf(r);
     const key = this.rowBase[si] + d;
@@ -322,9 +327,8 @@ export class SearchCorpus {
    * that every chain lies in. The whole-document features read the real document (docRows).
    */
   docOf(row: number): number {
-    const key = this.documentOf(row);
-    const [, count] = this.docRowsCache.get(key) ?? this.docRows(row);
-    return count > FEATURE_TEXT.docWindow ? -1 - row : key;
+    const [si, r] = this.locate(row);
+    return this.rowsOfDocument(si, r)[1] > FEATURE_TEXT.docWindow ? -1 - row : this.rowBase[si] + this.segs[si].docOf(r);
   }
 
   /** A key identifying the row's document within the snapshot, however long the document. */

@@ -35,13 +35,6 @@ function dictionary(keys: Uint32Array, rows: Uint32Array, n: number) {
   return { keys: Uint32Array.from(uniq), start: Uint32Array.from(start), postings: postings.slice(0, np) };
 }
 
-/** The positions of `keys[0..n)` in a stable ascending order (radixSortPairs of the keys with their positions). */
-export function radixOrder(keys: Uint32Array, n: number): Uint32Array {
-  const positions = new Uint32Array(n);
-  for (let i = 0; i < n; i++) positions[i] = i;
-  return radixSortPairs(keys.slice(0, n), positions, n).values;
-}
-
 /**
  * The pairs (keys[i], values[i]) for i < n in a stable ascending order of their keys: an LSD radix
  * sort in 3 passes of 11 bits, or 2 passes of 16 bits for 65,536 pairs and more (a 16-bit pass's

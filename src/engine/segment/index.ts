@@ -2,7 +2,7 @@
 // encoded documents, reading one in shared memory (SegmentView), the persisted encoding of a
 // document, when to merge segments, and the worker ops that encode documents and build and merge
 // segments.
-export { buildSegment, radixOrder, radixSortPairs } from './build.js';
+export { buildSegment, radixSortPairs } from './build.js';
 export { assembleOp, encodePieceOp, passagesMoves, passagesOp, pieceMoves } from './encode-large.js';
 export { encodeOp, stopSet } from './encode-op.js';
 export { decodeBlob, EncodingFormatError, encodeBlob, encodedSize, packBlobs } from './encoding.js';
