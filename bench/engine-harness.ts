@@ -43,14 +43,14 @@ export class EngineHarness {
     while (this.index.mergeRunning) await new Promise((r) => setTimeout(r, 20));
   }
 
-  /** One search through the search op on this thread; returns document ids best first and its time. */
+  /** One search through the search op on this thread; returns document ids best first (and each passage's span), its confidence and its time. */
   search(
     query: string,
     maxResults = 10,
     maxHops = 4,
     scan?: 'exact' | 'approximate',
     scanBudget?: number,
-  ): { docIds: string[]; ms: number; hops: number } {
+  ): { docIds: string[]; spans: Array<[number, number]>; confidence: number; ms: number; hops: number } {
     const { segments, stats } = this.index.snapshot();
     const totalRows = segments.reduce((n, s) => n + s.nRows, 0);
     const dim = this.model.params.dense?.dim ?? 0;
@@ -79,7 +79,8 @@ export class EngineHarness {
         return b + s.nRows;
       }, 0);
       const docIds = out.hits.map((h) => this.index.docIdOf(bases[h.seg] + h.row, segments) ?? '');
-      return { docIds, ms, hops: out.hopsUsed };
+      const spans = out.hits.map((h): [number, number] => [segments[h.seg].rowStart[h.row], segments[h.seg].rowEnd[h.row]]);
+      return { docIds, spans, confidence: out.confidence, ms, hops: out.hopsUsed };
     } finally {
       heap.free(scratch);
     }

@@ -1,10 +1,11 @@
-// `npm run bench [-- peers | scale | filter | mcp | large-doc | large-ingest | memory | alloc | stores | cluster | <nothing>] [options]`: the bench
+// `npm run bench [-- peers | scale | filter | mcp | large-doc | book | large-ingest | memory | alloc | stores | cluster | <nothing>] [options]`: the bench
 // entry point. With no argument it runs the engine benches that need no peers: the raw dense scan (scan.ts, 1M x 256 int8) and
 // the suite runner (eval.ts) on hotpotqa-dev and squad-articles-dev (first 200 questions each).
 // `peers` (peers.ts) compares svc with Orama, MiniSearch, SQLite FTS5 and usearch; `scale`
 // (scale.ts) grows a synthetic corpus to 1M passages; `filter` (filter.ts) measures what a metadata
 // filter costs a search on one such corpus; `mcp` (mcp.ts) a search through /v1/mcp against REST;
 // `large-doc` (large-doc.ts) one 10 MB document against the same text as separate documents;
+// `book` (book.ts) the multi-hop suites' recall and confidence over the wiki-pool joined into one document;
 // `large-ingest` (large-ingest.ts) a 30 MB document ingested while another store is searched;
 // `memory` (memory.ts) where a server's memory goes with the wiki-pool loaded; `alloc` (alloc.ts) what a
 // search allocates on the JavaScript heap; `stores` (stores.ts)
@@ -24,7 +25,7 @@ function tsx(script: string, args: string[]): void {
 }
 
 /** The named benches: `npm run bench -- <name>` runs bench/<name>.ts with the remaining arguments. */
-const NAMED = ['peers', 'scale', 'filter', 'mcp', 'large-doc', 'large-ingest', 'memory', 'alloc', 'stores', 'cluster'];
+const NAMED = ['peers', 'scale', 'filter', 'mcp', 'large-doc', 'book', 'large-ingest', 'memory', 'alloc', 'stores', 'cluster'];
 
 if (what === undefined) {
   tsx('scan.ts', []);

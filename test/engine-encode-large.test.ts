@@ -1,6 +1,6 @@
 // A document over WORKERS.largeDocChars is encoded in pieces on every worker (index/encode.ts,
 // segment/encode-large.ts): its encoding and segment are byte for byte what the one-task `encode`
-// op makes of it, a batch's documents keep their order around it, the pieces are many, and a
+// op makes of it (its sections' titles too), a batch's documents keep their order around it, the pieces are many, and a
 // pool with one worker and no queue takes it too.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -10,7 +10,7 @@ import { encodeBatch } from '../src/engine/index/index.js';
 import { createEngineRuntime, startEngine } from '../src/engine/index.js';
 import { denseScratchBytes, loadModel, readModelFolder } from '../src/engine/model/index.js';
 import { WORKERS } from '../src/engine/params.js';
-import type { EncodeResult } from '../src/engine/segment/index.js';
+import { decodeBlob, type EncodeResult } from '../src/engine/segment/index.js';
 import { SHARED } from './helpers/server.js';
 
 const runtime = await createEngineRuntime();
@@ -55,6 +55,8 @@ t.test('a large document in pieces: the bytes of one encode task', async (t) => 
   t.equal(doc.nTokens, whole.docs[0].nTokens, 'tokens');
   t.same(doc.passages, whole.docs[0].passages, 'passage offsets');
   t.ok(bytes(doc.encoding).equals(bytes(whole.docs[0].blob)), 'the stored encoding');
+  const sections = decodeBlob(doc.encoding, descriptor.fingerprint).sections.length;
+  t.ok(sections > parts.length / 2, `the sections under its paragraphs' title lines (${sections}) among them`);
   const seg = (batch.segments[0] as { built: EncodeResult['built'] }).built;
   for (const k of ['image', 'rowDoc', 'rowStart', 'rowEnd', 'blen', 'tlen'] as const)
     t.ok(bytes(seg[k]).equals(bytes(whole.built[k])), `segment ${k}`);

@@ -55,10 +55,11 @@ const DOCS: SegmentDoc[] = [
   {
     title: u32(10, 20, 30),
     baseLen: 2,
+    sections: [],
     passages: [passage(0, 5, 0.5, [1, -2, 3, -4], [7, 3, 7, 9], [1, 0, 2, 0]), passage(4, 12, 0.25, [127, -128, 0, 5], [3], [4])],
   },
-  { title: u32(), baseLen: 0, passages: [passage(0, 3, 2, [9, 9, 9, 9], [9, BIG, 3], [0, 8, 0])] },
-  { title: u32(20, 40), baseLen: 0, passages: [passage(7, 7, 1, [0, 0, 0, -1], [], [])] },
+  { title: u32(), baseLen: 0, sections: [], passages: [passage(0, 3, 2, [9, 9, 9, 9], [9, BIG, 3], [0, 8, 0])] },
+  { title: u32(20, 40), baseLen: 0, sections: [], passages: [passage(7, 7, 1, [0, 0, 0, -1], [], [])] },
 ];
 
 t.test('header and section layout', async (t) => {
@@ -163,9 +164,9 @@ t.test('title phrases and prefixes', async (t) => {
   const p1 = () => [passage(0, 1, 1, [], [1], [0])];
   const other = buildSegment({
     docs: [
-      { title: u32(5, 6), baseLen: 0, passages: p1() },
-      { title: u32(5, 6, 7), baseLen: 2, passages: p1() },
-      { title: u32(8, 9), baseLen: 2, passages: p1() },
+      { title: u32(5, 6), baseLen: 0, sections: [], passages: p1() },
+      { title: u32(5, 6, 7), baseLen: 2, sections: [], passages: p1() },
+      { title: u32(8, 9), baseLen: 2, sections: [], passages: p1() },
     ],
     dim: 0,
   });
@@ -181,8 +182,8 @@ t.test('term frequency is capped at 255', async (t) => {
   const terms = [...rep(1, 254), ...rep(2, 255), ...rep(3, 256), ...rep(4, 1000)];
   const built = buildSegment({
     docs: [
-      { title: u32(), baseLen: 0, passages: [passage(0, 1, 1, [], [5], [0])] },
-      { title: u32(6, 6, 6), baseLen: 0, passages: [passage(0, 1, 1, [], terms, new Array(terms.length).fill(0))] },
+      { title: u32(), baseLen: 0, sections: [], passages: [passage(0, 1, 1, [], [5], [0])] },
+      { title: u32(6, 6, 6), baseLen: 0, sections: [], passages: [passage(0, 1, 1, [], terms, new Array(terms.length).fill(0))] },
     ],
     dim: 0,
   });
@@ -207,9 +208,9 @@ t.test('empty builds and documents without passages', async (t) => {
   e.free();
   const gap = buildSegment({
     docs: [
-      { title: u32(1), baseLen: 0, passages: [passage(0, 2, 1, [3], [11], [0])] },
-      { title: u32(2), baseLen: 0, passages: [] },
-      { title: u32(3), baseLen: 0, passages: [passage(2, 4, 1, [4], [11], [0])] },
+      { title: u32(1), baseLen: 0, sections: [], passages: [passage(0, 2, 1, [3], [11], [0])] },
+      { title: u32(2), baseLen: 0, sections: [], passages: [] },
+      { title: u32(3), baseLen: 0, sections: [], passages: [passage(2, 4, 1, [4], [11], [0])] },
     ],
     dim: 1,
   });
@@ -286,6 +287,7 @@ t.test('property: random builds match a naive model through SegmentView', async 
       const docs: SegmentDoc[] = input.map((d) => ({
         title: Uint32Array.from(d.title),
         baseLen: d.baseLen,
+        sections: [],
         passages: d.passages.map((p) =>
           passage(
             p.span[0],

@@ -100,6 +100,13 @@ export const TITLES = {
   maxLine: 100,
   /** a first sentence's subject of at most this many words is the title of a document with no title line */
   subjectWords: 8,
+  /**
+   * A document longer than this (characters) is read as the sections under its heading lines
+   * (text/sections.ts): FEATURE_TEXT.docWindow passages of the longest (MAX_PASSAGE), so such a
+   * document always has more than docWindow passages and its sections are the loop's units of
+   * evidence. Every document of the training data is shorter.
+   */
+  sectionChars: 256 * 1200,
 } as const;
 
 /**

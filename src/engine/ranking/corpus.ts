@@ -16,6 +16,9 @@ export function snapshotOf(s: { id: number; base: number; dead: number; nRows: n
   return { id: s.id, base: s.base, dead: s.dead, nRows: s.nRows, deadRows: s.nRows - s.liveRows };
 }
 
+/** A number naming the docWindow [first, count] (a section and a window may start at one row). */
+export const windowKey = (first: number, count: number) => first * (FEATURE_TEXT.docWindow + 1) + count;
+
 export class SearchCorpus {
   readonly segs: SegmentView[];
   readonly rowBase: number[] = [];
@@ -25,7 +28,7 @@ export class SearchCorpus {
   private readonly idfCache = new Map<number, number>();
   private readonly titleRowsCache = new Map<number, number[]>();
   private readonly searchableCache = new Map<number, boolean>();
-  /** [first, count] of each document met, by document key (docOf) */
+  /** [first, count] of each document met, by its key (documentOf), and of each section met, by its key (-1 - its first row) */
   private readonly docRowsCache = new Map<number, [number, number]>();
   /** where each term's postings lie, per segment, and the titles of phrases: shared with the thread's searches of the same segments */
   private readonly rangeCache: TermTable;
@@ -281,13 +284,19 @@ export class SearchCorpus {
     return this.segs[si].baseLen(row - this.rowBase[si]);
   }
 
-  /** The global rows [first, first + count) of the row's document (its rows are consecutive; found once per document). */
+  /**
+   * The global rows [first, first + count) of the row's document, or, in a document of more than
+   * FEATURE_TEXT.docWindow passages, of its section when that is the row's unit of evidence (docOf):
+   * what the row is the lead passage of, and how long what it lies in is. A row that is a unit
+   * alone (no heading over it) reads as its document.
+   */
   docRows(row: number): [number, number] {
     const [si, r] = this.locate(row);
-    return this.rowsOfDocument(si, r);
+    const doc = this.rowsOfDocument(si, r);
+    return doc[1] <= FEATURE_TEXT.docWindow ? doc : (this.unitOfLong(si, r) ?? doc);
   }
 
-  /** docRows of local row `r` of segment `si`, by the document's key (documentOf). */
+  /** The global rows [first, count] of the document of local row `r` of segment `si`, by its key (documentOf). */
   private rowsOfDocument(si: number, r: number): [number, number] {
     const seg = this.segs[si];
     const d = seg.docOf(r);
@@ -303,32 +312,62 @@ export class SearchCorpus {
     return out;
   }
 
+  /** The global rows [first, count] of the section of local row `r` of segment `si` (undefined: the row takes its document's title). */
+  private rowsOfSection(si: number, r: number): [number, number] | undefined {
+    const seg = this.segs[si];
+    const s = seg.sectionStart(r);
+    if (s < 0) return undefined;
+    const key = -1 - (this.rowBase[si] + s);
+    const hit = this.docRowsCache.get(key);
+    if (hit) return hit;
+    let b = s + 1;
+    while (b < seg.nRows && seg.sectionStart(b) === s) b++;
+    const out: [number, number] = [this.rowBase[si] + s, b - s];
+    this.docRowsCache.set(key, out);
+    return out;
+  }
+
   /**
-   * The rows the whole-document features read for `row`: its document's, or, in a document of more
-   * than FEATURE_TEXT.docWindow passages, that many around the row: windows start on a grid of half
-   * their length (the row in their second half, clamped to the document), so that nearby rows share
-   * a window and its memoised features.
+   * The rows of a long document's unit of evidence for local row `r` of segment `si`: its section
+   * when it has one of at most FEATURE_TEXT.docWindow passages, else undefined (the row alone).
+   */
+  private unitOfLong(si: number, r: number): [number, number] | undefined {
+    const sec = this.rowsOfSection(si, r);
+    return sec && sec[1] <= FEATURE_TEXT.docWindow ? sec : undefined;
+  }
+
+  /**
+   * The rows the whole-document features read for `row`: its document's; in a document of more than
+   * FEATURE_TEXT.docWindow passages, its section's (docOf), or, in none, that many around the row:
+   * windows start on a grid of half their length (the row in their second half, clamped to the
+   * document), so that nearby rows share a window and its memoised features.
    */
   docWindow(row: number): [number, number] {
-    const [first, count] = this.docRows(row);
+    const [si, r] = this.locate(row);
+    const [first, count] = this.rowsOfDocument(si, r);
     const w = FEATURE_TEXT.docWindow;
     if (count <= w) return [first, count];
+    const unit = this.unitOfLong(si, r);
+    if (unit) return unit;
     const half = w >> 1;
     const block = Math.floor((row - first) / half);
     return [Math.min(first + Math.max(0, block - 1) * half, first + count - w), w];
   }
 
   /**
-   * A key identifying the row's unit of evidence within the snapshot: its document's, or, in a
-   * document of more than FEATURE_TEXT.docWindow passages, the row's own (a negative key, apart from
-   * every document's). The loop's notion of a document (which chains a list holds, where the next
-   * hop may go, how many passages of one document a list takes) was fitted on documents of at most
-   * that many passages; a book stored as one document would otherwise be one piece of evidence
-   * that every chain lies in. The whole-document features read the real document (docRows).
+   * A key identifying the row's unit of evidence within the snapshot: its document's; in a document
+   * of more than FEATURE_TEXT.docWindow passages, its section's (a heading's passages, text/
+   * sections.ts) when that is at most as long, else the row's own (negative keys, apart from every
+   * document's). The loop's notion of a document (which chains a list holds, where the next hop may
+   * go, how many passages of one document a list takes) was fitted on documents of at most that
+   * many passages; a book stored as one document would otherwise be one piece of evidence that
+   * every chain lies in.
    */
   docOf(row: number): number {
     const [si, r] = this.locate(row);
-    return this.rowsOfDocument(si, r)[1] > FEATURE_TEXT.docWindow ? -1 - row : this.rowBase[si] + this.segs[si].docOf(r);
+    if (this.rowsOfDocument(si, r)[1] <= FEATURE_TEXT.docWindow) return this.rowBase[si] + this.segs[si].docOf(r);
+    const unit = this.unitOfLong(si, r);
+    return -1 - (unit ? unit[0] : row);
   }
 
   /** A key identifying the row's document within the snapshot, however long the document. */

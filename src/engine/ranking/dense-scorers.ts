@@ -4,7 +4,7 @@
 // window-centroids.ts). Without an encoder both are 0.
 // Worker side; encodes the question once, into the search's dense scratch block.
 import { cosineI8, DenseEncoder, type DenseTables } from '../model/index.js';
-import type { SearchCorpus } from './corpus.js';
+import { type SearchCorpus, windowKey } from './corpus.js';
 import { windowCentroid } from './window-centroids.js';
 
 export interface DenseScorers {
@@ -25,13 +25,14 @@ export function denseScorers(c: SearchCorpus, tables: DenseTables | undefined, s
     },
     docDense: (row) => {
       const [first, count] = c.docWindow(row);
-      let cos = docs.get(first);
+      const key = windowKey(first, count);
+      let cos = docs.get(key);
       if (cos === undefined) {
         const { sum, norm2 } = windowCentroid(c, first, count, qv.length);
         let dot = 0;
         for (let i = 0; i < qv.length; i++) dot += sum[i] * qv[i] * qs;
         cos = norm2 > 0 ? dot / Math.sqrt(norm2) : 0;
-        docs.set(first, cos);
+        docs.set(key, cos);
       }
       return cos;
     },

@@ -13,7 +13,7 @@ import type { DenseTables, ExpansionParams } from '../model/index.js';
 import { HOPS, SCAN } from '../params.js';
 import { FLAG_CAPITALISED, FLAG_STOP, termId, tokenize } from '../text/index.js';
 import { bm25 } from './bm25.js';
-import type { SearchCorpus } from './corpus.js';
+import { type SearchCorpus, windowKey } from './corpus.js';
 import { denseScorers } from './dense-scorers.js';
 import { heldBy, presence, qcovOf } from './features-common.js';
 import { h1Features } from './hop1-features.js';
@@ -114,8 +114,8 @@ export class Searcher {
 
   /**
    * docScore(row): BM25 of the row's whole document (term counts summed over its passages, length
-   * normalised by the average document; in a very long document, the passages around the row:
-   * SearchCorpus.docWindow) over the best such score among the documents of the question's top
+   * normalised by the average document; in a very long document, the row's section or the passages
+   * around it: SearchCorpus.docWindow) over the best such score among the documents of the question's top
    * rows; memoised.
    */
   private docScorer(qt: number[], qw: number[], top: Array<[number, number]>): (row: number) => number {
@@ -124,7 +124,8 @@ export class Searcher {
     const { k1, b } = c.lexical;
     const raw = (row: number) => {
       const [first, count] = c.docWindow(row);
-      let v = memo.get(first);
+      const key = windowKey(first, count);
+      let v = memo.get(key);
       if (v !== undefined) return v;
       const len = c.bodyLength(first, count);
       v = 0;
@@ -132,7 +133,7 @@ export class Searcher {
         const tf = c.termCount(qt[i], first, count);
         if (tf) v += qw[i] * c.idf(qt[i]) * bm25(tf, len, c.stats.avgDoc, k1, b);
       }
-      memo.set(first, v);
+      memo.set(key, v);
       return v;
     };
     let max = 0;

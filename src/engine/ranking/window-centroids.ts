@@ -4,7 +4,8 @@
 // FEATURE_TEXT.docWindow passages, and summing each window's vectors again for every search was
 // most of such a search's time. A segment is immutable while it exists and its id is never given to
 // another segment in this process (term-ranges.ts), and a window lies inside one segment (a
-// document's rows do) and is fixed by its first row, so an entry never goes stale.
+// document's rows do) and is fixed by its first row and length (a section's rows, or a window
+// of a long document's, may start at the same row), so an entry never goes stale.
 // Invariants: per thread (module state); a centroid is exactly the sum the feature computed before
 // (the same rows, in the same order, in float64); windows shorter than FEATURE_TEXT.keptWindowRows,
 // and those of a segment without an id, are summed afresh; at most FEATURE_TEXT.keptWindows are
@@ -25,7 +26,7 @@ const kept = new Map<string, WindowCentroid>();
 export function windowCentroid(c: SearchCorpus, first: number, count: number, dim: number): WindowCentroid {
   const [si, local] = c.locate(first);
   const id = c.snapshot[si].id;
-  const key = count >= FEATURE_TEXT.keptWindowRows && id !== undefined ? `${id}:${local}` : undefined;
+  const key = count >= FEATURE_TEXT.keptWindowRows && id !== undefined ? `${id}:${local}:${count}` : undefined;
   if (key !== undefined) {
     const hit = kept.get(key);
     if (hit) {

@@ -1,6 +1,7 @@
 // Builds an immutable index segment image (one ArrayBuffer) from encoded documents: per-row dense
-// vectors and lengths, every row's term sequence and flags, its document's title terms, and three
-// sorted dictionaries: body terms -> postings, title terms -> postings, title phrases -> rows.
+// vectors and lengths, every row's term sequence and flags, its title terms (its document's, or in a
+// long document its section's, with the row its section starts at), and three sorted dictionaries:
+// body terms -> postings, title terms -> postings, title phrases -> rows.
 // Pure TypeScript on plain buffers (runs in a worker or on the main thread); the layout is read by
 // view.ts. Invariants: rows keep input order; postings are sorted by row, packed as
 // `row << 8 | min(tf, 255)`; dictionary keys are sorted ascending and unique.
@@ -96,16 +97,25 @@ class Occurrences {
   }
 }
 
+/** A title's phrase keys (full, and base when it has one: 0 otherwise), its prefixes added to `prefixes`. */
+function titleKeys(t: { title: Uint32Array; baseLen: number }, prefixes: Set<number>): { full: number; base: number; baseLen: number } {
+  const bl = t.baseLen > 0 && t.baseLen < t.title.length ? t.baseLen : 0;
+  for (let n = 1; n <= t.title.length; n++) prefixes.add(phraseKey(t.title, 0, n));
+  return { full: t.title.length ? phraseKey(t.title) : 0, base: bl ? phraseKey(t.title, 0, bl) : 0, baseLen: bl };
+}
+
 export function buildSegment({ docs, dim }: SegmentInput): BuiltSegment {
   const rowDoc: number[] = [];
   let nTokens = 0;
   let nTitle = 0;
   docs.forEach((d, di) => {
-    for (const p of d.passages) {
+    let s = -1;
+    d.passages.forEach((p, pi) => {
+      while (s + 1 < d.sections.length && d.sections[s + 1].first <= pi) s++;
       rowDoc.push(di);
       nTokens += p.terms.length;
-      nTitle += d.title.length;
-    }
+      nTitle += (s >= 0 ? d.sections[s] : d).title.length;
+    });
   });
   const nRows = rowDoc.length;
   if (nRows >= 1 << 24) throw new RangeError(`a segment holds at most ${(1 << 24) - 1} rows`);
@@ -127,33 +137,40 @@ export function buildSegment({ docs, dim }: SegmentInput): BuiltSegment {
   const body = new Occurrences(nTokens);
   const title = new Occurrences(nTitle);
   const phrases = new Occurrences(2 * nRows);
+  const section = new Uint32Array(nRows);
   let row = 0;
   for (const d of docs) {
-    const full = d.title.length ? phraseKey(d.title) : 0;
-    const bl = d.baseLen > 0 && d.baseLen < d.title.length ? d.baseLen : 0;
-    const base = bl ? phraseKey(d.title, 0, bl) : 0;
-    for (let n = 1; n <= d.title.length; n++) prefixes.add(phraseKey(d.title, 0, n));
-    for (const p of d.passages) {
+    let keys = titleKeys(d, prefixes);
+    let s = -1;
+    let sectionRow = 0;
+    d.passages.forEach((p, pi) => {
+      if (s + 1 < d.sections.length && d.sections[s + 1].first <= pi) {
+        while (s + 1 < d.sections.length && d.sections[s + 1].first <= pi) s++;
+        keys = titleKeys(d.sections[s], prefixes);
+        sectionRow = row + 1;
+      }
+      const t = s >= 0 ? d.sections[s] : d;
+      section[row] = sectionRow;
       rowStart[row] = p.start;
       rowEnd[row] = p.end;
       vec.set(p.vec, row * dim);
       vscale[row] = p.scale;
       blen[row] = p.terms.length;
-      tlen[row] = d.title.length;
-      baseLen[row] = bl;
-      baseKeys[row] = base;
-      titleKey[row] = full;
+      tlen[row] = t.title.length;
+      baseLen[row] = keys.baseLen;
+      baseKeys[row] = keys.base;
+      titleKey[row] = keys.full;
       seq.set(p.terms, seqStart[row]);
       flags.set(p.flags, seqStart[row]);
       seqStart[row + 1] = seqStart[row] + p.terms.length;
-      titleSeq.set(d.title, titleStart[row]);
-      titleStart[row + 1] = titleStart[row] + d.title.length;
-      for (const t of p.terms) body.push(t, row);
-      for (const t of d.title) title.push(t, row);
-      if (full) phrases.push(full, row);
-      if (base) phrases.push(base, row);
+      titleSeq.set(t.title, titleStart[row]);
+      titleStart[row + 1] = titleStart[row] + t.title.length;
+      for (const v of p.terms) body.push(v, row);
+      for (const v of t.title) title.push(v, row);
+      if (keys.full) phrases.push(keys.full, row);
+      if (keys.base) phrases.push(keys.base, row);
       row++;
-    }
+    });
   }
   const bodyDict = dictionary(body.keys, body.rows, body.n);
   const titleDict = dictionary(title.keys, title.rows, title.n);
@@ -192,6 +209,7 @@ export function buildSegment({ docs, dim }: SegmentInput): BuiltSegment {
   sections[SEC.prefixKeys] = Uint32Array.from(prefixes).sort();
   sections[SEC.rowStart] = rowStart;
   sections[SEC.rowEnd] = rowEnd;
+  sections[SEC.section] = section;
 
   const headerBytes = HEADER_WORDS * 4;
   let size = headerBytes;

@@ -37,7 +37,7 @@ export function assembleOp(ctx: OpContext, a: AssembleArgs): EncodeResult {
   const dim = model.params.dense?.dim ?? 0;
   const nPassages = a.pieces.reduce((s, p) => s + p.nPassages, 0);
   const blob = joinBlob(
-    { title: a.title, baseLen: a.baseLen, nPassages },
+    { title: a.title, baseLen: a.baseLen, sections: a.sections, nPassages },
     model.fingerprint,
     dim,
     a.pieces.map((p) => p.records),

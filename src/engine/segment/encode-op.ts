@@ -60,6 +60,7 @@ export function encodeOp(ctx: OpContext, a: EncodeArgs): EncodeResult {
     segDocs.push({
       title: analyzed.title,
       baseLen: analyzed.baseLen,
+      sections: analyzed.sections,
       passages: analyzed.passages.map((p, i) => ({ ...p, scale: scales[i], vec: vecs.subarray(i * dim, (i + 1) * dim) })),
     });
   }

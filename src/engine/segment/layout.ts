@@ -8,12 +8,12 @@ export const SEC = {
   vec: 0, // i8[nRows*dim]
   vscale: 1, // f32[nRows]
   blen: 2, // f32[nRows]: body terms of the row
-  tlen: 3, // f32[nRows]: title terms of the row's document
+  tlen: 3, // f32[nRows]: title terms of the row (its document's, or its section's)
   seqStart: 4, // u32[nRows+1]
   seq: 5, // u32[]: term ids of every row, concatenated
   flags: 6, // u8[]: flags of every term of `seq`
   titleStart: 7, // u32[nRows+1]
-  titleSeq: 8, // u32[]: title term ids of every row's document
+  titleSeq: 8, // u32[]: title term ids of every row (its document's, or its section's)
   termKeys: 9, // u32[nTerms] sorted
   termStart: 10, // u32[nTerms+1]
   postings: 11, // u32[]: row << 8 | tf
@@ -29,7 +29,8 @@ export const SEC = {
   prefixKeys: 21, // u32[] sorted: phrase keys of every prefix of every full and base title (for matching)
   rowStart: 22, // u32[nRows]: passage offsets in the document text (passages of a document may overlap)
   rowEnd: 23, // u32[nRows]
+  section: 24, // u32[nRows]: 0 when the row takes its document's title, else 1 + the row its section starts at
 } as const;
 
-export const SECTION_COUNT = 24;
+export const SECTION_COUNT = 25;
 export const HEADER_WORDS = 4 + 2 * SECTION_COUNT;

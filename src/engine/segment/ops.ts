@@ -15,8 +15,7 @@ export function buildOp(_ctx: OpContext, a: BuildArgs): BuiltSegment {
 
 /** What a segment is built from for a stored encoding. */
 export function segmentDocOf(blob: Uint8Array, fingerprint: number): SegmentDoc {
-  const d = decodeBlob(blob, fingerprint);
-  return { title: d.title, baseLen: d.baseLen, passages: d.passages };
+  return decodeBlob(blob, fingerprint);
 }
 
 export function mergeOp(ctx: OpContext, a: MergeArgs): MergeResult {

@@ -1,16 +1,26 @@
 // The types of index segments: the documents a segment is built from, the built image with its
 // per-row arrays, the persisted encoding of a document, and the arguments and results of the
 // segment ops (encode, build, merge) that cross to the workers.
-import type { PassageRegion } from '../text/index.js';
+import type { PassageRegion, Section } from '../text/index.js';
 
 /**
- * One document's rows: its passages, its title terms, and how many leading title terms form its base
- * title (the title without a trailing parenthetical, a prefix of the full title; 0: none).
+ * One document's rows: its passages, its title terms, how many leading title terms form its base
+ * title (the title without a trailing parenthetical, a prefix of the full title; 0: none), and its
+ * sections (a long document's: each passage from a section's `first` on takes the section's title).
  */
 export interface SegmentDoc {
   title: Uint32Array;
   baseLen: number;
+  sections: Section[];
   passages: EncodedPassage[];
+}
+
+/** The head of a document's encoding: what precedes its passages' records. */
+export interface EncodingHead {
+  title: Uint32Array;
+  baseLen: number;
+  sections: Section[];
+  nPassages: number;
 }
 
 export interface SegmentInput {
@@ -37,12 +47,6 @@ export interface EncodedPassage {
   vec: Int8Array;
   terms: Uint32Array;
   flags: Uint8Array;
-}
-
-export interface DecodedDoc {
-  title: Uint32Array;
-  baseLen: number;
-  passages: EncodedPassage[];
 }
 
 export interface PostingRange {
@@ -114,6 +118,7 @@ export interface AssembleArgs {
   pieces: PieceResult[];
   title: Uint32Array;
   baseLen: number;
+  sections: Section[];
 }
 
 /** A segment a merge reads: its image and dead flags in shared memory, and its per-row offsets and document slots. */

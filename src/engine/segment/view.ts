@@ -188,7 +188,20 @@ export class SegmentView {
         flags,
       });
     }
-    return { title: this.title(first), baseLen: this.baseLen(first), passages };
+    // the document's title is that of a row outside every section (none: no row takes it)
+    let own = first;
+    while (own < first + count && this.sectionStart(own) >= 0) own++;
+    const sections = [];
+    for (let r = first; r < first + count; r++) {
+      if (this.sectionStart(r) === r) sections.push({ first: r - first, title: this.title(r), baseLen: this.baseLen(r) });
+    }
+    const title = own < first + count ? this.title(own) : new Uint32Array(0);
+    return { title, baseLen: own < first + count ? this.baseLen(own) : 0, sections, passages };
+  }
+
+  /** The row the row's section starts at (-1: the row takes its document's title). */
+  sectionStart(row: number): number {
+    return this.u32[(this.ptr(SEC.section) >>> 2) + row] - 1;
   }
 
   /** Body length (terms) of every row. */

@@ -1,11 +1,13 @@
 // Turns a document into what the index needs, without the dense part: its passages (offsets), the
 // term sequence of each passage with per-token flags, and the document's title terms. Pure and
-// deterministic given the model's stop list. A document's title is found by title.ts.
+// deterministic given the model's stop list. A document's title is found by title.ts, a long
+// document's sections by sections.ts.
 import { TEXT_CACHES } from '../params.js';
 import { CLOSERS, SCRIPT_STOP, splitPassages } from './passages.js';
+import { documentSections } from './sections.js';
 import { documentTitle } from './title.js';
 import { hash32, stem, tokenize } from './tokenize.js';
-import type { AnalyzedDoc, AnalyzedPassage, TermSeq, Tokens } from './types.js';
+import type { AnalyzedDoc, AnalyzedPassage, Section, TermSeq, Tokens } from './types.js';
 
 /** Token starts with an uppercase letter or a digit. */
 export const FLAG_CAPITALISED = 1;
@@ -90,21 +92,36 @@ export function termSeq(text: string, tokens: Tokens, stop: ReadonlySet<string>)
   return { terms, flags };
 }
 
-function titleTerms(title: string): Uint32Array {
-  return Uint32Array.from(tokenize(title).forms, termId);
+/** A title's terms, and how many leading ones form it without a trailing parenthetical (0: none). */
+function titleTerms(title: string): Omit<Section, 'first'> {
+  const base = title.replace(/\s*\([^()]*\)\s*$/, '');
+  const terms = Uint32Array.from(tokenize(title).forms, termId);
+  const baseLen = base === title ? 0 : tokenize(base).forms.length;
+  return { title: terms, baseLen: baseLen < terms.length ? baseLen : 0 };
 }
 
 export function analyzeDocument(text: string, metadata: Record<string, unknown> | undefined, stop: ReadonlySet<string>): AnalyzedDoc {
-  return { ...analyzePassages(text, splitPassages(text), stop), ...analyzeTitle(text, metadata) };
+  const spans = splitPassages(text);
+  const title = analyzeTitle(text, metadata);
+  return {
+    ...analyzePassages(text, spans, stop),
+    ...title,
+    sections: analyzeSections(
+      text,
+      spans.map(([start]) => start),
+      title,
+    ),
+  };
 }
 
 /** A document's title terms and their base length, as analyzeDocument finds them. */
 export function analyzeTitle(text: string, metadata: Record<string, unknown> | undefined): Pick<AnalyzedDoc, 'title' | 'baseLen'> {
-  const title = documentTitle(text, metadata);
-  const base = title.replace(/\s*\([^()]*\)\s*$/, '');
-  const titleSeq = titleTerms(title);
-  const baseLen = base === title ? 0 : tokenize(base).forms.length;
-  return { title: titleSeq, baseLen: baseLen < titleSeq.length ? baseLen : 0 };
+  return titleTerms(documentTitle(text, metadata));
+}
+
+/** The sections of a document whose passages start at `starts` and whose title is `own`, as analyzeDocument finds them. */
+export function analyzeSections(text: string, starts: ArrayLike<number>, own: Omit<Section, 'first'>): Section[] {
+  return documentSections(text, starts, titleTerms, own);
 }
 
 /**

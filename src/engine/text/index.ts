@@ -1,9 +1,11 @@
 // The engine's text room: the tokenizer (folding, offsets), the Porter stemmer, term ids, passage
-// splitting, document analysis (passages, term sequences with flags, titles) and phrase keys. Pure
+// splitting, document analysis (passages, term sequences with flags, titles, a long document's
+// sections) and phrase keys. Pure
 // and deterministic: the same text gives the same terms at ingest, at search and in training.
 export {
   analyzeDocument,
   analyzePassages,
+  analyzeSections,
   analyzeTitle,
   FLAG_CAPITALISED,
   FLAG_NUMBER,
@@ -17,6 +19,7 @@ export { MAX_PASSAGE, type PassageRegion, passageRegions, regionPassages, splitP
 export { PHRASE_SEED, phraseExtend, phraseFinal, phraseKey } from './phrase.js';
 export { porterStem } from './porter.js';
 export { countScripts, mainScripts, SCRIPT_NAMES, shareInScripts, tokenScript } from './scripts.js';
+export { documentSections, type Heading, headingLines } from './sections.js';
 export { analyzerId, bigrams, segmentation } from './segment.js';
 export { documentTitle, leadSubject } from './title.js';
 export { countTokens, fold, hash32, stem, tokenize } from './tokenize.js';

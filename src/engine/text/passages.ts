@@ -3,12 +3,15 @@
 // passages are in text order (by start) and every non-space character of the document is in some
 // passage. Each paragraph (blank-line separated) is cut at sentence boundaries into the fewest
 // pieces of balanced size, and each piece then takes in the whole sentences that follow it, across
-// paragraph ends, while it stays within the limit: a passage carries the context after it, so
-// consecutive passages may overlap. Sentences end at . ! ? before a space and a capital (not after
+// paragraph ends, while it stays within the limit and, in a text long enough to be read as sections
+// (sections.ts), up to a paragraph that opens with a heading line: a passage carries the context
+// after it, so consecutive passages may overlap, but not into the next section. Sentences end at . ! ? before a space and a capital (not after
 // an abbreviation), after the full stops of scripts that need no space after them (。！？, the
 // Devanagari danda, Khmer, Myanmar, Ethiopic and Arabic ones) and at the spaces between Thai or Lao
 // words (those scripts mark a sentence end with a space). A sentence longer than the limit is cut
 // at whitespace, else after CJK commas, else anywhere but inside a character.
+
+import { headingLines, sectioned } from './sections.js';
 
 export const MAX_PASSAGE = 1200;
 
@@ -120,9 +123,12 @@ function balancedPack(sents: Span[], max: number): Span[] {
   }
 }
 
-export function splitPassages(text: string, max = MAX_PASSAGE): Span[] {
-  const perPara = paragraphs(text).map((p) => sentences(text, p).flatMap((s) => (s[1] - s[0] > max ? hardSplit(text, s, max) : [s])));
+/** The passages of a text; `headed`: whether no passage carries text past a paragraph that opens with a heading line (a sectioned text's). */
+export function splitPassages(text: string, max = MAX_PASSAGE, headed = sectioned(text)): Span[] {
+  const paras = paragraphs(text);
+  const perPara = paras.map((p) => sentences(text, p).flatMap((s) => (s[1] - s[0] > max ? hardSplit(text, s, max) : [s])));
   const all = perPara.flat();
+  const barriers = headed ? new Set(headingLines(text).map((h) => h.start)) : new Set<number>();
   const firstOf = new Map(all.map((s, i) => [s[0], i]));
   const lastOf = new Map(all.map((s, i) => [s[1], i]));
   const out: Span[] = [];
@@ -131,7 +137,7 @@ export function splitPassages(text: string, max = MAX_PASSAGE): Span[] {
     for (const [a, b] of balancedPack(sents, max)) {
       const i = firstOf.get(a)!;
       let j = lastOf.get(b)!;
-      while (j + 1 < all.length && all[j + 1][1] - all[i][0] <= max) j++;
+      while (j + 1 < all.length && all[j + 1][1] - all[i][0] <= max && !barriers.has(all[j + 1][0])) j++;
       out.push([all[i][0], all[j][1]]);
     }
   }
@@ -155,6 +161,8 @@ export interface PassageRegion {
   before: number;
   /** how far the region is read: every paragraph that starts within `max` of `before`, whole */
   to: number;
+  /** whether the whole text is sectioned (splitPassages' `headed`) */
+  headed: boolean;
 }
 
 /**
@@ -172,13 +180,13 @@ export function passageRegions(text: string, k: number, max = MAX_PASSAGE): Pass
   }
   return starts.map((from, i) => {
     const before = i + 1 < starts.length ? starts[i + 1] : text.length;
-    return { from, before, to: before === text.length ? text.length : paragraphStart(text, before + max) };
+    return { from, before, to: before === text.length ? text.length : paragraphStart(text, before + max), headed: sectioned(text) };
   });
 }
 
 /** The passages of a region (passageRegions) given its text, text.slice(from, to), in the whole text's offsets. */
 export function regionPassages(regionText: string, r: PassageRegion, max = MAX_PASSAGE): Span[] {
-  return splitPassages(regionText, max)
+  return splitPassages(regionText, max, r.headed)
     .filter(([s]) => s + r.from < r.before)
     .map(([s, e]) => [s + r.from, e + r.from]);
 }

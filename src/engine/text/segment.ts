@@ -45,9 +45,11 @@ export function segmentation(): 'dictionary' | 'bigrams' {
  * re-encoded from its stored text when it opens (its term ids would not match the queries').
  * Version 2: no-space scripts segmented, combining marks kept inside words, NFKC. Version 3: a
  * first sentence's subject may open with a pronoun or determiner before a capitalised word (title.ts).
+ * Version 4: a document of more than FEATURE_TEXT.docWindow passages is read as the sections under
+ * its heading lines (sections.ts).
  */
 export function analyzerId(): string {
-  return `svc-text/3 ${segmentation()}`;
+  return `svc-text/4 ${segmentation()}`;
 }
 
 /** Overlapping character (code point) bigrams of a run; a one-character run is its own word. */

@@ -20,11 +20,22 @@ export interface AnalyzedPassage extends TermSeq {
   end: number;
 }
 
+/** A section of a long document (text/sections.ts): from passage `first` to the next section's, titled by its heading. */
+export interface Section {
+  first: number;
+  /** The heading's title terms. */
+  title: Uint32Array;
+  /** Leading title terms that form the heading without a trailing parenthetical; 0 when there is none. */
+  baseLen: number;
+}
+
 export interface AnalyzedDoc {
   passages: AnalyzedPassage[];
   /** Title terms (empty when the document has no title). */
   title: Uint32Array;
   /** Leading title terms that form the title without a trailing parenthetical ("Devotion (1929 film)" -> 1); 0 when there is none. */
   baseLen: number;
+  /** The document's sections: none unless it is longer than FEATURE_TEXT.docWindow passages and has heading lines. */
+  sections: Section[];
   nTokens: number;
 }
