@@ -1,6 +1,6 @@
 // A long document read as sections (src/engine/text/sections.ts): which lines are headings; in a
 // sectioned text no passage carries text past a heading paragraph, and region by region the
-// passages are still the whole text's; the sections' titles go through the encoding (and a blob of
+// passages and the headings are still the whole text's; the sections' titles go through the encoding (and a blob of
 // the format before sections still reads), the segment (each row its section's title, a merge's
 // readDoc giving back what it was built from) and the corpus, where a section is the loop's unit
 // of evidence and what the whole-document features read.
@@ -15,6 +15,7 @@ import {
   headingLines,
   MAX_PASSAGE,
   passageRegions,
+  regionHeadings,
   regionPassages,
   splitPassages,
   termId,
@@ -94,7 +95,7 @@ t.test('passages of a sectioned text stop at heading paragraphs; of a shorter on
     carried.some(([s, e]) => short.starts.some((h) => h > s && h < e)),
     'a text too short for sections: passages carry the next paragraph',
   );
-  const stopped = splitPassages(short.text, MAX_PASSAGE, true);
+  const stopped = splitPassages(short.text, MAX_PASSAGE, headingLines(short.text));
   t.same(
     stopped.map(([s]) => s),
     short.starts,
@@ -134,11 +135,19 @@ t.test('headed passages found region by region are the passages of the whole tex
       const text = parts.join('');
       const regions = passageRegions(text, k, max).map((r) => ({ ...r, headed: true }));
       const found = regions.flatMap((r) => regionPassages(text.slice(r.from, r.to), r, max));
-      return JSON.stringify(found) === JSON.stringify(splitPassages(text, max, true));
+      const headings = regions.flatMap((r) =>
+        regionHeadings(text.slice(r.from, r.to), r)
+          .filter((h) => h.start + r.from < r.before)
+          .map((h) => ({ start: h.start + r.from, title: h.title })),
+      );
+      const whole = headingLines(text);
+      return (
+        JSON.stringify(found) === JSON.stringify(splitPassages(text, max, whole)) && JSON.stringify(headings) === JSON.stringify(whole)
+      );
     }),
     { numRuns: 500, seed: 7 },
   );
-  t.pass('the same passages on 500 random texts with headings');
+  t.pass('the same passages and headings on 500 random texts with headings');
 });
 
 const ids = (s: string) => Uint32Array.from(tokenize(s).forms, termId);

@@ -2,7 +2,8 @@
 // chunks of WORKERS.encodeChunk, run in parallel, each coming back with its prebuilt segment; a
 // document over WORKERS.largeDocChars is encoded in pieces instead (segment/encode-large.ts): its
 // passages found region by region, then its pieces encoded, so that it uses every worker and no
-// task of it is long. Its title and sections are read here (as the `encode` op reads them).
+// task of it is long. Its title is read here (the start of the text, as the `encode` op reads it),
+// and where its sections start, from the headings the workers found.
 // Invariant: the batch's documents come back in the order given, each encoded exactly as the
 // `encode` op encodes it.
 import { denseScratchBytes } from '../model/index.js';
@@ -15,7 +16,7 @@ import {
   type PieceResult,
   pieceMoves,
 } from '../segment/index.js';
-import { analyzeSections, analyzeTitle, passageRegions } from '../text/index.js';
+import { analyzeTitle, passageRegions, sectionStarts } from '../text/index.js';
 import type { EncodedBatch, Metadata } from '../types.js';
 import type { EngineContext, SegmentBatch } from './types.js';
 
@@ -79,10 +80,13 @@ async function encodeLarge(ctx: EngineContext, d: Doc): Promise<EncodeResult> {
   const title = analyzeTitle(d.text, { title: d.metadata?.title });
   const starts = new Uint32Array(spans.length / 2);
   for (let i = 0; i < starts.length; i++) starts[i] = spans[2 * i];
-  const sections = analyzeSections(d.text, starts, title);
+  const found = sectionStarts(
+    regions.flatMap((r) => r.headings),
+    starts,
+  );
   // the pieces move to the worker that assembles them: nothing here reads them again
   const moved = pieces.flatMap(pieceMoves) as ArrayBuffer[];
-  return ctx.pool.run<EncodeResult>('assemble', { pieces, ...title, sections } satisfies AssembleArgs, BACKGROUND, moved);
+  return ctx.pool.run<EncodeResult>('assemble', { pieces, ...title, sectionStarts: found } satisfies AssembleArgs, BACKGROUND, moved);
 }
 
 export async function encodeBatch(ctx: EngineContext, docs: Doc[]): Promise<EncodedBatch> {

@@ -1,16 +1,18 @@
 // A document too large for one task, encoded by several workers: `passages` ops cut one region of
-// the text each into passages (text/ passageRegions: the regions' passages are the whole text's);
+// the text each into passages and find its heading lines (text/ passageRegions: the regions'
+// passages and headings are the whole text's);
 // `encodePiece` ops analyse, encode and serialise the passages of one piece each
 // (WORKERS.pieceChars of text); the `assemble` op joins the pieces' parts of the document's
-// encoding behind its head, with the title the main thread read, and builds the segment from that
-// encoding as a store's load does.
+// encoding behind its head, with the title the main thread read and the sections (titled there,
+// from where the main thread found they start), and builds the segment from that encoding as a
+// store's load does.
 // Invariant: the result is byte for byte what the `encode` op makes of the same document (a
 // passage's analysis and vector depend on its own text alone), so a store cannot tell the two
 // apart, and each task is short enough that a search waiting behind it waits little.
 
 import type { ModelDescriptor } from '../model/index.js';
 import type { OpContext } from '../runtime/index.js';
-import { analyzePassages, regionPassages } from '../text/index.js';
+import { analyzePassages, regionHeadings, regionPassages, sectionsAt } from '../text/index.js';
 import { buildSegment } from './build.js';
 import { denseEncoder, denseOf, stopSet } from './encode-op.js';
 import { encodeRecords, joinBlob } from './encoding.js';
@@ -18,7 +20,12 @@ import { segmentDocOf } from './ops.js';
 import type { AssembleArgs, EncodeResult, PassagesArgs, PassagesResult, PieceArgs, PieceResult } from './types.js';
 
 export function passagesOp(_ctx: OpContext, a: PassagesArgs): PassagesResult {
-  return { spans: Uint32Array.from(regionPassages(a.text, a.region).flat()) };
+  const headings = regionHeadings(a.text, a.region);
+  const { from, before } = a.region;
+  return {
+    spans: Uint32Array.from(regionPassages(a.text, a.region, undefined, headings).flat()),
+    headings: headings.filter((h) => h.start + from < before).map((h) => ({ start: h.start + from, title: h.title })),
+  };
 }
 
 export function encodePieceOp(ctx: OpContext, a: PieceArgs): PieceResult {
@@ -37,7 +44,7 @@ export function assembleOp(ctx: OpContext, a: AssembleArgs): EncodeResult {
   const dim = model.params.dense?.dim ?? 0;
   const nPassages = a.pieces.reduce((s, p) => s + p.nPassages, 0);
   const blob = joinBlob(
-    { title: a.title, baseLen: a.baseLen, sections: a.sections, nPassages },
+    { title: a.title, baseLen: a.baseLen, sections: sectionsAt(a.sectionStarts, nPassages, a), nPassages },
     model.fingerprint,
     dim,
     a.pieces.map((p) => p.records),

@@ -1,7 +1,7 @@
 // The types of index segments: the documents a segment is built from, the built image with its
 // per-row arrays, the persisted encoding of a document, and the arguments and results of the
 // segment ops (encode, build, merge) that cross to the workers.
-import type { PassageRegion, Section } from '../text/index.js';
+import type { Heading, PassageRegion, Section, SectionStart } from '../text/index.js';
 
 /**
  * One document's rows: its passages, its title terms, how many leading title terms form its base
@@ -94,9 +94,10 @@ export interface PassagesArgs {
   region: PassageRegion;
 }
 
-/** The region's passages ([start, end) pairs in the document's offsets, flat). */
+/** The region's passages ([start, end) pairs in the document's offsets, flat), and its heading lines (the document's offsets; none unless it is sectioned). */
 export interface PassagesResult {
   spans: Uint32Array;
+  headings: Heading[];
 }
 
 /** One piece: the document's text from `offset` on, holding the passages `spans` (flat pairs, the document's offsets). */
@@ -118,7 +119,8 @@ export interface AssembleArgs {
   pieces: PieceResult[];
   title: Uint32Array;
   baseLen: number;
-  sections: Section[];
+  /** where the document's sections start (the `assemble` op titles them) */
+  sectionStarts: SectionStart[];
 }
 
 /** A segment a merge reads: its image and dead flags in shared memory, and its per-row offsets and document slots. */

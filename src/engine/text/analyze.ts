@@ -3,8 +3,8 @@
 // deterministic given the model's stop list. A document's title is found by title.ts, a long
 // document's sections by sections.ts.
 import { TEXT_CACHES } from '../params.js';
-import { CLOSERS, SCRIPT_STOP, splitPassages } from './passages.js';
-import { documentSections } from './sections.js';
+import { CLOSERS, MAX_PASSAGE, SCRIPT_STOP, splitPassages } from './passages.js';
+import { headingLines, type SectionStart, sectioned, sectionStarts, titledSections } from './sections.js';
 import { documentTitle } from './title.js';
 import { hash32, stem, tokenize } from './tokenize.js';
 import type { AnalyzedDoc, AnalyzedPassage, Section, TermSeq, Tokens } from './types.js';
@@ -101,17 +101,14 @@ function titleTerms(title: string): Omit<Section, 'first'> {
 }
 
 export function analyzeDocument(text: string, metadata: Record<string, unknown> | undefined, stop: ReadonlySet<string>): AnalyzedDoc {
-  const spans = splitPassages(text);
+  const headings = sectioned(text) ? headingLines(text) : [];
+  const spans = splitPassages(text, MAX_PASSAGE, headings);
   const title = analyzeTitle(text, metadata);
-  return {
-    ...analyzePassages(text, spans, stop),
-    ...title,
-    sections: analyzeSections(
-      text,
-      spans.map(([start]) => start),
-      title,
-    ),
-  };
+  const found = sectionStarts(
+    headings,
+    spans.map(([start]) => start),
+  );
+  return { ...analyzePassages(text, spans, stop), ...title, sections: sectionsAt(found, spans.length, title) };
 }
 
 /** A document's title terms and their base length, as analyzeDocument finds them. */
@@ -119,9 +116,9 @@ export function analyzeTitle(text: string, metadata: Record<string, unknown> | u
   return titleTerms(documentTitle(text, metadata));
 }
 
-/** The sections of a document whose passages start at `starts` and whose title is `own`, as analyzeDocument finds them. */
-export function analyzeSections(text: string, starts: ArrayLike<number>, own: Omit<Section, 'first'>): Section[] {
-  return documentSections(text, starts, titleTerms, own);
+/** The sections that start at `found` of a document of `nPassages` passages titled `own`, as analyzeDocument titles them. */
+export function sectionsAt(found: readonly SectionStart[], nPassages: number, own: Omit<Section, 'first'>): Section[] {
+  return titledSections(found, nPassages, titleTerms, own);
 }
 
 /**

@@ -5,21 +5,21 @@
 export {
   analyzeDocument,
   analyzePassages,
-  analyzeSections,
   analyzeTitle,
   FLAG_CAPITALISED,
   FLAG_NUMBER,
   FLAG_SENTENCE_START,
   FLAG_STOP,
   FLAG_YEAR,
+  sectionsAt,
   termId,
   termSeq,
 } from './analyze.js';
-export { MAX_PASSAGE, type PassageRegion, passageRegions, regionPassages, splitPassages } from './passages.js';
+export { MAX_PASSAGE, type PassageRegion, passageRegions, regionHeadings, regionPassages, splitPassages } from './passages.js';
 export { PHRASE_SEED, phraseExtend, phraseFinal, phraseKey } from './phrase.js';
 export { porterStem } from './porter.js';
 export { countScripts, mainScripts, SCRIPT_NAMES, shareInScripts, tokenScript } from './scripts.js';
-export { documentSections, type Heading, headingLines } from './sections.js';
+export { type Heading, headingLines, type SectionStart, sectionStarts } from './sections.js';
 export { analyzerId, bigrams, segmentation } from './segment.js';
 export { documentTitle, leadSubject } from './title.js';
 export { countTokens, fold, hash32, stem, tokenize } from './tokenize.js';

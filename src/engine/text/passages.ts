@@ -11,7 +11,7 @@
 // words (those scripts mark a sentence end with a space). A sentence longer than the limit is cut
 // at whitespace, else after CJK commas, else anywhere but inside a character.
 
-import { headingLines, sectioned } from './sections.js';
+import { type Heading, headingLines, sectioned } from './sections.js';
 
 export const MAX_PASSAGE = 1200;
 
@@ -123,12 +123,19 @@ function balancedPack(sents: Span[], max: number): Span[] {
   }
 }
 
-/** The passages of a text; `headed`: whether no passage carries text past a paragraph that opens with a heading line (a sectioned text's). */
-export function splitPassages(text: string, max = MAX_PASSAGE, headed = sectioned(text)): Span[] {
+/**
+ * The passages of a text; no passage carries text past a paragraph that opens with one of
+ * `headings` (by default the text's heading lines when it is sectioned, else none).
+ */
+export function splitPassages(
+  text: string,
+  max = MAX_PASSAGE,
+  headings: readonly Heading[] = sectioned(text) ? headingLines(text) : [],
+): Span[] {
   const paras = paragraphs(text);
   const perPara = paras.map((p) => sentences(text, p).flatMap((s) => (s[1] - s[0] > max ? hardSplit(text, s, max) : [s])));
   const all = perPara.flat();
-  const barriers = headed ? new Set(headingLines(text).map((h) => h.start)) : new Set<number>();
+  const barriers = new Set(headings.map((h) => h.start));
   const firstOf = new Map(all.map((s, i) => [s[0], i]));
   const lastOf = new Map(all.map((s, i) => [s[1], i]));
   const out: Span[] = [];
@@ -161,7 +168,7 @@ export interface PassageRegion {
   before: number;
   /** how far the region is read: every paragraph that starts within `max` of `before`, whole */
   to: number;
-  /** whether the whole text is sectioned (splitPassages' `headed`) */
+  /** whether the whole text is sectioned: its passages stop at heading lines (splitPassages) */
   headed: boolean;
 }
 
@@ -184,9 +191,17 @@ export function passageRegions(text: string, k: number, max = MAX_PASSAGE): Pass
   });
 }
 
-/** The passages of a region (passageRegions) given its text, text.slice(from, to), in the whole text's offsets. */
-export function regionPassages(regionText: string, r: PassageRegion, max = MAX_PASSAGE): Span[] {
-  return splitPassages(regionText, max, r.headed)
+/** The heading lines of a region (passageRegions) given its text, text.slice(from, to): none unless the whole text is sectioned; offsets the region's. */
+export function regionHeadings(regionText: string, r: PassageRegion): Heading[] {
+  return r.headed ? headingLines(regionText) : [];
+}
+
+/**
+ * The passages of a region (passageRegions) given its text, text.slice(from, to), in the whole
+ * text's offsets; `headings` are regionHeadings(regionText, r).
+ */
+export function regionPassages(regionText: string, r: PassageRegion, max = MAX_PASSAGE, headings = regionHeadings(regionText, r)): Span[] {
+  return splitPassages(regionText, max, headings)
     .filter(([s]) => s + r.from < r.before)
     .map(([s, e]) => [s + r.from, e + r.from]);
 }

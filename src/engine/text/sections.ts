@@ -94,30 +94,38 @@ export function headingLines(text: string): Heading[] {
   return out;
 }
 
-/**
- * The sections of a document whose passages start at `starts` (in order): none unless the text is
- * sectioned; else one per heading line that some passage falls under, `first` its first passage,
- * titled by its heading (`titleOf` makes the terms), or by `own`, the document's title, when it is
- * longer than FEATURE_TEXT.docWindow passages: so long a section is no unit of evidence, and a
- * line taken for a heading by mistake does not title the thousands of passages after it.
- */
-export function documentSections(
-  text: string,
-  starts: ArrayLike<number>,
-  titleOf: (heading: string) => Omit<Section, 'first'>,
-  own: Omit<Section, 'first'>,
-): Section[] {
-  if (!sectioned(text)) return [];
-  const headings = headingLines(text);
-  const found: Array<{ first: number; heading: string }> = [];
+/** Where a section starts: its first passage, and its heading. */
+export interface SectionStart {
+  first: number;
+  heading: string;
+}
+
+/** For each heading (in order) that some passage starting at `starts` (in order) falls under: that passage. */
+export function sectionStarts(headings: readonly Heading[], starts: ArrayLike<number>): SectionStart[] {
+  const out: SectionStart[] = [];
   let h = -1;
   for (let p = 0; p < starts.length; p++) {
     const before = h;
     while (h + 1 < headings.length && headings[h + 1].start <= starts[p]) h++;
-    if (h !== before && h >= 0) found.push({ first: p, heading: headings[h].title });
+    if (h !== before && h >= 0) out.push({ first: p, heading: headings[h].title });
   }
+  return out;
+}
+
+/**
+ * The sections of a document of `nPassages` passages that start at `found`: each titled by its
+ * heading (`titleOf` makes the terms), or by `own`, the document's title, when it is longer than
+ * FEATURE_TEXT.docWindow passages: so long a section is no unit of evidence, and a line taken for
+ * a heading by mistake does not title the thousands of passages after it.
+ */
+export function titledSections(
+  found: readonly SectionStart[],
+  nPassages: number,
+  titleOf: (heading: string) => Omit<Section, 'first'>,
+  own: Omit<Section, 'first'>,
+): Section[] {
   return found.map(({ first, heading }, i) => {
-    const end = i + 1 < found.length ? found[i + 1].first : starts.length;
+    const end = i + 1 < found.length ? found[i + 1].first : nPassages;
     return { first, ...(end - first > FEATURE_TEXT.docWindow ? own : titleOf(heading)) };
   });
 }
