@@ -68,6 +68,13 @@ t.test('heading lines', async (t) => {
     [],
     'sentences, lists, quotes and lines in lower case',
   );
+  t.same(
+    titles(
+      'How do I reset my password?\nOpen the settings page and choose Reset, then follow the mail.\n\nOklahoma!\nOklahoma! is the first musical written by the team of Rodgers and Hammerstein.',
+    ),
+    ['How do I reset my password?', 'Oklahoma!'],
+    'a question or an exclamation may be a title',
+  );
   t.same(titles('Stranger in Town\nStranger in Town is a 1931 American film.'), ['Stranger in Town'], 'the next line twice as long');
   t.same(titles('Stranger in Town\nStranger in Town may refer to:'), [], 'the next line under twice as long');
   t.same(titles('A Longer Title Than Its Line\nShort line here.'), [], 'the next line too short');

@@ -6,7 +6,8 @@
 // - a Markdown heading: `# Title` (ATX, anywhere) or a line underlined with `===` or `---` (setext);
 // - a plain line that opens a block (the text's start or after a blank line), of at most
 //   TITLES.maxLine characters, with a letter, not opening in lower case, with a quote, a list,
-//   table or code marker, nor ending in sentence punctuation, that is either the whole block
+//   table or code marker, nor ending in a full stop, colon, semicolon or comma (a question or an
+//   exclamation may be a title: an FAQ's "How do I reset it?", "Oklahoma!"), that is either the whole block
 //   ("CHAPTER I") or followed in its block by a line at least twice as long that opens as a
 //   sentence does, not in lower case nor with a digit or a closing bracket ("Title\nparagraph"). A
 //   hard-wrapped paragraph's first line is about as long as its second; a line cut before a
@@ -32,8 +33,8 @@ const SETEXT_RULE = /^[ \t]*(?:=+|-+)[ \t]*$/;
 const NOT_A_HEADING = /^(?:[-*+•|>]|```|~~~|["'“‘«])/u;
 const LETTER = /\p{L}/u;
 const LOWER_START = /^[^\p{L}\p{N}]*\p{Ll}/u;
-/** Sentence punctuation at the end of a line, before closing quotes or brackets. */
-const SENTENCE_PUNCTUATION = /[.!?:;,]["'”’)\]]*$/u;
+/** Punctuation that ends a sentence or a clause, not a title, at the end of a line (before closing quotes or brackets). */
+const SENTENCE_PUNCTUATION = /[.:;,]["'”’)\]]*$/u;
 
 /** What a line that goes on a sentence opens with: a lower-case letter, a digit or a closing bracket. */
 const GOES_ON = /^(?:[^\p{L}\p{N}"'“‘([]*\p{Ll}|\p{N}|[)\]])/u;
