@@ -1,11 +1,12 @@
-// `npm run bench -- book [--suites hotpotqa-dev,2wiki-dev,musique-dev] [--layouts separate,book,book-untitled] [--queries N]`:
+// `npm run bench -- book [--suites hotpotqa-dev,2wiki-dev,musique-dev] [--layouts separate,book,book-untitled,chapters] [--chapter 100] [--queries N]`:
 // retrieval and confidence when a corpus is ONE document (a book, a manual: the spec's documents are
-// whole and unchunked). The wiki-pool is indexed in-process with the shipped model (the engine
-// harness) in each layout: `separate` (its documents as they are), `book` (their texts joined by
-// blank lines into one document: each paragraph's title line becomes a heading line inside it) and
-// `book-untitled` (the same without the title lines). The suites' questions are asked of each at
-// the server's defaults (10 results, max_hops 4). In a book a question counts as found when every
-// gold document's text range is overlapped by a returned passage. Prints all-gold@10, the mean
+// whole and unchunked), or a few long ones. The wiki-pool is indexed in-process with the shipped
+// model (the engine harness) in each layout: `separate` (its documents as they are), `book` (their
+// texts joined by blank lines into one document: each paragraph's title line becomes a heading
+// line inside it), `book-untitled` (the same without the title lines) and `chapters` (joined as
+// in `book`, `--chapter` paragraphs to a document). The suites' questions are asked of each at the
+// server's defaults (10 results, max_hops 4). In a joined layout a question counts as found when
+// every gold document's text range is overlapped by a returned passage of the document holding it. Prints all-gold@10, the mean
 // confidence, ECE@10 beside its floor (learners.ts, as `npm run eval -- --generalisation` computes
 // them) and the mean hops of each suite in each layout.
 
@@ -19,31 +20,38 @@ const { values: opt } = parseArgs({
   options: {
     suites: { type: 'string', default: 'hotpotqa-dev,2wiki-dev,musique-dev' },
     layouts: { type: 'string', default: 'separate,book,book-untitled' },
+    chapter: { type: 'string', default: '100' },
     queries: { type: 'string' },
   },
 });
 const suites = opt.suites.split(',');
 const layouts = opt.layouts.split(',');
-const unknown = layouts.filter((l) => !['separate', 'book', 'book-untitled'].includes(l));
-if (unknown.length) throw new Error(`unknown layout ${unknown.join(', ')}: the layouts are separate, book, book-untitled`);
+const LAYOUTS = ['separate', 'book', 'book-untitled', 'chapters'];
+const unknown = layouts.filter((l) => !LAYOUTS.includes(l));
+if (unknown.length) throw new Error(`unknown layout ${unknown.join(', ')}: the layouts are ${LAYOUTS.join(', ')}`);
 const corpus = suiteCorpus(suites[0]);
 const questions = new Map<string, Query[]>(suites.map((s) => [s, suiteQueries(s, opt.queries ? Number(opt.queries) : undefined)]));
 
 /** A document's text without its title line (the first line, when more follow). */
 const untitled = (text: string) => (text.includes('\n') ? text.slice(text.indexOf('\n') + 1) : text);
 
-/** The corpus joined into one text, and each document's [start, end) in it. */
-function joined(docs: Doc[], strip: boolean): { text: string; ranges: Map<string, [number, number]> } {
-  const parts: string[] = [];
-  const ranges = new Map<string, [number, number]>();
-  let at = 0;
-  for (const d of docs) {
-    const t = strip ? untitled(d.text) : d.text;
-    ranges.set(d.id, [at, at + t.length]);
-    parts.push(t);
-    at += t.length + 2;
+/** The corpus joined, `per` documents to a text, and where each document's text lies: which joined document, and its [start, end) in it. */
+function joined(docs: Doc[], strip: boolean, per: number): { docs: Doc[]; where: Map<string, { doc: string; range: [number, number] }> } {
+  const out: Doc[] = [];
+  const where = new Map<string, { doc: string; range: [number, number] }>();
+  for (let i = 0; i < docs.length; i += per) {
+    const id = `joined-${out.length}`;
+    const parts: string[] = [];
+    let at = 0;
+    for (const d of docs.slice(i, i + per)) {
+      const t = strip ? untitled(d.text) : d.text;
+      where.set(d.id, { doc: id, range: [at, at + t.length] });
+      parts.push(t);
+      at += t.length + 2;
+    }
+    out.push({ id, text: parts.join('\n\n') });
   }
-  return { text: parts.join('\n\n'), ranges };
+  return { docs: out, where };
 }
 
 interface Row {
@@ -55,21 +63,22 @@ interface Row {
 async function run(layout: string): Promise<Map<string, Row>> {
   const h = await EngineHarness.open();
   h.profileKernels = false;
-  const book = layout === 'separate' ? undefined : joined(corpus, layout === 'book-untitled');
-  if (book) await h.add([{ id: 'book', text: book.text }]);
-  else for (let i = 0; i < corpus.length; i += 500) await h.add(corpus.slice(i, i + 500));
+  const per = layout === 'chapters' ? Number(opt.chapter) : Number.POSITIVE_INFINITY;
+  const book = layout === 'separate' ? undefined : joined(corpus, layout === 'book-untitled', per);
+  const docs = book?.docs ?? corpus;
+  for (let i = 0; i < docs.length; i += 500) await h.add(docs.slice(i, i + 500));
   await h.settle();
   const out = new Map<string, Row>();
   for (const [suite, qs] of questions) {
     const row: Row = { found: [], conf: [], hops: [] };
     for (const q of qs) {
       const r = h.search(q.query);
-      const found = book
-        ? (q.gold_doc_ids ?? []).every((id) => {
-            const [a, b] = book.ranges.get(id) ?? [0, 0];
-            return r.spans.some(([s, e]) => s < b && e > a);
-          })
-        : (q.gold_doc_ids ?? []).every((id) => r.docIds.includes(id));
+      const found = (q.gold_doc_ids ?? []).every((id) => {
+        const w = book?.where.get(id);
+        if (!w) return r.docIds.includes(id);
+        const [a, b] = w.range;
+        return r.spans.some(([s, e], i) => r.docIds[i] === w.doc && s < b && e > a);
+      });
       row.found.push(found ? 1 : 0);
       row.conf.push(r.confidence);
       row.hops.push(r.hops);
@@ -102,7 +111,7 @@ for (const layout of layouts) {
   }
 }
 process.stdout.write(
-  `\nCommand: \`npm run bench -- book --suites ${opt.suites} --layouts ${opt.layouts}${opt.queries ? ` --queries ${opt.queries}` : ''}\` at ${started.toISOString()}, ${corpus.length} documents.\n${machineLine()}\n\n`,
+  `\nCommand: \`npm run bench -- book --suites ${opt.suites} --layouts ${opt.layouts}${layouts.includes('chapters') ? ` --chapter ${opt.chapter}` : ''}${opt.queries ? ` --queries ${opt.queries}` : ''}\` at ${started.toISOString()}, ${corpus.length} documents.\n${machineLine()}\n\n`,
 );
 process.stdout.write(
   table(['layout', 'suite', 'queries', 'all-gold@10', 'mean confidence', 'ECE@10', 'floor', 'passes', 'mean hops'], rows),

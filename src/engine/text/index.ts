@@ -1,7 +1,7 @@
 // The engine's text room: the tokenizer (folding, offsets), the Porter stemmer, term ids, passage
 // splitting, document analysis (passages, term sequences with flags, titles, a long document's
-// sections) and phrase keys. Pure
-// and deterministic: the same text gives the same terms at ingest, at search and in training.
+// sections) and phrase keys. Pure and deterministic: the same text gives the same terms at ingest,
+// at search and in training.
 export {
   analyzeDocument,
   analyzePassages,

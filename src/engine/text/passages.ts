@@ -5,11 +5,12 @@
 // pieces of balanced size, and each piece then takes in the whole sentences that follow it, across
 // paragraph ends, while it stays within the limit and, in a text long enough to be read as sections
 // (sections.ts), up to a paragraph that opens with a heading line: a passage carries the context
-// after it, so consecutive passages may overlap, but not into the next section. Sentences end at . ! ? before a space and a capital (not after
-// an abbreviation), after the full stops of scripts that need no space after them (。！？, the
-// Devanagari danda, Khmer, Myanmar, Ethiopic and Arabic ones) and at the spaces between Thai or Lao
-// words (those scripts mark a sentence end with a space). A sentence longer than the limit is cut
-// at whitespace, else after CJK commas, else anywhere but inside a character.
+// after it, so consecutive passages may overlap, but not into the next section. Sentences end at
+// . ! ? before a space and a capital (not after an abbreviation), after the full stops of scripts
+// that need no space after them (。！？, the Devanagari danda, Khmer, Myanmar, Ethiopic and Arabic
+// ones) and at the spaces between Thai or Lao words (those scripts mark a sentence end with a
+// space). A sentence longer than the limit is cut at whitespace, else after CJK commas, else
+// anywhere but inside a character.
 
 import { type Heading, headingLines, sectioned } from './sections.js';
 
