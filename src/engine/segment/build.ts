@@ -140,16 +140,18 @@ export function buildSegment({ docs, dim }: SegmentInput): BuiltSegment {
   const section = new Uint32Array(nRows);
   let row = 0;
   for (const d of docs) {
-    let keys = titleKeys(d, prefixes);
+    let t: { title: Uint32Array; baseLen: number } = d;
+    let keys = titleKeys(t, prefixes);
     let s = -1;
     let sectionRow = 0;
     d.passages.forEach((p, pi) => {
-      if (s + 1 < d.sections.length && d.sections[s + 1].first <= pi) {
-        while (s + 1 < d.sections.length && d.sections[s + 1].first <= pi) s++;
-        keys = titleKeys(d.sections[s], prefixes);
+      const at = s;
+      while (s + 1 < d.sections.length && d.sections[s + 1].first <= pi) s++;
+      if (s !== at) {
+        t = d.sections[s];
+        keys = titleKeys(t, prefixes);
         sectionRow = row + 1;
       }
-      const t = s >= 0 ? d.sections[s] : d;
       section[row] = sectionRow;
       rowStart[row] = p.start;
       rowEnd[row] = p.end;
