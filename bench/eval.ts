@@ -1,4 +1,4 @@
-// `npm run eval -- --suite ../shared/bench/<suite> [--limit N] [--warmup N] [--url BASE] [--model DIR] [--max-results 10] [--keywords] [--hide-gold | --ask ../shared/bench/<suite>]`
+// `npm run eval -- --suite ../shared/bench/<suite> [--limit N] [--warmup N] [--url BASE] [--model DIR] [--max-results 10] [--keywords] [--untitled] [--headings generic|topic] [--hide-gold | --ask ../shared/bench/<suite>]`
 // Runs a benchmark suite against a real server over HTTP: starts one (port 0, temp data dir, the
 // given or shipped model) unless --url names a running one, ingests the suite's corpus in batches
 // of 1000, waits until the store has settled (its idle merge done), searches every query and prints the metrics of ../shared/bench/README.md: all-gold@k
@@ -16,7 +16,9 @@
 // with `cmp` (a refactor must leave them identical). --keywords asks every query as a user who types keywords would
 // ("Who directed The Prairie King?" as "directed The Prairie King": src/train/keyword-queries.ts).
 // --untitled ingests every document without its title (its first line when that is the title, and
-// metadata.title), as a user's documents often come.
+// metadata.title), as a user's documents often come. --headings generic|topic gives each document of
+// a long-document suite a title line and a heading over every fourth paragraph (bench/headed.ts):
+// headings that name nothing, or their paragraph's subtopic; the store should search as without them.
 // `npm run eval -- --generalisation [--out FILE]` runs the generalisation table instead
 // (bench/generalisation.ts: leave-one-suite-out, titles removed, no answer; about an hour).
 import fs from 'node:fs';
@@ -26,6 +28,7 @@ import { untitledCorpus } from '../src/train/untitled.js';
 import type { Query } from './bench-util.js';
 import { noAnswerMetrics, type QueryOutcome, suiteMetrics } from './eval-metrics.js';
 import { evalServer, ingestCorpus, readSuite } from './eval-server.js';
+import { HEADINGS, type HeadingKind, headedCorpus } from './headed.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -40,6 +43,7 @@ const { values: args } = parseArgs({
     'hide-gold': { type: 'boolean', default: false },
     keywords: { type: 'boolean', default: false },
     untitled: { type: 'boolean', default: false },
+    headings: { type: 'string' },
     ask: { type: 'string' },
     json: { type: 'boolean', default: false },
     dump: { type: 'string' },
@@ -59,7 +63,7 @@ if (args.generalisation) {
 }
 if (!args.suite) {
   process.stderr.write(
-    'usage: npm run eval -- --suite ../shared/bench/<suite> [--limit N] [--warmup N] [--url BASE] [--model DIR] [--keywords] [--hide-gold | --ask ../shared/bench/<suite>] [--json]\n       npm run eval -- --generalisation [--out FILE] [--sample N] [--squad-queries N] [--held-out S,...]\n',
+    'usage: npm run eval -- --suite ../shared/bench/<suite> [--limit N] [--warmup N] [--url BASE] [--model DIR] [--keywords] [--untitled] [--headings generic|topic] [--hide-gold | --ask ../shared/bench/<suite>] [--json]\n       npm run eval -- --generalisation [--out FILE] [--sample N] [--squad-queries N] [--held-out S,...]\n',
   );
   process.exit(2);
 }
@@ -74,7 +78,13 @@ const noAnswer = args['hide-gold'] || args.ask !== undefined;
 const hidden = new Set<string>(noAnswer ? queries.flatMap((q) => q.gold_doc_ids) : []);
 const kept = suite.corpus.filter((d) => !hidden.has(d.id));
 // --untitled: every document without its title (its first line when that is the title, and metadata.title)
-const corpus = args.untitled ? untitledCorpus(kept.map((d) => ({ ...d, metadata: d.metadata ?? {} }))) : kept;
+const untitledOrNot = args.untitled ? untitledCorpus(kept.map((d) => ({ ...d, metadata: d.metadata ?? {} }))) : kept;
+if (args.headings && !HEADINGS.includes(args.headings as HeadingKind)) {
+  process.stderr.write(`--headings is one of ${HEADINGS.join(', ')}\n`);
+  process.exit(2);
+}
+// --headings: a title line and a heading over every fourth paragraph
+const corpus = args.headings ? headedCorpus(untitledOrNot, args.headings as HeadingKind) : untitledOrNot;
 const maxResults = Number(args['max-results']);
 
 const { call, stop, settle, restart } = await evalServer({ url: args.url, model: args.model });

@@ -94,14 +94,17 @@ function bookOf(n: number, title = (i: number) => `Place ${i}`): { text: string;
   return { text: parts.join('\n\n'), starts };
 }
 
-t.test('passages of a sectioned text stop at heading paragraphs; of a shorter one they carry on', async (t) => {
+/** Names no two of which look alike (TownA, TownB, ...): each heading names its own paragraph alone. */
+const town = (i: number) => `Town${String.fromCharCode(65 + i)}`;
+
+t.test('passages of a sectioned text stop at heading paragraphs; of a short one with few headings they carry on', async (t) => {
+  const few = bookOf(TITLES.minHeadings - 1);
+  t.ok(
+    splitPassages(few.text).some(([s, e]) => few.starts.some((h) => h > s && h < e)),
+    'a short text of fewer than minHeadings headings: passages carry the next paragraph',
+  );
   const short = bookOf(20);
   t.ok(short.text.length <= TITLES.sectionChars);
-  const carried = splitPassages(short.text);
-  t.ok(
-    carried.some(([s, e]) => short.starts.some((h) => h > s && h < e)),
-    'a text too short for sections: passages carry the next paragraph',
-  );
   const stopped = splitPassages(short.text, MAX_PASSAGE, headingLines(short.text));
   t.same(
     stopped.map(([s]) => s),
@@ -111,6 +114,17 @@ t.test('passages of a sectioned text stop at heading paragraphs; of a shorter on
   t.notOk(
     stopped.some(([s, e]) => short.starts.some((h) => h > s && h < e)),
     'headed: no passage holds the start of another heading paragraph',
+  );
+  const distinct = bookOf(20, town);
+  t.same(
+    splitPassages(distinct.text),
+    splitPassages(distinct.text, MAX_PASSAGE, headingLines(distinct.text)),
+    'a short text of minHeadings headings or more that name their own paragraphs is headed by default',
+  );
+  t.notSame(
+    splitPassages(short.text),
+    stopped,
+    'one whose title (Place 0) names every paragraph is an article under it: its passages carry on',
   );
   const book = bookOf(3600);
   t.ok(book.text.length > TITLES.sectionChars, `a book of ${book.text.length} characters`);
@@ -159,24 +173,76 @@ t.test('headed passages found region by region are the passages of the whole tex
 
 const ids = (s: string) => Uint32Array.from(tokenize(s).forms, termId);
 const book = bookOf(3600, (i) => (i === 5 ? 'Devotion (1929 film)' : `Place ${i}`));
+t.test('a short text is read as sections only when most of its headings name them', async (t) => {
+  const stop = new Set(['the', 'and', 'for']);
+  const sectionsOf = (parts: string[], metadata?: Record<string, unknown>) =>
+    analyzeDocument(parts.join('\n\n'), metadata, stop).sections.map((s) => s.first);
+  const generic = [
+    'The Mill\nThe Mill stands by the river and has ground grain for a hundred years.',
+    'Overview\nGrain came in from the farms all summer, more of it than the year before.',
+    'History\nWater ran low in August, and the wheel stood still for a week.',
+    'Legacy\nThe wheel turns still, and the miller sells flour at the market.',
+  ];
+  t.same(sectionsOf(generic), [], 'generic headings over paragraphs that never say them: read as before');
+  const named = generic.map((p, i) => (i === 0 ? p : p.replace(/^\w+/, ['Grain', 'Water', 'Wheel'][i - 1])));
+  t.same(sectionsOf(named), [0, 1, 2, 3], 'headings whose words recur in their paragraphs: a section under each');
+  t.same(sectionsOf([named[0], generic[1], named[2], generic[3]]), [], 'half of them named is not most');
+  const flour = named.map((p) => `${p} Flour came of it.`);
+  t.same(
+    [sectionsOf(flour), sectionsOf(flour, { title: 'Flour' })],
+    [[0, 1, 2, 3], []],
+    "a title given in the metadata that names most sections (an article's subtopics): read under it",
+  );
+  t.same(sectionsOf(named.map((p) => `${p} The mill is old.`)), [], 'the title line names most sections: read under it');
+  t.same(
+    sectionsOf([
+      'Field Notes\nField notes kept by the survey over one summer.',
+      'Insects\nAn insect count was taken at dawn on each day.',
+      'Geology\nThe geologists found chalk under the topsoil.',
+      'Armenia\nArmenian visitors came to see the survey in June.',
+    ]),
+    [0, 1, 2, 3],
+    'a heading names its paragraph through another form of its word',
+  );
+  t.same(
+    sectionsOf([
+      '東京タワー\n東京タワーは港区にある電波塔です。',
+      '富士山\n富士山は静岡県と山梨県にまたがる山です。',
+      '大阪城\n大阪城は大阪市中央区にある城です。',
+    ]),
+    [0, 1, 2],
+    'in a script written without spaces a heading is found inside its paragraph',
+  );
+});
+
 const preface = 'This book opens with a plain paragraph long enough to be no heading of its own, as books do.';
 const bookText = `${preface}\n\n${book.text}`;
 
 t.test('a sectioned document: its sections through the encoding and the segment', async (t) => {
-  t.same(analyzeDocument(bookOf(20).text, undefined, new Set()).sections, [], 'a short text has no sections');
+  t.same(
+    analyzeDocument(bookOf(TITLES.minHeadings - 1).text, undefined, new Set()).sections,
+    [],
+    'a short text of few headings has no sections',
+  );
+  t.same(
+    analyzeDocument(bookOf(TITLES.minHeadings, town).text, undefined, new Set()).sections.map((s) => s.first),
+    [0, 1, 2],
+    'a short text of minHeadings headings has a section under each',
+  );
   const d = analyzeDocument(bookText, { title: 'The Book' }, new Set());
   t.equal(d.passages.length, 3601, 'a passage for the preface and each titled paragraph');
-  t.equal(d.sections.length, 3600, 'a section for each heading');
+  t.equal(d.sections.length, 3601, 'a section for the preface and each heading');
   t.same(
-    d.sections.slice(0, 2).map((s) => [s.first, [...s.title]]),
+    d.sections.slice(0, 3).map((s) => [s.first, [...s.title]]),
     [
+      [0, [...ids('The Book')]],
       [1, [...ids('Place 0')]],
       [2, [...ids('Place 1')]],
     ],
-    'the preface keeps the document title',
+    'the preface is a section titled by the document',
   );
   t.same([...d.title], [...ids('The Book')]);
-  t.equal(d.sections[5].baseLen, 1, "a heading's base title leaves out its parenthetical");
+  t.equal(d.sections[6].baseLen, 1, "a heading's base title leaves out its parenthetical");
   const tail = Array.from({ length: FEATURE_TEXT.docWindow + 1 }, (_, i) => `Paragraph ${i} goes on about the river, as it did.`);
   const long = analyzeDocument(`${book.text}\n\nA Line Alone\n\n${tail.join('\n\n')}`, { title: 'The Book' }, new Set());
   const last = long.sections[long.sections.length - 1];
@@ -217,7 +283,7 @@ t.test('a sectioned document: its sections through the encoding and the segment'
   const view = new SegmentView(rt.heap.views, ptr);
   t.same([...view.title(0)], [...ids('The Book')], 'a row before any heading: the document title');
   t.same([...view.title(6)], [...ids('Devotion (1929 film)')], "a row under a heading: the heading's title");
-  t.same([view.sectionStart(0), view.sectionStart(6), view.baseLen(6)], [-1, 6, 1]);
+  t.same([view.sectionStart(0), view.sectionStart(1), view.sectionStart(6), view.baseLen(6)], [0, 1, 6, 1]);
   t.equal(view.titleLineLength(6), ids('Devotion (1929 film)').length, 'the passage opens with its title line');
   const again = buildSegment({ docs: [view.readDoc(0, view.nRows, built.rowStart, built.rowEnd)], dim });
   t.same(Buffer.from(again.image), Buffer.from(built.image), "a merge's readDoc builds the same segment");
@@ -228,6 +294,15 @@ t.test("in a sectioned document a section is the loop's unit and what the whole-
   const store = await openShippedStore([
     { id: 'short', text: 'Lisbon\nLisbon lies where the Tagus meets the sea.', metadata: {} },
     { id: 'book', text: bookText, metadata: {} },
+    {
+      id: 'report',
+      text: [
+        'The Mill Report\nThe Mill Report tells of the year at the mill by the river.',
+        'Grain\nGrain came in from the farms all summer, more of it than the year before.',
+        'Water\nWater ran low in August, and the wheel stood still for a week.',
+      ].join('\n\n'),
+      metadata: {},
+    },
     {
       id: 'plain',
       text: Array.from({ length: 12000 }, (_, i) => `Sentence ${i} tells of river ${i % 5}.`).join(' '),
@@ -250,9 +325,27 @@ t.test("in a sectioned document a section is the loop's unit and what the whole-
     ],
     "a section's rows, and what the whole-document features read",
   );
-  t.same(c.docRows(rows[0]), [rows[0], rows.length], 'the preface, under no heading, reads as its document');
-  t.equal(c.docWindow(rows[0])[1], FEATURE_TEXT.docWindow, 'and the features read a window of it');
+  t.same(
+    [c.docRows(rows[0]), c.docWindow(rows[0])],
+    [
+      [rows[0], 1],
+      [rows[0], 1],
+    ],
+    'the preface, under no heading, is a section of its own',
+  );
   t.equal(new Set(plain.map((r) => c.docOf(r))).size, plain.length, 'no headings: each passage its own unit, as before');
+  const report = store.rowsOf('report');
+  t.same(
+    [report.length, new Set(report.map((r) => c.docOf(r))).size, c.docRows(report[2]), c.docWindow(report[2])],
+    [3, 3, [report[2], 1], [report[2], 1]],
+    'a short document of minHeadings headings: each section its own unit',
+  );
+  const shortRow = store.rowsOf('short')[0];
+  t.same(
+    [c.docOf(shortRow), c.docRows(shortRow)],
+    [c.documentOf(shortRow), [shortRow, 1]],
+    'a short document of one heading: its own unit, as before',
+  );
   const hits = store.search('Which river does Place 1200 lie by?', store.model.params.search as LoopParams, { maxResults: 5 }).hits;
   t.equal(hits[0]?.row, rows[1201], 'the heading names the passage: it is found first');
 });

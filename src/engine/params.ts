@@ -107,6 +107,25 @@ export const TITLES = {
    * evidence. Every document of the training data is shorter.
    */
   sectionChars: 256 * 1200,
+  /**
+   * A document shorter than sectionChars is read as sections when it has at least this many
+   * heading lines (a title line and two headings under it), most of them naming their sections
+   * and its title not naming them throughout (text/sections.ts). No document of the training data
+   * has as many.
+   */
+  minHeadings: 3,
+  /** A heading names its section when one of its words of at least this many characters, not a stopword, recurs in it. */
+  namingWord: 3,
+  /**
+   * A heading's word of at least this many characters also names its section through a word
+   * there that shares its start up to its last namingEnding characters, and at least this many
+   * ("Armenia" and "Armenian"); a shorter one ("Use", "user") must recur or share its stem.
+   */
+  namingPrefix: 5,
+  /** How many characters at the end of a heading's word an inflection or a derivation may change ("Geology", "geologists"). */
+  namingEnding: 2,
+  /** How far into its section (characters) a heading's word is looked for: a passage's length. */
+  namingChars: 1200,
 } as const;
 
 /**

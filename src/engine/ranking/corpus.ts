@@ -285,15 +285,13 @@ export class SearchCorpus {
   }
 
   /**
-   * The global rows [first, first + count) of the row's document, or, in a document of more than
-   * FEATURE_TEXT.docWindow passages, of its section when that is the row's unit of evidence (docOf):
-   * what the row is the lead passage of, and how long what it lies in is. A row that is a unit
-   * alone (no heading over it) reads as its document.
+   * The global rows [first, first + count) of the row's unit of evidence (docOf): its section's or
+   * its document's; what the row is the lead passage of, and how long what it lies in is. A row
+   * that is a unit alone (a long document, no heading over it) reads as its document.
    */
   docRows(row: number): [number, number] {
     const [si, r] = this.locate(row);
-    const doc = this.rowsOfDocument(si, r);
-    return doc[1] <= FEATURE_TEXT.docWindow ? doc : (this.unitOfLong(si, r) ?? doc);
+    return this.unitOfSection(si, r) ?? this.rowsOfDocument(si, r);
   }
 
   /** The global rows [first, count] of the document of local row `r` of segment `si`, by its key (documentOf). */
@@ -328,46 +326,49 @@ export class SearchCorpus {
   }
 
   /**
-   * The rows of a long document's unit of evidence for local row `r` of segment `si`: its section
-   * when it has one of at most FEATURE_TEXT.docWindow passages, else undefined (the row alone).
+   * The rows of a sectioned document's unit of evidence for local row `r` of segment `si`: its
+   * section when it has one of at most FEATURE_TEXT.docWindow passages, else undefined.
    */
-  private unitOfLong(si: number, r: number): [number, number] | undefined {
+  private unitOfSection(si: number, r: number): [number, number] | undefined {
     const sec = this.rowsOfSection(si, r);
     return sec && sec[1] <= FEATURE_TEXT.docWindow ? sec : undefined;
   }
 
   /**
-   * The rows the whole-document features read for `row`: its document's; in a document of more than
-   * FEATURE_TEXT.docWindow passages, its section's (docOf), or, in none, that many around the row:
-   * windows start on a grid of half their length (the row in their second half, clamped to the
-   * document), so that nearby rows share a window and its memoised features.
+   * The rows the whole-document features read for `row`: its section's when that is its unit
+   * (docOf); else its document's, or, in a document of more than FEATURE_TEXT.docWindow passages,
+   * that many around the row: windows start on a grid of half their length (the row in their
+   * second half, clamped to the document), so that nearby rows share a window and its memoised
+   * features.
    */
   docWindow(row: number): [number, number] {
     const [si, r] = this.locate(row);
+    const unit = this.unitOfSection(si, r);
+    if (unit) return unit;
     const [first, count] = this.rowsOfDocument(si, r);
     const w = FEATURE_TEXT.docWindow;
     if (count <= w) return [first, count];
-    const unit = this.unitOfLong(si, r);
-    if (unit) return unit;
     const half = w >> 1;
     const block = Math.floor((row - first) / half);
     return [Math.min(first + Math.max(0, block - 1) * half, first + count - w), w];
   }
 
   /**
-   * A key identifying the row's unit of evidence within the snapshot: its document's; in a document
-   * of more than FEATURE_TEXT.docWindow passages, its section's (a heading's passages, text/
-   * sections.ts) when that is at most as long, else the row's own (negative keys, apart from every
-   * document's). The loop's notion of a document (which chains a list holds, where the next hop may
-   * go, how many passages of one document a list takes) was fitted on documents of at most that
-   * many passages; a book stored as one document would otherwise be one piece of evidence that
+   * A key identifying the row's unit of evidence within the snapshot: in a sectioned document
+   * (text/sections.ts), its section's when that is at most FEATURE_TEXT.docWindow passages long;
+   * else its document's when that is at most as long; else the row's own (sections and rows take
+   * negative keys, apart from every document's). The loop's notion of a document (which chains a
+   * list holds, where the next hop may go, how many passages of one document a list takes) was
+   * fitted on documents of at most that many passages, each about one subject; a book, or a
+   * chapter of entries, stored as one document would otherwise be one piece of evidence that
    * every chain lies in.
    */
   docOf(row: number): number {
     const [si, r] = this.locate(row);
+    const unit = this.unitOfSection(si, r);
+    if (unit) return -1 - unit[0];
     if (this.rowsOfDocument(si, r)[1] <= FEATURE_TEXT.docWindow) return this.rowBase[si] + this.segs[si].docOf(r);
-    const unit = this.unitOfLong(si, r);
-    return -1 - (unit ? unit[0] : row);
+    return -1 - row;
   }
 
   /** A key identifying the row's document within the snapshot, however long the document. */

@@ -4,7 +4,7 @@
 // document's sections by sections.ts.
 import { TEXT_CACHES } from '../params.js';
 import { CLOSERS, MAX_PASSAGE, SCRIPT_STOP, splitPassages } from './passages.js';
-import { headingLines, type SectionStart, sectioned, sectionStarts, titledSections } from './sections.js';
+import { type SectionStart, sectionHeadings, sectionStarts, titledSections } from './sections.js';
 import { documentTitle } from './title.js';
 import { hash32, stem, tokenize } from './tokenize.js';
 import type { AnalyzedDoc, AnalyzedPassage, Section, TermSeq, Tokens } from './types.js';
@@ -101,9 +101,10 @@ function titleTerms(title: string): Omit<Section, 'first'> {
 }
 
 export function analyzeDocument(text: string, metadata: Record<string, unknown> | undefined, stop: ReadonlySet<string>): AnalyzedDoc {
-  const headings = sectioned(text) ? headingLines(text) : [];
+  const docTitle = documentTitle(text, metadata);
+  const headings = sectionHeadings(text, stop, docTitle);
   const spans = splitPassages(text, MAX_PASSAGE, headings);
-  const title = analyzeTitle(text, metadata);
+  const title = titleTerms(docTitle);
   const found = sectionStarts(
     headings,
     spans.map(([start]) => start),

@@ -12,7 +12,7 @@
 // space). A sentence longer than the limit is cut at whitespace, else after CJK commas, else
 // anywhere but inside a character.
 
-import { type Heading, headingLines, sectioned } from './sections.js';
+import { type Heading, headingLines, sectioned, sectionHeadings } from './sections.js';
 
 export const MAX_PASSAGE = 1200;
 
@@ -128,11 +128,7 @@ function balancedPack(sents: Span[], max: number): Span[] {
  * The passages of a text; no passage carries text past a paragraph that opens with one of
  * `headings` (by default the text's heading lines when it is sectioned, else none).
  */
-export function splitPassages(
-  text: string,
-  max = MAX_PASSAGE,
-  headings: readonly Heading[] = sectioned(text) ? headingLines(text) : [],
-): Span[] {
+export function splitPassages(text: string, max = MAX_PASSAGE, headings: readonly Heading[] = sectionHeadings(text)): Span[] {
   const paras = paragraphs(text);
   const perPara = paras.map((p) => sentences(text, p).flatMap((s) => (s[1] - s[0] > max ? hardSplit(text, s, max) : [s])));
   const all = perPara.flat();

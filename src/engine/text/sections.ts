@@ -1,8 +1,10 @@
 // The sections of a long document: a book or a manual stored as one document is read as the
 // sections under its heading lines, each passage taking the heading it falls under as its title,
-// as a short document's passages take the document's title. Only a document of more than
-// TITLES.sectionChars characters has sections (shorter ones, every document of the training data
-// among them, are read as before). A heading line is
+// as a short document's passages take the document's title. A document has sections when it is
+// longer than TITLES.sectionChars characters, or when it has at least TITLES.minHeadings heading
+// lines that mostly name their sections and that its title does not name throughout (a chapter of
+// entries, a report on named things: readAsSections); others, every document of the training data
+// among them, are read as before. A heading line is
 // - a Markdown heading: `# Title` (ATX, anywhere) or a line underlined with `===` or `---` (setext);
 // - a plain line that opens a block (the text's start or after a blank line), of at most
 //   TITLES.maxLine characters, with a letter, not opening in lower case, with a quote, a list,
@@ -16,9 +18,12 @@
 // the text's start is before it), so the text's regions (passages.ts passageRegions) find the
 // headings the whole text has. In such a document a passage never carries text past a paragraph
 // that opens with a heading (passages.ts). A passage falls under the last heading that starts at
-// or before it; passages before the first heading, and those of a section longer than
-// FEATURE_TEXT.docWindow passages, keep the document's title. Pure.
+// or before it; passages before the first heading are a section under the document's title, and
+// those of a section longer than FEATURE_TEXT.docWindow passages keep the document's title. Pure.
 import { FEATURE_TEXT, TITLES } from '../params.js';
+import { NO_SPACE_CHAR } from './segment.js';
+import { documentTitle } from './title.js';
+import { stem } from './tokenize.js';
 import type { Section } from './types.js';
 
 /** A heading line: where it starts in the text (its first character that is not a space), and the title it gives. */
@@ -61,8 +66,78 @@ function plainHeading(line: string): boolean {
   );
 }
 
-/** Whether a text is long enough to be read as sections (TITLES.sectionChars). */
-export const sectioned = (text: string) => text.length > TITLES.sectionChars;
+/** A word of a heading or a body: a run of letters and digits, lower-cased. */
+const WORD = /[\p{L}\p{N}]+/gu;
+
+/** The text a heading's words are looked for in: after its line, up to `next` (the next heading), within TITLES.namingChars characters; lower-cased. */
+function sectionBody(text: string, heading: Heading, next: number): string {
+  const lineEnd = text.indexOf('\n', heading.start);
+  const from = lineEnd < 0 ? text.length : lineEnd;
+  return text.slice(from, Math.min(next, from + TITLES.namingChars)).toLowerCase();
+}
+
+/** How many characters (UTF-16 units) two words share at their start. */
+function sharedStart(a: string, b: string): number {
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  return i;
+}
+
+/**
+ * Whether a title names a text (sectionBody): one of its words of at least TITLES.namingWord
+ * characters (code points) recurs in it as itself, with the same stem ("Insects" and "insect"),
+ * or, when it has at least TITLES.namingPrefix characters, as a word sharing all but its last
+ * TITLES.namingEnding characters and at least TITLES.namingPrefix ("Armenia" and "Armenian",
+ * "Geology" and "geologists"); a word in a script written without spaces, anywhere in it. The
+ * model's stopwords ("The" of "The Mill") name nothing. "Lisbon" over a paragraph on Lisbon
+ * names it; "History" or "Overview" over one that never says so does not.
+ */
+function names(title: string, body: string, stop: ReadonlySet<string>): boolean {
+  const words = [...new Set(body.match(WORD) ?? [])];
+  const stems = new Set(words.map(stem));
+  const near = (w: string) => {
+    const need = Math.max(TITLES.namingPrefix, w.length - TITLES.namingEnding);
+    return w.length >= TITLES.namingPrefix && words.some((b) => sharedStart(w, b) >= need);
+  };
+  return (title.toLowerCase().match(WORD) ?? []).some(
+    (w) => [...w].length >= TITLES.namingWord && !stop.has(w) && (NO_SPACE_CHAR.test(w) ? body.includes(w) : stems.has(stem(w)) || near(w)),
+  );
+}
+
+/**
+ * Whether a text with these heading lines and this title (title.ts documentTitle) is read as
+ * sections: it is longer than TITLES.sectionChars; or it has at least TITLES.minHeadings of them,
+ * most of them name their sections (names), and its title names at most half of the sections
+ * under other headings. So a chapter of encyclopaedia entries or a report on named things is read
+ * by its sections, and an article is read under its title as before: under generic headings
+ * ("Overview", "History") that name nothing, or under subtopics ("Economy" over its economy, a
+ * paper's "Methods" and "Results") of a subject its title names throughout, which says more
+ * about each passage than they do.
+ */
+function readAsSections(text: string, headings: readonly Heading[], stop: ReadonlySet<string>, title: string): boolean {
+  if (text.length > TITLES.sectionChars) return true;
+  if (headings.length < TITLES.minHeadings) return false;
+  const bodies = headings.map((h, i) => sectionBody(text, h, headings[i + 1]?.start ?? text.length));
+  const named = headings.filter((h, i) => names(h.title, bodies[i], stop)).length;
+  if (named * 2 <= headings.length) return false;
+  const others = bodies.filter((_, i) => headings[i].title !== title);
+  return others.filter((body) => names(title, body, stop)).length * 2 <= others.length;
+}
+
+const NO_STOP: ReadonlySet<string> = new Set();
+
+/**
+ * Whether a text is read as sections (readAsSections): `stop` (the model's stopwords) name
+ * nothing, `title` is the document's (by default the one its text gives).
+ */
+export const sectioned = (text: string, stop = NO_STOP, title = documentTitle(text)) =>
+  readAsSections(text, headingLines(text), stop, title);
+
+/** The heading lines a text is read by (sectioned's arguments): all of them when it is sectioned, else none. */
+export function sectionHeadings(text: string, stop = NO_STOP, title = documentTitle(text)): Heading[] {
+  const headings = headingLines(text);
+  return readAsSections(text, headings, stop, title) ? headings : [];
+}
 
 /** The heading lines of a text, in order. */
 export function headingLines(text: string): Heading[] {
@@ -117,7 +192,8 @@ export function sectionStarts(headings: readonly Heading[], starts: ArrayLike<nu
  * The sections of a document of `nPassages` passages that start at `found`: each titled by its
  * heading (`titleOf` makes the terms), or by `own`, the document's title, when it is longer than
  * FEATURE_TEXT.docWindow passages: so long a section is no unit of evidence, and a line taken for
- * a heading by mistake does not title the thousands of passages after it.
+ * a heading by mistake does not title the thousands of passages after it. The passages before the
+ * first heading, if any, are a section titled `own`.
  */
 export function titledSections(
   found: readonly SectionStart[],
@@ -125,8 +201,9 @@ export function titledSections(
   titleOf: (heading: string) => Omit<Section, 'first'>,
   own: Omit<Section, 'first'>,
 ): Section[] {
-  return found.map(({ first, heading }, i) => {
+  const sections = found.map(({ first, heading }, i) => {
     const end = i + 1 < found.length ? found[i + 1].first : nPassages;
     return { first, ...(end - first > FEATURE_TEXT.docWindow ? own : titleOf(heading)) };
   });
+  return found.length > 0 && found[0].first > 0 ? [{ first: 0, ...own }, ...sections] : sections;
 }

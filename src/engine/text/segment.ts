@@ -49,7 +49,7 @@ export function segmentation(): 'dictionary' | 'bigrams' {
  * its heading lines (sections.ts).
  */
 export function analyzerId(): string {
-  return `svc-text/4 ${segmentation()}`;
+  return `svc-text/5 ${segmentation()}`;
 }
 
 /** Overlapping character (code point) bigrams of a run; a one-character run is its own word. */
