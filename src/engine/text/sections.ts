@@ -69,11 +69,20 @@ function plainHeading(line: string): boolean {
 /** A word of a heading or a body: a run of letters and digits, lower-cased. */
 const WORD = /[\p{L}\p{N}]+/gu;
 
-/** The text a heading's words are looked for in: after its line, up to `next` (the next heading), within TITLES.namingChars characters; lower-cased. */
-function sectionBody(text: string, heading: Heading, next: number): string {
+/** A section's text as headings' words are looked for in it (sectionText): lower-cased, its distinct words, and their stems. */
+interface SectionText {
+  body: string;
+  words: string[];
+  stems: Set<string>;
+}
+
+/** The text a heading's words are looked for in: after its line, up to `next` (the next heading), within TITLES.namingChars characters. */
+function sectionText(text: string, heading: Heading, next: number): SectionText {
   const lineEnd = text.indexOf('\n', heading.start);
   const from = lineEnd < 0 ? text.length : lineEnd;
-  return text.slice(from, Math.min(next, from + TITLES.namingChars)).toLowerCase();
+  const body = text.slice(from, Math.min(next, from + TITLES.namingChars)).toLowerCase();
+  const words = [...new Set(body.match(WORD) ?? [])];
+  return { body, words, stems: new Set(words.map(stem)) };
 }
 
 /** How many characters (UTF-16 units) two words share at their start. */
@@ -84,7 +93,7 @@ function sharedStart(a: string, b: string): number {
 }
 
 /**
- * Whether a title names a text (sectionBody): one of its words of at least TITLES.namingWord
+ * Whether a title names a section's text (sectionText): one of its words of at least TITLES.namingWord
  * characters (code points) recurs in it as itself, with the same stem ("Insects" and "insect"),
  * or, when it has at least TITLES.namingPrefix characters, as a word sharing all but its last
  * TITLES.namingEnding characters and at least TITLES.namingPrefix ("Armenia" and "Armenian",
@@ -92,9 +101,7 @@ function sharedStart(a: string, b: string): number {
  * model's stopwords ("The" of "The Mill") name nothing. "Lisbon" over a paragraph on Lisbon
  * names it; "History" or "Overview" over one that never says so does not.
  */
-function names(title: string, body: string, stop: ReadonlySet<string>): boolean {
-  const words = [...new Set(body.match(WORD) ?? [])];
-  const stems = new Set(words.map(stem));
+function names(title: string, { body, words, stems }: SectionText, stop: ReadonlySet<string>): boolean {
   const near = (w: string) => {
     const need = Math.max(TITLES.namingPrefix, w.length - TITLES.namingEnding);
     return w.length >= TITLES.namingPrefix && words.some((b) => sharedStart(w, b) >= need);
@@ -117,11 +124,11 @@ function names(title: string, body: string, stop: ReadonlySet<string>): boolean 
 function readAsSections(text: string, headings: readonly Heading[], stop: ReadonlySet<string>, title: string): boolean {
   if (text.length > TITLES.sectionChars) return true;
   if (headings.length < TITLES.minHeadings) return false;
-  const bodies = headings.map((h, i) => sectionBody(text, h, headings[i + 1]?.start ?? text.length));
-  const named = headings.filter((h, i) => names(h.title, bodies[i], stop)).length;
+  const texts = headings.map((h, i) => sectionText(text, h, headings[i + 1]?.start ?? text.length));
+  const named = headings.filter((h, i) => names(h.title, texts[i], stop)).length;
   if (named * 2 <= headings.length) return false;
-  const others = bodies.filter((_, i) => headings[i].title !== title);
-  return others.filter((body) => names(title, body, stop)).length * 2 <= others.length;
+  const others = texts.filter((_, i) => headings[i].title !== title);
+  return others.filter((t) => names(title, t, stop)).length * 2 <= others.length;
 }
 
 const NO_STOP: ReadonlySet<string> = new Set();
