@@ -182,9 +182,10 @@ export function passageRegions(text: string, k: number, max = MAX_PASSAGE): Pass
     const s = paragraphStart(text, Math.max(starts[starts.length - 1] + 1, Math.floor((i * text.length) / k)));
     if (s < text.length) starts.push(s);
   }
+  const headed = sectioned(text);
   return starts.map((from, i) => {
     const before = i + 1 < starts.length ? starts[i + 1] : text.length;
-    return { from, before, to: before === text.length ? text.length : paragraphStart(text, before + max), headed: sectioned(text) };
+    return { from, before, to: before === text.length ? text.length : paragraphStart(text, before + max), headed };
   });
 }
 

@@ -138,7 +138,7 @@ const NO_STOP: ReadonlySet<string> = new Set();
  * nothing, `title` is the document's (by default the one its text gives).
  */
 export const sectioned = (text: string, stop = NO_STOP, title = documentTitle(text)) =>
-  readAsSections(text, headingLines(text), stop, title);
+  text.length > TITLES.sectionChars || readAsSections(text, headingLines(text), stop, title);
 
 /** The heading lines a text is read by (sectioned's arguments): all of them when it is sectioned, else none. */
 export function sectionHeadings(text: string, stop = NO_STOP, title = documentTitle(text)): Heading[] {
