@@ -2,9 +2,13 @@
 // into, as offsets. They are the passages searches return (every passage of a search result is one
 // of them, offsets and all); in text order, each a trimmed substring of at most 1200 characters, and
 // together they hold every non-space character; a document of several regions (over 256 K
-// characters) gets exactly the engine's passages of the whole text. Without the parameter there are
-// none; a value that is not a boolean is 400 invalid_request.
+// characters) gets exactly the engine's passages of the whole text, and so does a short document
+// whose reading by sections depends on the model's stopwords or on its metadata title. Without the
+// parameter there are none; a value that is not a boolean is 400 invalid_request.
 import t from 'tap';
+import { defaultModelUri } from '../src/config.js';
+import { readModelFolder } from '../src/engine/model/index.js';
+import { analyzeDocument } from '../src/engine/text/analyze.js';
 import { splitPassages } from '../src/engine/text/passages.js';
 import { rejectsApi } from './helpers/rejects-api.js';
 import { startTestServer } from './helpers/server.js';
@@ -25,6 +29,21 @@ await api.post('/stores/p/documents', {
     { id: 'long', text: long },
     { id: 'huge', text: huge },
     { id: 'short', text: 'Lisbon\nLisbon is the capital of Portugal.' },
+  ],
+});
+// Headings that name their sections only through "The", a stopword: not read by sections, so each
+// passage runs on to the end of this short text (without the stop list they would be sections).
+const farm =
+  'Farm Notes\n\nThe Mill\nGrain was ground here by the river every autumn for many years.\n\nThe Barn\nCattle were kept here in the cold months of every single winter.\n\nThe House\nFamily members lived here from the start until the present day.';
+// Districts whose paragraphs all name Lisbon: read by sections under the text's own title
+// ("Old Quarters"), under its title when metadata.title is "Lisbon".
+const districts =
+  'Old Quarters\n\nAlfama\nAlfama is the oldest district of Lisbon, on a hill above the river.\n\nBelem\nBelem is the district of Lisbon that holds the tower by the river.\n\nBaixa\nBaixa is the district of Lisbon rebuilt after the earthquake of 1755.';
+const DISTRICTS_META = { title: 'Lisbon' };
+await api.post('/stores/p/documents', {
+  documents: [
+    { id: 'farm', text: farm },
+    { id: 'districts', text: districts, metadata: DISTRICTS_META },
   ],
 });
 
@@ -66,4 +85,19 @@ t.test('without the parameter, none; a bad value is 400', async (t) => {
   t.notOk('passages' in (await api.get('/stores/p/documents/long')));
   t.notOk('passages' in (await api.get('/stores/p/documents/long?include_passages=false')));
   await rejectsApi(t, api.get('/stores/p/documents/long?include_passages=yes'), { status: 400, type: 'invalid_request' });
+});
+
+t.test('a short document: the passages its reading by sections gave, as the model reads it', async (t) => {
+  const stop = new Set(readModelFolder(defaultModelUri()).manifest.params.stop);
+  const spans = (text: string, metadata?: Record<string, unknown>) =>
+    analyzeDocument(text, metadata, stop).passages.map(({ start, end }) => ({ start, end }));
+  t.not(JSON.stringify(spans(farm)), JSON.stringify(splitPassages(farm).map(([start, end]) => ({ start, end }))), 'the stopwords decide');
+  t.not(JSON.stringify(spans(districts, DISTRICTS_META)), JSON.stringify(spans(districts)), 'the metadata title decides');
+  t.same((await api.get('/stores/p/documents/farm?include_passages=true')).passages, spans(farm));
+  t.same((await api.get('/stores/p/documents/districts?include_passages=true')).passages, spans(districts, DISTRICTS_META));
+  const r = await api.post('/stores/p/search', { query: 'Where was grain ground by the river?', max_results: 20 });
+  const listed = new Set(spans(farm).map((p) => `${p.start}-${p.end}`));
+  const fromFarm = r.passages.filter((p: { doc_id: string }) => p.doc_id === 'farm');
+  t.ok(fromFarm.length > 0, `${fromFarm.length} passages of the document in the result`);
+  for (const p of fromFarm) t.ok(listed.has(`${p.start}-${p.end}`), `search passage [${p.start}, ${p.end}) is listed`);
 });

@@ -11,7 +11,6 @@ import type { DocRecord, PreparedDoc } from '../store/index.js';
 import type { BodyTooLargeError } from './body.js';
 import type { Handler, Reply, Services } from './context.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
-import { documentPassages } from './document-passages.js';
 import { engineTurn } from './fair-gate.js';
 import { checkFilter } from './filter-check.js';
 import { LIMITS } from './schemas.js';
@@ -174,9 +173,12 @@ export const getDocument: Handler<'getDocument'> = async (ctx) => {
   const rec = store.db.getDoc(ctx.params.id);
   if (!rec) throw missing(ctx.params.id, ctx.params.store);
   const body: DocumentInfo = summary(ctx.params.id, rec);
-  const text = ctx.query.include_text || ctx.query.include_passages ? (store.db.getText(ctx.params.id) ?? '') : undefined;
-  if (ctx.query.include_text) body.text = text;
-  if (ctx.query.include_passages) body.passages = await documentPassages(text ?? '');
+  if (ctx.query.include_text) body.text = store.db.getText(ctx.params.id) ?? '';
+  if (ctx.query.include_passages) {
+    // the passages the engine cut the document into, read from its encoding: a search returns these
+    const encoding = store.db.getEncoding(ctx.params.id);
+    body.passages = encoding ? ctx.services.engine.passagesOf(encoding) : [];
+  }
   return { status: 200, body };
 };
 

@@ -9,6 +9,7 @@ import { createContext, type EngineContext, encodeBatch, MemoryStoreIndex } from
 import { type LoadedModelFolder, loadModel, type ModelDescriptor, ModelError, readModelFolder } from './model/index.js';
 import { modelFitProblem } from './ranking/index.js';
 import { createEngineRuntime, EnginePool, type EngineRuntime } from './runtime/index.js';
+import { decodeBlob } from './segment/index.js';
 import { analyzerId } from './text/index.js';
 import type { EncodedBatch, Engine, EngineMemory, Metadata, StoreIndex } from './types.js';
 
@@ -60,6 +61,10 @@ class SvcEngine implements Engine {
 
   encode(docs: Array<{ id: string; text: string; metadata?: Metadata }>): Promise<EncodedBatch> {
     return encodeBatch(this.ctx, docs);
+  }
+
+  passagesOf(encoding: Uint8Array): Array<{ start: number; end: number }> {
+    return decodeBlob(encoding, this.ctx.model.fingerprint).passages.map(({ start, end }) => ({ start, end }));
   }
 
   get pending(): number {

@@ -132,6 +132,12 @@ export interface Engine {
   /** The engine's shared memory, bytes: what it has reserved (never shrinks), what is allocated in it, and its limit. */
   readonly memory: EngineMemory;
   encode(docs: Array<{ id: string; text: string; metadata?: Metadata }>): Promise<EncodedBatch>;
+  /**
+   * The passages a document's persisted encoding (StoredDocument.encoding, made by this model) cut
+   * it into, as offsets into its text: exactly those its searches return, whatever reading of the
+   * text made them. Throws EncodingFormatError for an encoding of another model or format.
+   */
+  passagesOf(encoding: Uint8Array): Array<{ start: number; end: number }>;
   /** `compactWhenIdle` (default true): merge small segments once the store sees no writes for a moment. */
   createIndex(opts?: { compactWhenIdle?: boolean }): StoreIndex;
   close(): Promise<void>;

@@ -234,6 +234,11 @@ export class StoreDb {
     return storable(id) ? this.docs.get(id) : undefined;
   }
 
+  /** The document's live encoding (the engine's; see the module's header), or undefined when there is no such document. */
+  getEncoding(id: string): Uint8Array | undefined {
+    return storable(id) ? this.encodings.getBinary(id) : undefined;
+  }
+
   getText(id: string): string | undefined {
     return storable(id) ? this.texts.get(id) : undefined;
   }
