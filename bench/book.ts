@@ -1,10 +1,10 @@
-// `npm run bench -- book [--suites hotpotqa-dev,2wiki-dev,musique-dev] [--layouts separate,book,book-untitled,chapters] [--chapter 100] [--queries N]`:
+// `npm run bench -- book [--suites hotpotqa-dev,2wiki-dev,musique-dev] [--layouts separate,book,book-untitled,chapters,chapters-untitled] [--chapter 100] [--queries N]`:
 // retrieval and confidence when a corpus is ONE document (a book, a manual: the spec's documents are
 // whole and unchunked), or a few long ones. The wiki-pool is indexed in-process with the shipped
 // model (the engine harness) in each layout: `separate` (its documents as they are), `book` (their
 // texts joined by blank lines into one document: each paragraph's title line becomes a heading
-// line inside it), `book-untitled` (the same without the title lines) and `chapters` (joined as
-// in `book`, `--chapter` paragraphs to a document). The suites' questions are asked of each at the
+// line inside it), `book-untitled` (the same without the title lines), `chapters` (joined as
+// in `book`, `--chapter` paragraphs to a document) and `chapters-untitled` (the same without the title lines). The suites' questions are asked of each at the
 // server's defaults (10 results, max_hops 4). In a joined layout a question counts as found when
 // every gold document's text range is overlapped by a returned passage of the document holding it. Prints all-gold@10, the mean
 // confidence, ECE@10 beside its floor (learners.ts, as `npm run eval -- --generalisation` computes
@@ -26,7 +26,7 @@ const { values: opt } = parseArgs({
 });
 const suites = opt.suites.split(',');
 const layouts = opt.layouts.split(',');
-const LAYOUTS = ['separate', 'book', 'book-untitled', 'chapters'];
+const LAYOUTS = ['separate', 'book', 'book-untitled', 'chapters', 'chapters-untitled'];
 const unknown = layouts.filter((l) => !LAYOUTS.includes(l));
 if (unknown.length) throw new Error(`unknown layout ${unknown.join(', ')}: the layouts are ${LAYOUTS.join(', ')}`);
 const corpus = suiteCorpus(suites[0]);
@@ -63,8 +63,8 @@ interface Row {
 async function run(layout: string): Promise<Map<string, Row>> {
   const h = await EngineHarness.open();
   h.profileKernels = false;
-  const per = layout === 'chapters' ? Number(opt.chapter) : Number.POSITIVE_INFINITY;
-  const book = layout === 'separate' ? undefined : joined(corpus, layout === 'book-untitled', per);
+  const per = layout.startsWith('chapters') ? Number(opt.chapter) : Number.POSITIVE_INFINITY;
+  const book = layout === 'separate' ? undefined : joined(corpus, layout.endsWith('-untitled'), per);
   const docs = book?.docs ?? corpus;
   for (let i = 0; i < docs.length; i += 500) await h.add(docs.slice(i, i + 500));
   await h.settle();
@@ -111,7 +111,7 @@ for (const layout of layouts) {
   }
 }
 process.stdout.write(
-  `\nCommand: \`npm run bench -- book --suites ${opt.suites} --layouts ${opt.layouts}${layouts.includes('chapters') ? ` --chapter ${opt.chapter}` : ''}${opt.queries ? ` --queries ${opt.queries}` : ''}\` at ${started.toISOString()}, ${corpus.length} documents.\n${machineLine()}\n\n`,
+  `\nCommand: \`npm run bench -- book --suites ${opt.suites} --layouts ${opt.layouts}${layouts.some((l) => l.startsWith('chapters')) ? ` --chapter ${opt.chapter}` : ''}${opt.queries ? ` --queries ${opt.queries}` : ''}\` at ${started.toISOString()}, ${corpus.length} documents.\n${machineLine()}\n\n`,
 );
 process.stdout.write(
   table(['layout', 'suite', 'queries', 'all-gold@10', 'mean confidence', 'ECE@10', 'floor', 'passes', 'mean hops'], rows),

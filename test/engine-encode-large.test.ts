@@ -1,7 +1,7 @@
 // A document over WORKERS.largeDocChars is encoded in pieces on every worker (index/encode.ts,
 // segment/encode-large.ts): its encoding and segment are byte for byte what the one-task `encode`
-// op makes of it (its sections' titles too), a batch's documents keep their order around it, the pieces are many, and a
-// pool with one worker and no queue takes it too.
+// op makes of it (its sections' titles too, under heading lines or entries), a batch's documents keep their order
+// around it, the pieces are many, and a pool with one worker and no queue takes it too.
 import fs from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
@@ -78,6 +78,18 @@ t.test('a batch keeps its order around a large document, titled by its metadata'
     docs: [{ text: book, title: titled.metadata.title }],
   });
   t.ok(bytes(batch.docs[2].encoding).equals(bytes(whole.docs[0].blob)), 'the title from metadata, as one encode task reads it');
+});
+
+t.test('a large document without headings, read by its entries: the bytes of one encode task', async (t) => {
+  const untitled = parts.map((p) => p.slice(p.indexOf('\n') + 1)).join('\n\n');
+  const [doc] = (await encodeBatch(ctx, [{ id: 'entries', text: untitled }])).docs;
+  const whole = await ctx.withScratch<EncodeResult>('encode', denseScratchBytes(descriptor.params.dense?.dim ?? 0), {
+    docs: [{ text: untitled, title: undefined }],
+  });
+  t.same(doc.passages, whole.docs[0].passages, 'passage offsets');
+  t.ok(bytes(doc.encoding).equals(bytes(whole.docs[0].blob)), 'the stored encoding');
+  const sections = decodeBlob(doc.encoding, descriptor.fingerprint).sections.length;
+  t.ok(sections > parts.length / 4, `the sections under its entries (${sections} of ${parts.length} paragraphs)`);
 });
 
 t.test('a pool without a queue still takes a large document, a task at a time', async (t) => {

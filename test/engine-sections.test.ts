@@ -154,7 +154,7 @@ t.test('headed passages found region by region are the passages of the whole tex
   fc.assert(
     fc.property(fc.array(piece, { maxLength: 400 }), fc.integer({ min: 1, max: 6 }), fc.integer({ min: 20, max: 90 }), (parts, k, max) => {
       const text = parts.join('');
-      const regions = passageRegions(text, k, max).map((r) => ({ ...r, headed: true }));
+      const regions = passageRegions(text, k, max).map((r) => ({ ...r, reading: 'headings' as const }));
       const found = regions.flatMap((r) => regionPassages(text.slice(r.from, r.to), r, max));
       const headings = regions.flatMap((r) =>
         regionHeadings(text.slice(r.from, r.to), r)

@@ -126,6 +126,14 @@ export const TITLES = {
   namingEnding: 2,
   /** How far into its section (characters) a heading's word is looked for: a passage's length. */
   namingChars: 1200,
+  /**
+   * A text with fewer heading lines is read by its entries (paragraphs that open by naming their
+   * subject, "Nantong is a city ...": text/sections.ts) when at least this share of its paragraphs
+   * open one: an encyclopaedia or a glossary stored without headings, where most entries open so.
+   * A novel's paragraphs (dialogue, narration) and an article's (most of them go on about one
+   * subject, "In 1990, the band ...") open so far more rarely.
+   */
+  entryShare: 0.25,
 } as const;
 
 /**

@@ -30,10 +30,12 @@ import {
   passagesMoves,
   passagesOp,
   pieceMoves,
+  readingOp,
 } from './segment/index.js';
 
 registerOp('scan', scanOp);
 registerOp('encode', encodeOp, encodeMoves);
+registerOp('reading', readingOp);
 registerOp('passages', passagesOp, passagesMoves);
 registerOp('encodePiece', encodePieceOp, pieceMoves);
 registerOp('assemble', assembleOp, encodeMoves);

@@ -15,8 +15,10 @@ import {
   type PassagesResult,
   type PieceResult,
   pieceMoves,
+  type ReadingArgs,
+  type ReadingResult,
 } from '../segment/index.js';
-import { analyzeTitle, passageRegions, sectionStarts } from '../text/index.js';
+import { analyzeTitle, documentTitle, MAX_PASSAGE, passageRegions, sectionStarts } from '../text/index.js';
 import type { EncodedBatch, Metadata } from '../types.js';
 import type { EngineContext, SegmentBatch } from './types.js';
 
@@ -49,15 +51,21 @@ function concatU32(parts: Uint32Array[]): Uint32Array {
 }
 
 /**
- * One document in pieces: its passages found region by region, its pieces encoded, then
- * assembled. Two tasks per worker in flight: one waits behind each running one, so that no worker
+ * One document in pieces: how it is read decided, its passages found region by region, its
+ * pieces encoded, then assembled. Two tasks per worker in flight: one waits behind each running one, so that no worker
  * idles while its next task is sent (and a search still goes before the waiting one); no more than
  * the pool queues, so that a pool without a queue still takes the document, a task at a time.
  */
 async function encodeLarge(ctx: EngineContext, d: Doc): Promise<EncodeResult> {
   const inFlight = Math.min(2 * ctx.pool.threads, ctx.pool.threads + ctx.pool.maxQueue);
-  const regions = await inTurn(passageRegions(d.text, Math.ceil(d.text.length / WORKERS.regionChars)), inFlight, (region) =>
-    ctx.pool.run<PassagesResult>('passages', { text: d.text.slice(region.from, region.to), region } satisfies PassagesArgs, BACKGROUND),
+  // how the text is read, decided on a worker (a pass over the whole text) as the encode op decides it
+  const docTitle = documentTitle(d.text, { title: d.metadata?.title });
+  const { reading } = await ctx.pool.run<ReadingResult>('reading', { text: d.text, title: docTitle } satisfies ReadingArgs, BACKGROUND);
+  const regions = await inTurn(
+    passageRegions(d.text, Math.ceil(d.text.length / WORKERS.regionChars), MAX_PASSAGE, reading),
+    inFlight,
+    (region) =>
+      ctx.pool.run<PassagesResult>('passages', { text: d.text.slice(region.from, region.to), region } satisfies PassagesArgs, BACKGROUND),
   );
   const spans = concatU32(regions.map((r) => r.spans));
   // pieces: runs of whole passages of at most pieceChars of text each (a longer passage alone)

@@ -1,6 +1,8 @@
-// A document too large for one task, encoded by several workers: `passages` ops cut one region of
-// the text each into passages and find its heading lines (text/ passageRegions: the regions'
-// passages and headings are the whole text's);
+// A document too large for one task, encoded by several workers: a `reading` op decides how the
+// whole text is read (by its heading lines, by its entries, or neither: text/ sectionReading, as
+// the `encode` op's analysis decides), off the main thread; `passages` ops cut one region of the
+// text each into passages and find its headings (text/ passageRegions: the regions' passages and
+// headings are the whole text's);
 // `encodePiece` ops analyse, encode and serialise the passages of one piece each
 // (WORKERS.pieceChars of text); the `assemble` op joins the pieces' parts of the document's
 // encoding behind its head, with the title the main thread read and the sections (titled there,
@@ -8,16 +10,31 @@
 // store's load does.
 // Invariant: the result is byte for byte what the `encode` op makes of the same document (a
 // passage's analysis and vector depend on its own text alone), so a store cannot tell the two
-// apart, and each task is short enough that a search waiting behind it waits little.
+// apart, and each task but the reading is short enough that a search waiting behind it waits
+// little (the reading, one pass over the text, takes a few hundred milliseconds for 30 MB: the
+// other workers serve searches meanwhile).
 
 import type { ModelDescriptor } from '../model/index.js';
 import type { OpContext } from '../runtime/index.js';
-import { analyzePassages, regionHeadings, regionPassages, sectionsAt } from '../text/index.js';
+import { analyzePassages, regionHeadings, regionPassages, sectionReading, sectionsAt } from '../text/index.js';
 import { buildSegment } from './build.js';
 import { denseEncoder, denseOf, stopSet } from './encode-op.js';
 import { encodeRecords, joinBlob } from './encoding.js';
 import { segmentDocOf } from './ops.js';
-import type { AssembleArgs, EncodeResult, PassagesArgs, PassagesResult, PieceArgs, PieceResult } from './types.js';
+import type {
+  AssembleArgs,
+  EncodeResult,
+  PassagesArgs,
+  PassagesResult,
+  PieceArgs,
+  PieceResult,
+  ReadingArgs,
+  ReadingResult,
+} from './types.js';
+
+export function readingOp(ctx: OpContext, a: ReadingArgs): ReadingResult {
+  return { reading: sectionReading(a.text, stopSet(ctx.shared as ModelDescriptor), a.title) };
+}
 
 export function passagesOp(_ctx: OpContext, a: PassagesArgs): PassagesResult {
   const headings = regionHeadings(a.text, a.region);

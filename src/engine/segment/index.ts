@@ -3,7 +3,7 @@
 // document, when to merge segments, and the worker ops that encode documents and build and merge
 // segments.
 export { buildSegment, radixSortPairs } from './build.js';
-export { assembleOp, encodePieceOp, passagesMoves, passagesOp, pieceMoves } from './encode-large.js';
+export { assembleOp, encodePieceOp, passagesMoves, passagesOp, pieceMoves, readingOp } from './encode-large.js';
 export { encodeOp, stopSet } from './encode-op.js';
 export { decodeBlob, EncodingFormatError, encodeBlob, encodedSize, packBlobs } from './encoding.js';
 export { HEADER_WORDS, MAGIC, SEC, SECTION_COUNT } from './layout.js';

@@ -1,7 +1,7 @@
 // The types of index segments: the documents a segment is built from, the built image with its
 // per-row arrays, the persisted encoding of a document, and the arguments and results of the
 // segment ops (encode, build, merge) that cross to the workers.
-import type { Heading, PassageRegion, Section, SectionStart } from '../text/index.js';
+import type { Heading, PassageRegion, Section, SectionReading, SectionStart } from '../text/index.js';
 
 /**
  * One document's rows: its passages, its title terms, how many leading title terms form its base
@@ -89,6 +89,16 @@ export interface EncodeResult {
 }
 
 /** The `passages` op of a document encoded in pieces (encode-large.ts): one region of it (text/ passageRegions) and the region's text. */
+/** The `reading` op of a document encoded in pieces (encode-large.ts): the whole text, and its title (text/ documentTitle, its metadata's first). */
+export interface ReadingArgs {
+  text: string;
+  title: string;
+}
+
+export interface ReadingResult {
+  reading: SectionReading;
+}
+
 export interface PassagesArgs {
   text: string;
   region: PassageRegion;

@@ -19,7 +19,15 @@ export { MAX_PASSAGE, type PassageRegion, passageRegions, regionHeadings, region
 export { PHRASE_SEED, phraseExtend, phraseFinal, phraseKey } from './phrase.js';
 export { porterStem } from './porter.js';
 export { countScripts, mainScripts, SCRIPT_NAMES, shareInScripts, tokenScript } from './scripts.js';
-export { type Heading, headingLines, type SectionStart, sectionStarts } from './sections.js';
+export {
+  entryLines,
+  type Heading,
+  headingLines,
+  type SectionReading,
+  type SectionStart,
+  sectionReading,
+  sectionStarts,
+} from './sections.js';
 export { analyzerId, bigrams, segmentation } from './segment.js';
 export { documentTitle, leadSubject } from './title.js';
 export { countTokens, fold, hash32, stem, tokenize } from './tokenize.js';

@@ -12,7 +12,7 @@
 // space). A sentence longer than the limit is cut at whitespace, else after CJK commas, else
 // anywhere but inside a character.
 
-import { type Heading, headingLines, sectioned, sectionHeadings } from './sections.js';
+import { entryLines, type Heading, headingLines, type SectionReading, sectionHeadings, sectionReading } from './sections.js';
 
 export const MAX_PASSAGE = 1200;
 
@@ -126,7 +126,7 @@ function balancedPack(sents: Span[], max: number): Span[] {
 
 /**
  * The passages of a text; no passage carries text past a paragraph that opens with one of
- * `headings` (by default the text's heading lines when it is sectioned, else none).
+ * `headings` (by default those it is read by: sections.ts sectionHeadings).
  */
 export function splitPassages(text: string, max = MAX_PASSAGE, headings: readonly Heading[] = sectionHeadings(text)): Span[] {
   const paras = paragraphs(text);
@@ -165,8 +165,8 @@ export interface PassageRegion {
   before: number;
   /** how far the region is read: every paragraph that starts within `max` of `before`, whole */
   to: number;
-  /** whether the whole text is sectioned: its passages stop at heading lines (splitPassages) */
-  headed: boolean;
+  /** how the whole text is read (sections.ts sectionReading): its passages stop at its heading lines or at its entries, or at neither */
+  reading: SectionReading;
 }
 
 /**
@@ -176,22 +176,22 @@ export interface PassageRegion {
  * sentences and on the sentences within `max` after each passage's start, all of which the region
  * reads.
  */
-export function passageRegions(text: string, k: number, max = MAX_PASSAGE): PassageRegion[] {
+export function passageRegions(text: string, k: number, max = MAX_PASSAGE, reading = sectionReading(text)): PassageRegion[] {
   const starts = [0];
   for (let i = 1; i < k; i++) {
     const s = paragraphStart(text, Math.max(starts[starts.length - 1] + 1, Math.floor((i * text.length) / k)));
     if (s < text.length) starts.push(s);
   }
-  const headed = sectioned(text);
   return starts.map((from, i) => {
     const before = i + 1 < starts.length ? starts[i + 1] : text.length;
-    return { from, before, to: before === text.length ? text.length : paragraphStart(text, before + max), headed };
+    return { from, before, to: before === text.length ? text.length : paragraphStart(text, before + max), reading };
   });
 }
 
-/** The heading lines of a region (passageRegions) given its text, text.slice(from, to): none unless the whole text is sectioned; offsets the region's. */
+/** The headings of a region (passageRegions) given its text, text.slice(from, to): its heading lines or its entries, as the whole text is read; offsets the region's. */
 export function regionHeadings(regionText: string, r: PassageRegion): Heading[] {
-  return r.headed ? headingLines(regionText) : [];
+  if (r.reading === 'headings') return headingLines(regionText);
+  return r.reading === 'entries' ? entryLines(regionText).entries : [];
 }
 
 /**

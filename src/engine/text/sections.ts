@@ -22,7 +22,7 @@
 // those of a section longer than FEATURE_TEXT.docWindow passages keep the document's title. Pure.
 import { FEATURE_TEXT, TITLES } from '../params.js';
 import { NO_SPACE_CHAR } from './segment.js';
-import { documentTitle } from './title.js';
+import { documentTitle, leadSubject } from './title.js';
 import { stem } from './tokenize.js';
 import type { Section } from './types.js';
 
@@ -69,20 +69,30 @@ function plainHeading(line: string): boolean {
 /** A word of a heading or a body: a run of letters and digits, lower-cased. */
 const WORD = /[\p{L}\p{N}]+/gu;
 
-/** A section's text as headings' words are looked for in it (sectionText): lower-cased, its distinct words, and their stems. */
+/** A section's text as headings' words are looked for in it (sectionText): lower-cased, and its distinct words and their stems once asked for (wordsOf). */
 interface SectionText {
   body: string;
-  words: string[];
-  stems: Set<string>;
+  words?: string[];
+  stems?: Set<string>;
+}
+
+function wordsOf(t: SectionText): { words: string[]; stems: Set<string> } {
+  if (!t.words || !t.stems) {
+    t.words = [...new Set(t.body.match(WORD) ?? [])];
+    t.stems = new Set(t.words.map(stem));
+  }
+  return { words: t.words, stems: t.stems };
 }
 
 /** The text a heading's words are looked for in: after its line, up to `next` (the next heading), within TITLES.namingChars characters. */
 function sectionText(text: string, heading: Heading, next: number): SectionText {
   const lineEnd = text.indexOf('\n', heading.start);
-  const from = lineEnd < 0 ? text.length : lineEnd;
-  const body = text.slice(from, Math.min(next, from + TITLES.namingChars)).toLowerCase();
-  const words = [...new Set(body.match(WORD) ?? [])];
-  return { body, words, stems: new Set(words.map(stem)) };
+  return textBetween(text, lineEnd < 0 ? text.length : lineEnd, next);
+}
+
+/** The text from `from` up to `next`, within TITLES.namingChars characters, as names() reads it. */
+function textBetween(text: string, from: number, next: number): SectionText {
+  return { body: text.slice(from, Math.min(next, from + TITLES.namingChars)).toLowerCase() };
 }
 
 /** How many characters (UTF-16 units) two words share at their start. */
@@ -101,14 +111,21 @@ function sharedStart(a: string, b: string): number {
  * model's stopwords ("The" of "The Mill") name nothing. "Lisbon" over a paragraph on Lisbon
  * names it; "History" or "Overview" over one that never says so does not.
  */
-function names(title: string, { body, words, stems }: SectionText, stop: ReadonlySet<string>): boolean {
+function names(title: string, section: SectionText, stop: ReadonlySet<string>): boolean {
+  const { body } = section;
   const near = (w: string) => {
     const need = Math.max(TITLES.namingPrefix, w.length - TITLES.namingEnding);
-    return w.length >= TITLES.namingPrefix && words.some((b) => sharedStart(w, b) >= need);
+    return w.length >= TITLES.namingPrefix && wordsOf(section).words.some((b) => sharedStart(w, b) >= need);
   };
-  return (title.toLowerCase().match(WORD) ?? []).some(
-    (w) => [...w].length >= TITLES.namingWord && !stop.has(w) && (NO_SPACE_CHAR.test(w) ? body.includes(w) : stems.has(stem(w)) || near(w)),
-  );
+  return (title.toLowerCase().match(WORD) ?? []).some((w) => {
+    if ([...w].length < TITLES.namingWord || stop.has(w)) return false;
+    if (NO_SPACE_CHAR.test(w)) return body.includes(w);
+    // a word of the same stem, or sharing namingPrefix characters or more, opens with the stem's
+    // first characters (a stem differs from its word only at its end): without them the body's words need not be read
+    const s = stem(w);
+    if (!body.includes(s.slice(0, Math.min(TITLES.namingPrefix - 1, s.length - 1)))) return false;
+    return wordsOf(section).stems.has(s) || near(w);
+  });
 }
 
 /**
@@ -131,19 +148,93 @@ function readAsSections(text: string, headings: readonly Heading[], stop: Readon
   return others.filter((t) => names(title, t, stop)).length * 2 <= others.length;
 }
 
+/**
+ * Whether a text whose paragraphs open with these entries (entryLines) is read by them: at least
+ * TITLES.minHeadings of them, opening at least TITLES.entryShare of its paragraphs, and its title
+ * naming (names) at most half of those under other names. So an encyclopaedia, a glossary or a
+ * catalogue stored without headings is read entry by entry, and neither a novel (whose paragraphs
+ * rarely open by naming what they are about) nor an article whose paragraphs open on its own
+ * subject ("The economy of Himachal Pradesh is ...", under "Himachal Pradesh") is.
+ */
+function readAsEntries(text: string, { entries, paragraphs }: Entries, stop: ReadonlySet<string>, title: string): boolean {
+  if (entries.length < TITLES.minHeadings || entries.length < TITLES.entryShare * paragraphs) return false;
+  const others = entries.flatMap((e, i) => (e.title === title ? [] : [textBetween(text, e.start, entries[i + 1]?.start ?? text.length)]));
+  return others.filter((t) => names(title, t, stop)).length * 2 <= others.length;
+}
+
 const NO_STOP: ReadonlySet<string> = new Set();
 
-/**
- * Whether a text is read as sections (readAsSections): `stop` (the model's stopwords) name
- * nothing, `title` is the document's (by default the one its text gives).
- */
-export const sectioned = (text: string, stop = NO_STOP, title = documentTitle(text)) =>
-  text.length > TITLES.sectionChars || readAsSections(text, headingLines(text), stop, title);
+/** How a text is read: by its heading lines, by its entries, or whole (under its title). */
+export type SectionReading = 'headings' | 'entries' | 'none';
 
-/** The heading lines a text is read by (sectioned's arguments): all of them when it is sectioned, else none. */
+/**
+ * How a text is read (sectionHeadings), `stop` being the model's stopwords (they name nothing) and
+ * `title` the document's (by default the one its text gives).
+ */
+export function sectionReading(text: string, stop = NO_STOP, title = documentTitle(text)): SectionReading {
+  return readings(text, stop, title).reading;
+}
+
+/**
+ * The headings a text is read by (sectionReading's arguments): its entries when it is read by them
+ * (readAsEntries) and they outnumber the heading lines it is read as sections by (readAsSections),
+ * if any: an encyclopaedia stored without headings but for a few stray short lines, or with a
+ * heading per letter, is read entry by entry; else those heading lines; else none.
+ */
 export function sectionHeadings(text: string, stop = NO_STOP, title = documentTitle(text)): Heading[] {
+  return readings(text, stop, title).headings;
+}
+
+function readings(text: string, stop: ReadonlySet<string>, title: string): { reading: SectionReading; headings: Heading[] } {
   const headings = headingLines(text);
-  return readAsSections(text, headings, stop, title) ? headings : [];
+  const byHeadings = readAsSections(text, headings, stop, title);
+  const entries = entryLines(text);
+  if (entries.entries.length > (byHeadings ? headings.length : 0) && readAsEntries(text, entries, stop, title))
+    return { reading: 'entries', headings: entries.entries };
+  return byHeadings ? { reading: 'headings', headings } : { reading: 'none', headings: [] };
+}
+
+/** What goes on from an entry's name: a bracket, or a verb of being (after the quote closing a quoted name). */
+const ENTRY_GOES_ON = /^["”]?\s*(?:\(|(?:is|was|are|were|has been|had been|refers to|may refer to)\s)/u;
+
+/** A text's entries (entryLines), and how many paragraphs it has. */
+export interface Entries {
+  entries: Heading[];
+  paragraphs: number;
+}
+
+/**
+ * The entries of a text: each paragraph (at the text's start or after a blank line) whose first
+ * sentence opens with a name (title.ts leadSubject) followed by a bracket or a verb of being, as
+ * the entries of an encyclopaedia, a glossary or a catalogue open ("Guido Brignone (6 December
+ * 1886 – ...", "Nantong is a city ..."): a heading run into its paragraph, titled by that name.
+ * Whether a paragraph opens an entry depends on the paragraph alone, as a heading line does.
+ */
+export function entryLines(text: string): Entries {
+  const entries: Heading[] = [];
+  let paragraphs = 0;
+  let at = 0;
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; at += lines[i].length + 1, i++) {
+    const line = lines[i].trim();
+    if (!line || (i > 0 && lines[i - 1].trim() !== '')) continue;
+    paragraphs++;
+    const name = entryName(lines, i);
+    if (name) entries.push({ start: at + lines[i].length - lines[i].trimStart().length, title: name });
+  }
+  return { entries, paragraphs };
+}
+
+/** The name the paragraph opening at line `i` opens its entry with, or '' (a paragraph that opens with a heading line is a section, not an entry). */
+function entryName(lines: readonly string[], i: number): string {
+  const line = lines[i].trim();
+  if (lineHeading(line, lines[i + 1]?.trim() ?? '', true) !== undefined) return '';
+  // the paragraph's first words, its lines joined (a hard-wrapped paragraph), as leadSubject reads a text's start
+  let head = line;
+  for (let j = i + 1; j < lines.length && head.length < TITLES.maxLine + 40 && lines[j].trim(); j++) head += ` ${lines[j].trim()}`;
+  head = head.slice(0, TITLES.maxLine + 40);
+  const name = leadSubject(head);
+  return name && ENTRY_GOES_ON.test(head.slice(head.indexOf(name) + name.length)) ? name : '';
 }
 
 /** The heading lines of a text, in order. */
@@ -158,23 +249,26 @@ export function headingLines(text: string): Heading[] {
   const out: Heading[] = [];
   for (let i = 0; i < lines.length; i++) {
     const { start, line } = lines[i];
-    if (!line) continue;
-    const atx = ATX.exec(line);
-    if (atx) {
-      if (atx[1].trim()) out.push({ start, title: atx[1].trim() });
-      continue;
-    }
-    const next = lines[i + 1]?.line ?? '';
-    const opensBlock = i === 0 || lines[i - 1].line === '';
-    if (next && SETEXT_RULE.test(next) && LETTER.test(line) && opensBlock) {
-      out.push({ start, title: line });
-      i++;
-      continue;
-    }
-    if (opensBlock && plainHeading(line) && (next === '' || (next.length >= 2 * line.length && !GOES_ON.test(next))))
-      out.push({ start, title: line });
+    const title = line ? lineHeading(line, lines[i + 1]?.line ?? '', i === 0 || lines[i - 1].line === '') : undefined;
+    if (title === undefined) continue;
+    if (title) out.push({ start, title });
+    // a setext heading's underline is not a line of its own
+    if (!ATX.test(line) && SETEXT_RULE.test(lines[i + 1]?.line ?? '')) i++;
   }
   return out;
+}
+
+/**
+ * The title a trimmed, non-empty line gives as a heading line (an empty one for an ATX heading
+ * with no text), or undefined when it is none, given the trimmed line after it and whether it
+ * opens a block.
+ */
+function lineHeading(line: string, next: string, opensBlock: boolean): string | undefined {
+  const atx = ATX.exec(line);
+  if (atx) return atx[1].trim();
+  if (next && SETEXT_RULE.test(next) && LETTER.test(line) && opensBlock) return line;
+  if (opensBlock && plainHeading(line) && (next === '' || (next.length >= 2 * line.length && !GOES_ON.test(next)))) return line;
+  return undefined;
 }
 
 /** Where a section starts: its first passage, and its heading. */

@@ -46,10 +46,12 @@ export function segmentation(): 'dictionary' | 'bigrams' {
  * Version 2: no-space scripts segmented, combining marks kept inside words, NFKC. Version 3: a
  * first sentence's subject may open with a pronoun or determiner before a capitalised word (title.ts).
  * Version 4: a document of more than FEATURE_TEXT.docWindow passages is read as the sections under
- * its heading lines (sections.ts).
+ * its heading lines (sections.ts). Version 5: so is a shorter one whose headings name their
+ * sections. Version 6: a text without enough heading lines is read by its entries when enough of
+ * its paragraphs open by naming their subject (sections.ts).
  */
 export function analyzerId(): string {
-  return `svc-text/5 ${segmentation()}`;
+  return `svc-text/6 ${segmentation()}`;
 }
 
 /** Overlapping character (code point) bigrams of a run; a one-character run is its own word. */
