@@ -139,8 +139,9 @@ t.test("read by its entries: each entry the loop's unit, and found by its name",
   const c = store.corpus();
   const rows = store.rowsOf('glossary');
   t.equal(rows.length, ENTRIES.length + 2, 'a passage for the preface, for each entry and for the aside after the last');
+  const units = rows.map((r) => c.docOf(r));
   t.same(
-    rows.map((r) => c.docOf(r)).map((u, i, all) => all.indexOf(u)),
+    units.map((u) => units.indexOf(u)),
     [0, 1, 2, 3, 4, 5, 6, 6],
     'the preface and each entry its own unit, the aside in the last entry',
   );
