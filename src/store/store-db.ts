@@ -455,13 +455,22 @@ export class StoreDb {
   }
 
   /** Replaces a document's metadata and sets its updated_at, durably; text, encoding and order stay. Undefined when it does not exist. */
-  async setMetadata(id: string, metadata: Metadata): Promise<DocRecord | undefined> {
+  /**
+   * Replaces a document's metadata, and with `encoded` its encoding and token count too (made
+   * again from its stored text: its title changed), in one transaction; its text, seq (its place
+   * in the listing) and ingested_at stay. Undefined when there is no such document.
+   */
+  async setMetadata(id: string, metadata: Metadata, encoded?: { encoding: Uint8Array; nTokens: number }): Promise<DocRecord | undefined> {
     if (!storable(id)) return undefined;
     return this.transact(() => {
       const old = this.docs.get(id);
       if (!old) return undefined;
-      const rec: DocRecord = { ...old, metadata, updated_at: new Date().toISOString() };
+      const rec: DocRecord = { ...old, metadata, updated_at: new Date().toISOString(), ...(encoded ? { n_tokens: encoded.nTokens } : {}) };
       this.docs.put(id, rec);
+      if (encoded) {
+        const { encoding } = encoded;
+        this.encodings.put(id, Buffer.from(encoding.buffer, encoding.byteOffset, encoding.byteLength));
+      }
       return rec;
     }, 'update the metadata');
   }
