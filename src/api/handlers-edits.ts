@@ -1,8 +1,9 @@
 // Edits that leave documents' texts alone: a metadata update (PATCH one document; one that changes
 // its `title` encodes it again from its stored text, as the engine reads a title into every
-// passage) and deleting many documents at once (by filter or by ids). Both run under the store's write lock, write one
-// durable transaction, then update the index before the reply: a search or filter sees the change
-// when the call returns, and a retry finds nothing more to do (the same metadata; 0 deleted).
+// passage) and deleting many documents at once (by filter or by ids). Both write under the store's
+// write lock, in one durable transaction, then update the index before the reply: a search or
+// filter sees the change when the call returns, and a retry finds nothing more to do (the same
+// metadata; 0 deleted).
 import type { Metadata } from '../api-types.js';
 import { ApiError } from '../errors.js';
 import type { DocRecord } from '../store/index.js';

@@ -56,14 +56,11 @@ export type { EngineRuntime } from './runtime/index.js';
 // The runtime, for training's own kernels (the dense encoder's fitting) and benchmarks.
 export { createEngineRuntime } from './runtime/index.js';
 // Text: the tokenizer and term ids shared by the index, the reader and training.
-// A document's passages, region by region (the API lists them: GET a document with include_passages).
 export {
   countScripts,
   FLAG_SENTENCE_START,
   hash32,
   mainScripts,
-  passageRegions,
-  regionPassages,
   stem,
   termId,
   termSeq,

@@ -3,8 +3,12 @@
 // as a short document's passages take the document's title. A document has sections when it is
 // longer than TITLES.sectionChars characters, or when it has at least TITLES.minHeadings heading
 // lines that mostly name their sections and that its title does not name throughout (a chapter of
-// entries, a report on named things: readAsSections); others, every document of the training data
-// among them, are read as before. A heading line is
+// entries, a report on named things: readAsSections). A document is read by its entries instead
+// when they outnumber the heading lines it would be read by, enough of its paragraphs open one
+// and its title does not name them throughout (an encyclopaedia or a glossary stored without
+// headings: readAsEntries); an entry is a paragraph that opens by naming its subject ("Nantong is
+// a city ..."), a heading run into its paragraph. Other documents, every document of the training
+// data among them, are read as before. A heading line is
 // - a Markdown heading: `# Title` (ATX, anywhere) or a line underlined with `===` or `---` (setext);
 // - a plain line that opens a block (the text's start or after a blank line), of at most
 //   TITLES.maxLine characters, with a letter, not opening in lower case, with a quote, a list,
@@ -14,10 +18,10 @@
 //   sentence does, not in lower case nor with a digit or a closing bracket ("Title\nparagraph"). A
 //   hard-wrapped paragraph's first line is about as long as its second; a line cut before a
 //   subscript ("molecular O\n2 is ...") leaves a bracket open or the next line opens with a digit.
-// Whether a line is a heading depends on its paragraph alone (its lines, and that a blank line or
-// the text's start is before it), so the text's regions (passages.ts passageRegions) find the
-// headings the whole text has. In such a document a passage never carries text past a paragraph
-// that opens with a heading (passages.ts). A passage falls under the last heading that starts at
+// Whether a line is a heading, or a paragraph an entry, depends on its paragraph alone (its lines,
+// and that a blank line or the text's start is before it), so the text's regions (passages.ts
+// passageRegions) find the headings the whole text has. In such a document a passage never carries
+// text past a paragraph that opens with a heading or an entry (passages.ts). A passage falls under the last heading that starts at
 // or before it; passages before the first heading are a section under the document's title, and
 // those of a section longer than FEATURE_TEXT.docWindow passages keep the document's title. Pure.
 import { FEATURE_TEXT, TITLES } from '../params.js';
