@@ -65,7 +65,7 @@ t.test('delete: refused requests change nothing', async (t) => {
   t.equal((await api.get('/stores/e')).n_docs, 5, 'nothing was deleted');
 });
 
-t.test('patch merges metadata without re-encoding; filters and search see it at once', async (t) => {
+t.test('patch merges metadata (other keys than title: without re-encoding); filters and search see it at once', async (t) => {
   const { api } = await startTestServer(t);
   const schemas = new SchemaChecker(await api.get('/openapi.json'));
   await api.post('/stores', { name: 'e' });

@@ -167,7 +167,8 @@ export const OPERATIONS: Operation[] = [
     id: 'patchDocument',
     method: 'patch',
     path: '/stores/{store}/documents/{id}',
-    summary: "Update a document's metadata (merged; null removes a key) without re-encoding it; filters see it when the call returns",
+    summary:
+      "Update a document's metadata (merged; null removes a key); a change of `title` re-encodes the document from its stored text. Filters and search see it when the call returns",
     auth: true,
     params: ['store', 'id'],
     body: 'DocumentPatch',

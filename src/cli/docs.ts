@@ -93,7 +93,7 @@ export function registerDocs(program: Command): void {
 
   docs
     .command('patch')
-    .description('Set and remove metadata keys of a document, without re-encoding it')
+    .description('Set and remove metadata keys of a document (a change of title re-encodes it from its stored text)')
     .argument('<store>', 'store name or id')
     .argument('<id>', 'document id')
     .option('--set <key=value>', 'set a key (repeatable; numbers, true and false are typed, "quote" to keep a string)', parseFilter)

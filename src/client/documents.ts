@@ -124,7 +124,7 @@ export class Documents {
     return (await this.transport.call('deleteDocuments', { path: { store }, body: which }, { ...opts, idempotent: true })).body.deleted;
   }
 
-  /** Merges keys into a document's metadata (null removes a key) without re-encoding it; resolves with the document. Retried: a merge applied twice is applied once. */
+  /** Merges keys into a document's metadata (null removes a key; a change of `title` re-encodes it from its stored text); resolves with the document. Retried: a merge applied twice is applied once. */
   async patch(store: string, id: string, metadata: Record<string, MetadataValue | null>, opts?: CallOptions): Promise<DocumentInfo> {
     return (await this.transport.call('patchDocument', { path: { store, id }, body: { metadata } }, { ...opts, idempotent: true })).body;
   }
