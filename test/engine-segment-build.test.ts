@@ -3,7 +3,7 @@
 // rows in input order (spans, vectors, scales, lengths, term sequences, flags, titles), body and
 // title postings packed `row << 8 | min(tf, 255)` and sorted by row, sorted unique dictionaries,
 // title phrases (kind 1 full, 2 base) and prefixes, an empty build, a document without passages;
-// radixSortPairs' stable order (of positions, and of pairs); and a fast-check property comparing random builds with a naive model
+// the dictionaries' builder against a naive one (many keys, keys 0 and 2^32 - 1); and a fast-check property comparing random builds with a naive model
 // (including a row's title line and a term's summed frequency over a range of rows).
 
 import fc from 'fast-check';
@@ -12,9 +12,9 @@ import { createEngineRuntime } from '../src/engine/runtime/index.js';
 import {
   type BuiltSegment,
   buildSegment,
+  Dictionary,
   HEADER_WORDS,
   MAGIC,
-  radixSortPairs,
   SEC,
   SECTION_COUNT,
   type SegmentDoc,
@@ -221,55 +221,60 @@ t.test('empty builds and documents without passages', async (t) => {
   g.free();
 });
 
-/** The positions of `keys[0..n)` in radixSortPairs' order (the keys sorted with their positions, on copies). */
-function radixOrder(keys: Uint32Array, n: number): Uint32Array {
-  return radixSortPairs(
-    keys.slice(0, n),
-    Uint32Array.from({ length: n }, (_, i) => i),
-    n,
-  ).values;
+/** The dictionary of `rows` as a sort would make it: keys ascending, each with its postings `row << 8 | min(tf, 255)` by row. */
+function naiveDictionary(rows: number[][]): { keys: number[]; start: number[]; postings: number[] } {
+  const tf = new Map<number, Map<number, number>>();
+  rows.forEach((keys, r) => {
+    for (const k of keys) {
+      if (!tf.has(k)) tf.set(k, new Map());
+      tf.get(k)!.set(r, (tf.get(k)!.get(r) ?? 0) + 1);
+    }
+  });
+  const keys = [...tf.keys()].sort((a, b) => a - b);
+  const start = [0];
+  const postings: number[] = [];
+  for (const k of keys) {
+    for (const [r, n] of [...tf.get(k)!].sort((a, b) => a[0] - b[0])) postings.push(((r << 8) | Math.min(n, 255)) >>> 0);
+    start.push(postings.length);
+  }
+  return { keys, start, postings };
 }
 
-t.test('radixOrder is a stable ascending order of unsigned keys', async (t) => {
-  t.same([...radixOrder(u32(5, 0xffffffff, 5, 0, 2048, 2047, 1 << 22, 0), 8)], [3, 7, 0, 2, 5, 4, 6, 1]);
-  t.same([...radixOrder(u32(), 0)], []);
+function written(rows: number[][]): { keys: number[]; start: number[]; postings: number[] } {
+  const d = new Dictionary(rows.map((r) => Uint32Array.from(r)));
+  const keys = new Uint32Array(d.nKeys);
+  const start = new Uint32Array(d.nKeys + 1);
+  const postings = new Uint32Array(d.nPostings);
+  d.write(keys, start, postings);
+  return { keys: [...keys], start: [...start], postings: [...postings] };
+}
+
+t.test('Dictionary: sized, then written as a stable sort of the occurrences would give', async (t) => {
+  t.same(written([]), { keys: [], start: [0], postings: [] }, 'no rows');
+  t.same(written([[], []]), { keys: [], start: [0], postings: [] }, 'rows without keys');
+  const edge = [[0, 0xffffffff, 0], [], [5, 0xffffffff], [0]];
+  t.same(written(edge), naiveDictionary(edge), 'keys 0 and 2^32 - 1, a key twice in a row');
+  t.same(written(edge).postings.slice(0, 2), [(0 << 8) | 2, (3 << 8) | 1], 'key 0: tf 2 in row 0, then row 3');
   fc.assert(
-    fc.property(fc.array(fc.oneof(fc.nat(20), fc.nat(0xffffffff)), { size: 'max', maxLength: 300 }), (keys) => {
-      const order = [...radixOrder(Uint32Array.from(keys), keys.length)];
-      const want = keys
-        .map((k, i) => [k, i])
-        .sort((a, b) => a[0] - b[0] || a[1] - b[1])
-        .map((x) => x[1]);
-      return JSON.stringify(order) === JSON.stringify(want);
-    }),
+    fc.property(
+      fc.array(fc.array(fc.oneof({ weight: 3, arbitrary: fc.nat(30) }, { weight: 1, arbitrary: fc.nat(0xffffffff) }), { maxLength: 40 }), {
+        maxLength: 30,
+      }),
+      (rows) => JSON.stringify(written(rows)) === JSON.stringify(naiveDictionary(rows)),
+    ),
     { numRuns: 200, seed: 7 },
   );
-  t.pass('radixOrder matches a stable sort on 200 random key arrays');
-  // from 65,536 keys on it sorts in two passes of 16 bits: the same stable order
+  t.pass('matches the naive model on 200 random sets of rows');
+  // many distinct keys (the table grows several times over), most of them repeated across rows
   const r = rng(11);
-  const many = Uint32Array.from({ length: 70_000 }, (_, i) => (i % 3 ? Math.floor(r() * 2 ** 32) : Math.floor(r() * 50)));
-  const want = [...many.keys()].sort((a, b) => many[a] - many[b] || a - b);
-  t.same([...radixOrder(many, many.length)], want, 'a stable sort of 70,000 keys, many repeated');
-  const before = many.slice();
-  radixOrder(many, many.length);
-  t.same(many, before, "radixOrder leaves the caller's keys as they were");
-  // the pairs themselves, in either number of passes: each value moves with its key
-  for (const n of [9, 70_000]) {
-    const keys = many.slice(0, n);
-    const values = Uint32Array.from(keys, (k, i) => (k ^ 0x5a5a5a5a) + i);
-    const want = [...keys.keys()].sort((a, b) => keys[a] - keys[b] || a - b);
-    const sorted = radixSortPairs(keys.slice(), values.slice(), n);
-    t.same(
-      [...sorted.keys],
-      want.map((i) => keys[i]),
-      `${n} pairs: the keys ascending`,
-    );
-    t.same(
-      [...sorted.values],
-      want.map((i) => values[i]),
-      `${n} pairs: each value beside its key, equal keys in their first order`,
-    );
-  }
+  const many = Array.from({ length: 400 }, () =>
+    Array.from({ length: 200 }, (_, i) => (i % 3 ? Math.floor(r() * 2 ** 32) : Math.floor(r() * 500))),
+  );
+  const d = new Dictionary(many.map((row) => Uint32Array.from(row)));
+  const want = naiveDictionary(many);
+  t.equal(d.nKeys, want.keys.length, `${want.keys.length} distinct keys counted`);
+  t.equal(d.nPostings, want.postings.length, `${want.postings.length} postings counted`);
+  t.same(written(many), want, 'written as the naive model writes them');
 });
 
 t.test('property: random builds match a naive model through SegmentView', async (t) => {

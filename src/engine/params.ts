@@ -225,8 +225,6 @@ export const WORKERS = {
    */
   largeDocChars: 1_000_000,
   pieceChars: 128_000,
-  /** A large document's passages are found in regions of about this many characters, one task each. */
-  regionChars: 1_000_000,
   /**
    * Young-generation size of a worker's V8 heap, in MB, at most: bounded, so V8's sizing of it stops
    * at a known figure (bench/soak.ts), and large enough that what a search allocates (most of it

@@ -27,8 +27,6 @@ import {
   encodePieceOp,
   mergeMoves,
   mergeOp,
-  passagesMoves,
-  passagesOp,
   pieceMoves,
   readingOp,
 } from './segment/index.js';
@@ -36,7 +34,6 @@ import {
 registerOp('scan', scanOp);
 registerOp('encode', encodeOp, encodeMoves);
 registerOp('reading', readingOp);
-registerOp('passages', passagesOp, passagesMoves);
 registerOp('encodePiece', encodePieceOp, pieceMoves);
 registerOp('assemble', assembleOp, encodeMoves);
 registerOp('build', buildOp, builtMoves);

@@ -1,9 +1,9 @@
 // Encoding a batch of documents on the workers, in the pool's background lane: documents go in
 // chunks of WORKERS.encodeChunk, run in parallel, each coming back with its prebuilt segment; a
 // document over WORKERS.largeDocChars is encoded in pieces instead (segment/encode-large.ts): its
-// passages found region by region, then its pieces encoded, so that it uses every worker and no
-// task of it is long. Its title is read here (the start of the text, as the `encode` op reads it),
-// and where its sections start, from the headings the workers found.
+// regions' passages found, analysed and encoded, one task each, so that it uses every worker and
+// no task of it is long. Its title is read here (the start of the text, as the `encode` op reads
+// it), and where its sections start, from the headings the workers found (and titled).
 // Invariant: the batch's documents come back in the order given, each encoded exactly as the
 // `encode` op encodes it.
 import { denseScratchBytes } from '../model/index.js';
@@ -11,8 +11,6 @@ import { WORKERS } from '../params.js';
 import {
   type AssembleArgs,
   type EncodeResult,
-  type PassagesArgs,
-  type PassagesResult,
   type PieceResult,
   pieceMoves,
   type ReadingArgs,
@@ -40,56 +38,35 @@ async function inTurn<T, R>(items: T[], n: number, fn: (item: T) => Promise<R>):
   return out;
 }
 
-function concatU32(parts: Uint32Array[]): Uint32Array {
-  const out = new Uint32Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
-
 /**
- * One document in pieces: how it is read decided, its passages found region by region, its
- * pieces encoded, then assembled. Two tasks per worker in flight: one waits behind each running one, so that no worker
- * idles while its next task is sent (and a search still goes before the waiting one); no more than
- * the pool queues, so that a pool without a queue still takes the document, a task at a time.
+ * One document in pieces: how it is read decided, then its regions of about WORKERS.pieceChars
+ * each found, analysed and encoded (passages, headings and their titles), then assembled. Two
+ * tasks per worker in flight: one waits behind each running one, so that no worker idles while its
+ * next task is sent (and a search still goes before the waiting one); no more than the pool
+ * queues, so that a pool without a queue still takes the document, a task at a time.
  */
 async function encodeLarge(ctx: EngineContext, d: Doc): Promise<EncodeResult> {
   const inFlight = Math.min(2 * ctx.pool.threads, ctx.pool.threads + ctx.pool.maxQueue);
   // how the text is read, decided on a worker (a pass over the whole text) as the encode op decides it
   const docTitle = documentTitle(d.text, { title: d.metadata?.title });
+  const title = analyzeTitle(docTitle);
   const { reading } = await ctx.pool.run<ReadingResult>('reading', { text: d.text, title: docTitle } satisfies ReadingArgs, BACKGROUND);
-  const regions = await inTurn(
-    passageRegions(d.text, Math.ceil(d.text.length / WORKERS.regionChars), MAX_PASSAGE, reading),
-    inFlight,
-    (region) =>
-      ctx.pool.run<PassagesResult>('passages', { text: d.text.slice(region.from, region.to), region } satisfies PassagesArgs, BACKGROUND),
-  );
-  const spans = concatU32(regions.map((r) => r.spans));
-  // pieces: runs of whole passages of at most pieceChars of text each (a longer passage alone)
-  const cuts: number[] = [0];
-  for (let i = 2; i < spans.length; i += 2) if (spans[i + 1] - spans[2 * cuts[cuts.length - 1]] > WORKERS.pieceChars) cuts.push(i / 2);
   const dim = ctx.model.params.dense?.dim ?? 0;
   const pieces = await inTurn(
-    cuts.map((from, k) => [from, k + 1 < cuts.length ? cuts[k + 1] : spans.length / 2]),
+    passageRegions(d.text, Math.ceil(d.text.length / WORKERS.pieceChars), MAX_PASSAGE, reading),
     inFlight,
-    ([from, to]) => {
-      const offset = spans[2 * from];
-      return ctx.withScratch<PieceResult>(
+    (region) =>
+      ctx.withScratch<PieceResult>(
         'encodePiece',
         denseScratchBytes(dim),
-        { text: d.text.slice(offset, spans[2 * to - 1]), offset, spans: spans.subarray(2 * from, 2 * to) },
+        { text: d.text.slice(region.from, region.to), region },
         BACKGROUND,
-      );
-    },
+      ),
   );
-  const title = analyzeTitle(d.text, { title: d.metadata?.title });
-  const starts = new Uint32Array(spans.length / 2);
-  for (let i = 0; i < starts.length; i++) starts[i] = spans[2 * i];
+  const starts: number[] = [];
+  for (const p of pieces) for (let i = 0; i < p.spans.length; i += 2) starts.push(p.spans[i]);
   const found = sectionStarts(
-    regions.flatMap((r) => r.headings),
+    pieces.flatMap((p) => p.headings),
     starts,
   );
   // the pieces move to the worker that assembles them: nothing here reads them again

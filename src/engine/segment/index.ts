@@ -2,8 +2,9 @@
 // encoded documents, reading one in shared memory (SegmentView), the persisted encoding of a
 // document, when to merge segments, and the worker ops that encode documents and build and merge
 // segments.
-export { buildSegment, radixSortPairs } from './build.js';
-export { assembleOp, encodePieceOp, passagesMoves, passagesOp, pieceMoves, readingOp } from './encode-large.js';
+export { buildSegment } from './build.js';
+export { Dictionary } from './dictionary.js';
+export { assembleOp, encodePieceOp, pieceMoves, readingOp } from './encode-large.js';
 export { encodeOp, stopSet } from './encode-op.js';
 export { decodeBlob, EncodingFormatError, encodeBlob, encodedSize, packBlobs } from './encoding.js';
 export { HEADER_WORDS, MAGIC, SEC, SECTION_COUNT } from './layout.js';

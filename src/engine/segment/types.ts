@@ -1,7 +1,7 @@
 // The types of index segments: the documents a segment is built from, the built image with its
 // per-row arrays, the persisted encoding of a document, and the arguments and results of the
 // segment ops (encode, build, merge) that cross to the workers.
-import type { Heading, PassageRegion, Section, SectionReading, SectionStart } from '../text/index.js';
+import type { Heading, PackedTitles, PassageRegion, Section, SectionReading, SectionStart } from '../text/index.js';
 
 /**
  * One document's rows: its passages, its title terms, how many leading title terms form its base
@@ -88,7 +88,6 @@ export interface EncodeResult {
   built: BuiltSegment;
 }
 
-/** The `passages` op of a document encoded in pieces (encode-large.ts): one region of it (text/ passageRegions) and the region's text. */
 /** The `reading` op of a document encoded in pieces (encode-large.ts): the whole text, and its title (text/ documentTitle, its metadata's first). */
 export interface ReadingArgs {
   text: string;
@@ -99,29 +98,25 @@ export interface ReadingResult {
   reading: SectionReading;
 }
 
-export interface PassagesArgs {
-  text: string;
-  region: PassageRegion;
-}
-
-/** The region's passages ([start, end) pairs in the document's offsets, flat), and its heading lines (the document's offsets; none unless it is sectioned). */
-export interface PassagesResult {
-  spans: Uint32Array;
-  headings: Heading[];
-}
-
-/** One piece: the document's text from `offset` on, holding the passages `spans` (flat pairs, the document's offsets). */
+/** One piece of a large document: a region of its text (text.slice(region.from, region.to)). */
 export interface PieceArgs {
   text: string;
-  offset: number;
-  spans: Uint32Array;
+  region: PassageRegion;
   scratch: number;
 }
 
-/** A piece's passages analysed and encoded: their records of the document's encoding (encoding.ts encodeRecords). */
+/**
+ * A piece's passages found, analysed and encoded: their offsets ([start, end) pairs in the
+ * document's offsets, flat), their records of the document's encoding (encoding.ts
+ * encodeRecords), and the region's headings (the document's offsets; none unless it is read by its
+ * headings or entries) with their titles analysed.
+ */
 export interface PieceResult {
   nPassages: number;
+  spans: Uint32Array;
   records: Uint8Array;
+  headings: Heading[];
+  titles: PackedTitles;
 }
 
 /** The pieces of one document, in order, with its title: the `assemble` op makes its encoding and segment. */
@@ -129,7 +124,7 @@ export interface AssembleArgs {
   pieces: PieceResult[];
   title: Uint32Array;
   baseLen: number;
-  /** where the document's sections start (the `assemble` op titles them) */
+  /** where the document's sections start (the pieces' `titles` of their headings title them) */
   sectionStarts: SectionStart[];
 }
 

@@ -7,7 +7,7 @@ import { CLOSERS, MAX_PASSAGE, SCRIPT_STOP, splitPassages } from './passages.js'
 import { type SectionStart, sectionHeadings, sectionStarts, titledSections } from './sections.js';
 import { documentTitle } from './title.js';
 import { hash32, stem, tokenize } from './tokenize.js';
-import type { AnalyzedDoc, AnalyzedPassage, Section, TermSeq, Tokens } from './types.js';
+import type { AnalyzedDoc, AnalyzedPassage, PackedTitles, Section, TermSeq, Tokens } from './types.js';
 
 /** Token starts with an uppercase letter or a digit. */
 export const FLAG_CAPITALISED = 1;
@@ -18,16 +18,34 @@ export const FLAG_NUMBER = 8;
 /** Token is a year: four digits from 1000 to 2099. */
 export const FLAG_YEAR = 16;
 
-const termIds = new Map<string, number>();
+/**
+ * termId's cache: open addressing on the form's hash32, the form kept to check it (a Map keyed by
+ * the forms cost more per token, which a book has millions of), at most half full: emptied when it
+ * holds TEXT_CACHES.termIds forms.
+ */
+const CACHE_SLOTS = 2 * TEXT_CACHES.termIds;
+const cachedForms: Array<string | undefined> = new Array(CACHE_SLOTS).fill(undefined);
+const cachedIds = new Uint32Array(CACHE_SLOTS);
+let cached = 0;
 
 /** hash32 of the form's stem, cached per form. */
 export function termId(form: string): number {
-  let id = termIds.get(form);
-  if (id === undefined) {
-    id = hash32(stem(form));
-    if (termIds.size > TEXT_CACHES.termIds) termIds.clear();
-    termIds.set(form, id);
+  const mask = CACHE_SLOTS - 1;
+  const h = hash32(form);
+  let s = h & mask;
+  for (let k = cachedForms[s]; k !== undefined; k = cachedForms[s]) {
+    if (k === form) return cachedIds[s];
+    s = (s + 1) & mask;
   }
+  const id = hash32(stem(form));
+  if (cached >= TEXT_CACHES.termIds) {
+    cachedForms.fill(undefined);
+    cached = 0;
+    s = h & mask;
+  }
+  cachedForms[s] = form;
+  cachedIds[s] = id;
+  cached++;
   return id;
 }
 
@@ -112,14 +130,60 @@ export function analyzeDocument(text: string, metadata: Record<string, unknown> 
   return { ...analyzePassages(text, spans, stop), ...title, sections: sectionsAt(found, spans.length, title) };
 }
 
-/** A document's title terms and their base length, as analyzeDocument finds them. */
-export function analyzeTitle(text: string, metadata: Record<string, unknown> | undefined): Pick<AnalyzedDoc, 'title' | 'baseLen'> {
-  return titleTerms(documentTitle(text, metadata));
+/** A document's title terms and their base length, as analyzeDocument finds them from the title documentTitle gives. */
+export function analyzeTitle(title: string): Pick<AnalyzedDoc, 'title' | 'baseLen'> {
+  return titleTerms(title);
 }
 
 /** The sections that start at `found` of a document of `nPassages` passages titled `own`, as analyzeDocument titles them. */
-export function sectionsAt(found: readonly SectionStart[], nPassages: number, own: Omit<Section, 'first'>): Section[] {
+function sectionsAt(found: readonly SectionStart[], nPassages: number, own: Omit<Section, 'first'>): Section[] {
   return titledSections(found, nPassages, titleTerms, own);
+}
+
+/**
+ * Headings' titles analysed as sectionsAt analyses them, packed in three arrays (cheap to move
+ * between threads): title i's terms are `terms[ends[i - 1] .. ends[i])` (from 0 for the first),
+ * its base length `baseLens[i]`.
+ */
+export function packTitles(headings: readonly string[]): PackedTitles {
+  const titles = headings.map(titleTerms);
+  const ends = new Uint32Array(titles.length);
+  let n = 0;
+  titles.forEach((t, i) => {
+    n += t.title.length;
+    ends[i] = n;
+  });
+  const terms = new Uint32Array(n);
+  titles.forEach((t, i) => {
+    terms.set(t.title, i ? ends[i - 1] : 0);
+  });
+  return { terms, ends, baseLens: Uint32Array.from(titles, (t) => t.baseLen) };
+}
+
+/**
+ * sectionsAt, the titles of the headings `found` was found among (sectionStarts) analysed
+ * beforehand: `packed` holds them all, in order, in one or more runs (packTitles of consecutive
+ * slices of those headings).
+ */
+export function sectionsPacked(
+  found: readonly SectionStart[],
+  nPassages: number,
+  own: Omit<Section, 'first'>,
+  packed: readonly PackedTitles[],
+): Section[] {
+  const titles: Array<Omit<Section, 'first'>> = [];
+  for (const { terms, ends, baseLens } of packed)
+    for (let i = 0; i < ends.length; i++) titles.push({ title: terms.subarray(i ? ends[i - 1] : 0, ends[i]), baseLen: baseLens[i] });
+  return titledSections(
+    found,
+    nPassages,
+    (_, i) => {
+      const t = titles[found[i].index];
+      if (!t) throw new RangeError(`heading ${found[i].index} of ${titles.length} packed titles`);
+      return t;
+    },
+    own,
+  );
 }
 
 /**

@@ -11,7 +11,8 @@ export {
   FLAG_SENTENCE_START,
   FLAG_STOP,
   FLAG_YEAR,
-  sectionsAt,
+  packTitles,
+  sectionsPacked,
   termId,
   termSeq,
 } from './analyze.js';

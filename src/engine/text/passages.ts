@@ -50,6 +50,16 @@ function paragraphs(text: string): Span[] {
   return out;
 }
 
+/**
+ * Whether a text holds a character from the Arabic block on (U+0600): neither SCRIPT_STOP's full
+ * stops nor Thai and Lao letters come before it, so a text without one is spared those two
+ * expressions' scans.
+ */
+function beyondArabic(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) >= 0x600) return true;
+  return false;
+}
+
 /** Sentences of a paragraph; no cut after an abbreviation or an initial. */
 function sentences(text: string, [ps, pe]: Span): Span[] {
   const seg = text.slice(ps, pe);
@@ -62,8 +72,10 @@ function sentences(text: string, [ps, pe]: Span): Span[] {
     if (seg[j] === '.' && (ABBREVIATIONS.has(prev.toLowerCase()) || (prev.length === 1 && prev !== prev.toLowerCase()))) continue;
     cuts.push(m.index + m[0].length);
   }
-  for (const m of seg.matchAll(SCRIPT_END)) cuts.push(m.index + m[0].length);
-  for (const m of seg.matchAll(THAI_SPACE)) cuts.push(m.index);
+  if (beyondArabic(seg)) {
+    for (const m of seg.matchAll(SCRIPT_END)) cuts.push(m.index + m[0].length);
+    for (const m of seg.matchAll(THAI_SPACE)) cuts.push(m.index);
+  }
   cuts.sort((a, b) => a - b);
   const out: Span[] = [];
   let s = 0;

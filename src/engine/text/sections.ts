@@ -279,6 +279,8 @@ function lineHeading(line: string, next: string, opensBlock: boolean): string | 
 export interface SectionStart {
   first: number;
   heading: string;
+  /** the heading's index among those sectionStarts was given */
+  index: number;
 }
 
 /** For each heading (in order) that some passage starting at `starts` (in order) falls under: that passage. */
@@ -288,14 +290,14 @@ export function sectionStarts(headings: readonly Heading[], starts: ArrayLike<nu
   for (let p = 0; p < starts.length; p++) {
     const before = h;
     while (h + 1 < headings.length && headings[h + 1].start <= starts[p]) h++;
-    if (h !== before && h >= 0) out.push({ first: p, heading: headings[h].title });
+    if (h !== before && h >= 0) out.push({ first: p, heading: headings[h].title, index: h });
   }
   return out;
 }
 
 /**
  * The sections of a document of `nPassages` passages that start at `found`: each titled by its
- * heading (`titleOf` makes the terms), or by `own`, the document's title, when it is longer than
+ * heading (`titleOf` makes the terms of the i-th heading), or by `own`, the document's title, when it is longer than
  * FEATURE_TEXT.docWindow passages: so long a section is no unit of evidence, and a line taken for
  * a heading by mistake does not title the thousands of passages after it. The passages before the
  * first heading, if any, are a section titled `own`.
@@ -303,12 +305,12 @@ export function sectionStarts(headings: readonly Heading[], starts: ArrayLike<nu
 export function titledSections(
   found: readonly SectionStart[],
   nPassages: number,
-  titleOf: (heading: string) => Omit<Section, 'first'>,
+  titleOf: (heading: string, i: number) => Omit<Section, 'first'>,
   own: Omit<Section, 'first'>,
 ): Section[] {
   const sections = found.map(({ first, heading }, i) => {
     const end = i + 1 < found.length ? found[i + 1].first : nPassages;
-    return { first, ...(end - first > FEATURE_TEXT.docWindow ? own : titleOf(heading)) };
+    return { first, ...(end - first > FEATURE_TEXT.docWindow ? own : titleOf(heading, i)) };
   });
   return found.length > 0 && found[0].first > 0 ? [{ first: 0, ...own }, ...sections] : sections;
 }

@@ -20,6 +20,13 @@ export interface AnalyzedPassage extends TermSeq {
   end: number;
 }
 
+/** Headings' titles analysed ahead (analyze.ts packTitles): title i's terms are `terms[ends[i - 1] .. ends[i])`, its base length `baseLens[i]`. */
+export interface PackedTitles {
+  terms: Uint32Array;
+  ends: Uint32Array;
+  baseLens: Uint32Array;
+}
+
 /** A section of a long document (text/sections.ts): from passage `first` to the next section's, titled by its heading. */
 export interface Section {
   first: number;

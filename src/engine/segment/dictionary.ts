@@ -1,0 +1,114 @@
+// A segment's postings dictionary (body terms, title terms or title phrases -> rows), built from
+// its rows' keys without sorting the occurrences: a first pass counts each distinct key's
+// postings in an open-addressing table, so the segment's image can be sized before anything is
+// written; a second writes the sorted keys, their starts and their postings straight into the
+// image. No list of (key, row) pairs is made: on a book of millions of term occurrences those
+// lists and a sort's scratch were hundreds of megabytes of fresh memory, whose first touch cost
+// more than the sort.
+// Invariants: keys are written sorted ascending and unique; a key's postings are sorted by row,
+// packed `row << 8 | min(tf, 255)`, tf being how often the key occurs in the row (the same as a
+// stable sort of the occurrences by key would give); the result depends only on `rows`.
+
+const EMPTY = 0;
+
+/** Fibonacci hashing of a 32-bit key into a table of 2^bits slots. */
+const slotOf = (key: number, shift: number): number => Math.imul(key, 0x9e3779b1) >>> shift;
+
+export class Dictionary {
+  /** Slot -> the index of its distinct key + 1 (EMPTY: a free slot). */
+  private slots = new Int32Array(1024);
+  private shift = 32 - 10;
+  /** By distinct key, in order of first occurrence: the key, its postings, the last row counted (+ 1). */
+  private keyOf = new Uint32Array(512);
+  private postingsOf = new Uint32Array(512);
+  private lastRow = new Int32Array(512);
+  /** Distinct keys. */
+  nKeys = 0;
+  /** Postings: distinct (key, row) pairs. */
+  nPostings = 0;
+
+  /** Counts the postings of `rows` (row r's keys in `rows[r]`, a key repeated in a row counting once). */
+  constructor(private readonly rows: readonly Uint32Array[]) {
+    for (let r = 0; r < rows.length; r++) {
+      const keys = rows[r];
+      for (let i = 0; i < keys.length; i++) {
+        const k = this.find(keys[i]);
+        if (this.lastRow[k] === r + 1) continue;
+        this.lastRow[k] = r + 1;
+        this.postingsOf[k]++;
+        this.nPostings++;
+      }
+    }
+  }
+
+  /**
+   * Writes the dictionary: `keys` (nKeys) sorted, `start` (nKeys + 1) where each key's postings
+   * begin in `postings` (nPostings), and the postings. The arrays are the image's sections.
+   */
+  write(keys: Uint32Array, start: Uint32Array, postings: Uint32Array): void {
+    keys.set(this.keyOf.subarray(0, this.nKeys));
+    keys.sort();
+    // next[k]: where distinct key k's next posting goes
+    const next = new Uint32Array(this.nKeys);
+    let at = 0;
+    for (let i = 0; i < this.nKeys; i++) {
+      const k = this.find(keys[i]);
+      start[i] = at;
+      next[k] = at;
+      at += this.postingsOf[k];
+    }
+    start[this.nKeys] = at;
+    this.lastRow.fill(0);
+    const rows = this.rows;
+    for (let r = 0; r < rows.length; r++) {
+      const row = rows[r];
+      for (let i = 0; i < row.length; i++) {
+        const k = this.find(row[i]);
+        if (this.lastRow[k] !== r + 1) {
+          this.lastRow[k] = r + 1;
+          postings[next[k]++] = ((r << 8) | 1) >>> 0;
+        } else if ((postings[next[k] - 1] & 255) < 255) postings[next[k] - 1]++;
+      }
+    }
+  }
+
+  /** The index of `key` among the distinct keys, added if new. */
+  private find(key: number): number {
+    const mask = this.slots.length - 1;
+    for (let s = slotOf(key, this.shift); ; s = (s + 1) & mask) {
+      const k = this.slots[s];
+      if (k === EMPTY) return this.add(key, s);
+      if (this.keyOf[k - 1] === key) return k - 1;
+    }
+  }
+
+  private add(key: number, slot: number): number {
+    const k = this.nKeys++;
+    if (k === this.keyOf.length) {
+      this.keyOf = grown(this.keyOf, new Uint32Array(2 * k));
+      this.postingsOf = grown(this.postingsOf, new Uint32Array(2 * k));
+      this.lastRow = grown(this.lastRow, new Int32Array(2 * k));
+    }
+    this.keyOf[k] = key;
+    // at most half full: twice the slots, every key placed again
+    if (2 * this.nKeys > this.slots.length) this.rehash();
+    else this.slots[slot] = k + 1;
+    return k;
+  }
+
+  private rehash(): void {
+    this.slots = new Int32Array(2 * this.slots.length);
+    this.shift--;
+    const mask = this.slots.length - 1;
+    for (let k = 0; k < this.nKeys; k++) {
+      let s = slotOf(this.keyOf[k], this.shift);
+      while (this.slots[s] !== EMPTY) s = (s + 1) & mask;
+      this.slots[s] = k + 1;
+    }
+  }
+}
+
+function grown<T extends Uint32Array | Int32Array>(from: T, to: T): T {
+  to.set(from);
+  return to;
+}
