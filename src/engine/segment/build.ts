@@ -11,14 +11,19 @@ import { Dictionary } from './dictionary.js';
 import { HEADER_WORDS, MAGIC, SEC, SECTION_COUNT } from './layout.js';
 import type { BuiltSegment, EncodedPassage, SegmentInput } from './types.js';
 
-/** A row without title phrases. */
-const NO_KEYS = new Uint32Array(0);
-
-/** A title's phrase keys (full, and base when it has one: 0 otherwise), its prefixes added to `prefixes`. */
-function titleKeys(t: { title: Uint32Array; baseLen: number }, prefixes: Set<number>): { full: number; base: number; baseLen: number } {
+/**
+ * A title's phrase keys (full, and base when it has one: 0 otherwise), the nonzero ones listed in
+ * `keys` (a row's entries in the phrase dictionary), its prefixes added to `prefixes`.
+ */
+function titleKeys(
+  t: { title: Uint32Array; baseLen: number },
+  prefixes: Set<number>,
+): { full: number; base: number; baseLen: number; keys: Uint32Array } {
   const bl = t.baseLen > 0 && t.baseLen < t.title.length ? t.baseLen : 0;
   for (let n = 1; n <= t.title.length; n++) prefixes.add(phraseKey(t.title, 0, n));
-  return { full: t.title.length ? phraseKey(t.title) : 0, base: bl ? phraseKey(t.title, 0, bl) : 0, baseLen: bl };
+  const full = t.title.length ? phraseKey(t.title) : 0;
+  const base = bl ? phraseKey(t.title, 0, bl) : 0;
+  return { full, base, baseLen: bl, keys: Uint32Array.from([full, base].filter((k) => k !== 0)) };
 }
 
 /** Byte offsets of the sections, each on a 16-byte boundary after the header, and the image's size. */
@@ -67,13 +72,7 @@ export function buildSegment({ docs, dim }: SegmentInput): BuiltSegment {
       }
       passages.push(p);
       titles.push(t.title);
-      phrases.push(
-        keys.full && keys.base
-          ? Uint32Array.of(keys.full, keys.base)
-          : keys.full || keys.base
-            ? Uint32Array.of(keys.full || keys.base)
-            : NO_KEYS,
-      );
+      phrases.push(keys.keys);
       baseKeys[row] = keys.base;
       rowDoc[row] = di;
       rowStart[row] = p.start;

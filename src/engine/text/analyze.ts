@@ -110,8 +110,11 @@ export function termSeq(text: string, tokens: Tokens, stop: ReadonlySet<string>)
   return { terms, flags };
 }
 
-/** A title's terms, and how many leading ones form it without a trailing parenthetical (0: none). */
-function titleTerms(title: string): Omit<Section, 'first'> {
+/**
+ * A title's terms, and how many leading ones form it without a trailing parenthetical (0: none):
+ * a document's (the title documentTitle gives) or a heading's, as analyzeDocument reads them.
+ */
+export function analyzeTitle(title: string): Omit<Section, 'first'> {
   const base = title.replace(/\s*\([^()]*\)\s*$/, '');
   const terms = Uint32Array.from(tokenize(title).forms, termId);
   const baseLen = base === title ? 0 : tokenize(base).forms.length;
@@ -122,7 +125,7 @@ export function analyzeDocument(text: string, metadata: Record<string, unknown> 
   const docTitle = documentTitle(text, metadata);
   const headings = sectionHeadings(text, stop, docTitle);
   const spans = splitPassages(text, MAX_PASSAGE, headings);
-  const title = titleTerms(docTitle);
+  const title = analyzeTitle(docTitle);
   const found = sectionStarts(
     headings,
     spans.map(([start]) => start),
@@ -130,14 +133,9 @@ export function analyzeDocument(text: string, metadata: Record<string, unknown> 
   return { ...analyzePassages(text, spans, stop), ...title, sections: sectionsAt(found, spans.length, title) };
 }
 
-/** A document's title terms and their base length, as analyzeDocument finds them from the title documentTitle gives. */
-export function analyzeTitle(title: string): Pick<AnalyzedDoc, 'title' | 'baseLen'> {
-  return titleTerms(title);
-}
-
 /** The sections that start at `found` of a document of `nPassages` passages titled `own`, as analyzeDocument titles them. */
 function sectionsAt(found: readonly SectionStart[], nPassages: number, own: Omit<Section, 'first'>): Section[] {
-  return titledSections(found, nPassages, titleTerms, own);
+  return titledSections(found, nPassages, analyzeTitle, own);
 }
 
 /**
@@ -146,7 +144,7 @@ function sectionsAt(found: readonly SectionStart[], nPassages: number, own: Omit
  * its base length `baseLens[i]`.
  */
 export function packTitles(headings: readonly string[]): PackedTitles {
-  const titles = headings.map(titleTerms);
+  const titles = headings.map(analyzeTitle);
   const ends = new Uint32Array(titles.length);
   let n = 0;
   titles.forEach((t, i) => {
