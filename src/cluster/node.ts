@@ -71,7 +71,7 @@ export class ClusterNode implements ClusterHooks {
     this.usage = new Usage(nats.nc, id);
     this.keys = new ClusterKeys(nats.keys, ctx.services.keys);
     this.catalog = new Catalog(nats.stores, (key) => {
-      if (this.placement(key).includes(this.id)) this.replicas.follow(key);
+      if (!this.closed && this.placement(key).includes(this.id)) this.replicas.follow(key);
     });
     this.replicas = new Replicas(nats.js, nats.jsm, (op) => this.apply(op), ctx.dataDir, this.log);
   }
@@ -141,6 +141,7 @@ export class ClusterNode implements ClusterHooks {
       await this.nats.nodes.put(this.id, JSON.stringify(rec));
       // a key renewed while the bucket is listed can be listed twice
       const live = [...new Set([...(await bucketKeys(this.nats.nodes)), this.id])].sort();
+      if (this.closed) return; // closed while this beat was in flight: the nodes listed are those closing too
       if (live.join() !== this.live.join()) {
         this.log.info({ nodes: live }, 'cluster members changed');
         this.live = live;

@@ -47,6 +47,8 @@ export class Replicas {
   private readonly waiters = new Map<string, Array<{ seq: number; since: number; wake: () => void; drop: (err: Error) => void }>>();
   private readonly file: string;
   private readonly timer: NodeJS.Timeout;
+  /** Set by close: no feed starts after it (a heartbeat in flight at close would otherwise start one that retries forever). */
+  private closed = false;
 
   constructor(
     private readonly js: JetStreamClient,
@@ -80,10 +82,11 @@ export class Replicas {
     return this.applied[key] ?? 0;
   }
 
-  /** Starts applying `key`'s subject here (no-op when already). */
+  /** Starts applying `key`'s subject here (no-op when already); NotReplicaError once closed. */
   follow(key: string): Feed {
     let feed = this.feeds.get(key);
     if (feed) return feed;
+    if (this.closed) throw new NotReplicaError(key);
     let markReady = () => {};
     const ready = new Promise<void>((resolve) => (markReady = resolve));
     const f: Feed = { key, ready, markReady: () => {}, isReady: false, stopped: false, loop: Promise.resolve(), progressAt: Date.now() };
@@ -143,6 +146,7 @@ export class Replicas {
 
   /** Stops every feed. */
   async close(): Promise<void> {
+    this.closed = true;
     clearInterval(this.timer);
     await Promise.all(this.following().map((k) => this.unfollow(k)));
   }
