@@ -30,6 +30,11 @@ t.test('a tiny model trains, verifies and is deterministic', async (t) => {
   t.ok(files.has('dense-table.i8') && files.has(READER_FILE), 'dense encoder and native reader shipped');
   t.ok((manifest.metrics as any).reader.heldout_questions > 0, 'reader held-out figures recorded');
   t.ok(search.conf.length === 3 && search.tau.length === 2);
+  t.ok(
+    search.decide.length === 3 && search.keywords.decide.length === 3,
+    'the models the loop decides by, apart (the synthetic questions train the returned confidence only)',
+  );
+  t.ok((manifest.metrics as any).cross_validation.suites['squad-train-synthetic'], 'cross-validated figures of the synthetic questions');
   t.ok(search.returned.a > 0 && Number.isFinite(search.returned.b), 'the returned confidence calibrated');
   t.ok(
     (manifest.metrics as any).cross_validation.uncalibrated_returned_confidence['hotpotqa-dev'],

@@ -21,6 +21,8 @@ export interface TrainQuery {
   type: string;
   /** answer strings (single-hop questions: a passage holding one of them is the evidence) */
   answers?: string[];
+  /** a generated question that trains the returned confidence only: never the chain scorers, the loop's decisions or the reader's re-ordering */
+  confidenceOnly?: boolean;
 }
 
 export interface SquadParagraph {

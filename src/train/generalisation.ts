@@ -10,12 +10,13 @@
 // own documents hidden, and over a store on other subjects. Deterministic for a given seed.
 import { NativeReader, rerankLead } from '../answer/index.js';
 import { InProcessStore, type LoopParams, type RerankParams } from '../engine/index.js';
-import { type CorpusDoc, DataFolder, MULTIHOP_SUITES, type TrainQuery } from './data.js';
+import { type CorpusDoc, DataFolder, isHeldOutArticle, MULTIHOP_SUITES, squadArticles, type TrainQuery } from './data.js';
 import type { Item } from './fit-chains.js';
 import { fitRerank } from './fit-rerank.js';
 import { HYPER, STOP_WORDS } from './hyper.js';
 import { auroc, ece, eceFloor, stratifiedFolds } from './learners.js';
 import {
+  deciding,
   fitLoop,
   keywordItems,
   learnTermWeights,
@@ -27,6 +28,7 @@ import {
   trainEncoder,
   trainReader,
 } from './steps.js';
+import { SYNTHETIC_SUITE, syntheticQuestions } from './synthetic-questions.js';
 import { evidenceRows, sufficient, type TrainSet } from './train-set.js';
 import { untitledSet } from './untitled.js';
 
@@ -143,7 +145,7 @@ function fitHeldOut(train: Item[], theta: Theta, reader: NativeReader | undefine
     o.seed,
   );
   const { search } = fitLoop(train, keywordItems(train), folds, theta, { ...o, log: () => {} });
-  return { search, rerank: reader ? { reader, params: fitRerank(train, search, reader, HYPER.rerank).params } : undefined };
+  return { search, rerank: reader ? { reader, params: fitRerank(deciding(train), search, reader, HYPER.rerank).params } : undefined };
 }
 
 /** The parts trained before the loop: with SQuAD (as shipped), or without (the SQuAD fold). */
@@ -194,6 +196,13 @@ interface Evaluation {
   elapsed: () => string;
 }
 
+/** A sample's SQuAD-dev articles: those its questions ask about, and as many others (the first ones) as distractors. */
+function sampleSquad({ docs, queries }: ReturnType<DataFolder['squadDev']>): ReturnType<DataFolder['squadDev']> {
+  const asked = new Set(queries.flatMap((q) => q.gold));
+  const others = docs.filter((d) => !asked.has(d.id)).slice(0, asked.size);
+  return { docs: docs.filter((d) => asked.has(d.id) || others.includes(d)), queries };
+}
+
 export async function generalisation(o: GeneralisationOptions): Promise<SuiteGeneralisation[]> {
   const started = performance.now();
   const heldOut = o.heldOut ?? HELD_OUT_SUITES;
@@ -208,7 +217,7 @@ export async function generalisation(o: GeneralisationOptions): Promise<SuiteGen
     data,
     corpus,
     queries,
-    squadDev: data.squadDev(o.sample ? Math.min(o.sample, o.squadQueries ?? 3000) : (o.squadQueries ?? 3000)),
+    squadDev: o.sample ? sampleSquad(data.squadDev(Math.min(o.sample, o.squadQueries ?? 3000))) : data.squadDev(o.squadQueries ?? 3000),
     elapsed: () => `${((performance.now() - started) / 1000).toFixed(0)} s`,
   };
   const multihop = MULTIHOP_SUITES.filter((s) => heldOut.includes(s));
@@ -282,10 +291,19 @@ async function squadFold({ o, data, corpus, queries, squadDev, elapsed }: Evalua
     judge: 'answer-passage',
     chains: false,
   };
+  // SQuAD-train's held-out articles as text only: the synthetic single-hop questions written from them, none of SQuAD's
+  const articles = squadArticles(data.squadTrain(), isHeldOutArticle, HYPER.squadPerArticle).docs.slice(0, o.sample ? 3 : Infinity);
+  const synthetic: TrainSet = {
+    name: 'squad-articles',
+    store: await InProcessStore.open(articles, bare.model, o.threads),
+    queries: syntheticQuestions(articles, HYPER.synthetic.perArticle, SYNTHETIC_SUITE).slice(0, o.sample ?? Infinity),
+    judge: 'answer-passage',
+    chains: false,
+  };
   o.log(`trained the encoder without SQuAD and indexed its stores (${elapsed()})`);
   try {
     const m = fitHeldOut(
-      wikiBare.queries.map((q) => ({ set: wikiBare, q })),
+      [...wikiBare.queries.map((q) => ({ set: wikiBare, q })), ...synthetic.queries.map((q) => ({ set: synthetic, q }))],
       bare.theta,
       undefined,
       o,
@@ -309,5 +327,6 @@ async function squadFold({ o, data, corpus, queries, squadDev, elapsed }: Evalua
   } finally {
     await wikiBare.store.close();
     await squadBare.store.close();
+    await synthetic.store.close();
   }
 }

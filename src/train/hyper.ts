@@ -47,6 +47,12 @@ export const HYPER = {
   rerank: { n: 2, l2: 1e-3 },
   /** Single-hop questions taken from each held-out SQuAD-train article. */
   squadPerArticle: 12,
+  /**
+   * Synthetic single-hop questions (synthetic-questions.ts) written from each of those articles' text:
+   * how many per article, the words of the sentence kept before and after the answer, the sentence
+   * lengths asked about.
+   */
+  synthetic: { perArticle: 12, before: 7, after: 4, minWords: 8, maxWords: 45 },
   /** The dense encoder (fit-encoder.ts): dimensions, vocabulary, schedule, batches (SQuAD pairs grouped by article + self-supervised pool pairs), InfoNCE temperature, Adam learning rates. */
   encoder: {
     dim: 256,

@@ -29,6 +29,7 @@ import { fitTermWeights } from './fit-term-weights.js';
 import { HYPER } from './hyper.js';
 import { keywordForm } from './keyword-queries.js';
 import { mulberry32 } from './learners.js';
+import { SYNTHETIC_SUITE, syntheticQuestions } from './synthetic-questions.js';
 import type { Model, TrainSet } from './train-set.js';
 
 /** What the steps need of a run's options. */
@@ -64,7 +65,15 @@ export function keywordItems(items: Item[]): Item[] {
   return items.map(({ set, q }) => ({ set, q: { ...q, text: keywordForm(q.text), suite: `${q.suite} (keywords)` } }));
 }
 
-/** Chain scorers and sufficiency models fitted on the questions; the keyword sufficiency models on their keyword forms (`keyworded`, in the same order). */
+/** The items that train the search itself: all but the generated questions that train the returned confidence only. */
+export const deciding = (items: Item[]): Item[] => items.filter((it) => !it.q.confidenceOnly);
+
+/**
+ * Chain scorers and sufficiency models fitted on the questions; the keyword sufficiency models on
+ * their keyword forms (`keyworded`, in the same order). With confidence-only questions among the
+ * items, the chain scorers and the `decide` models (the loop's stop and stage choice) are fitted
+ * without them and the `conf` models (the confidence returned) with them.
+ */
 export function fitAll(
   items: Item[],
   keyworded: Item[],
@@ -73,10 +82,13 @@ export function fitAll(
   log: (m: string) => void,
 ): LoopParams & { keywords: Sufficiency } {
   const map = new Map(theta.terms.map((t, i) => [t, theta.weights[i]]));
-  const chains = fitChains(items, { l2: HYPER.l2, exp: HYPER.exp, theta: map, log });
-  const conf = fitConfidence(items, chains, HYPER.exp, map, HYPER.confL2, seed);
-  const keywords = { conf: fitConfidence(keyworded, chains, HYPER.exp, map, HYPER.confL2, seed) };
-  return { theta, ...chains, exp: HYPER.exp, conf, tau: HYPER.tau, keywords, features: featureNames() };
+  const chains = fitChains(deciding(items), { l2: HYPER.l2, exp: HYPER.exp, theta: map, log });
+  const suff = (xs: Item[]): Sufficiency => {
+    const conf = fitConfidence(xs, chains, HYPER.exp, map, HYPER.confL2, seed);
+    const some = deciding(xs);
+    return some.length === xs.length ? { conf } : { conf, decide: fitConfidence(some, chains, HYPER.exp, map, HYPER.confL2, seed) };
+  };
+  return { theta, ...chains, exp: HYPER.exp, ...suff(items), tau: HYPER.tau, keywords: suff(keyworded), features: featureNames() };
 }
 
 /** The calibrations of the returned confidence: one from the searches of questions, one from those of keyword queries. */
@@ -155,16 +167,18 @@ export async function openSets(data: DataFolder, o: StepOptions, base: Model): P
   if (o.sample) ({ corpus, queries } = sampleData(corpus, queries, o.sample, o.seed));
   const squad = squadArticles(data.squadTrain(), isHeldOutArticle, HYPER.squadPerArticle);
   const squadDocs = o.sample ? squad.docs.slice(0, 3) : squad.docs;
-  const squadQueries = squad.queries.filter((q) => squadDocs.some((d) => d.id === q.gold[0])).slice(0, o.sample ?? Infinity);
+  const inDocs = (q: TrainQuery) => squadDocs.some((d) => d.id === q.gold[0]);
+  const squadQueries = squad.queries.filter(inDocs).slice(0, o.sample ?? Infinity);
+  const synthetic = syntheticQuestions(squadDocs, HYPER.synthetic.perArticle, SYNTHETIC_SUITE).slice(0, o.sample ?? Infinity);
   o.log(
-    `data: wiki-pool ${corpus.length} documents, ${queries.length} multi-hop questions; ${squadDocs.length} SQuAD articles, ${squadQueries.length} single-hop questions`,
+    `data: wiki-pool ${corpus.length} documents, ${queries.length} multi-hop questions; ${squadDocs.length} SQuAD articles, ${squadQueries.length} single-hop questions and ${synthetic.length} synthetic ones`,
   );
   return [
     { name: 'wiki-pool', store: await InProcessStore.open(corpus, base, o.threads), queries, judge: 'all-gold-docs', chains: true },
     {
       name: 'squad-articles',
       store: await InProcessStore.open(squadDocs, base, o.threads),
-      queries: squadQueries,
+      queries: [...squadQueries, ...synthetic],
       judge: 'answer-passage',
       chains: false,
     },

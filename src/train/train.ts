@@ -19,6 +19,7 @@ import { HYPER, STOP_WORDS } from './hyper.js';
 import { stratifiedFolds } from './learners.js';
 import {
   crossCalibratedByForm,
+  deciding,
   fitLoop,
   keywordItems,
   learnTermWeights,
@@ -81,7 +82,7 @@ export async function train(o: TrainOptions): Promise<{ dir: string; metrics: un
         `CV ${suite}: found ${JSON.stringify(m.found_at)} ECE@10 ${m.ece10} (${raw.ece10} uncalibrated) hops ${m.mean_hops} conf found/missed/hidden ${m.conf_found}/${m.conf_missed}/${m.conf_hidden} (hidden ${raw.conf_hidden} uncalibrated)`,
       );
     }
-    const rerank = fitRerank(items, search, NativeReader.parse(reader.file), HYPER.rerank);
+    const rerank = fitRerank(deciding(items), search, NativeReader.parse(reader.file), HYPER.rerank);
     o.log(
       `re-ranking of one-hop results: w ${rerank.params.w.map((v) => v.toFixed(3)).join(', ')}; training hit@1 of the stage-1 head ${rerank.at1.map((v) => v.toFixed(3)).join(' -> ')} (${elapsed()})`,
     );

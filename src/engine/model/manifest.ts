@@ -56,9 +56,12 @@ export const MANIFEST_SCHEMA = {
             W3: nums,
             exp: closed({ a_title: num, a_cap: num, a_body: num, M: { type: 'integer', minimum: 0 }, dfmax: num }),
             conf: { type: 'array', items: confParams, minItems: 1 },
+            decide: { type: 'array', items: confParams, minItems: 1 },
             tau: nums,
             returned,
-            keywords: closed({ conf: { type: 'array', items: confParams }, returned }, ['conf']),
+            keywords: closed({ conf: { type: 'array', items: confParams }, decide: { type: 'array', items: confParams }, returned }, [
+              'conf',
+            ]),
             features: closed({ W1: names, W2: names, W3: names, conf: names }),
           },
           ['W1', 'W2', 'W3', 'exp', 'conf', 'tau', 'features'],

@@ -48,9 +48,14 @@ export interface ReturnedCalibration {
   b: number;
 }
 
-/** What scores a stage's evidence: a sufficiency model per stage, and the returned confidence's calibration. */
+/**
+ * What scores a stage's evidence: a sufficiency model per stage for the confidence returned, the
+ * models the loop decides by (whether to run another hop, which stage to return; absent: `conf`),
+ * and the returned confidence's calibration.
+ */
 export interface Sufficiency {
   conf: ConfParams[];
+  decide?: ConfParams[];
   returned?: ReturnedCalibration;
 }
 
@@ -74,7 +79,9 @@ export interface LoopParams {
   W3: number[];
   exp: ExpansionParams;
   conf: ConfParams[];
-  /** per stage, the confidence at which the loop stops */
+  /** per stage, the sufficiency models the loop decides by (whether to run another hop, which stage to return); absent: `conf` */
+  decide?: ConfParams[];
+  /** per stage, the confidence (of `decide`) at which the loop stops */
   tau: number[];
   /** calibration of the confidence returned (absent: returned as is) */
   returned?: ReturnedCalibration;

@@ -9,7 +9,9 @@
 // calibration where it has them, its questions' otherwise; hops_used counts the hops run,
 // and the trace has a step per hop (the deepest stage's top chain). A stage-1 result lists
 // max(maxResults, lead) passages, its confidence still that of the first maxResults (the caller
-// re-orders the head and cuts the list, see SearchParams.lead).
+// re-orders the head and cuts the list, see SearchParams.lead). Whether to run a hop and which
+// stage to return are decided by the model's `decide` sufficiency models where it has them, the
+// confidence returned by its `conf` models; without `decide` the two are one.
 import type { LoopParams, ModelDescriptor, Sufficiency } from '../model/index.js';
 import { HOPS, SCAN, STAGES } from '../params.js';
 import { listOf, weave } from './assemble.js';
@@ -72,7 +74,10 @@ function firstOf(st: Stage & { from: number[] }, k: number): Stage & { from: num
 
 interface Done {
   st: Stage & { from: number[] };
+  /** the confidence returned if this stage's list is */
   conf: number;
+  /** the confidence the loop decides by (the same unless the model has `decide` models) */
+  decide: number;
 }
 
 /**
@@ -109,12 +114,17 @@ export function runLoop(
   if (q.order.length === 0) return { hits: [], hopsUsed: 1, stage: 1, confidence: 0, steps: [] };
   const suff = sufficiencyFor(m, task.query);
   const done: Done[] = [];
+  /** A stage's list scored by the sufficiency models of stage i. */
+  const scored = (st: Stage & { from: number[] }, i: number, f: Float64Array): Done => {
+    const conf = confidence(suff.conf[i], f);
+    return { st, conf, decide: suff.decide ? confidence(suff.decide[i], f) : conf };
+  };
   const finish = (ch: Chains, scores: number[], hops: number): LoopOutput => {
-    const best = done.reduce((a, b) => (b.conf > a.conf + STAGES.margin ? b : a));
+    const best = done.reduce((a, b) => (b.decide > a.decide + STAGES.margin ? b : a));
     const stop = stopIds(model.params.stop);
     // stage 1 returned after a chain stage ran: the most confident chain stage's documents join its list
     const chain =
-      best === done[0] ? done.slice(1).reduce<Done | undefined>((a, b) => (a && a.conf >= b.conf ? a : b), undefined) : undefined;
+      best === done[0] ? done.slice(1).reduce<Done | undefined>((a, b) => (a && a.decide >= b.decide ? a : b), undefined) : undefined;
     const list = chain ? weave(c, listOf(best.st), listOf(chain.st), STAGES.keepStage1) : listOf(best.st);
     return {
       hits: list.map(({ row, score, hop, prev }) => ({ row, score, hop, marks: markTerms(c, q.qt, stop, row, prev) })),
@@ -128,20 +138,20 @@ export function runLoop(
   const ch1 = hop1Chains(s, q, h1);
   // stage 1's list as far as the caller's lead asks; its first k are the list the confidence reads
   const st1 = stageOf(c, ch1, h1.h1, Math.max(k, Math.min(task.lead ?? 0, HOPS.rankCap)), h1.ranked);
-  done.push({ st: st1, conf: confidence(suff.conf[0], sufficiencyFeatures(c, q, firstOf(st1, k), k)) });
+  done.push(scored(st1, 0, sufficiencyFeatures(c, q, firstOf(st1, k), k)));
   hopDone(h1.pool.length);
-  if (task.maxHops === 1 || done[0].conf >= m.tau[0] || h1.beam.length === 0) return finish(ch1, h1.h1, 1);
+  if (task.maxHops === 1 || done[0].decide >= m.tau[0] || h1.beam.length === 0) return finish(ch1, h1.h1, 1);
   const ch2 = buildHop2(s, q, h1, m.exp);
   if (ch2.chains.length === 0) return finish(ch1, h1.h1, 1);
   const sc2 = ch2.X.map((x) => dotw(m.W2, x));
   const st2 = stageOf(c, ch2, sc2, k, h1.ranked);
-  done.push({ st: st2, conf: confidence(suff.conf[1], sufficiencyFeatures(c, q, st2, k)) });
+  done.push(scored(st2, 1, sufficiencyFeatures(c, q, st2, k)));
   hopDone(ch2.chains.length);
-  if (task.maxHops === 2 || Math.max(done[0].conf, done[1].conf) >= m.tau[1]) return finish(ch2, sc2, 2);
+  if (task.maxHops === 2 || Math.max(done[0].decide, done[1].decide) >= m.tau[1]) return finish(ch2, sc2, 2);
   const ch3 = buildHop3(s, q, ch2, sc2, m.exp);
   const sc3 = ch3.X.map((x) => dotw(m.W3, x));
   const st3 = stageOf(c, ch3, sc3, k, h1.ranked);
-  done.push({ st: st3, conf: confidence(suff.conf[2], sufficiencyFeatures(c, q, st3, k)) });
+  done.push(scored(st3, 2, sufficiencyFeatures(c, q, st3, k)));
   hopDone(ch3.chains.length);
   return finish(ch3, sc3, ch3.chains.some((ch) => ch.length === 3) ? 3 : 2);
 }

@@ -2,7 +2,7 @@
 // features each weight vector was fitted on (params.search.features); a model whose names or order
 // differ from this engine's tables, or whose weight vectors have another length, would be scored
 // silently wrong, so it is refused, naming the first difference.
-import type { FeatureNames, LoopParams } from '../model/index.js';
+import type { ConfParams, FeatureNames, LoopParams } from '../model/index.js';
 import { CHAIN2_NAMES, CHAIN3_NAMES } from './chain-features.js';
 import { H1_NAMES } from './hop1-features.js';
 import { SUFFICIENCY_NAMES } from './sufficiency-features.js';
@@ -31,6 +31,17 @@ export function namesDiffer(model: readonly string[], engine: readonly string[])
   return undefined;
 }
 
+/** Every set of per-stage sufficiency models a loop carries: its path in the parameters, what it scores, the models. */
+function sufficiencies(m: LoopParams): Array<[string, string, ConfParams[]]> {
+  const all: Array<[string, string, ConfParams[] | undefined]> = [
+    ['conf', 'sufficiency', m.conf],
+    ['decide', 'sufficiency the loop decides by', m.decide],
+    ['keywords.conf', 'sufficiency of keyword queries', m.keywords?.conf],
+    ['keywords.decide', 'sufficiency keyword queries are decided by', m.keywords?.decide],
+  ];
+  return all.filter((s): s is [string, string, ConfParams[]] => s[2] !== undefined);
+}
+
 /**
  * Why a model's loop parameters do not fit the features this engine computes (undefined when they
  * do): feature names first, then the length of every weight vector, the keyword models' stage
@@ -46,16 +57,13 @@ export function modelFitProblem(m: LoopParams): string | undefined {
     [LABEL.W1, m.W1, H1_NAMES.length],
     [LABEL.W2, m.W2, CHAIN2_NAMES.length],
     [LABEL.W3, m.W3, CHAIN3_NAMES.length],
-    ...m.conf.map((c, i): [string, number[], number] => [`conf[${i}].w (sufficiency)`, c.w, SUFFICIENCY_NAMES.length]),
-    ...(m.keywords?.conf ?? []).map((c, i): [string, number[], number] => [
-      `keywords.conf[${i}].w (sufficiency of keyword queries)`,
-      c.w,
-      SUFFICIENCY_NAMES.length,
-    ]),
+    ...sufficiencies(m).flatMap(([name, what, models]) =>
+      models.map((c, i): [string, number[], number] => [`${name}[${i}].w (${what})`, c.w, SUFFICIENCY_NAMES.length]),
+    ),
   ];
   for (const [name, w, n] of want) if (w.length !== n) return `${name} has ${w.length} weights; this engine computes ${n} features`;
-  if (m.keywords && m.keywords.conf.length !== m.conf.length)
-    return `keywords.conf has ${m.keywords.conf.length} stage models; conf has ${m.conf.length}`;
+  for (const [name, , models] of sufficiencies(m).slice(1))
+    if (models.length !== m.conf.length) return `${name} has ${models.length} stage models; conf has ${m.conf.length}`;
   for (const [name, r] of [
     ['returned', m.returned],
     ['keywords.returned', m.keywords?.returned],
