@@ -160,7 +160,7 @@ export function trainReader(data: DataFolder, o: StepOptions): { file: Uint8Arra
   return fitReader(data, o.log, sample);
 }
 
-/** The training sets: multi-hop questions over the wiki-pool, single-hop questions over whole SQuAD articles. */
+/** The training sets: multi-hop questions over the wiki-pool; single-hop questions over whole SQuAD articles, SQuAD's and synthetic ones written from the articles' text (confidence-only). */
 export async function openSets(data: DataFolder, o: StepOptions, base: Model): Promise<TrainSet[]> {
   let corpus = data.corpus();
   let queries = data.multihopQueries();

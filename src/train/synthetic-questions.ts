@@ -1,10 +1,12 @@
-// Synthetic single-hop questions written from an article's own text, so that the sufficiency and
-// calibration models see questions that one passage answers even when no human single-hop question
-// is in training (the generalisation evaluation's SQuAD fold). Deterministic: a question is the
-// words around an answer span of one sentence (a year, a number and the noun after it, or a run of
-// capitalised words that the title does not hold), that span taken out and a wh-phrase put first;
-// a sentence opening with a pronoun has it replaced by the article's title. The answer span is the
-// question's evidence (a passage of the article holding it), as for SQuAD's questions.
+// Synthetic single-hop questions written from an article's own text, so that the confidence returned
+// learns from questions that one passage answers, even when no human single-hop question is in
+// training (the generalisation evaluation's SQuAD fold). They are confidence-only: they train the
+// `conf` sufficiency models and the returned calibration, never the rankers or the models the loop
+// decides by (steps.ts fitAll). Deterministic: a question is the words around an answer span of one
+// sentence (a year, a number and the noun after it, or a run of capitalised words that the title
+// does not hold), that span taken out and a wh-phrase put first; a sentence opening with a pronoun
+// has it replaced by the article's title. The answer span is the question's evidence (a passage of
+// the article holding it), as for SQuAD's questions.
 import zlib from 'node:zlib';
 import type { CorpusDoc, TrainQuery } from './data.js';
 import { HYPER, STOP_WORDS } from './hyper.js';
