@@ -10,7 +10,7 @@
 // own documents hidden, and over a store on other subjects. Deterministic for a given seed.
 import { NativeReader, rerankLead } from '../answer/index.js';
 import { InProcessStore, type LoopParams, type RerankParams } from '../engine/index.js';
-import { type CorpusDoc, DataFolder, isHeldOutArticle, MULTIHOP_SUITES, squadArticles, type TrainQuery } from './data.js';
+import { type CorpusDoc, DataFolder, MULTIHOP_SUITES, type TrainQuery } from './data.js';
 import type { Item } from './fit-chains.js';
 import { fitRerank } from './fit-rerank.js';
 import { HYPER, STOP_WORDS } from './hyper.js';
@@ -18,6 +18,7 @@ import { auroc, ece, eceFloor, stratifiedFolds } from './learners.js';
 import {
   deciding,
   fitLoop,
+  heldOutSquad,
   keywordItems,
   learnTermWeights,
   type Model,
@@ -28,7 +29,6 @@ import {
   trainEncoder,
   trainReader,
 } from './steps.js';
-import { SYNTHETIC_SUITE, syntheticQuestions } from './synthetic-questions.js';
 import { evidenceRows, sufficient, type TrainSet } from './train-set.js';
 import { untitledSet } from './untitled.js';
 
@@ -292,11 +292,11 @@ async function squadFold({ o, data, corpus, queries, squadDev, elapsed }: Evalua
     chains: false,
   };
   // SQuAD-train's held-out articles as text only: the synthetic single-hop questions written from them, none of SQuAD's
-  const articles = squadArticles(data.squadTrain(), isHeldOutArticle, HYPER.squadPerArticle).docs.slice(0, o.sample ? 3 : Infinity);
+  const articles = heldOutSquad(data, o);
   const synthetic: TrainSet = {
     name: 'squad-articles',
-    store: await InProcessStore.open(articles, bare.model, o.threads),
-    queries: syntheticQuestions(articles, HYPER.synthetic.perArticle, SYNTHETIC_SUITE).slice(0, o.sample ?? Infinity),
+    store: await InProcessStore.open(articles.docs, bare.model, o.threads),
+    queries: articles.synthetic,
     judge: 'answer-passage',
     chains: false,
   };

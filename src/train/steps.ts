@@ -160,16 +160,24 @@ export function trainReader(data: DataFolder, o: StepOptions): { file: Uint8Arra
   return fitReader(data, o.log, sample);
 }
 
+/**
+ * The held-out SQuAD-train articles (3 of them for a sample), SQuAD's questions on them, and the
+ * synthetic confidence-only questions written from their text.
+ */
+export function heldOutSquad(data: DataFolder, o: StepOptions): { docs: CorpusDoc[]; queries: TrainQuery[]; synthetic: TrainQuery[] } {
+  const squad = squadArticles(data.squadTrain(), isHeldOutArticle, HYPER.squadPerArticle);
+  const docs = o.sample ? squad.docs.slice(0, 3) : squad.docs;
+  const queries = squad.queries.filter((q) => docs.some((d) => d.id === q.gold[0])).slice(0, o.sample ?? Infinity);
+  const synthetic = syntheticQuestions(docs, HYPER.synthetic.perArticle, SYNTHETIC_SUITE).slice(0, o.sample ?? Infinity);
+  return { docs, queries, synthetic };
+}
+
 /** The training sets: multi-hop questions over the wiki-pool; single-hop questions over whole SQuAD articles, SQuAD's and synthetic ones written from the articles' text (confidence-only). */
 export async function openSets(data: DataFolder, o: StepOptions, base: Model): Promise<TrainSet[]> {
   let corpus = data.corpus();
   let queries = data.multihopQueries();
   if (o.sample) ({ corpus, queries } = sampleData(corpus, queries, o.sample, o.seed));
-  const squad = squadArticles(data.squadTrain(), isHeldOutArticle, HYPER.squadPerArticle);
-  const squadDocs = o.sample ? squad.docs.slice(0, 3) : squad.docs;
-  const inDocs = (q: TrainQuery) => squadDocs.some((d) => d.id === q.gold[0]);
-  const squadQueries = squad.queries.filter(inDocs).slice(0, o.sample ?? Infinity);
-  const synthetic = syntheticQuestions(squadDocs, HYPER.synthetic.perArticle, SYNTHETIC_SUITE).slice(0, o.sample ?? Infinity);
+  const { docs: squadDocs, queries: squadQueries, synthetic } = heldOutSquad(data, o);
   o.log(
     `data: wiki-pool ${corpus.length} documents, ${queries.length} multi-hop questions; ${squadDocs.length} SQuAD articles, ${squadQueries.length} single-hop questions and ${synthetic.length} synthetic ones`,
   );

@@ -18,6 +18,8 @@ const closed = (properties: Record<string, unknown>, required = Object.keys(prop
 });
 
 const confParams = closed({ w: nums, b: num, platt_a: num, platt_b: num });
+/** Sufficiency models, one per stage. */
+const stageModels = { type: 'array', items: confParams } as const;
 const returned = closed({ a: num, b: num });
 
 /** The JSON schema (2020-12) of manifest.json. */
@@ -55,13 +57,11 @@ export const MANIFEST_SCHEMA = {
             W2: nums,
             W3: nums,
             exp: closed({ a_title: num, a_cap: num, a_body: num, M: { type: 'integer', minimum: 0 }, dfmax: num }),
-            conf: { type: 'array', items: confParams, minItems: 1 },
-            decide: { type: 'array', items: confParams, minItems: 1 },
+            conf: { ...stageModels, minItems: 1 },
+            decide: { ...stageModels, minItems: 1 },
             tau: nums,
             returned,
-            keywords: closed({ conf: { type: 'array', items: confParams }, decide: { type: 'array', items: confParams }, returned }, [
-              'conf',
-            ]),
+            keywords: closed({ conf: stageModels, decide: stageModels, returned }, ['conf']),
             features: closed({ W1: names, W2: names, W3: names, conf: names }),
           },
           ['W1', 'W2', 'W3', 'exp', 'conf', 'tau', 'features'],
