@@ -78,9 +78,11 @@ export function holdsAnswer(text: string, answers: readonly string[] = []): bool
  * Queries whose gold documents are all absent: how confident svc still is (it should not be). Other
  * documents may still state the answer (a town's census figure in another article): the share whose
  * returned passages hold an answer string (yes/no answers never count) is reported, and the mean
- * confidence of the others, whose evidence plainly lacks the answer.
+ * confidence of the others, whose evidence plainly lacks the answer; and the share whose answer no
+ * document of the store holds (`absentFromStore`, src/train/answer-presence.ts), with their mean
+ * confidence: the questions that truly have no answer there.
  */
-export function noAnswerMetrics(outcomes: QueryOutcome[]): Record<string, number> {
+export function noAnswerMetrics(outcomes: QueryOutcome[], absentFromStore: boolean[]): Record<string, number> {
   const conf = outcomes.map((o) => o.result.confidence);
   const share = (f: (c: number) => boolean) => conf.filter(f).length / Math.max(conf.length, 1);
   const held = outcomes.map((o) => o.result.passages.some((p) => holdsAnswer(p.text, o.query.answers)));
@@ -93,6 +95,8 @@ export function noAnswerMetrics(outcomes: QueryOutcome[]): Record<string, number
     answer_in_returned: held.filter(Boolean).length / Math.max(held.length, 1),
     conf_mean_answer_returned: mean(conf.filter((_, i) => held[i])),
     conf_mean_answer_absent: mean(conf.filter((_, i) => !held[i])),
+    answer_absent_from_store: absentFromStore.filter(Boolean).length / Math.max(absentFromStore.length, 1),
+    conf_mean_answer_absent_from_store: mean(conf.filter((_, i) => absentFromStore[i])),
     mean_hops: mean(outcomes.map((o) => o.result.hops_used)),
   };
 }

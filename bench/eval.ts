@@ -23,6 +23,7 @@
 // (bench/generalisation.ts: leave-one-suite-out, titles removed, no answer; about an hour).
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
+import { AnswerText } from '../src/train/answer-presence.js';
 import { keywordForm } from '../src/train/keyword-queries.js';
 import { untitledCorpus } from '../src/train/untitled.js';
 import type { Query } from './bench-util.js';
@@ -126,7 +127,13 @@ if (args.dump) {
   fs.writeFileSync(args.dump, `${lines.join('\n')}\n`);
 }
 
-const metrics = noAnswer ? noAnswerMetrics(outcomes) : suiteMetrics(outcomes, { ingestDocs: corpus.length, ingestSeconds, maxResults });
+const absentFromStore = () => {
+  const text = new AnswerText(corpus);
+  return outcomes.map((o) => text.absent(o.query.answers, []));
+};
+const metrics = noAnswer
+  ? noAnswerMetrics(outcomes, absentFromStore())
+  : suiteMetrics(outcomes, { ingestDocs: corpus.length, ingestSeconds, maxResults });
 if (args.json) process.stdout.write(`${JSON.stringify({ suite: suite.name, queries: queries.length, ...metrics }, null, 2)}\n`);
 else {
   process.stdout.write(

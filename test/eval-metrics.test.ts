@@ -38,13 +38,15 @@ t.test('the no-answer report counts confident misses', async (t) => {
     result: { passages: [], confidence, hops_used: hops, latency_ms: 1 },
     roundTripMs: 1,
   });
-  const m = noAnswerMetrics([outcome(0.1, 1), outcome(0.3, 2), outcome(0.5, 3), outcome(0.9, 2)]);
+  const m = noAnswerMetrics([outcome(0.1, 1), outcome(0.3, 2), outcome(0.5, 3), outcome(0.9, 2)], [true, false, true, false]);
   t.equal(m.no_answer_conf_mean, 0.45);
   t.equal(m.no_answer_conf_under_0_2, 0.25);
   t.equal(m.no_answer_conf_over_0_5, 0.5, '0.5 itself counts as confident');
   t.equal(m.mean_hops, 2);
   t.equal(m.answer_in_returned, 0, 'no passages, no answer returned');
   t.equal(m.conf_mean_answer_absent, 0.45);
+  t.equal(m.answer_absent_from_store, 0.5, 'the questions whose answer the store does not hold');
+  t.equal(m.conf_mean_answer_absent_from_store, 0.3, 'their mean confidence');
 });
 
 t.test('an answer counts as returned only as a whole word or phrase, yes/no never', async (t) => {
@@ -60,11 +62,10 @@ t.test('an answer counts as returned only as a whole word or phrase, yes/no neve
     result: { passages: [{ doc_id: 'other', text }], confidence, hops_used: 2, latency_ms: 1 },
     roundTripMs: 1,
   });
-  const m = noAnswerMetrics([
-    outcome(0.9, 'Gardnerville, Nevada had 5,656 people.'),
-    outcome(0.2, 'Minden is a town.'),
-    outcome(0.4, 'Carson City'),
-  ]);
+  const m = noAnswerMetrics(
+    [outcome(0.9, 'Gardnerville, Nevada had 5,656 people.'), outcome(0.2, 'Minden is a town.'), outcome(0.4, 'Carson City')],
+    [false, false, false],
+  );
   t.equal(m.answer_in_returned, 1 / 3);
   t.equal(m.conf_mean_answer_returned, 0.9);
   t.ok(Math.abs(m.conf_mean_answer_absent - 0.3) < 1e-12);

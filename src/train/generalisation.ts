@@ -10,6 +10,7 @@
 // own documents hidden, and over a store on other subjects. Deterministic for a given seed.
 import { NativeReader, rerankLead } from '../answer/index.js';
 import { InProcessStore, type LoopParams, type RerankParams } from '../engine/index.js';
+import { AnswerText } from './answer-presence.js';
 import { type CorpusDoc, DataFolder, MULTIHOP_SUITES, type TrainQuery } from './data.js';
 import type { Item } from './fit-chains.js';
 import { fitRerank } from './fit-rerank.js';
@@ -60,6 +61,10 @@ export interface NoAnswerFigures {
   /** the question asked of its store with its own documents hidden: mean confidence, and the AUROC of found runs against these */
   hiddenMean: number;
   hiddenAuroc: number;
+  /** the same over the questions whose answer is then written nowhere in the store (answer-presence.ts) */
+  absentQuestions: number;
+  absentMean: number;
+  absentAuroc: number;
   /** the question asked of a store on other subjects */
   otherStore: string;
   otherMean: number;
@@ -74,6 +79,8 @@ export interface QuestionRuns {
   conf: number;
   hops: number;
   hiddenConf: number;
+  /** no document but the question's own holds its answer */
+  answerAbsent: boolean;
   otherConf: number;
   untitledFound?: boolean;
   untitledConf?: number;
@@ -162,7 +169,14 @@ async function base(data: DataFolder, o: StepOptions, squad: boolean): Promise<{
   return { model, theta: await learnTermWeights(data, o, model), reader };
 }
 
-function questionRuns(queries: TrainQuery[], runs: Run[], hidden: number[], other: number[], untitled?: Run[]): QuestionRuns[] {
+function questionRuns(
+  queries: TrainQuery[],
+  runs: Run[],
+  hidden: number[],
+  absent: boolean[],
+  other: number[],
+  untitled?: Run[],
+): QuestionRuns[] {
   const at = KS.indexOf(K);
   return queries.map((q, i) => ({
     id: q.id,
@@ -171,15 +185,20 @@ function questionRuns(queries: TrainQuery[], runs: Run[], hidden: number[], othe
     conf: runs[i].conf,
     hops: runs[i].hops,
     hiddenConf: hidden[i],
+    answerAbsent: absent[i],
     otherConf: other[i],
     ...(untitled ? { untitledFound: untitled[i].found[at], untitledConf: untitled[i].conf } : {}),
   }));
 }
 
-function noAnswer(foundConf: number[], hidden: number[], otherStore: string, other: number[]): NoAnswerFigures {
+function noAnswer(foundConf: number[], hidden: number[], absent: boolean[], otherStore: string, other: number[]): NoAnswerFigures {
+  const absentConf = hidden.filter((_, i) => absent[i]);
   return {
     hiddenMean: mean(hidden),
     hiddenAuroc: auroc(foundConf, hidden),
+    absentQuestions: absentConf.length,
+    absentMean: mean(absentConf),
+    absentAuroc: auroc(foundConf, absentConf),
     otherStore,
     otherMean: mean(other),
     otherAuroc: auroc(foundConf, other),
@@ -241,6 +260,7 @@ async function multihopFolds({ o, data, corpus, squadDev, elapsed }: Evaluation,
     judge: 'answer-passage',
     chains: false,
   };
+  const answers = new AnswerText(corpus);
   o.log(`indexed the stores (${elapsed()})`);
   try {
     const items: Item[] = sets.flatMap((set) => set.queries.map((q) => ({ set, q })));
@@ -256,6 +276,7 @@ async function multihopFolds({ o, data, corpus, squadDev, elapsed }: Evaluation,
       const loso = figures(runs);
       const foundConf = runs.filter((r) => r.found[KS.indexOf(K)]).map((r) => r.conf);
       const hidden = queries.map((q) => ask(wiki, q, m, q.gold).conf);
+      const absent = queries.map((q) => answers.absent(q.answers, q.gold));
       const elsewhere = queries.map((q) => ask(other, q, m).conf);
       const untitledRuns = askAll(untitled, queries, m);
       out.push({
@@ -263,8 +284,8 @@ async function multihopFolds({ o, data, corpus, squadDev, elapsed }: Evaluation,
         judge: 'all-gold-docs',
         loso,
         untitled: figures(untitledRuns),
-        noAnswer: noAnswer(foundConf, hidden, 'squad-articles-dev', elsewhere),
-        questions: questionRuns(queries, runs, hidden, elsewhere, untitledRuns),
+        noAnswer: noAnswer(foundConf, hidden, absent, 'squad-articles-dev', elsewhere),
+        questions: questionRuns(queries, runs, hidden, absent, elsewhere, untitledRuns),
       });
       o.log(`${suite} held out: all-gold@10 ${loso.found['@10'].toFixed(3)}, ECE ${loso.ece10.toFixed(3)} (${elapsed()})`);
     }
@@ -312,6 +333,8 @@ async function squadFold({ o, data, corpus, queries, squadDev, elapsed }: Evalua
     const loso = figures(runs);
     const foundConf = runs.filter((r) => r.found[KS.indexOf(K)]).map((r) => r.conf);
     const hidden = squadDev.queries.map((q) => ask(squadBare, q, m, q.gold).conf);
+    const answers = new AnswerText(squadDev.docs);
+    const absent = squadDev.queries.map((q) => answers.absent(q.answers, q.gold));
     const squadSource = corpus.filter((d) => d.metadata.source === 'squad').map((d) => d.id);
     const elsewhere = squadDev.queries.map((q) => ask(wikiBare, q, m, squadSource).conf);
     o.log(
@@ -321,8 +344,8 @@ async function squadFold({ o, data, corpus, queries, squadDev, elapsed }: Evalua
       suite: 'squad-articles-dev',
       judge: 'answer-passage',
       loso,
-      noAnswer: noAnswer(foundConf, hidden, 'wiki-pool without its SQuAD paragraphs', elsewhere),
-      questions: questionRuns(squadDev.queries, runs, hidden, elsewhere),
+      noAnswer: noAnswer(foundConf, hidden, absent, 'wiki-pool without its SQuAD paragraphs', elsewhere),
+      questions: questionRuns(squadDev.queries, runs, hidden, absent, elsewhere),
     };
   } finally {
     await wikiBare.store.close();
