@@ -61,7 +61,7 @@ export interface NoAnswerFigures {
   /** the question asked of its store with its own documents hidden: mean confidence, and the AUROC of found runs against these */
   hiddenMean: number;
   hiddenAuroc: number;
-  /** the same over the questions whose answer is then written nowhere in the store (answer-presence.ts) */
+  /** the same over the questions whose answer is then written nowhere in the store (answer-presence.ts; NaN when there are none) */
   absentQuestions: number;
   absentMean: number;
   absentAuroc: number;
@@ -197,7 +197,7 @@ function noAnswer(foundConf: number[], hidden: number[], absent: boolean[], othe
     hiddenMean: mean(hidden),
     hiddenAuroc: auroc(foundConf, hidden),
     absentQuestions: absentConf.length,
-    absentMean: mean(absentConf),
+    absentMean: absentConf.length ? mean(absentConf) : Number.NaN,
     absentAuroc: auroc(foundConf, absentConf),
     otherStore,
     otherMean: mean(other),
