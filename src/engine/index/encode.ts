@@ -10,9 +10,10 @@ import { denseScratchBytes } from '../model/index.js';
 import { WORKERS } from '../params.js';
 import {
   type AssembleArgs,
+  type AssemblePiece,
+  assembleMoves,
   type EncodeResult,
   type PieceResult,
-  pieceMoves,
   type ReadingArgs,
   type ReadingResult,
 } from '../segment/index.js';
@@ -69,9 +70,16 @@ async function encodeLarge(ctx: EngineContext, d: Doc): Promise<EncodeResult> {
     pieces.flatMap((p) => p.headings),
     starts,
   );
-  // the pieces move to the worker that assembles them: nothing here reads them again
-  const moved = pieces.flatMap(pieceMoves) as ArrayBuffer[];
-  return ctx.pool.run<EncodeResult>('assemble', { pieces, ...title, sectionStarts: found } satisfies AssembleArgs, BACKGROUND, moved);
+  // what the worker that assembles the pieces reads of them moves there (nothing here reads it again), and only that is sent
+  const parts: AssemblePiece[] = pieces.map(({ nPassages, records, titles }) => ({ nPassages, records, titles }));
+  const args: AssembleArgs = {
+    pieces: parts,
+    ...title,
+    sectionFirst: Uint32Array.from(found, (s) => s.first),
+    sectionHeading: Uint32Array.from(found, (s) => s.index),
+  };
+  const moved = [...parts.flatMap(assembleMoves), args.sectionFirst.buffer, args.sectionHeading.buffer] as ArrayBuffer[];
+  return ctx.pool.run<EncodeResult>('assemble', args, BACKGROUND, moved);
 }
 
 export async function encodeBatch(ctx: EngineContext, docs: Doc[]): Promise<EncodedBatch> {

@@ -14,27 +14,51 @@ export function denseScratchBytes(dim: number): number {
   return MAX_TERMS * 8 + dim * 4 + ((dim + 15) & ~15);
 }
 
-const places = new WeakMap<DenseTables, Int32Array>();
-
 /**
- * The thread's array of places for a model's vocabulary: an encode sets the places of the rows it
- * meets and resets them before it returns, and encodes never interleave on a thread, so every
- * encoder of the same tables can share one (a search makes an encoder for its question).
+ * A thread's lookups for a model's vocabulary. `keys`/`rows`: the vocabulary's term ids in an
+ * open-addressing table (at most half full) giving each one's row, so a term's row costs a probe or
+ * two instead of a binary search of the sorted vocabulary (one per token of every text encoded).
+ * `place`: per row, its place in an encode's term list, else -1; an encode sets the places of the
+ * rows it meets and resets them before it returns, and encodes never interleave on a thread, so
+ * every encoder of the same tables can share them (a search makes an encoder for its question).
  */
-function placeOf(tables: DenseTables): Int32Array {
-  let place = places.get(tables);
-  if (!place) {
-    place = new Int32Array(tables.size).fill(-1);
-    places.set(tables, place);
+interface VocabLookup {
+  keys: Uint32Array;
+  /** row + 1 per slot; 0: an empty slot */
+  rows: Int32Array;
+  shift: number;
+  place: Int32Array;
+}
+
+const lookups = new WeakMap<DenseTables, VocabLookup>();
+
+/** The slot a term id's probe starts at (Fibonacci hashing: the top bits of the product). */
+const slotOf = (term: number, shift: number) => Math.imul(term, 0x9e3779b1) >>> shift;
+
+function lookupOf(kernels: WasmKernels, tables: DenseTables): VocabLookup {
+  let lookup = lookups.get(tables);
+  if (lookup) return lookup;
+  const vocab = kernels.views.u32At(tables.vocab, tables.size);
+  const bits = Math.max(4, Math.ceil(Math.log2(2 * Math.max(tables.size, 1))));
+  const keys = new Uint32Array(1 << bits);
+  const rows = new Int32Array(1 << bits);
+  const shift = 32 - bits;
+  const mask = (1 << bits) - 1;
+  for (let r = 0; r < vocab.length; r++) {
+    let s = slotOf(vocab[r], shift);
+    while (rows[s] !== 0) s = (s + 1) & mask;
+    keys[s] = vocab[r];
+    rows[s] = r + 1;
   }
-  return place;
+  lookup = { keys, rows, shift, place: new Int32Array(tables.size).fill(-1) };
+  lookups.set(tables, lookup);
+  return lookup;
 }
 
 export class DenseEncoder {
   private readonly ids = new Uint32Array(MAX_TERMS);
   private readonly ws = new Float32Array(MAX_TERMS);
-  /** Per vocabulary row, its place in `ids` during an encode, else -1 (placeOf: shared by the thread's encoders of the same tables). */
-  private readonly place: Int32Array;
+  private readonly lookup: VocabLookup;
   readonly dim: number;
 
   constructor(
@@ -43,20 +67,14 @@ export class DenseEncoder {
     private readonly scratch: number,
   ) {
     this.dim = tables.dim;
-    this.place = placeOf(tables);
+    this.lookup = lookupOf(kernels, tables);
   }
 
-  /** Row of a term in the vocabulary (sorted term ids), or -1. */
-  private row(vocab: Uint32Array, term: number): number {
-    let lo = 0;
-    let hi = vocab.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      const v = vocab[mid];
-      if (v === term) return mid;
-      if (v < term) lo = mid + 1;
-      else hi = mid - 1;
-    }
+  /** Row of a term in the vocabulary, or -1. */
+  private row(term: number): number {
+    const { keys, rows, shift } = this.lookup;
+    const mask = rows.length - 1;
+    for (let s = slotOf(term, shift); rows[s] !== 0; s = (s + 1) & mask) if (keys[s] === term) return rows[s] - 1;
     return -1;
   }
 
@@ -65,11 +83,10 @@ export class DenseEncoder {
     const { dim, size } = this.tables;
     const k = this.kernels;
     const weights = k.views.f32At(this.tables.weights, size);
-    const vocab = k.views.u32At(this.tables.vocab, size);
-    const place = this.place;
+    const place = this.lookup.place;
     let n = 0;
     for (let i = 0; i < terms.length && i < MAX_TERMS; i++) {
-      const r = this.row(vocab, terms[i]);
+      const r = this.row(terms[i]);
       if (r < 0) continue;
       const j = place[r];
       if (j >= 0) {

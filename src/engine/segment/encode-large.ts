@@ -20,7 +20,7 @@ import { buildSegment } from './build.js';
 import { denseEncoder, denseOf, stopSet } from './encode-op.js';
 import { encodeRecords, joinBlob } from './encoding.js';
 import { segmentDocOf } from './ops.js';
-import type { AssembleArgs, EncodeResult, PieceArgs, PieceResult, ReadingArgs, ReadingResult } from './types.js';
+import type { AssembleArgs, AssemblePiece, EncodeResult, PieceArgs, PieceResult, ReadingArgs, ReadingResult } from './types.js';
 
 export function readingOp(ctx: OpContext, a: ReadingArgs): ReadingResult {
   return { reading: sectionReading(a.text, stopSet(ctx.shared as ModelDescriptor), a.title) };
@@ -54,7 +54,7 @@ export function assembleOp(ctx: OpContext, a: AssembleArgs): EncodeResult {
       title: a.title,
       baseLen: a.baseLen,
       sections: sectionsPacked(
-        a.sectionStarts,
+        Array.from(a.sectionFirst, (first, i) => ({ first, index: a.sectionHeading[i] })),
         nPassages,
         a,
         a.pieces.map((p) => p.titles),
@@ -75,8 +75,10 @@ export function assembleOp(ctx: OpContext, a: AssembleArgs): EncodeResult {
 }
 
 /** A piece's buffers. */
-export const pieceMoves = (r: PieceResult): ArrayBufferLike[] => [
-  r.spans.buffer,
+export const pieceMoves = (r: PieceResult): ArrayBufferLike[] => [r.spans.buffer, ...assembleMoves(r)];
+
+/** The buffers of a piece that go on to the `assemble` op. */
+export const assembleMoves = (r: AssemblePiece): ArrayBufferLike[] => [
   r.records.buffer,
   r.titles.terms.buffer,
   r.titles.ends.buffer,

@@ -4,7 +4,7 @@
 // segments.
 export { buildSegment } from './build.js';
 export { Dictionary } from './dictionary.js';
-export { assembleOp, encodePieceOp, pieceMoves, readingOp } from './encode-large.js';
+export { assembleMoves, assembleOp, encodePieceOp, pieceMoves, readingOp } from './encode-large.js';
 export { encodeOp, stopSet } from './encode-op.js';
 export { decodeBlob, EncodingFormatError, encodeBlob, encodedSize, packBlobs } from './encoding.js';
 export { HEADER_WORDS, MAGIC, SEC, SECTION_COUNT } from './layout.js';

@@ -1,7 +1,7 @@
 // The types of index segments: the documents a segment is built from, the built image with its
 // per-row arrays, the persisted encoding of a document, and the arguments and results of the
 // segment ops (encode, build, merge) that cross to the workers.
-import type { Heading, PackedTitles, PassageRegion, Section, SectionReading, SectionStart } from '../text/index.js';
+import type { Heading, PackedTitles, PassageRegion, Section, SectionReading } from '../text/index.js';
 
 /**
  * One document's rows: its passages, its title terms, how many leading title terms form its base
@@ -119,13 +119,21 @@ export interface PieceResult {
   titles: PackedTitles;
 }
 
-/** The pieces of one document, in order, with its title: the `assemble` op makes its encoding and segment. */
+/** What the `assemble` op reads of a piece: its buffers move to the worker, and nothing else of it is sent. */
+export type AssemblePiece = Pick<PieceResult, 'nPassages' | 'records' | 'titles'>;
+
+/**
+ * The pieces of one document, in order, with its title: the `assemble` op makes its encoding and
+ * segment. Where its sections start (text/ sectionStarts, the headings' text left out) as two
+ * arrays that move: section i starts at passage `sectionFirst[i]` and is titled by heading
+ * `sectionHeading[i]` of the pieces' `titles`, numbered across the pieces.
+ */
 export interface AssembleArgs {
-  pieces: PieceResult[];
+  pieces: AssemblePiece[];
   title: Uint32Array;
   baseLen: number;
-  /** where the document's sections start (the pieces' `titles` of their headings title them) */
-  sectionStarts: SectionStart[];
+  sectionFirst: Uint32Array;
+  sectionHeading: Uint32Array;
 }
 
 /** A segment a merge reads: its image and dead flags in shared memory, and its per-row offsets and document slots. */

@@ -135,7 +135,7 @@ export function analyzeDocument(text: string, metadata: Record<string, unknown> 
 
 /** The sections that start at `found` of a document of `nPassages` passages titled `own`, as analyzeDocument titles them. */
 function sectionsAt(found: readonly SectionStart[], nPassages: number, own: Omit<Section, 'first'>): Section[] {
-  return titledSections(found, nPassages, analyzeTitle, own);
+  return titledSections(found, nPassages, (s) => analyzeTitle(s.heading), own);
 }
 
 /**
@@ -164,7 +164,7 @@ export function packTitles(headings: readonly string[]): PackedTitles {
  * slices of those headings).
  */
 export function sectionsPacked(
-  found: readonly SectionStart[],
+  found: ReadonlyArray<Pick<SectionStart, 'first' | 'index'>>,
   nPassages: number,
   own: Omit<Section, 'first'>,
   packed: readonly PackedTitles[],
@@ -175,9 +175,9 @@ export function sectionsPacked(
   return titledSections(
     found,
     nPassages,
-    (_, i) => {
-      const t = titles[found[i].index];
-      if (!t) throw new RangeError(`heading ${found[i].index} of ${titles.length} packed titles`);
+    ({ index }) => {
+      const t = titles[index];
+      if (!t) throw new RangeError(`heading ${index} of ${titles.length} packed titles`);
       return t;
     },
     own,

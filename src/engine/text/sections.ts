@@ -297,20 +297,20 @@ export function sectionStarts(headings: readonly Heading[], starts: ArrayLike<nu
 
 /**
  * The sections of a document of `nPassages` passages that start at `found`: each titled by its
- * heading (`titleOf` makes the terms of the i-th heading), or by `own`, the document's title, when it is longer than
+ * heading (`titleOf` makes the terms of a start's heading), or by `own`, the document's title, when it is longer than
  * FEATURE_TEXT.docWindow passages: so long a section is no unit of evidence, and a line taken for
  * a heading by mistake does not title the thousands of passages after it. The passages before the
  * first heading, if any, are a section titled `own`.
  */
-export function titledSections(
-  found: readonly SectionStart[],
+export function titledSections<S extends Pick<SectionStart, 'first'>>(
+  found: readonly S[],
   nPassages: number,
-  titleOf: (heading: string, i: number) => Omit<Section, 'first'>,
+  titleOf: (start: S) => Omit<Section, 'first'>,
   own: Omit<Section, 'first'>,
 ): Section[] {
-  const sections = found.map(({ first, heading }, i) => {
+  const sections = found.map((start, i) => {
     const end = i + 1 < found.length ? found[i + 1].first : nPassages;
-    return { first, ...(end - first > FEATURE_TEXT.docWindow ? own : titleOf(heading, i)) };
+    return { first: start.first, ...(end - start.first > FEATURE_TEXT.docWindow ? own : titleOf(start)) };
   });
   return found.length > 0 && found[0].first > 0 ? [{ first: 0, ...own }, ...sections] : sections;
 }
