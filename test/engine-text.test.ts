@@ -31,6 +31,7 @@ import {
   tokenize,
   tokenScript,
 } from '../src/engine/text/index.js';
+import { NO_SPACE_CHAR, splitRun } from '../src/engine/text/segment.js';
 
 t.test('tokens: folded forms with offsets into the original text', async (t) => {
   const text = 'Régis Laspalès, «H. P. Lovecraft» — ﬁnal 1990s naïve';
@@ -74,6 +75,69 @@ t.test('tokens: NFKC, case folding, and combining marks inside words', async (t)
   t.same(tokenize('हिन्दी भाषा').forms, ['हिन्दी', 'भाषा'], 'Devanagari vowel signs are letters of the word, not accents');
   t.same(tokenize('\u0301abc').forms, ['abc'], 'a mark with no letter before it is a separator');
   t.same(tokenize('대한민국의 수도').forms, ['대한민국의', '수도'], 'Hangul syllables as written');
+});
+
+/** A plain tokenizer to check tokenize (and its caches) against: runs found by one regular expression, each folded afresh. */
+function referenceTokens(text: string): { forms: string[]; start: number[]; end: number[] } {
+  const out = { forms: [] as string[], start: [] as number[], end: [] as number[] };
+  const push = (raw: string, s: number, e: number) => {
+    for (const m of fold(raw).matchAll(/[\p{L}\p{N}][\p{L}\p{N}\p{M}]*/gu)) {
+      out.forms.push(m[0].slice(0, 64));
+      out.start.push(s);
+      out.end.push(e);
+    }
+  };
+  for (const m of text.matchAll(/[\p{L}\p{N}][\p{L}\p{N}\p{M}]*/gu)) {
+    const s = m.index ?? 0;
+    if (!NO_SPACE_CHAR.test(m[0])) push(m[0], s, s + m[0].length);
+    else for (const w of splitRun(m[0])) push(w.text, s + w.start, s + w.end);
+  }
+  return out;
+}
+
+const asTokens = (text: string) => {
+  const tk = tokenize(text);
+  return { forms: tk.forms, start: [...tk.start], end: [...tk.end] };
+};
+
+t.test('tokens: the plain reference, with the caches cold and warm', async (t) => {
+  const words = [
+    'Москва',
+    'столица',
+    'Straße',
+    'naïve',
+    'ΟΔΥΣΣΕΑΣ',
+    'e\u0301te\u0301',
+    '東京タワーは',
+    '½',
+    'ﬁnal',
+    'Tokyo',
+    'x'.repeat(70),
+    'Ab'.repeat(40),
+  ];
+  const piece = fc.oneof(fc.constantFrom(...words, ' ', '. ', '\n', '—'), fc.string({ unit: 'binary', maxLength: 6 }));
+  fc.assert(
+    fc.property(fc.array(piece, { maxLength: 60 }), (parts) => {
+      const text = parts.join('');
+      const want = JSON.stringify(referenceTokens(text));
+      // twice: the first may fill the caches, the second reads them
+      return JSON.stringify(asTokens(text)) === want && JSON.stringify(asTokens(text)) === want;
+    }),
+    { numRuns: 200, seed: 17 },
+  );
+  t.pass('the same forms and offsets on 200 random texts');
+  // (the scripts written without spaces left out: their runs go through a word segmenter, slow to call 30,000 times)
+  const bmp: string[] = [];
+  for (let c = 128; c < 0x10000; c++) {
+    const ch = String.fromCharCode(c);
+    if ((c < 0xd800 || c > 0xdfff) && !NO_SPACE_CHAR.test(ch)) bmp.push(`a${ch}b ${ch} `);
+  }
+  const text = bmp.join('');
+  t.same(
+    asTokens(text),
+    referenceTokens(text),
+    'every other character of the BMP beside and between letters, as the regular expressions class it',
+  );
 });
 
 t.test('bigrams: the fallback where the runtime has no word dictionaries', async (t) => {

@@ -138,14 +138,16 @@ export const TITLES = {
 
 /**
  * The text analysis's caches, per thread (text/analyze.ts, text/tokenize.ts): a form's term id and
- * its stem, kept once computed and all dropped when the cache holds more than this many forms.
- * Each form costs about 134 bytes over both, so these bound a thread's caches at about 9 MiB
- * however many distinct words a corpus has; computing a stem and an id again is cheap beside the
- * rest of the analysis (docs/memory.md, "The text caches").
+ * its stem, and a run's folded forms (a run with a character outside ASCII, or longer than a
+ * token), kept once computed and all dropped when a cache holds more than this many. Each form
+ * costs about 134 bytes over the first two, each run about 150 in the third, so these bound a
+ * thread's caches at about 14 MiB however many distinct words a corpus has; computing a stem and an
+ * id again is cheap beside the rest of the analysis (docs/memory.md, "The text caches").
  */
 export const TEXT_CACHES = {
   termIds: 1 << 16,
   stems: 1 << 15,
+  folds: 1 << 15,
 } as const;
 
 /** How scans read postings and reduce score buffers. */

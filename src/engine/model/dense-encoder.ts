@@ -16,8 +16,9 @@ export function denseScratchBytes(dim: number): number {
 
 /**
  * A thread's lookups for a model's vocabulary. `keys`/`rows`: the vocabulary's term ids in an
- * open-addressing table (at most half full) giving each one's row, so a term's row costs a probe or
- * two instead of a binary search of the sorted vocabulary (one per token of every text encoded).
+ * open-addressing table (at most VOCAB_FILL full) giving each one's row, so a term's row costs a
+ * probe or two instead of a binary search of the sorted vocabulary (one per token of every text
+ * encoded).
  * `place`: per row, its place in an encode's term list, else -1; an encode sets the places of the
  * rows it meets and resets them before it returns, and encodes never interleave on a thread, so
  * every encoder of the same tables can share them (a search makes an encoder for its question).
@@ -32,6 +33,9 @@ interface VocabLookup {
 
 const lookups = new WeakMap<DenseTables, VocabLookup>();
 
+/** The vocabulary table is at most this full (8 bytes a slot, per thread). */
+const VOCAB_FILL = 0.6;
+
 /** The slot a term id's probe starts at (Fibonacci hashing: the top bits of the product). */
 const slotOf = (term: number, shift: number) => Math.imul(term, 0x9e3779b1) >>> shift;
 
@@ -39,7 +43,7 @@ function lookupOf(kernels: WasmKernels, tables: DenseTables): VocabLookup {
   let lookup = lookups.get(tables);
   if (lookup) return lookup;
   const vocab = kernels.views.u32At(tables.vocab, tables.size);
-  const bits = Math.max(4, Math.ceil(Math.log2(2 * Math.max(tables.size, 1))));
+  const bits = Math.max(4, Math.ceil(Math.log2(Math.max(tables.size, 1) / VOCAB_FILL)));
   const keys = new Uint32Array(1 << bits);
   const rows = new Int32Array(1 << bits);
   const shift = 32 - bits;

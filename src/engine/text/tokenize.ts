@@ -35,6 +35,19 @@ const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 const MARK = /\p{M}/u;
 
 /**
+ * Per BMP code unit from 128 on (surrogates aside), its class as classify gives it (0, 3 or 4), or
+ * UNKNOWN until first met: a text in another script meets the same few hundred characters
+ * millions of times, each of which the regular expressions would otherwise test as a new string.
+ */
+const UNKNOWN = 255;
+const bmpClasses = new Uint8Array(0x10000).fill(UNKNOWN);
+
+/** classify's class of a character other than an ASCII one. */
+function classOf(ch: string): number {
+  return LETTER_OR_DIGIT.test(ch) ? 3 : MARK.test(ch) ? 4 : 0;
+}
+
+/**
  * A character's class and UTF-16 width packed in one number (class | width << 3), so that the scan
  * allocates nothing per character. Class 0: separator, 1: ASCII lowercase/digit, 2: ASCII
  * uppercase, 3: other letter or digit, 4: a combining mark (inside a run it is part of it,
@@ -46,10 +59,16 @@ function classify(text: string, i: number): number {
     if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57)) return 1 | (1 << 3);
     return c >= 65 && c <= 90 ? 2 | (1 << 3) : 1 << 3;
   }
+  if (c < 0xd800 || c > 0xdfff) {
+    let k = bmpClasses[c];
+    if (k === UNKNOWN) {
+      k = classOf(text[i]);
+      bmpClasses[c] = k;
+    }
+    return k | (1 << 3);
+  }
   const cp = text.codePointAt(i)!;
-  const w = cp > 0xffff ? 2 : 1;
-  const ch = String.fromCodePoint(cp);
-  return (LETTER_OR_DIGIT.test(ch) ? 3 : MARK.test(ch) ? 4 : 0) | (w << 3);
+  return classOf(String.fromCodePoint(cp)) | ((cp > 0xffff ? 2 : 1) << 3);
 }
 
 /** Token forms with their offsets, as they are collected. */
@@ -59,10 +78,27 @@ interface Collected {
   ends: number[];
 }
 
+/**
+ * The forms of a run: folded, re-split into runs, each cut at MAX_TOKEN. Cached per run, and all
+ * dropped when the cache holds TEXT_CACHES.folds runs: folding (two normalisations and several
+ * regular expressions) is most of the tokenizer's time on a text outside ASCII, whose words recur.
+ */
+const foldCache = new Map<string, readonly string[]>();
+
+function foldedForms(raw: string): readonly string[] {
+  let forms = foldCache.get(raw);
+  if (forms === undefined) {
+    forms = Array.from(fold(raw).matchAll(RUN), (m) => m[0].slice(0, MAX_TOKEN));
+    if (foldCache.size >= TEXT_CACHES.folds) foldCache.clear();
+    foldCache.set(raw, forms);
+  }
+  return forms;
+}
+
 /** Adds the tokens of `raw` (folded and re-split into runs), all at [s, e). */
 function pushFolded(out: Collected, raw: string, s: number, e: number): void {
-  for (const part of fold(raw).matchAll(RUN)) {
-    out.forms.push(part[0].slice(0, MAX_TOKEN));
+  for (const form of foldedForms(raw)) {
+    out.forms.push(form);
     out.starts.push(s);
     out.ends.push(e);
   }
