@@ -297,10 +297,10 @@ export function sectionStarts(headings: readonly Heading[], starts: ArrayLike<nu
 
 /**
  * The sections of a document of `nPassages` passages that start at `found`: each titled by its
- * heading (`titleOf` makes the terms of a start's heading), or by `own`, the document's title, when it is longer than
- * FEATURE_TEXT.docWindow passages: so long a section is no unit of evidence, and a line taken for
- * a heading by mistake does not title the thousands of passages after it. The passages before the
- * first heading, if any, are a section titled `own`.
+ * heading (`titleOf` makes the terms of a start's heading), or by `own`, the document's title, when
+ * it is longer than FEATURE_TEXT.docWindow passages: so long a section is no unit of evidence, and
+ * a line taken for a heading by mistake does not title the thousands of passages after it. The
+ * passages before the first heading, if any, are a section titled `own`.
  */
 export function titledSections<S extends Pick<SectionStart, 'first'>>(
   found: readonly S[],

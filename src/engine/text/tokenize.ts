@@ -6,7 +6,8 @@
 // Hebrew letters (marks elsewhere are vowels and stay), lowercased and case-folded (ß -> ss, final
 // sigma); a run whose folding yields several runs (a fraction, say) gives several tokens sharing
 // its offsets. Offsets are UTF-16 code units of the original text, so a token can always be shown as
-// written. Stems are Porter stems of the folded form, cached.
+// written. Stems are Porter stems of the folded form. Each thread caches stems, each character's
+// class outside ASCII and each run's folded forms: the tokens are the same whatever the caches hold.
 import { TEXT_CACHES } from '../params.js';
 import { porterStem } from './porter.js';
 import { NO_SPACE_CHAR, splitRun } from './segment.js';
