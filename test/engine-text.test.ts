@@ -305,6 +305,25 @@ t.test('titles and per-token flags', async (t) => {
   t.equal(d.nTokens, 10);
 });
 
+t.test('the capitalised flag of a token opening with any character of the BMP, its table cold and warm', async (t) => {
+  const units: string[] = [];
+  for (let c = 128; c < 0x10000; c++) {
+    const ch = String.fromCharCode(c);
+    if (/\p{L}/u.test(ch) && !NO_SPACE_CHAR.test(ch)) units.push(`${ch}a`);
+  }
+  const text = units.join(' ');
+  const tk = tokenize(text);
+  const want = Array.from(tk.start, (s) => {
+    const ch = text[s];
+    return ch !== ch.toLowerCase() && ch === ch.toUpperCase();
+  });
+  for (const pass of ['cold', 'warm']) {
+    const { flags } = termSeq(text, tk, new Set());
+    const wrong = want.flatMap((w, i) => (((flags[i] & FLAG_CAPITALISED) !== 0) === w ? [] : [text[tk.start[i]]]));
+    t.same(wrong.slice(0, 10), [], `${tk.forms.length} tokens, an uppercase letter first exactly where the rule says (${pass})`);
+  }
+});
+
 t.test('number and year flags: ASCII digits only; a year is four digits from 1000 to 2099', async (t) => {
   const text = 'In 999 1000 1999 2000 2099 2100 0815 42 x1999 1999s 12345 ٢٠٢٠ and ２０１９.';
   const tk = tokenize(text);
