@@ -77,17 +77,20 @@ t.test('tokens: NFKC, case folding, and combining marks inside words', async (t)
   t.same(tokenize('대한민국의 수도').forms, ['대한민국의', '수도'], 'Hangul syllables as written');
 });
 
+/** A run of letters and digits with the marks inside it. */
+const REF_RUN = /[\p{L}\p{N}][\p{L}\p{N}\p{M}]*/gu;
+
 /** A plain tokenizer to check tokenize (and its caches) against: runs found by one regular expression, each folded afresh. */
 function referenceTokens(text: string): { forms: string[]; start: number[]; end: number[] } {
   const out = { forms: [] as string[], start: [] as number[], end: [] as number[] };
   const push = (raw: string, s: number, e: number) => {
-    for (const m of fold(raw).matchAll(/[\p{L}\p{N}][\p{L}\p{N}\p{M}]*/gu)) {
+    for (const m of fold(raw).matchAll(REF_RUN)) {
       out.forms.push(m[0].slice(0, 64));
       out.start.push(s);
       out.end.push(e);
     }
   };
-  for (const m of text.matchAll(/[\p{L}\p{N}][\p{L}\p{N}\p{M}]*/gu)) {
+  for (const m of text.matchAll(REF_RUN)) {
     const s = m.index ?? 0;
     if (!NO_SPACE_CHAR.test(m[0])) push(m[0], s, s + m[0].length);
     else for (const w of splitRun(m[0])) push(w.text, s + w.start, s + w.end);

@@ -6,7 +6,7 @@ import { TEXT_CACHES } from '../params.js';
 import { CLOSERS, MAX_PASSAGE, SCRIPT_STOP, splitPassages } from './passages.js';
 import { type SectionStart, sectionHeadings, sectionStarts, titledSections } from './sections.js';
 import { documentTitle } from './title.js';
-import { hash32, stem, tokenize } from './tokenize.js';
+import { hash32, isUpperUnit, stem, tokenize } from './tokenize.js';
 import type { AnalyzedDoc, AnalyzedPassage, PackedTitles, Section, TermSeq, Tokens } from './types.js';
 
 /** Token starts with an uppercase letter or a digit. */
@@ -52,18 +52,11 @@ export function termId(form: string): number {
 /** Opening CJK brackets and quotes: 「『（【《. */
 const CJK_OPENERS = /[\u300c\u300e\uff08\u3010\u300a]/;
 
-/** Per UTF-16 code unit from 128 on: 0 until first met, then 2 when it is an uppercase letter, else 1 (a table, not two new strings per token). */
-const upperUnits = new Uint8Array(0x10000);
-
 /** A token is capitalised when it starts with an uppercase letter or a digit (names, years). */
 function isCapitalised(text: string, i: number): boolean {
   const c = text.charCodeAt(i);
   if (c < 128) return (c >= 65 && c <= 90) || (c >= 48 && c <= 57);
-  if (upperUnits[c] === 0) {
-    const ch = text[i];
-    upperUnits[c] = ch !== ch.toLowerCase() && ch === ch.toUpperCase() ? 2 : 1;
-  }
-  return upperUnits[c] === 2;
+  return isUpperUnit(text, i);
 }
 
 /**

@@ -6,8 +6,9 @@
 // Hebrew letters (marks elsewhere are vowels and stay), lowercased and case-folded (ß -> ss, final
 // sigma); a run whose folding yields several runs (a fraction, say) gives several tokens sharing
 // its offsets. Offsets are UTF-16 code units of the original text, so a token can always be shown as
-// written. Stems are Porter stems of the folded form. Each thread caches stems, each character's
-// class outside ASCII and each run's folded forms: the tokens are the same whatever the caches hold.
+// written. Stems are Porter stems of the folded form. Each thread caches stems, what it knows of
+// each character outside ASCII (its class, whether it is an uppercase letter) and each run's folded
+// forms: the tokens are the same whatever the caches hold.
 import { TEXT_CACHES } from '../params.js';
 import { porterStem } from './porter.js';
 import { NO_SPACE_CHAR, splitRun } from './segment.js';
@@ -35,17 +36,36 @@ export function fold(s: string): string {
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 const MARK = /\p{M}/u;
 
-/**
- * Per BMP code unit from 128 on (surrogates aside), its class as classify gives it (0, 3 or 4), or
- * UNKNOWN until first met: a text in another script meets the same few hundred characters
- * millions of times, each of which the regular expressions would otherwise test as a new string.
- */
-const UNKNOWN = 255;
-const bmpClasses = new Uint8Array(0x10000).fill(UNKNOWN);
-
 /** classify's class of a character other than an ASCII one. */
 function classOf(ch: string): number {
   return LETTER_OR_DIGIT.test(ch) ? 3 : MARK.test(ch) ? 4 : 0;
+}
+
+/**
+ * What is known of each UTF-16 code unit from 128 on, once first met (0 until then): KNOWN, UPPER
+ * when it is an uppercase letter, and its class as classify gives it (0, 3 or 4; unused for a
+ * surrogate, which classify reads with its pair). A text in another script meets the same few
+ * hundred characters millions of times, each of which would otherwise be tested as a new string.
+ */
+const KNOWN = 0x80;
+const UPPER = 0x40;
+const CLASS = 0x07;
+const unitFacts = new Uint8Array(0x10000);
+
+function factsOf(text: string, i: number): number {
+  const c = text.charCodeAt(i);
+  let f = unitFacts[c];
+  if (f === 0) {
+    const ch = text[i];
+    f = KNOWN | (ch !== ch.toLowerCase() && ch === ch.toUpperCase() ? UPPER : 0) | classOf(ch);
+    unitFacts[c] = f;
+  }
+  return f;
+}
+
+/** Whether text[i], a code unit from 128 on, is an uppercase letter (its lowercase differs, its uppercase is itself). */
+export function isUpperUnit(text: string, i: number): boolean {
+  return (factsOf(text, i) & UPPER) !== 0;
 }
 
 /**
@@ -60,14 +80,7 @@ function classify(text: string, i: number): number {
     if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57)) return 1 | (1 << 3);
     return c >= 65 && c <= 90 ? 2 | (1 << 3) : 1 << 3;
   }
-  if (c < 0xd800 || c > 0xdfff) {
-    let k = bmpClasses[c];
-    if (k === UNKNOWN) {
-      k = classOf(text[i]);
-      bmpClasses[c] = k;
-    }
-    return k | (1 << 3);
-  }
+  if (c < 0xd800 || c > 0xdfff) return (factsOf(text, i) & CLASS) | (1 << 3);
   const cp = text.codePointAt(i)!;
   return classOf(String.fromCodePoint(cp)) | ((cp > 0xffff ? 2 : 1) << 3);
 }
