@@ -139,7 +139,7 @@ export const TITLES = {
 /**
  * The text analysis's caches, per thread (text/analyze.ts, text/tokenize.ts): a form's term id and
  * its stem, and a run's folded forms (a run with a character outside ASCII, or longer than a
- * token), kept once computed and all dropped when a cache holds more than this many. Each form
+ * token), kept once computed and all dropped when a cache holds this many. Each form
  * costs about 134 bytes over the first two, each run about 150 in the third, so these bound a
  * thread's caches at about 14 MiB however many distinct words a corpus has; computing a stem and an
  * id again is cheap beside the rest of the analysis (docs/memory.md, "The text caches").

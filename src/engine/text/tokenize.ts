@@ -92,22 +92,28 @@ interface Collected {
   ends: number[];
 }
 
-/**
- * The forms of a run: folded, re-split into runs, each cut at MAX_TOKEN. Cached per run, and all
- * dropped when the cache holds TEXT_CACHES.folds runs: folding (two normalisations and several
- * regular expressions) is most of the tokenizer's time on a text outside ASCII, whose words recur.
- */
-const foldCache = new Map<string, readonly string[]>();
-
-function foldedForms(raw: string): readonly string[] {
-  let forms = foldCache.get(raw);
-  if (forms === undefined) {
-    forms = Array.from(fold(raw).matchAll(RUN), (m) => m[0].slice(0, MAX_TOKEN));
-    if (foldCache.size >= TEXT_CACHES.folds) foldCache.clear();
-    foldCache.set(raw, forms);
-  }
-  return forms;
+/** `compute` kept per key, the whole cache dropped when it holds `size` keys (a thread's caches stay bounded). */
+function memoised<V>(size: number, compute: (key: string) => V): (key: string) => V {
+  const cache = new Map<string, V>();
+  return (key) => {
+    let v = cache.get(key);
+    if (v === undefined) {
+      v = compute(key);
+      if (cache.size >= size) cache.clear();
+      cache.set(key, v);
+    }
+    return v;
+  };
 }
+
+/**
+ * The forms of a run: folded, re-split into runs, each cut at MAX_TOKEN. Cached per run (up to
+ * TEXT_CACHES.folds runs): folding (two normalisations and several regular expressions) is most of
+ * the tokenizer's time on a text outside ASCII, whose words recur.
+ */
+const foldedForms = memoised(TEXT_CACHES.folds, (raw): readonly string[] =>
+  Array.from(fold(raw).matchAll(RUN), (m) => m[0].slice(0, MAX_TOKEN)),
+);
 
 /** Adds the tokens of `raw` (folded and re-split into runs), all at [s, e). */
 function pushFolded(out: Collected, raw: string, s: number, e: number): void {
@@ -168,17 +174,8 @@ export function countTokens(text: string): number {
   return tokenize(text).forms.length;
 }
 
-const stemCache = new Map<string, string>();
-
-export function stem(form: string): string {
-  let s = stemCache.get(form);
-  if (s === undefined) {
-    s = porterStem(form);
-    if (stemCache.size > TEXT_CACHES.stems) stemCache.clear();
-    stemCache.set(form, s);
-  }
-  return s;
-}
+/** The Porter stem of a folded form, cached per form (up to TEXT_CACHES.stems forms). */
+export const stem: (form: string) => string = memoised(TEXT_CACHES.stems, porterStem);
 
 /** FNV-1a over UTF-16 code units: the 32-bit id of a term in postings and dictionaries. */
 export function hash32(s: string, seed = 0x811c9dc5): number {
