@@ -3,7 +3,9 @@
 // questions asked of the store with their supporting documents hidden as extra negatives, rows
 // weighted as HYPER.confWeights says (hidden runs, questions that need three or more documents),
 // then Platt-calibrated on logits it did not see in training (inner cross-fitting by question) over
-// the answerable rows only.
+// the answerable rows only. A question's rows depend only on it and the chain weights, so the fits
+// that read the same questions under the same weights (`conf` and `decide`) share them
+// (ConfidenceRows): each question is searched once, as asked and hidden, per set of weights.
 import {
   type Chains,
   type ConfParams,
@@ -21,6 +23,7 @@ import { evidenceRows, sufficient } from './train-set.js';
 
 export const CONF_KS = [2, 5, 10, 20];
 
+/** One stage and k of one question's search; `query` is the question's index in the fit that reads it. */
 interface Row {
   query: number;
   stage: number;
@@ -30,15 +33,10 @@ interface Row {
   answerable: boolean;
 }
 
+type QuestionRow = Omit<Row, 'query'>;
+
 /** Confidence rows of every stage and every k for one question (with its documents present or hidden). */
-function rowsFor(
-  item: Item,
-  qi: number,
-  w: ChainWeights,
-  exp: ExpansionParams,
-  theta: ReadonlyMap<number, number>,
-  hidden: boolean,
-): Row[] {
+function rowsFor(item: Item, w: ChainWeights, exp: ExpansionParams, theta: ReadonlyMap<number, number>, hidden: boolean): QuestionRow[] {
   const { set, q } = item;
   const store = set.store;
   const b = buildStages(item, w, exp, theta, hidden ? q.gold : []);
@@ -56,25 +54,38 @@ function rowsFor(
       ),
     );
   const weight = (hidden ? HYPER.confWeights.noAnswer : 1) * (q.gold.length >= 3 ? HYPER.confWeights.deep : 1);
-  const out: Row[] = [];
+  const out: QuestionRow[] = [];
   stages.forEach((st, h) => {
     for (const k of CONF_KS) {
       const y = !hidden && sufficient(set, q, st.ret.slice(0, k), ev) ? 1 : 0;
-      out.push({ query: qi, stage: h, f: sufficiencyFeatures(b.s.c, b.Q, st, k), y, w: weight, answerable: !hidden });
+      out.push({ stage: h, f: sufficiencyFeatures(b.s.c, b.Q, st, k), y, w: weight, answerable: !hidden });
     }
   });
   return out;
 }
 
-export function fitConfidence(
-  items: Item[],
-  w: ChainWeights,
-  exp: ExpansionParams,
-  theta: ReadonlyMap<number, number>,
-  l2: number,
-  seed: number,
-): ConfParams[] {
-  const rows = items.flatMap((it, i) => [...rowsFor(it, i, w, exp, theta, false), ...rowsFor(it, i, w, exp, theta, true)]);
+/** Each question's rows (as asked, then hidden) under one set of chain weights, computed on first use and kept. */
+export class ConfidenceRows {
+  private readonly kept = new Map<Item, QuestionRow[]>();
+
+  constructor(
+    private readonly w: ChainWeights,
+    private readonly exp: ExpansionParams,
+    private readonly theta: ReadonlyMap<number, number>,
+  ) {}
+
+  of(item: Item): readonly QuestionRow[] {
+    let rows = this.kept.get(item);
+    if (!rows) {
+      rows = [...rowsFor(item, this.w, this.exp, this.theta, false), ...rowsFor(item, this.w, this.exp, this.theta, true)];
+      this.kept.set(item, rows);
+    }
+    return rows;
+  }
+}
+
+export function fitConfidence(items: Item[], questionRows: ConfidenceRows, l2: number, seed: number): ConfParams[] {
+  const rows: Row[] = items.flatMap((it, query) => questionRows.of(it).map((r) => ({ ...r, query })));
   const folds = stratifiedFolds(
     items.map((it) => it.q.suite),
     5,

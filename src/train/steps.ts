@@ -21,7 +21,7 @@ import { type CorpusDoc, type DataFolder, isHeldOutArticle, squadArticles, type 
 import { encoderCorpus } from './encoder-data.js';
 import { evaluateQueries, type QueryResult } from './evaluate.js';
 import { fitChains, type Item } from './fit-chains.js';
-import { fitConfidence } from './fit-confidence.js';
+import { ConfidenceRows, fitConfidence } from './fit-confidence.js';
 import { fitEncoder, type TrainedEncoder } from './fit-encoder.js';
 import { fitReader, type ReaderMetrics } from './fit-reader.js';
 import { crossCalibrated, fitReturned } from './fit-returned.js';
@@ -83,10 +83,11 @@ export function fitAll(
 ): LoopParams & { keywords: Sufficiency } {
   const map = new Map(theta.terms.map((t, i) => [t, theta.weights[i]]));
   const chains = fitChains(deciding(items), { l2: HYPER.l2, exp: HYPER.exp, theta: map, log });
+  const rows = new ConfidenceRows(chains, HYPER.exp, map);
   const suff = (xs: Item[]): Sufficiency => {
-    const conf = fitConfidence(xs, chains, HYPER.exp, map, HYPER.confL2, seed);
+    const conf = fitConfidence(xs, rows, HYPER.confL2, seed);
     const some = deciding(xs);
-    return some.length === xs.length ? { conf } : { conf, decide: fitConfidence(some, chains, HYPER.exp, map, HYPER.confL2, seed) };
+    return some.length === xs.length ? { conf } : { conf, decide: fitConfidence(some, rows, HYPER.confL2, seed) };
   };
   return { theta, ...chains, exp: HYPER.exp, ...suff(items), tau: HYPER.tau, keywords: suff(keyworded), features: featureNames() };
 }
