@@ -15,6 +15,7 @@ import {
   predictLogistic,
   stratifiedFolds,
 } from '../src/train/learners.js';
+import { fitSparseSoftmax, SparseGroups } from '../src/train/reader-softmax.js';
 
 t.test('L-BFGS: quadratic and Rosenbrock', async (t) => {
   const q = minimize(
@@ -70,6 +71,43 @@ t.test('softmax ranker puts positives first', async (t) => {
   }).length;
   t.ok(top1 / groups.length > 0.9, `top-1 ${top1}/${groups.length}`);
   t.same([...fitSoftmax([], 2)], [0, 0], 'no groups: zero weights');
+});
+
+t.test('sparse softmax: the dense softmax on sparse rows, past every initial capacity, dropped groups leaving nothing', async (t) => {
+  const rand = mulberry32(5);
+  const groups: Group[] = [];
+  const sparse = new SparseGroups();
+  for (let q = 0; q < 5000; q++) {
+    if (q === 17) {
+      // a group with no positive, larger than the initial candidate and feature room: dropped
+      for (let c = 0; c < 70_000; c++) {
+        for (let j = 0; j < 16; j++) sparse.f(j % 3, rand());
+        sparse.endCandidate(false);
+      }
+      sparse.endGroup(false);
+    }
+    const x = Array.from({ length: 4 }, () => Float64Array.of(rand(), rand() < 0.5 ? 0 : rand(), rand()));
+    const score = x.map((v) => 2 * v[0] + v[1] - 2 * v[2]);
+    const best = score.indexOf(Math.max(...score));
+    groups.push({ x, pos: x.map((_, i) => i === best) });
+    x.forEach((v, i) => {
+      v.forEach((value, j) => {
+        if (value !== 0) sparse.f(j, value);
+      });
+      sparse.endCandidate(i === best);
+    });
+    sparse.endGroup(true);
+  }
+  t.equal(sparse.groups, 5000, 'every group with a positive kept, the one without dropped');
+  t.equal(sparse.candidates, 20_000);
+  t.equal(sparse.candStart[sparse.candidates], sparse.nnz, 'the last candidate ends at the last feature value');
+  const dense = fitSoftmax(groups, 3, 1e-4);
+  const fitted = fitSparseSoftmax(sparse, 3, 1e-4);
+  t.ok(
+    [0, 1, 2].every((j) => Math.abs(fitted[j] - dense[j]) < 1e-3),
+    `sparse ${[...fitted].map((v) => v.toFixed(4))} against dense ${[...dense].map((v) => v.toFixed(4))}`,
+  );
+  t.same([...fitSparseSoftmax(sparse, 3, 1e-4)], [...fitted], 'deterministic');
 });
 
 t.test('isotonic, folds, ECE', async (t) => {

@@ -5,53 +5,65 @@
 // weights and millions of candidates fit in memory. Deterministic.
 import { minimize } from './lbfgs.js';
 
-/** Candidates in groups, built incrementally: f() adds a feature, endCandidate() closes one, endGroup() keeps or drops the group. */
+/** `a` itself while it holds `need` elements, else a copy of it twice as long (or longer). */
+function room<T extends Int32Array | Float32Array | Uint8Array>(a: T, need: number): T {
+  if (need <= a.length) return a;
+  const bigger = new (a.constructor as new (n: number) => T)(Math.max(need, a.length * 2));
+  bigger.set(a);
+  return bigger;
+}
+
+/**
+ * Candidates in groups, built incrementally: f() adds a feature, endCandidate() closes one,
+ * endGroup() keeps or drops the group. Everything is held in flat typed arrays that double when full.
+ */
 export class SparseGroups {
   idx = new Int32Array(1 << 20);
   val = new Float32Array(1 << 20);
   nnz = 0;
   /** candidate c spans idx[candStart[c] .. candStart[c + 1]) */
-  candStart: number[] = [0];
-  pos: boolean[] = [];
+  candStart = new Int32Array(1 << 16);
+  /** 1 where candidate c is a positive */
+  pos = new Uint8Array(1 << 16);
   /** group g spans candidates groupStart[g] .. groupStart[g + 1] */
-  groupStart: number[] = [0];
+  groupStart = new Int32Array(1 << 12);
+  private nCand = 0;
+  private nGroup = 0;
 
   f(index: number, value: number): void {
     if (this.nnz === this.idx.length) {
-      const idx = new Int32Array(this.idx.length * 2);
-      idx.set(this.idx);
-      const val = new Float32Array(this.val.length * 2);
-      val.set(this.val);
-      this.idx = idx;
-      this.val = val;
+      this.idx = room(this.idx, this.nnz + 1);
+      this.val = room(this.val, this.nnz + 1);
     }
     this.idx[this.nnz] = index;
     this.val[this.nnz++] = value;
   }
 
   endCandidate(positive: boolean): void {
-    this.candStart.push(this.nnz);
-    this.pos.push(positive);
+    this.candStart = room(this.candStart, this.nCand + 2);
+    this.pos = room(this.pos, this.nCand + 1);
+    this.pos[this.nCand++] = positive ? 1 : 0;
+    this.candStart[this.nCand] = this.nnz;
   }
 
   /** Keeps the candidates since the last group as a group, or drops them (keep = false). */
   endGroup(keep: boolean): void {
-    const first = this.groupStart[this.groupStart.length - 1];
-    if (keep && this.pos.length > first) {
-      this.groupStart.push(this.pos.length);
+    const first = this.groupStart[this.nGroup];
+    if (keep && this.nCand > first) {
+      this.groupStart = room(this.groupStart, this.nGroup + 2);
+      this.groupStart[++this.nGroup] = this.nCand;
       return;
     }
-    this.pos.length = first;
-    this.candStart.length = first + 1;
+    this.nCand = first;
     this.nnz = this.candStart[first];
   }
 
   get groups(): number {
-    return this.groupStart.length - 1;
+    return this.nGroup;
   }
 
   get candidates(): number {
-    return this.pos.length;
+    return this.nCand;
   }
 }
 
@@ -71,9 +83,11 @@ export function fitSparseSoftmax(data: SparseGroups, dim: number, l2: number | [
         const c0 = groupStart[g];
         const c1 = groupStart[g + 1];
         let mx = -Infinity;
+        let k = candStart[c0];
         for (let c = c0; c < c1; c++) {
           let s = 0;
-          for (let k = candStart[c]; k < candStart[c + 1]; k++) s += w[idx[k]] * val[k];
+          const end = candStart[c + 1];
+          for (; k < end; k++) s += w[idx[k]] * val[k];
           z[c] = s;
           if (s > mx) mx = s;
         }
@@ -83,13 +97,18 @@ export function fitSparseSoftmax(data: SparseGroups, dim: number, l2: number | [
           const e = Math.exp(z[c] - mx);
           z[c] = e;
           all += e;
-          if (pos[c]) p += e;
+          if (pos[c] !== 0) p += e;
         }
         f -= Math.log(p / all);
+        k = candStart[c0];
         for (let c = c0; c < c1; c++) {
-          const coef = z[c] / all - (pos[c] ? z[c] / p : 0);
-          if (coef === 0) continue;
-          for (let k = candStart[c]; k < candStart[c + 1]; k++) grad[idx[k]] += coef * val[k];
+          const coef = z[c] / all - (pos[c] !== 0 ? z[c] / p : 0);
+          const end = candStart[c + 1];
+          if (coef === 0) {
+            k = end;
+            continue;
+          }
+          for (; k < end; k++) grad[idx[k]] += coef * val[k];
         }
       }
       let reg = 0;
