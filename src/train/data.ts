@@ -66,12 +66,15 @@ export class DataFolder {
 
   multihopQueries(): TrainQuery[] {
     return MULTIHOP_SUITES.flatMap((suite) =>
-      this.jsonl<{ id: string; query: string; gold_doc_ids: string[]; type: string }>(`bench/${suite}/queries.jsonl`).map((q) => ({
+      this.jsonl<{ id: string; query: string; gold_doc_ids: string[]; type: string; answers?: string[] }>(
+        `bench/${suite}/queries.jsonl`,
+      ).map((q) => ({
         id: q.id,
         suite,
         text: q.query,
         gold: q.gold_doc_ids,
         type: q.type,
+        answers: q.answers,
       })),
     );
   }
