@@ -1,6 +1,7 @@
 // The learners behind the model: L-BFGS reaches known minima; logistic regression, the softmax
-// ranker and Platt scaling recover the generating parameters of synthetic data; isotonic fits are
-// monotone; stratified folds are balanced and seeded; ECE of a perfectly calibrated source is ~0.
+// ranker and Platt scaling recover the generating parameters of synthetic data; the reader's sparse
+// softmax fits as the dense one does; isotonic fits are monotone; stratified folds are balanced and
+// seeded; ECE of a perfectly calibrated source is ~0.
 import t from 'tap';
 import { minimize } from '../src/train/lbfgs.js';
 import {
