@@ -18,7 +18,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fsyncDir } from '../fsync.js';
 import { ensureFree, faultOf, MIN_FREE_BYTES, storageError } from './storage-error.js';
-import { StoreDb, type StoreMeta } from './store-db.js';
+import { StoreDb } from './store-db.js';
+import type { StoreMeta } from './types.js';
 
 const STORE_ID_RE = /^st_[a-z2-7]{16}$/;
 

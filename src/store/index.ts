@@ -18,14 +18,6 @@ export {
 export { type DataDirLock, DataDirLockedError, lockDataDir } from './data-dir-lock.js';
 export { KeyNotFoundError, type KeyRecord, KeyRing, keyId, keyMatches, newKey } from './keys.js';
 export { ensureFree, faultOf, freeBytes, MIN_FREE_BYTES, StorageError, type StorageFault, storageError } from './storage-error.js';
-export {
-  type DocRecord,
-  type DocSummary,
-  type EncodingsDb,
-  type IdempotencyRecord,
-  type PreparedDoc,
-  StoreDb,
-  type StoredText,
-  type StoreMeta,
-} from './store-db.js';
+export { StoreDb } from './store-db.js';
 export { MARK_UNITS, sliceUtf8, utf8Marks } from './text-ranges.js';
+export type { DocRecord, DocSummary, EncodingsDb, IdempotencyRecord, PreparedDoc, StoredText, StoreMeta } from './types.js';

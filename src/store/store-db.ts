@@ -17,60 +17,10 @@ import path from 'node:path';
 import { type Database, type Key, open, type RootDatabase } from 'lmdb';
 import type { Metadata } from '../api-types.js';
 import { fsyncDir, fsyncFile } from '../fsync.js';
+import { LargeTexts, type TextForRanges } from './large-texts.js';
 import { storageError } from './storage-error.js';
-import { KEPT_TEXT_BYTES, MARKED_TEXTS, sliceUtf8, utf8Marks, WHOLE_TEXT_BYTES } from './text-ranges.js';
-
-export interface StoreMeta {
-  id: string;
-  name: string;
-  project: string;
-  created_at: string;
-  /** The model (name@version) whose encodings the store holds. */
-  model: string;
-  /** The text analysis (Engine.analyzer) the encodings were made with; absent in stores made before it was recorded. */
-  analyzer?: string;
-  /** The database holding the live encodings (absent: `enc`). */
-  encodings?: EncodingsDb;
-}
-
-export type EncodingsDb = 'enc' | 'enc-b';
-
-/** A document as re-encoding reads it: its text and record fields. */
-export interface StoredText {
-  id: string;
-  text: string;
-  metadata: Metadata;
-  n_tokens: number;
-}
-
-export interface DocRecord {
-  seq: number;
-  metadata: Metadata;
-  n_tokens: number;
-  ingested_at: string;
-  /** Set by an ingest and by a metadata update; absent in records written before it existed (read it as ingested_at). */
-  updated_at?: string;
-}
-
-export interface DocSummary extends DocRecord {
-  id: string;
-}
-
-/** A document ready to be written: text and record fields plus the engine's opaque encoding. */
-export interface PreparedDoc {
-  id: string;
-  text: string;
-  metadata: Metadata;
-  n_tokens: number;
-  encoding: Uint8Array;
-}
-
-export interface IdempotencyRecord {
-  hash: string;
-  status: number;
-  body: unknown;
-  created_at: number;
-}
+import { sliceUtf8 } from './text-ranges.js';
+import type { DocRecord, DocSummary, EncodingsDb, IdempotencyRecord, PreparedDoc, StoredText, StoreMeta } from './types.js';
 
 const MAP_SIZE = 64 * 1024 ** 3; // address space only; the file grows with the data
 // eventTurnBatching off: with it, lmdb-js leaves an internal promise of a failed commit unobserved,
@@ -93,14 +43,6 @@ type DatabaseName = keyof typeof DATABASES;
 
 const openDatabase = (root: RootDatabase, name: DatabaseName) => root.openDB<unknown, Key>(name, { ...DATABASES[name] });
 
-/** A large text read lately: its marks, and its bytes while they are kept, for the version of the document at `seq`. */
-interface LargeText {
-  seq: number;
-  bytes: number;
-  marks: Uint32Array;
-  text?: Buffer;
-}
-
 /** Entries a compaction's copy writes per write transaction (it yields to the event loop between them). */
 const COPY_BATCH = 2000;
 
@@ -109,10 +51,8 @@ export class StoreDb {
   meta: StoreMeta;
   private readonly root: RootDatabase;
   private readonly docs: Database<DocRecord, string>;
-  /** The large texts read lately, least recently read first, with their marks and, within KEPT_TEXT_BYTES, their bytes (textReader). */
-  private readonly largeTexts = new Map<string, LargeText>();
-  /** Bytes of the texts kept in largeTexts. */
-  private keptTextBytes = 0;
+  /** The large texts read lately, with their marks and some of their bytes (textReader). */
+  private readonly largeTexts = new LargeTexts();
   private readonly texts: Database<string, string>;
   private readonly encodingDbs: Record<EncodingsDb, Database<Buffer, string>>;
   private readonly order: Database<string, number>;
@@ -251,7 +191,7 @@ export class StoreDb {
    * them within KEPT_TEXT_BYTES, so that the next search listing it reads no megabytes from LMDB.
    */
   textReader(): (id: string, start: number, end: number) => string | undefined {
-    const read = new Map<string, { text: string } | { bytes: Buffer; marks: Uint32Array } | undefined>();
+    const read = new Map<string, TextForRanges | undefined>();
     return (id, start, end) => {
       if (!read.has(id)) read.set(id, this.readForRanges(id));
       const t = read.get(id);
@@ -260,45 +200,13 @@ export class StoreDb {
     };
   }
 
-  private readForRanges(id: string): { text: string } | { bytes: Buffer; marks: Uint32Array } | undefined {
+  private readForRanges(id: string): TextForRanges | undefined {
     if (!storable(id)) return undefined;
-    const known = this.largeTexts.get(id);
-    if (known?.text) {
-      // a kept text stands for the version of the document it was read from: its seq, which every write renews
-      if (this.docs.get(id)?.seq === known.seq) {
-        this.largeTexts.delete(id);
-        this.largeTexts.set(id, known);
-        return { bytes: known.text, marks: known.marks };
-      }
-      this.forgetLargeText(id);
-    }
-    const bytes = this.texts.getBinary(id);
-    if (bytes === undefined) return undefined;
-    if (bytes.length <= WHOLE_TEXT_BYTES) return { text: bytes.toString('utf8') };
-    const seq = this.docs.get(id)?.seq ?? -1;
-    const marks = known?.seq === seq && known.bytes === bytes.length ? known.marks : utf8Marks(bytes);
-    this.forgetLargeText(id);
-    const entry: LargeText = { seq, bytes: bytes.length, marks };
-    if (bytes.length <= KEPT_TEXT_BYTES) {
-      entry.text = bytes;
-      this.keptTextBytes += bytes.length;
-    }
-    this.largeTexts.set(id, entry);
-    for (const [oldest, e] of this.largeTexts) {
-      if (this.largeTexts.size <= MARKED_TEXTS && this.keptTextBytes <= KEPT_TEXT_BYTES) break;
-      if (this.largeTexts.size > MARKED_TEXTS) this.forgetLargeText(oldest);
-      else if (e.text) {
-        this.keptTextBytes -= e.bytes;
-        e.text = undefined;
-      }
-    }
-    return { bytes, marks };
-  }
-
-  private forgetLargeText(id: string): void {
-    const e = this.largeTexts.get(id);
-    if (e?.text) this.keptTextBytes -= e.bytes;
-    this.largeTexts.delete(id);
+    return this.largeTexts.read(
+      id,
+      () => this.docs.get(id)?.seq,
+      () => this.texts.getBinary(id),
+    );
   }
 
   /**

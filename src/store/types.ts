@@ -1,0 +1,56 @@
+// The records a store keeps in LMDB and the shapes its readers and writers exchange (store-db.ts
+// writes and reads them; every field here is persisted or sent as it is, so a field is added, never
+// renamed).
+import type { Metadata } from '../api-types.js';
+
+export interface StoreMeta {
+  id: string;
+  name: string;
+  project: string;
+  created_at: string;
+  /** The model (name@version) whose encodings the store holds. */
+  model: string;
+  /** The text analysis (Engine.analyzer) the encodings were made with; absent in stores made before it was recorded. */
+  analyzer?: string;
+  /** The database holding the live encodings (absent: `enc`). */
+  encodings?: EncodingsDb;
+}
+
+export type EncodingsDb = 'enc' | 'enc-b';
+
+/** A document as re-encoding reads it: its text and record fields. */
+export interface StoredText {
+  id: string;
+  text: string;
+  metadata: Metadata;
+  n_tokens: number;
+}
+
+export interface DocRecord {
+  seq: number;
+  metadata: Metadata;
+  n_tokens: number;
+  ingested_at: string;
+  /** Set by an ingest and by a metadata update; absent in records written before it existed (read it as ingested_at). */
+  updated_at?: string;
+}
+
+export interface DocSummary extends DocRecord {
+  id: string;
+}
+
+/** A document ready to be written: text and record fields plus the engine's opaque encoding. */
+export interface PreparedDoc {
+  id: string;
+  text: string;
+  metadata: Metadata;
+  n_tokens: number;
+  encoding: Uint8Array;
+}
+
+export interface IdempotencyRecord {
+  hash: string;
+  status: number;
+  body: unknown;
+  created_at: number;
+}
