@@ -1,11 +1,11 @@
 // The calibration of the confidence a search returns: an increasing map σ(a·logit(c) + b) of the
 // chosen stage's confidence, fitted on held-out searches (asked as is, and with the question's
 // documents hidden), refused in a model folder when it would reorder confidences, and applied by
-// the loop to every search.
+// the loop to every search; and the AUROC of found against hidden runs the training log prints.
 import t from 'tap';
 import { type LoopParams, modelFitProblem } from '../src/engine/index.js';
 import { returnedConfidence } from '../src/engine/ranking/index.js';
-import type { QueryResult } from '../src/train/evaluate.js';
+import { foundHiddenAuroc, type QueryResult } from '../src/train/evaluate.js';
 import { crossCalibrated, fitReturned } from '../src/train/fit-returned.js';
 import { mulberry32 } from '../src/train/learners.js';
 import { DEVOTION, openShippedStore } from './helpers/shipped-store.js';
@@ -80,6 +80,25 @@ t.test('cross-calibration maps each fold with a fit on the other folds only', as
   t.equal(out[5].confHidden, returnedConfidence(from1, rs[5].confHidden));
   t.equal(out[305].conf, returnedConfidence(from0, rs[305].conf), "fold 1 by fold 0's fit");
   t.same(out[5].found, rs[5].found, 'labels untouched');
+});
+
+t.test("the training log's AUROC ranks each suite's found runs against its hidden ones", async (t) => {
+  const run = (suite: string, found: boolean, conf: number, confHidden: number): QueryResult => ({
+    query: { id: `${suite}${conf}`, suite, text: '', gold: [], type: '' },
+    found: { 10: found },
+    conf,
+    hops: 1,
+    confHidden,
+  });
+  const rs = [
+    run('a', true, 0.9, 0.1),
+    run('a', true, 0.8, 0.85),
+    run('a', false, 0.05, 0.2),
+    run('b', true, 0.6, 0.7),
+    run('b', false, 0.9, 0.8),
+  ];
+  // a: found 0.9 and 0.8 against hidden 0.1, 0.85 and 0.2: 5 of 6 pairs ordered; b: found 0.6 against hidden 0.7 and 0.8
+  t.same(foundHiddenAuroc(rs), { a: 0.833, b: 0 }, 'missed runs are left out, suites apart');
 });
 
 t.test('a search returns its chosen stage confidence through the calibration', async (t) => {

@@ -4,7 +4,7 @@
 import type { LoopParams } from '../engine/index.js';
 import type { TrainQuery } from './data.js';
 import type { Item } from './fit-chains.js';
-import { ece } from './learners.js';
+import { auroc, ece } from './learners.js';
 import { evidenceRows, sufficient } from './train-set.js';
 
 export const REPORT_KS = [2, 5, 10, 20];
@@ -55,6 +55,30 @@ export interface SuiteMetrics {
 
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
 const round = (v: number) => Math.round(v * 1000) / 1000;
+
+/**
+ * Per suite, the AUROC of the runs that found their evidence (at 10) against every run with its
+ * documents hidden: how well the confidence ranks the two, whatever its level (a training log
+ * figure; the manifest keeps SuiteMetrics).
+ */
+export function foundHiddenAuroc(results: QueryResult[]): Record<string, number> {
+  const suites = [...new Set(results.map((r) => r.query.suite))].sort();
+  return Object.fromEntries(
+    suites.map((suite) => {
+      const rs = results.filter((r) => r.query.suite === suite);
+      const found = rs.filter((r) => r.found[10]).map((r) => r.conf);
+      return [
+        suite,
+        round(
+          auroc(
+            found,
+            rs.map((r) => r.confHidden),
+          ),
+        ),
+      ];
+    }),
+  );
+}
 
 export function summarise(results: QueryResult[]): Record<string, SuiteMetrics> {
   const out: Record<string, SuiteMetrics> = {};

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { NativeReader, READER_FILE } from '../answer/index.js';
 import { ENGINE_FORMAT, type ModelParams, writeModelFolder } from '../engine/index.js';
 import { DataFolder } from './data.js';
-import { summarise } from './evaluate.js';
+import { foundHiddenAuroc, summarise } from './evaluate.js';
 import type { Item } from './fit-chains.js';
 import { fitRerank } from './fit-rerank.js';
 import { HYPER, STOP_WORDS } from './hyper.js';
@@ -75,11 +75,13 @@ export async function train(o: TrainOptions): Promise<{ dir: string; metrics: un
       folds: resultFolds,
     } = fitLoop(items, keyworded, folds, theta, o, (k, of) => o.log(`fold ${k + 1}/${of} done (${elapsed()})`));
     const uncalibrated = summarise(results);
-    const cv = summarise(crossCalibratedByForm(results, resultFolds));
+    const calibrated = crossCalibratedByForm(results, resultFolds);
+    const cv = summarise(calibrated);
+    const ranks = foundHiddenAuroc(calibrated);
     for (const [suite, m] of Object.entries(cv)) {
       const raw = uncalibrated[suite];
       o.log(
-        `CV ${suite}: found ${JSON.stringify(m.found_at)} ECE@10 ${m.ece10} (${raw.ece10} uncalibrated) hops ${m.mean_hops} conf found/missed/hidden ${m.conf_found}/${m.conf_missed}/${m.conf_hidden} (hidden ${raw.conf_hidden} uncalibrated)`,
+        `CV ${suite}: found ${JSON.stringify(m.found_at)} ECE@10 ${m.ece10} (${raw.ece10} uncalibrated) hops ${m.mean_hops} conf found/missed/hidden ${m.conf_found}/${m.conf_missed}/${m.conf_hidden} (hidden ${raw.conf_hidden} uncalibrated; AUROC found vs hidden ${ranks[suite]})`,
       );
     }
     const rerank = fitRerank(deciding(items), search, NativeReader.parse(reader.file), HYPER.rerank);
