@@ -1,6 +1,6 @@
-// The records a store keeps in LMDB and the shapes its readers and writers exchange (store-db.ts
-// writes and reads them; every field here is persisted or sent as it is, so a field is added, never
-// renamed).
+// The records a store keeps in LMDB (StoreMeta, DocRecord, IdempotencyRecord: persisted as they are,
+// so a field may be added, never renamed or retyped) and the shapes store-db.ts's readers and writers
+// exchange with it.
 import type { Metadata } from '../api-types.js';
 
 export interface StoreMeta {
