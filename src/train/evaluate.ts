@@ -56,34 +56,30 @@ export interface SuiteMetrics {
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
 const round = (v: number) => Math.round(v * 1000) / 1000;
 
+/** The results of each suite, suites in name order. */
+function bySuite(results: QueryResult[]): Array<[string, QueryResult[]]> {
+  const suites = [...new Set(results.map((r) => r.query.suite))].sort();
+  return suites.map((suite) => [suite, results.filter((r) => r.query.suite === suite)]);
+}
+
 /**
  * Per suite, the AUROC of the runs that found their evidence (at 10) against every run with its
  * documents hidden: how well the confidence ranks the two, whatever its level (a training log
  * figure; the manifest keeps SuiteMetrics).
  */
 export function foundHiddenAuroc(results: QueryResult[]): Record<string, number> {
-  const suites = [...new Set(results.map((r) => r.query.suite))].sort();
   return Object.fromEntries(
-    suites.map((suite) => {
-      const rs = results.filter((r) => r.query.suite === suite);
+    bySuite(results).map(([suite, rs]) => {
       const found = rs.filter((r) => r.found[10]).map((r) => r.conf);
-      return [
-        suite,
-        round(
-          auroc(
-            found,
-            rs.map((r) => r.confHidden),
-          ),
-        ),
-      ];
+      const hidden = rs.map((r) => r.confHidden);
+      return [suite, round(auroc(found, hidden))];
     }),
   );
 }
 
 export function summarise(results: QueryResult[]): Record<string, SuiteMetrics> {
   const out: Record<string, SuiteMetrics> = {};
-  for (const suite of [...new Set(results.map((r) => r.query.suite))].sort()) {
-    const rs = results.filter((r) => r.query.suite === suite);
+  for (const [suite, rs] of bySuite(results)) {
     const y = rs.map((r) => (r.found[10] ? 1 : 0));
     out[suite] = {
       queries: rs.length,
