@@ -1,4 +1,4 @@
-// `npm run bench [-- peers | scale | filter | mcp | large-doc | book | large-ingest | memory | alloc | stores | cluster | <nothing>] [options]`: the bench
+// `npm run bench [-- peers | scale | filter | mcp | large-doc | book | large-ingest | memory | alloc | stores | cluster | conf-probe | <nothing>] [options]`: the bench
 // entry point. With no argument it runs the engine benches that need no peers: the raw dense scan (scan.ts, 1M x 256 int8) and
 // the suite runner (eval.ts) on hotpotqa-dev and squad-articles-dev (first 200 questions each).
 // `peers` (peers.ts) compares svc with Orama, MiniSearch, SQLite FTS5 and usearch; `scale`
@@ -10,7 +10,8 @@
 // `memory` (memory.ts) where a server's memory goes with the wiki-pool loaded; `alloc` (alloc.ts) what a
 // search allocates on the JavaScript heap; `stores` (stores.ts)
 // a thousand small stores, and a store opened again after it closed when idle; `cluster` (cluster.ts) three
-// svc nodes on three NATS servers against one node (throughput, kill -9, catch-up).
+// svc nodes on three NATS servers against one node (throughput, kill -9, catch-up); `conf-probe` (conf-probe.ts)
+// candidate sufficiency features against the shipped ones, out of fold, in minutes.
 // Nothing here is part of `npm test`, and no bench asserts on time: they print tables. Each bench
 // runs in a child process of its own.
 import { spawnSync } from 'node:child_process';
@@ -25,7 +26,20 @@ function tsx(script: string, args: string[]): void {
 }
 
 /** The named benches: `npm run bench -- <name>` runs bench/<name>.ts with the remaining arguments. */
-const NAMED = ['peers', 'scale', 'filter', 'mcp', 'large-doc', 'book', 'large-ingest', 'memory', 'alloc', 'stores', 'cluster'];
+const NAMED = [
+  'peers',
+  'scale',
+  'filter',
+  'mcp',
+  'large-doc',
+  'book',
+  'large-ingest',
+  'memory',
+  'alloc',
+  'stores',
+  'cluster',
+  'conf-probe',
+];
 
 if (what === undefined) {
   tsx('scan.ts', []);

@@ -1,0 +1,73 @@
+// Candidate sufficiency features for the probe (conf-probe.ts): named groups read from a stage's top
+// chain beside the shipped table (engine ranking/sufficiency-features.ts). A candidate is measured
+// here first; one worth keeping moves into the engine's table and the model is trained again.
+// Invariant: every group returns the same number of values for every stage of a question (the
+// blocks of a 2-chain stand in for a 3-chain's last step when the top chain has two passages).
+import type { Chains, Query, SearchCorpus, Stage } from '../src/engine/index.js';
+import { H1_NAMES, H2_NAMES } from '../src/engine/index.js';
+
+/** What a candidate reads: the stage, its chains' feature vectors, its top chain. */
+export interface ProbeContext {
+  c: SearchCorpus;
+  q: Query;
+  st: Stage;
+  ch: Chains;
+  /** index of the top chain, and its chain-feature vector */
+  top: number;
+  x: Float64Array;
+  /** the stage: 0 (single passages), 1 (2-chains), 2 (3-chains and 2-chains) */
+  stage: number;
+}
+
+export interface Candidate {
+  name: string;
+  compute: (x: ProbeContext) => number[];
+}
+
+const N1 = H1_NAMES.length;
+const N2 = H2_NAMES.length;
+
+/** The share of the question's idf mass whose terms satisfy `held`. */
+function massOf(q: Query, held: (i: number) => boolean): number {
+  let v = 0;
+  for (let i = 0; i < q.qt.length; i++) if (held(i)) v += q.qidf[i];
+  return v / q.qidfSum;
+}
+
+/** The top chain's last passage block: its hop-1 features and its step's hop features (zeros at stage 0's step). */
+function lastBlock({ x, stage }: ProbeContext): number[] {
+  if (stage === 0) return [...Array.from(x), ...new Array<number>(N2).fill(0)];
+  const is3 = stage === 2 && x[x.length - 1] === 1;
+  const at = is3 ? 2 * N1 + N2 + 2 : N1;
+  return Array.from(x.subarray(at, at + N1 + N2));
+}
+
+export const CANDIDATES: readonly Candidate[] = [
+  /** the top chain's first passage: its hop-1 features */
+  { name: 'first', compute: ({ x }) => Array.from(x.subarray(0, N1)) },
+  /** the top chain's last passage and the step that reached it */
+  { name: 'last', compute: lastBlock },
+  /** the share of the question's idf mass left unheld by the chain's earlier passages that its last passage holds */
+  {
+    name: 'last_unres',
+    compute: ({ q, st, top }) => {
+      const pres = st.chains[top].map((r) => q.present(r));
+      const last = pres.length - 1;
+      if (last === 0) return [1];
+      const open = (i: number) => !pres.slice(0, last).some((p) => p[i] === 1);
+      const unresolved = massOf(q, open);
+      return [unresolved > 0 ? massOf(q, (i) => open(i) && pres[last][i] === 1) / unresolved : 1];
+    },
+  },
+  /** the probability mass of the chains whose documents are all the top chain's */
+  {
+    name: 'agree_all',
+    compute: ({ c, st, top }) => {
+      const mx = Math.max(...st.scores);
+      const ex = st.scores.map((v) => Math.exp(v - mx));
+      const docs = new Set(st.chains[top].map((r) => c.docOf(r)));
+      const z = ex.reduce((a, b) => a + b, 0);
+      return [st.chains.reduce((m, cc, j) => (cc.every((r) => docs.has(c.docOf(r))) ? m + ex[j] / z : m), 0)];
+    },
+  },
+];
