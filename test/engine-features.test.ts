@@ -24,7 +24,12 @@ t.test('every table has distinct names, and the chain tables are built from the 
   for (const [name, names] of Object.entries({ H1_NAMES, H2_NAMES, SUFFICIENCY_NAMES, CHAIN2_NAMES, CHAIN3_NAMES })) {
     t.equal(new Set(names).size, names.length, `${name}: no name twice`);
   }
-  t.same([H1_NAMES.length, H2_NAMES.length, SUFFICIENCY_NAMES.length], [23, 17, 29]);
+  t.same([H1_NAMES.length, H2_NAMES.length, SUFFICIENCY_NAMES.length], [23, 17, 29 + 23]);
+  t.same(
+    SUFFICIENCY_NAMES.slice(-H1_NAMES.length),
+    H1_NAMES.map((n) => `first.${n}`),
+    "the top chain's first passage's hop-1 features close the table",
+  );
   t.equal(CHAIN2_NAMES.length, 2 * H1_NAMES.length + H2_NAMES.length + 2);
   t.equal(CHAIN3_NAMES.length, CHAIN2_NAMES.length + H1_NAMES.length + H2_NAMES.length + 1);
   t.same(CHAIN2_NAMES.slice(0, 3), ['p.s', 'p.s_body', 'p.s_title']);
@@ -97,7 +102,7 @@ t.test('a model whose feature names or weights differ is refused, naming the fir
   );
   t.equal(
     modelFitProblem(withNames('conf', SUFFICIENCY_NAMES.slice(0, -1))),
-    "conf (sufficiency): feature 29 is nothing in the model and 'sent_top' in this engine",
+    "conf (sufficiency): feature 52 is nothing in the model and 'first.sentcov' in this engine",
   );
   t.equal(
     modelFitProblem({ ...shipped, W2: shipped.W2.slice(1) }),

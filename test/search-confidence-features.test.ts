@@ -2,10 +2,18 @@
 // entities it describes instead of naming them), how many of its terms the evidence lacks, and
 // whether the evidence holds its multi-word names (as phrases, or as the words a passage opens with);
 // and whether the top chain is about what the question names (titles) and holds much of it in one
-// sentence.
+// sentence; and the top chain's first passage as hop 1 scores it.
 import t from 'tap';
 import type { Query, Searcher } from '../src/engine/ranking/index.js';
-import { questionDepth, questionNames, type Stage, SUFFICIENCY_NAMES, sufficiencyFeatures } from '../src/engine/ranking/index.js';
+import {
+  H1_NAMES,
+  h1Features,
+  questionDepth,
+  questionNames,
+  type Stage,
+  SUFFICIENCY_NAMES,
+  sufficiencyFeatures,
+} from '../src/engine/ranking/index.js';
 import { openShippedStore } from './helpers/shipped-store.js';
 
 const docs = [
@@ -121,4 +129,29 @@ t.test('the top chain is about what the question names, and holds it in one sent
   const scattered = feature(s, q, stage([lord], [lord]), 'sent_top');
   t.ok(scattered > 0 && scattered < one, `the lord passage holds "1929" and "film" only (${scattered.toFixed(3)})`);
   t.equal(feature(s, q, stage([lord, film], [lord, film]), 'sent_top'), one, 'the best sentence of any passage of the chain');
+});
+
+t.test("the top chain's first passage as hop 1 scores it", async (t) => {
+  const s = store.searcher([]);
+  const q = s.query('Who directed Devotion (1929 film)?');
+  /** Two chains, the second scored higher: its first passage is the one read. */
+  const two = (low: number[], high: number[]): Stage => ({
+    chains: [low, high],
+    scores: [1, 2],
+    ret: [...low, ...high],
+    hops: [...low, ...high].map(() => 1),
+    qcov: [0, 0],
+    lk: [0, 0],
+  });
+  const st = two([film], [lord, film]);
+  const f = sufficiencyFeatures(s.c, q, st, st.ret.length);
+  const read = h1Features(s.c, q, lord);
+  t.same(
+    H1_NAMES.map((n) => f[SUFFICIENCY_NAMES.indexOf(`first.${n}`)]),
+    Array.from(read),
+    "every hop-1 feature of the top chain's first passage, in H1's order",
+  );
+  t.equal(f[SUFFICIENCY_NAMES.indexOf('first.hit')], 0, '"Feudal titles", which the question does not name, is read first');
+  t.equal(feature(s, q, two([lord], [film, lord]), 'first.hit'), 1, 'the film passage, whose title the question names');
+  t.not(read[H1_NAMES.indexOf('s')], h1Features(s.c, q, film)[H1_NAMES.indexOf('s')], 'the two passages score apart at hop 1');
 });

@@ -7,7 +7,9 @@
 // chain is about what the question asks rather than merely mentioning its words: how many of its
 // passages belong to a document whose title the question names, and how much of the question one
 // sentence of it holds (a store without the answer still holds the question's words, scattered
-// over passages on other subjects).
+// over passages on other subjects). The table closes with the top chain's first passage as hop 1
+// scores it (its H1 features, `first.<name>`): where the search entered the store, which for a
+// question whose documents are absent is seldom a passage hop 1 ranks as it ranks the right one.
 // A table of {name, compute} over one stage's context; changing a definition means retraining.
 import { chainOrder, logit } from './confidence.js';
 import type { SearchCorpus } from './corpus.js';
@@ -89,6 +91,13 @@ export const SUFFICIENCY: ReadonlyArray<Feature<StageContext>> = [
   { name: 'named_top', compute: ({ c, q, st, top }) => namedShare(c, q, st.chains[top]) },
   /** the largest share of the question's idf mass one sentence of the top chain holds */
   { name: 'sent_top', compute: ({ c, q, st, top }) => Math.max(0, ...st.chains[top].map((r) => h1Features(c, q, r)[SENTCOV])) },
+  /** the top chain's first passage as hop 1 scores it: each of its hop-1 features */
+  ...H1_NAMES.map(
+    (name, i): Feature<StageContext> => ({
+      name: `first.${name}`,
+      compute: ({ c, q, st, top }) => h1Features(c, q, st.chains[top][0])[i],
+    }),
+  ),
 ];
 
 export const SUFFICIENCY_NAMES = namesOf(SUFFICIENCY);
