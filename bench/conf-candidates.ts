@@ -1,6 +1,7 @@
 // Candidate sufficiency features for the probe (conf-probe.ts): named groups read from a stage's top
 // chain beside the shipped table (engine ranking/sufficiency-features.ts). A candidate is measured
-// here first; one worth keeping moves into the engine's table and the model is trained again.
+// here first; one worth keeping moves into the engine's table and the model is trained again (as
+// the top chain's first passage's hop-1 features did in svc-mh 1.18.0: `first.<name>`).
 // Invariant: every group returns the same number of values for every stage of a question (the
 // blocks of a 2-chain stand in for a 3-chain's last step when the top chain has two passages).
 import type { Chains, Query, SearchCorpus, Stage } from '../src/engine/index.js';
@@ -43,8 +44,6 @@ function lastBlock({ x, stage }: ProbeContext): number[] {
 }
 
 export const CANDIDATES: readonly Candidate[] = [
-  /** the top chain's first passage: its hop-1 features */
-  { name: 'first', compute: ({ x }) => Array.from(x.subarray(0, N1)) },
   /** the top chain's last passage and the step that reached it */
   { name: 'last', compute: lastBlock },
   /** the share of the question's idf mass left unheld by the chain's earlier passages that its last passage holds */

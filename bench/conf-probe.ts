@@ -1,4 +1,4 @@
-// `npm run bench -- conf-probe [--model DIR] [--data DIR]`: a two-minute filter for sufficiency
+// `npm run bench -- conf-probe [--model DIR] [--data DIR]`: a five-minute filter for sufficiency
 // features before a 30-minute training. With a model folder's own chain scorers and term weights
 // (default the shipped model), every training question is searched as asked and with its
 // documents hidden, as the training's sufficiency fit does (fit-confidence.ts: same stages, ks,
