@@ -5,7 +5,7 @@
 // Invariant: every group returns the same number of values for every stage of a question (the
 // blocks of a 2-chain stand in for a 3-chain's last step when the top chain has two passages).
 import type { Chains, Query, SearchCorpus, Stage } from '../src/engine/index.js';
-import { H1_NAMES, H2_NAMES } from '../src/engine/index.js';
+import { CHAIN2_NAMES, H1_NAMES, H2_NAMES } from '../src/engine/index.js';
 
 /** What a candidate reads: the stage, its chains' feature vectors, its top chain. */
 export interface ProbeContext {
@@ -39,7 +39,7 @@ function massOf(q: Query, held: (i: number) => boolean): number {
 function lastBlock({ x, stage }: ProbeContext): number[] {
   if (stage === 0) return [...Array.from(x), ...new Array<number>(N2).fill(0)];
   const is3 = stage === 2 && x[x.length - 1] === 1;
-  const at = is3 ? 2 * N1 + N2 + 2 : N1;
+  const at = is3 ? CHAIN2_NAMES.length : N1;
   return Array.from(x.subarray(at, at + N1 + N2));
 }
 

@@ -1,7 +1,7 @@
 // `npm run bench -- conf-probe [--model DIR] [--data DIR]`: a five-minute filter for sufficiency
 // features before a 30-minute training. With a model folder's own chain scorers and term weights
 // (default the shipped model), every training question is searched as asked and with its
-// documents hidden, as the training's sufficiency fit does (fit-confidence.ts: same stages, ks,
+// documents hidden, by the training's own sufficiency code (fit-confidence.ts: its stages, ks,
 // labels and row weights); then per stage a logistic model of the shipped features alone, and of
 // the shipped features plus each candidate group of conf-candidates.ts, is fitted out of fold
 // (5 folds by question, and leave-one-suite-out) and scored by the AUROC of found against hidden
@@ -11,11 +11,11 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { defaultModelUri } from '../src/config.js';
-import { dotw, hop1Chains, type Query, type SearchCorpus, type Stage, stageOf, sufficiencyFeatures } from '../src/engine/index.js';
+import { dotw, sufficiencyFeatures } from '../src/engine/index.js';
 import { readModelFolder } from '../src/engine/model/index.js';
 import { DataFolder } from '../src/train/data.js';
-import { buildStages, type Item } from '../src/train/fit-chains.js';
-import { CONF_KS } from '../src/train/fit-confidence.js';
+import type { Item } from '../src/train/fit-chains.js';
+import { CONF_KS, confidenceStages, confidenceWeight } from '../src/train/fit-confidence.js';
 import { HYPER } from '../src/train/hyper.js';
 import { auroc, fitLogistic, stratifiedFolds } from '../src/train/learners.js';
 import { openSets } from '../src/train/steps.js';
@@ -51,19 +51,13 @@ const items: Item[] = sets.flatMap((set) => set.queries.map((q) => ({ set, q }))
 /** The rows of one question, as asked or hidden. */
 function rowsOf(item: Item, at: number, hidden: boolean): Row[] {
   const { set, q } = item;
-  const b = buildStages(item, search!, HYPER.exp, theta, hidden ? q.gold : []);
-  if (!b.hop1 || b.hop1.pool.length === 0) return [];
-  const c: SearchCorpus = b.s.c;
-  const Q: Query = b.Q;
+  const got = confidenceStages(item, search!, HYPER.exp, theta, hidden);
+  if (!got) return [];
   const ev = evidenceRows(set, q);
-  const stages = [{ ch: hop1Chains(b.s, Q, b.hop1), scores: b.hop1.h1 }];
-  if (b.two?.chains.length) stages.push({ ch: b.two, scores: b.sc2! });
-  if (b.three?.chains.length) stages.push({ ch: b.three, scores: b.three.X.map((x) => dotw(search!.W3, x)) });
-  const w = (hidden ? HYPER.confWeights.noAnswer : 1) * (q.gold.length >= 3 ? HYPER.confWeights.deep : 1);
-  return stages.flatMap(({ ch, scores }, stage) => {
-    const st: Stage = stageOf(c, ch, scores, Math.max(...CONF_KS), b.hop1!.ranked);
-    const top = scores.indexOf(Math.max(...scores));
-    const extra = CANDIDATES.map((f) => f.compute({ c, q: Q, st, ch, top, x: ch.X[top], stage }));
+  const w = confidenceWeight(q, hidden);
+  return got.stages.flatMap(({ ch, st }, stage) => {
+    const top = st.scores.indexOf(Math.max(...st.scores));
+    const extra = CANDIDATES.map((f) => f.compute({ c: got.c, q: got.Q, st, ch, top, x: ch.X[top], stage }));
     return CONF_KS.map((k) => ({
       item: at,
       suite: q.suite,
@@ -72,7 +66,7 @@ function rowsOf(item: Item, at: number, hidden: boolean): Row[] {
       y: !hidden && sufficient(set, q, st.ret.slice(0, k), ev) ? 1 : 0,
       hidden,
       w,
-      base: sufficiencyFeatures(c, Q, st, k),
+      base: sufficiencyFeatures(got.c, got.Q, st, k),
       extra,
     }));
   });

@@ -16,6 +16,7 @@ import {
   stageOf,
   sufficiencyFeatures,
 } from '../engine/index.js';
+import type { TrainQuery } from './data.js';
 import { buildStages, type ChainWeights, type Item } from './fit-chains.js';
 import { HYPER } from './hyper.js';
 import { fitLogistic, fitPlatt, stratifiedFolds } from './learners.js';
@@ -35,16 +36,23 @@ interface Row {
 
 type QuestionRow = Omit<Row, 'query'>;
 
-/** Confidence rows of every stage and every k for one question (with its documents present or hidden). */
-function rowsFor(item: Item, w: ChainWeights, exp: ExpansionParams, theta: ReadonlyMap<number, number>, hidden: boolean): QuestionRow[] {
-  const { set, q } = item;
-  const store = set.store;
-  const b = buildStages(item, w, exp, theta, hidden ? q.gold : []);
-  const ev = evidenceRows(set, q);
-  if (!b.hop1 || b.hop1.pool.length === 0) return [];
+/** A stage of one question's search with the chains it was built from. */
+export interface ConfidenceStage {
+  ch: Chains;
+  st: Stage;
+}
+
+/**
+ * One question's search (as asked, or with its documents hidden) cut into the stages the
+ * sufficiency models score, each listing the largest k of CONF_KS; undefined when hop 1 finds nothing.
+ */
+export function confidenceStages(item: Item, w: ChainWeights, exp: ExpansionParams, theta: ReadonlyMap<number, number>, hidden: boolean) {
+  const b = buildStages(item, w, exp, theta, hidden ? item.q.gold : []);
+  if (!b.hop1 || b.hop1.pool.length === 0) return undefined;
   const ranked = b.hop1.ranked;
-  const stage = (ch: Chains, scores: number[]): Stage => stageOf(store.corpus(), ch, scores, Math.max(...CONF_KS), ranked);
-  const stages: Stage[] = [stage(hop1Chains(b.s, b.Q, b.hop1), b.hop1.h1)];
+  const corpus = item.set.store.corpus();
+  const stage = (ch: Chains, scores: number[]): ConfidenceStage => ({ ch, st: stageOf(corpus, ch, scores, Math.max(...CONF_KS), ranked) });
+  const stages = [stage(hop1Chains(b.s, b.Q, b.hop1), b.hop1.h1)];
   if (b.two?.chains.length) stages.push(stage(b.two, b.sc2!));
   if (b.three?.chains.length)
     stages.push(
@@ -53,12 +61,26 @@ function rowsFor(item: Item, w: ChainWeights, exp: ExpansionParams, theta: Reado
         b.three.X.map((x) => dotw(w.W3, x)),
       ),
     );
-  const weight = (hidden ? HYPER.confWeights.noAnswer : 1) * (q.gold.length >= 3 ? HYPER.confWeights.deep : 1);
+  return { c: b.s.c, Q: b.Q, stages };
+}
+
+/** A row's weight in the sufficiency fit: HYPER.confWeights for a hidden run and for a question of three or more documents. */
+export function confidenceWeight(q: TrainQuery, hidden: boolean): number {
+  return (hidden ? HYPER.confWeights.noAnswer : 1) * (q.gold.length >= 3 ? HYPER.confWeights.deep : 1);
+}
+
+/** Confidence rows of every stage and every k for one question (with its documents present or hidden). */
+function rowsFor(item: Item, w: ChainWeights, exp: ExpansionParams, theta: ReadonlyMap<number, number>, hidden: boolean): QuestionRow[] {
+  const { set, q } = item;
+  const got = confidenceStages(item, w, exp, theta, hidden);
+  if (!got) return [];
+  const ev = evidenceRows(set, q);
+  const weight = confidenceWeight(q, hidden);
   const out: QuestionRow[] = [];
-  stages.forEach((st, h) => {
+  got.stages.forEach(({ st }, h) => {
     for (const k of CONF_KS) {
       const y = !hidden && sufficient(set, q, st.ret.slice(0, k), ev) ? 1 : 0;
-      out.push({ stage: h, f: sufficiencyFeatures(b.s.c, b.Q, st, k), y, w: weight, answerable: !hidden });
+      out.push({ stage: h, f: sufficiencyFeatures(got.c, got.Q, st, k), y, w: weight, answerable: !hidden });
     }
   });
   return out;
