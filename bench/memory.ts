@@ -4,7 +4,8 @@
 // child starts on the same data dir (a restart: the warm-up opens the store), settles, answers the
 // same searches and reports. Each report splits the RSS into anonymous memory, the malloc heap and
 // mapped files (LMDB's data.mdb apart, from /proc/self/smaps), beside the main thread's JavaScript
-// heap and external memory, the shared WebAssembly memory (its size and what is allocated in it) and
+// heap and external memory, the shared WebAssembly memory (its size, what of it was written and what
+// is allocated in it; the relocations the engine made of it) and
 // the index's segments; each figure is the median of `--runs` runs. `--env` sets variables for the
 // children (malloc tuning, say). Linux only.
 import { spawnSync } from 'node:child_process';
@@ -54,7 +55,7 @@ async function child(phase: 'ingest' | 'restart', threads: number, dataDir: stri
   };
   const { services } = server as unknown as {
     services: {
-      engine: { ctx: { heap: { stats(): { capacity: number; bytesInUse: number } } } };
+      engine: { ctx: { heap: { idleBytes: number; stats(): { capacity: number; bytesInUse: number } }; pool: { relocations: number } } };
       registry: { entry(p: string, s: string): { open?: { index: { memoryBytes: number; settled: boolean } } } };
     };
   };
@@ -62,7 +63,8 @@ async function child(phase: 'ingest' | 'restart', threads: number, dataDir: stri
   if (phase === 'ingest') await ingestCorpus(call);
   await waitSettled(open()?.index);
   for (const q of suiteQueries('hotpotqa-dev', 100)) await call('POST', `/stores/${STORE}/search`, { query: q.query, max_results: 10 });
-  await new Promise((r) => setTimeout(r, 3000)); // the workers are idle for a while before the figures
+  // the workers are idle for a while before the figures (long enough for the engine memory's relocation, MEMORY.relocate)
+  await new Promise((r) => setTimeout(r, 4000));
   const gc = (globalThis as { gc?: () => void }).gc;
   gc?.();
   await new Promise((r) => setTimeout(r, 500));
@@ -74,7 +76,9 @@ async function child(phase: 'ingest' | 'restart', threads: number, dataDir: stri
     jsHeap: m.heapTotal,
     external: m.external,
     wasm: wasm.capacity,
+    wasmWritten: services.engine.ctx.heap.idleBytes + wasm.bytesInUse,
     wasmUsed: wasm.bytesInUse,
+    relocations: services.engine.ctx.pool.relocations,
     index: open()?.index.memoryBytes ?? 0,
     ...rssByMapping(),
   };
@@ -97,7 +101,10 @@ const { values: opt } = parseArgs({
 });
 const env = { ...process.env, ...Object.fromEntries(opt.env.map((kv) => kv.split(/=(.*)/s).slice(0, 2))) };
 const runs = Number(opt.runs);
-type Report = Record<'rss' | 'anon' | 'heap' | 'lmdb' | 'files' | 'jsHeap' | 'external' | 'wasm' | 'wasmUsed' | 'index', number>;
+type Report = Record<
+  'rss' | 'anon' | 'heap' | 'lmdb' | 'files' | 'jsHeap' | 'external' | 'wasm' | 'wasmWritten' | 'wasmUsed' | 'relocations' | 'index',
+  number
+>;
 
 function runChild(phase: string, threads: number, dataDir: string): Report {
   const args = ['--expose-gc', '--import', 'tsx', path.join(BENCH_DIR, 'memory.ts'), '--child', phase, String(threads), dataDir];
@@ -134,7 +141,7 @@ for (const threads of opt.threads.split(',').map(Number)) {
       MiB(mid('files')),
       MiB(mid('jsHeap')),
       MiB(mid('external')),
-      `${MiB(mid('wasm'))} (${MiB(mid('wasmUsed'))})`,
+      `${MiB(mid('wasm'))} (${MiB(mid('wasmWritten'))} / ${MiB(mid('wasmUsed'))}; ${mid('relocations')})`,
       MiB(mid('index')),
     ]);
   }
@@ -154,7 +161,7 @@ process.stdout.write(
       'other files',
       'main JS heap',
       'main external',
-      'WebAssembly memory (allocated)',
+      'WebAssembly memory (written / allocated; relocations)',
       'index segments',
     ],
     rows,

@@ -2,7 +2,7 @@
 // bound on each call to the enrichment endpoint), SVC_MCP_WRITES (the MCP endpoint's writing tools),
 // SVC_METRICS_KEY (the token of /metrics), SVC_STORE_IDLE_S (when an unused store closes),
 // SVC_THREADS (the engine's worker threads), SVC_ENGINE_MEMORY_MB (the most memory the engine's
-// indexes may take), and the cluster's SVC_NATS_URL, SVC_REPLICAS, SVC_NODE_TTL_S and SVC_NODE_ID
+// indexes may take), SVC_ENGINE_RELOCATE_MB (when the engine's memory is relocated), and the cluster's SVC_NATS_URL, SVC_REPLICAS, SVC_NODE_TTL_S and SVC_NODE_ID
 // (docs/cluster.md); the port comes from the `--port` flag. Relative
 // paths resolve against the working directory, except the default model, which is the folder
 // shipped in this package's models/.
@@ -40,6 +40,8 @@ export interface Config {
   threads?: number;
   /** The most bytes the engine's shared memory (the open stores' indexes and the model) may grow to (SVC_ENGINE_MEMORY_MB). */
   engineMemoryBytes: number;
+  /** Idle engine memory worth a relocation (SVC_ENGINE_RELOCATE_MB); undefined: the engine's default (32 MiB); 0: never relocated. */
+  engineRelocateBytes?: number;
   /** The cluster (SVC_NATS_URL or --cluster); undefined: a single node, as before. */
   cluster?: ClusterConfig;
 }
@@ -93,6 +95,11 @@ export const SERVER_VARIABLES: ReadonlyArray<{ name: string; default: string; me
   { name: 'SVC_STORE_IDLE_S', default: '600', meaning: 'seconds an unused store stays open (0: until shutdown)' },
   { name: 'SVC_THREADS', default: 'one per core', meaning: "the engine's worker threads (each holds a heap of its own)" },
   { name: 'SVC_ENGINE_MEMORY_MB', default: '4096', meaning: "the most memory the open stores' indexes and the model may take" },
+  {
+    name: 'SVC_ENGINE_RELOCATE_MB',
+    default: '32',
+    meaning: 'once the engine is idle, the memory written and no longer used that is worth copying the rest to give it back (0: never)',
+  },
   { name: 'SVC_NATS_URL', default: 'unset: one node', meaning: 'NATS servers of a cluster, comma-separated (as --cluster)' },
   { name: 'SVC_REPLICAS', default: '2', meaning: 'in a cluster, copies of each store on distinct svc nodes' },
   { name: 'SVC_NODE_TTL_S', default: '5', meaning: 'in a cluster, seconds without a heartbeat before a node is gone' },
@@ -151,6 +158,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       `SVC_ENGINE_MEMORY_MB=${env.SVC_ENGINE_MEMORY_MB} is not a whole number of megabytes from ${ENGINE_MEMORY_MB.min} to ${ENGINE_MEMORY_MB.max} (default ${ENGINE_MEMORY_MB.max})`,
     );
   }
+  const relocateMb = env.SVC_ENGINE_RELOCATE_MB ? Number(env.SVC_ENGINE_RELOCATE_MB) : undefined;
+  if (relocateMb !== undefined && !(Number.isInteger(relocateMb) && relocateMb >= 0 && relocateMb <= ENGINE_MEMORY_MB.max)) {
+    throw new ConfigError(
+      `SVC_ENGINE_RELOCATE_MB=${env.SVC_ENGINE_RELOCATE_MB} is not a whole number of megabytes from 0 to ${ENGINE_MEMORY_MB.max} (default 32; 0 never relocates)`,
+    );
+  }
   return {
     modelUri: isRemote ? modelUri : path.resolve(modelUri),
     modelCache: path.resolve(env.SVC_MODEL_CACHE ?? path.join(dataDir, '.model-cache')),
@@ -169,6 +182,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     storeIdleS: idle,
     threads,
     engineMemoryBytes: memoryMb * 2 ** 20,
+    engineRelocateBytes: relocateMb === undefined ? undefined : relocateMb * 2 ** 20,
     cluster: env.SVC_NATS_URL ? clusterConfig(env.SVC_NATS_URL, env) : undefined,
   };
 }

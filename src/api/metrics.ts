@@ -63,14 +63,24 @@ export class ServerMetrics {
     });
     new Gauge({
       name: 'svc_engine_memory_bytes',
-      help: "The engine's shared memory: reserved (its high-water mark, never given back), allocated (open stores' indexes, the model, searches' scratch) and limit (an ingest past it is refused with 507)",
+      help: "The engine's shared memory: reserved (its size: the high-water mark until a relocation), written (what of it has been written, at most resident), allocated (open stores' indexes, the model, searches' scratch) and limit (an ingest past it is refused with 507)",
       labelNames: ['kind'] as const,
       registers: [this.registry],
       collect() {
         const m = engine.memory;
         this.set({ kind: 'reserved' }, m.reserved);
+        this.set({ kind: 'written' }, m.written);
         this.set({ kind: 'allocated' }, m.allocated);
         this.set({ kind: 'limit' }, m.limit);
+      },
+    });
+    new Counter({
+      name: 'svc_engine_memory_relocations_total',
+      help: "Relocations of the engine's memory: its live blocks copied into a fresh memory when idle, giving back what merges and deleted stores left",
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        this.inc(engine.memory.relocations);
       },
     });
     /** A gauge per store of the catalog; `value` undefined leaves a store out. */

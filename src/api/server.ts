@@ -82,7 +82,13 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     // Read and verified once; the engine places its tables and the answerer takes its reader from it.
     const model = loadModelFolder(modelDir);
     const threads = opts.threads ?? config.threads ?? availableParallelism();
-    engine = await loadEngine({ model, threads, maxQueue: opts.maxQueue, memoryBytes: config.engineMemoryBytes });
+    engine = await loadEngine({
+      model,
+      threads,
+      maxQueue: opts.maxQueue,
+      memoryBytes: config.engineMemoryBytes,
+      relocateMinBytes: config.engineRelocateBytes,
+    });
     logger.info({ threads, model: engine.model }, 'engine started');
     const registry = new StoreRegistry(config.dataDir, engine, (msg, fields) => logger.info(fields ?? {}, msg));
     // Answers and enrichment: the native reader from the model folder, or the SVC_ENRICH_* endpoint.

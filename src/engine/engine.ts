@@ -7,6 +7,7 @@
 import { VERSION } from '../version.js';
 import { createContext, type EngineContext, encodeBatch, MemoryStoreIndex } from './index/index.js';
 import { type LoadedModelFolder, loadModel, type ModelDescriptor, ModelError, readModelFolder } from './model/index.js';
+import { MEMORY } from './params.js';
 import { modelFitProblem } from './ranking/index.js';
 import { createEngineRuntime, EnginePool, type EngineRuntime } from './runtime/index.js';
 import { decodeBlob } from './segment/index.js';
@@ -22,6 +23,13 @@ export interface EngineOptions {
   /** The most bytes the shared memory may grow to (default and at most 4 GiB); past it an allocation throws WasmOutOfMemoryError. */
   memoryBytes?: number;
   log?: (msg: string, fields?: Record<string, unknown>) => void;
+  /**
+   * The idle memory (written, no longer in use) worth relocating the engine's memory for when the
+   * pool is idle, giving back the pages of merges and deleted stores (MEMORY.relocate); 0: never.
+   * loadEngine's default is MEMORY.relocate.minFreeBytes; startEngine's is 0, since its caller may
+   * keep using the runtime's main-thread kernels (the in-process store).
+   */
+  relocateMinBytes?: number;
 }
 
 /**
@@ -72,8 +80,15 @@ class SvcEngine implements Engine {
   }
 
   get memory(): EngineMemory {
-    const s = this.ctx.heap.stats();
-    return { reserved: s.capacity, allocated: s.bytesInUse, limit: s.maxBytes };
+    const { heap, pool } = this.ctx;
+    const s = heap.stats();
+    return {
+      reserved: s.capacity,
+      written: heap.idleBytes + s.bytesInUse,
+      allocated: s.bytesInUse,
+      limit: s.maxBytes,
+      relocations: pool.relocations,
+    };
   }
 
   createIndex(opts: { compactWhenIdle?: boolean } = {}): StoreIndex {
@@ -89,7 +104,7 @@ class SvcEngine implements Engine {
 export async function loadEngine(opts: EngineOptions): Promise<Engine> {
   const runtime = await createEngineRuntime({ maxBytes: opts.memoryBytes });
   const { descriptor } = loadModel(opts.model, runtime.heap);
-  return startEngine(runtime, descriptor, opts).engine;
+  return startEngine(runtime, descriptor, { ...opts, relocateMinBytes: opts.relocateMinBytes ?? MEMORY.relocate.minFreeBytes }).engine;
 }
 
 /** An engine over a model already placed in `runtime`'s memory; also hands out its internals (the in-process store). */
@@ -106,6 +121,7 @@ export function startEngine(
     threads: opts.threads,
     maxQueue: opts.maxQueue,
     shared: descriptor,
+    relocateMinBytes: opts.relocateMinBytes,
     onWorkerError: (err) => log('engine worker failed', { err: String(err) }),
   });
   const ctx = createContext(runtime.heap, pool, descriptor, log);

@@ -112,12 +112,19 @@ export interface StoreIndex {
 
 /** The engine's shared memory (Engine.memory), bytes. */
 export interface EngineMemory {
-  /** the WebAssembly memory's size: its high-water mark, as it never shrinks */
+  /**
+   * the WebAssembly memory's size: a WebAssembly memory never shrinks, so this is its high-water
+   * mark until the engine relocates its blocks into a fresh memory spanning them (MEMORY.relocate)
+   */
   reserved: number;
+  /** bytes of it written since it was made (every block allocated in it): at most this is resident */
+  written: number;
   /** live blocks: every open store's index, the model's tables and searches' scratch */
   allocated: number;
   /** the most it may grow to (4 GiB, or SVC_ENGINE_MEMORY_MB) */
   limit: number;
+  /** relocations so far */
+  relocations: number;
 }
 
 export interface Engine {

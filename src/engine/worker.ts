@@ -1,6 +1,6 @@
 // The engine's pool worker (a thread entry, loaded by the pool from engineWorkerUrl(), never
-// imported): registers the ops every worker knows, instantiates the kernels once on the shared
-// memory received in workerData and dispatches each task to its op.
+// imported): registers the ops every worker knows, instantiates the kernels on the shared memory
+// each task names (again only when the heap moved: runtime/adopt.ts) and dispatches each task to its op.
 // Invariants: the ops are registered before the first task; handler errors never escape as thread
 // errors; they come back as a TaskReply carrying a WireError (class name + code) that the pool
 // rebuilds. The buffers an op declares as moving are transferred with its reply, not copied.
@@ -8,6 +8,7 @@ import { workerData } from 'node:worker_threads';
 import { move, transferableSymbol, valueSymbol } from 'piscina';
 import { searchOp } from './ranking/index.js';
 import {
+  adoptOp,
   type EngineWorkerData,
   errorToWire,
   getOp,
@@ -16,7 +17,7 @@ import {
   scanOp,
   type TaskEnvelope,
   type TaskReply,
-  WasmKernels,
+  WorkerKernels,
 } from './runtime/index.js';
 import {
   assembleOp,
@@ -31,6 +32,7 @@ import {
   readingOp,
 } from './segment/index.js';
 
+registerOp('adopt', adoptOp);
 registerOp('scan', scanOp);
 registerOp('encode', encodeOp, encodeMoves);
 registerOp('reading', readingOp);
@@ -40,12 +42,12 @@ registerOp('build', buildOp, builtMoves);
 registerOp('merge', mergeOp, mergeMoves);
 registerOp('search', searchOp);
 
-const data = workerData as EngineWorkerData;
-const ctx: OpContext = { kernels: new WasmKernels(data.module, data.memory), shared: data.shared };
+const kernels = new WorkerKernels(workerData as EngineWorkerData);
 
 export default async function handleTask(task: TaskEnvelope): Promise<TaskReply | ReturnType<typeof move>> {
   try {
     const { handler, moves } = getOp(task.op);
+    const ctx: OpContext = kernels.contextFor(task);
     const reply: TaskReply = { ok: true, value: await handler(ctx, task.args) };
     if (!moves) return reply;
     // a shared buffer cannot move (and is never copied either)

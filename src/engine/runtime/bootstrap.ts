@@ -9,9 +9,13 @@ import { compileKernels } from './module.js';
 
 export interface EngineRuntime {
   module: WebAssembly.Module;
-  memory: WebAssembly.Memory;
+  /** The heap's memory now (another once the heap is relocated). */
+  readonly memory: WebAssembly.Memory;
   heap: WasmHeap;
-  /** Main-thread kernels (small jobs that are not worth a worker hop). */
+  /**
+   * Main-thread kernels (in-process ranking, tests): bound to the memory the runtime was created
+   * with, so not for a heap a pool relocates (EnginePool's relocateWhenIdle).
+   */
   kernels: WasmKernels;
 }
 
@@ -31,5 +35,12 @@ export async function createEngineRuntime(opts: RuntimeOptions = {}): Promise<En
   const memory = createSharedMemory(opts.initialBytes);
   const kernels = new WasmKernels(module, memory);
   const heap = new WasmHeap(memory, { heapBase: kernels.heapBase, maxBytes: opts.maxBytes });
-  return { module, memory, heap, kernels };
+  return {
+    module,
+    get memory() {
+      return heap.memory;
+    },
+    heap,
+    kernels,
+  };
 }

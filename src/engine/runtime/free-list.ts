@@ -41,6 +41,19 @@ export class FreeList {
     return this.live.get(ptr);
   }
 
+  /** The live blocks as [start, end) ranges, adjacent blocks joined, in address order. */
+  liveRanges(): Array<[number, number]> {
+    const starts = [...this.live.keys()].sort((a, b) => a - b);
+    const out: Array<[number, number]> = [];
+    for (const s of starts) {
+      const e = s + (this.live.get(s) ?? 0);
+      const last = out[out.length - 1];
+      if (last && last[1] === s) last[1] = e;
+      else out.push([s, e]);
+    }
+    return out;
+  }
+
   /** Best-fit block from the free list, or undefined when none fits. */
   private takeFree(size: number): number | undefined {
     let best: number | undefined;

@@ -3,7 +3,9 @@
 // registry of the ops workers run, and the runtime's typed errors. Only this room touches
 // WebAssembly memory directly; every other room reads and writes it through WasmKernels and
 // MemoryViews.
+export { type AdoptArgs, adoptOp, WorkerKernels } from './adopt.js';
 export { createEngineRuntime, type EngineRuntime, type RuntimeOptions } from './bootstrap.js';
+export { collectGarbage } from './collect.js';
 export * from './errors.js';
 export { ALIGN, alignUp, FreeList } from './free-list.js';
 export { MAX_I8_DIM, MAX_POSTING_ROWS, WasmKernels } from './kernels.js';

@@ -4,10 +4,15 @@
 // failed allocation leaves every block and the bookkeeping unchanged. A retired
 // block is reused only once every task pinned before the retire has unpinned;
 // free() reuses at once and is meant for per-task scratch the caller owns.
+// relocate() moves every live block, at the same address, into a fresh memory that
+// spans only up to the highest one: the old memory's pages (the high-water mark of
+// merges, a deleted store's index) can then go back to the system once no thread
+// references it; only with no task pinned, and the generation counts the moves.
 
 import { EpochTracker, type PinToken } from './epochs.js';
 import { AllocSizeError, InvalidPointerError, WasmOutOfMemoryError } from './errors.js';
 import { ALIGN, alignUp, FreeList } from './free-list.js';
+import { TouchedRanges } from './touched.js';
 import type { HeapOptions, HeapStats } from './types.js';
 import { MemoryViews } from './views.js';
 
@@ -26,23 +31,86 @@ export function createSharedMemory(initialBytes = MIN_PAGES * PAGE_BYTES): WebAs
   return new WebAssembly.Memory({ initial, maximum: MAX_PAGES, shared: true });
 }
 
+/** Writes a zero to each page of [start, end) of `memory`, so that the system backs them now. */
+export function touchPages(memory: WebAssembly.Memory, start: number, end: number): void {
+  const u8 = new Uint8Array(memory.buffer);
+  for (let p = start - (start % 4096); p < Math.min(end, u8.length); p += 4096) u8[p] = 0;
+}
+
 export class WasmHeap {
   readonly views: MemoryViews;
+  private gen = 0;
+  private touched = new TouchedRanges();
   readonly maxBytes: number;
   private readonly blocks: FreeList;
   private readonly epochs = new EpochTracker<number>();
   private readonly retired = new Set<number>();
   private retiredBytes = 0;
 
-  constructor(
-    readonly memory: WebAssembly.Memory,
-    opts: HeapOptions,
-  ) {
+  constructor(memory: WebAssembly.Memory, opts: HeapOptions) {
     this.views = new MemoryViews(memory);
     const pages = Math.floor(Math.min(opts.maxBytes ?? MAX_MEMORY_BYTES, MAX_MEMORY_BYTES) / PAGE_BYTES);
     this.maxBytes = pages * PAGE_BYTES;
     this.blocks = new FreeList(alignUp(Math.max(opts.heapBase, ALIGN)));
     if (this.blocks.base >= this.maxBytes) throw new WasmOutOfMemoryError(`maxBytes ${this.maxBytes} leaves no room above heap base`);
+    this.touched.add(0, this.blocks.base);
+  }
+
+  /** The memory the blocks live in now (another after each relocate()). */
+  get memory(): WebAssembly.Memory {
+    return this.views.memory;
+  }
+
+  /** How many times the blocks have moved to a fresh memory. */
+  get generation(): number {
+    return this.gen;
+  }
+
+  /**
+   * Bytes of the memory above the heap base written since it was created (every block allocated in
+   * it) that no live block holds now: about what a relocation would give back.
+   */
+  get idleBytes(): number {
+    return this.touched.bytes - this.blocks.base - this.blocks.liveBytes;
+  }
+
+  /** The live blocks as [start, end) ranges, adjacent ones joined, in address order. */
+  liveRanges(): Array<[number, number]> {
+    return this.blocks.liveRanges();
+  }
+
+  /**
+   * Moves every live block, at the same address, into a fresh shared memory (`into`, grown as
+   * needed: one made by relocationTarget() and written in beforehand, so that the copy does not pay
+   * for its pages' first touch) spanning the module's static data and the blocks up to the highest:
+   * what the old memory's pages held besides is given back once nothing references it. Every thread
+   * must instantiate its kernels on the new memory before touching the heap again (EnginePool does,
+   * per task). Refused (InvalidPointerError) while a task is pinned or a block awaits reclamation.
+   */
+  relocate(into: WebAssembly.Memory = this.relocationTarget()): WebAssembly.Memory {
+    if (this.epochs.outstandingPins > 0 || this.retired.size > 0) {
+      throw new InvalidPointerError('relocate: tasks are in flight or blocks await reclamation');
+    }
+    const need = Math.ceil(Math.max(this.blocks.top, this.blocks.base) / PAGE_BYTES) - into.buffer.byteLength / PAGE_BYTES;
+    if (need > 0) into.grow(need);
+    const from = this.views.u8;
+    const to = new Uint8Array(into.buffer);
+    const touched = new TouchedRanges();
+    touched.add(0, this.blocks.base);
+    to.set(from.subarray(0, this.blocks.base));
+    for (const [start, end] of this.blocks.liveRanges()) {
+      to.set(from.subarray(start, end), start);
+      touched.add(start, end);
+    }
+    this.touched = touched;
+    this.views.rebind(into);
+    this.gen++;
+    return into;
+  }
+
+  /** A fresh memory for relocate(): it spans the live blocks as they are now. */
+  relocationTarget(): WebAssembly.Memory {
+    return createSharedMemory(Math.max(this.blocks.top, this.blocks.base));
   }
 
   get bytesInUse(): number {
@@ -65,6 +133,7 @@ export class WasmHeap {
       if (ptr === undefined) throw new WasmOutOfMemoryError(`alloc: ${bytes} B did not fit after growth`, bytes);
     }
     if (opts.zero) this.views.fill(ptr, size, 0);
+    this.touched.add(ptr, ptr + size);
     return ptr;
   }
 

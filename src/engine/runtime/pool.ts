@@ -5,13 +5,19 @@
 // threads + maxQueue tasks are in flight, beyond that run() rejects at once with PoolBusyError;
 // tasks are never cancelled mid-flight (a kernel may be writing shared memory); if no worker is
 // left alive (start-up failure) every task fails with PoolBrokenError rather than waiting
-// forever; close() waits for in-flight tasks, then stops.
+// forever; close() waits for in-flight tasks, then stops. Every task names the heap's memory and
+// generation; the pool relocates the heap (memory.ts relocate) only with no task in flight, once
+// it has been idle and much more of the memory was written in than its live blocks hold
+// (MEMORY.relocate), and then sends one `adopt` task to each worker and collects its own heap, so
+// that the old memory's pages go back to the system.
 
 import { availableParallelism } from 'node:os';
 import { Piscina, queueOptionsSymbol } from 'piscina';
-import { WORKERS } from '../params.js';
+import { MEMORY, WORKERS } from '../params.js';
+import type { AdoptArgs } from './adopt.js';
+import { collectGarbage } from './collect.js';
 import { errorFromWire, PoolBrokenError, PoolBusyError, PoolClosedError } from './errors.js';
-import type { WasmHeap } from './memory.js';
+import { touchPages, type WasmHeap } from './memory.js';
 import { type LaneOptions, LaneQueue } from './task-queue.js';
 import type { EngineWorkerData, TaskEnvelope, TaskReply } from './types.js';
 
@@ -28,6 +34,12 @@ export interface EnginePoolOptions {
   shared?: unknown;
   /** Called when a worker fails outside any task (e.g. at start-up); such errors never crash the process. */
   onWorkerError?: (err: Error) => void;
+  /**
+   * The heap is relocated when idle once this many bytes of it were written and are no longer in
+   * use (and MEMORY.relocate's share); 0 or unset: never when idle (a runtime whose main-thread
+   * kernels are in use must keep its memory), though relocate() works either way.
+   */
+  relocateMinBytes?: number;
 }
 
 export class EnginePool {
@@ -39,6 +51,11 @@ export class EnginePool {
   private closing: Promise<void> | undefined;
   private broken: PoolBrokenError | undefined;
   private lastWorkerError: Error | undefined;
+  private lastActive = performance.now();
+  private readonly relocateTimer: NodeJS.Timeout | undefined;
+  private relocating = false;
+  /** Relocations of the heap so far. */
+  relocations = 0;
 
   constructor(opts: EnginePoolOptions) {
     this.threads = opts.threads ?? availableParallelism();
@@ -50,7 +67,9 @@ export class EnginePool {
       throw new RangeError(`maxQueue must be a non-negative integer, got ${this.maxQueue}`);
     }
     this.heap = opts.heap;
-    const workerData: EngineWorkerData = { module: opts.module, memory: opts.heap.memory, shared: opts.shared };
+    // the memory travels with each task, never in workerData: Piscina keeps that for the workers it
+    // starts later, which would keep a relocated memory alive
+    const workerData: EngineWorkerData = { module: opts.module, shared: opts.shared };
     this.piscina = new Piscina({
       filename: opts.workerUrl.href,
       minThreads: this.threads,
@@ -68,6 +87,64 @@ export class EnginePool {
       opts.onWorkerError?.(err);
     });
     this.piscina.on('workerDestroy', () => setImmediate(() => this.checkAlive()));
+    const minBytes = opts.relocateMinBytes ?? 0;
+    if (minBytes > 0) {
+      // a relocation that fails (no memory for the new one) leaves the heap as it was: reported, never thrown
+      const check = () => this.relocateIfIdle(minBytes).catch((err: Error) => opts.onWorkerError?.(err));
+      this.relocateTimer = setInterval(check, MEMORY.relocate.checkMs);
+      this.relocateTimer.unref();
+    }
+  }
+
+  private async relocateIfIdle(minBytes: number): Promise<void> {
+    const r = MEMORY.relocate;
+    const idle = this.inflight.size === 0 && performance.now() - this.lastActive >= r.idleMs;
+    const { idleBytes, bytesInUse } = this.heap;
+    const worth = idleBytes >= Math.max(minBytes, r.minFreeShare * (idleBytes + bytesInUse));
+    if (idle && worth && bytesInUse <= r.maxCopyBytes) await this.relocate();
+  }
+
+  /**
+   * Relocates the heap now when no task is in flight (false otherwise, or while closing or
+   * relocating): the blocks move to a fresh memory, each worker adopts it, and this thread
+   * collects, so that the old memory can be freed.
+   */
+  async relocate(): Promise<boolean> {
+    const busy = () => {
+      const s = this.heap.stats();
+      return (
+        this.closing !== undefined || this.broken !== undefined || this.inflight.size > 0 || s.outstandingPins > 0 || s.retiredBlocks > 0
+      );
+    };
+    if (busy() || this.relocating) return false;
+    this.relocating = true;
+    try {
+      // the new memory's pages are first written a slice at a time, between other work: only the
+      // copy itself stops the engine, and it is given up if a task came meanwhile
+      const into = this.heap.relocationTarget();
+      for (const [start, end] of this.heap.liveRanges()) {
+        for (let at = start; at < end; at += MEMORY.relocate.touchSliceBytes) {
+          touchPages(into, at, Math.min(end, at + MEMORY.relocate.touchSliceBytes));
+          await new Promise((r) => setImmediate(r));
+          if (busy()) {
+            collectGarbage(); // the pages written in the memory given up
+            return false;
+          }
+        }
+      }
+      this.heap.relocate(into);
+      this.relocations++;
+      const args: AdoptArgs = {
+        barrier: new SharedArrayBuffer(4),
+        workers: this.threads,
+        waitMs: MEMORY.relocate.adoptWaitMs,
+      };
+      await Promise.allSettled(Array.from({ length: this.threads }, () => this.run('adopt', args, { background: true })));
+      collectGarbage();
+      return true;
+    } finally {
+      this.relocating = false;
+    }
   }
 
   /** Piscina does not respawn workers that fail while starting; with none left, fail instead of hanging. */
@@ -97,9 +174,12 @@ export class EnginePool {
       );
     }
     const token = this.heap.pin();
-    const task = this.dispatch<R>({ op, args }, lane, transfer).finally(() => {
+    this.lastActive = performance.now();
+    const envelope: TaskEnvelope = { op, args, gen: this.heap.generation, memory: this.heap.memory };
+    const task = this.dispatch<R>(envelope, lane, transfer).finally(() => {
       this.inflight.delete(task);
       this.heap.unpin(token);
+      this.lastActive = performance.now();
     });
     this.inflight.add(task);
     return task;
@@ -120,6 +200,7 @@ export class EnginePool {
   /** Refuses new tasks, waits for in-flight ones, then stops the workers. Idempotent. */
   close(): Promise<void> {
     this.closing ??= (async () => {
+      clearInterval(this.relocateTimer);
       while (this.inflight.size > 0) await Promise.allSettled([...this.inflight]);
       await this.piscina.destroy();
     })();

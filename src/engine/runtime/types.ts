@@ -5,7 +5,6 @@
 /** What each worker receives in workerData. */
 export interface EngineWorkerData {
   module: WebAssembly.Module;
-  memory: WebAssembly.Memory;
   /** Plain data every worker needs besides the kernels (e.g. the model descriptor). */
   shared?: unknown;
 }
@@ -13,6 +12,9 @@ export interface EngineWorkerData {
 export interface TaskEnvelope {
   op: string;
   args: unknown;
+  /** the heap's generation and memory (a worker's kernels follow them: adopt.ts) */
+  gen: number;
+  memory: WebAssembly.Memory;
 }
 
 export type TaskReply = { ok: true; value: unknown } | { ok: false; error: WireError };

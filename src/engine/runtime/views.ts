@@ -1,6 +1,7 @@
 // Typed views over the shared WebAssembly memory, valid across growth.
 // Invariants: views are rebuilt whenever the memory's byte length changed
-// (growth from any thread), so callers never see a stale, shorter buffer; every
+// (growth from any thread) or the heap moved to another memory (rebind), so callers
+// never see a stale, shorter buffer or a memory no longer in use; every
 // span is bounds-checked (safe integer, non-negative, element-aligned, inside
 // the memory) before it is touched, raising KernelBoundsError otherwise.
 
@@ -16,7 +17,18 @@ export class MemoryViews {
   private uints32!: Uint32Array;
   private floats32!: Float32Array;
 
-  constructor(readonly memory: WebAssembly.Memory) {
+  constructor(private mem: WebAssembly.Memory) {
+    this.sync();
+  }
+
+  get memory(): WebAssembly.Memory {
+    return this.mem;
+  }
+
+  /** Points the views at another memory (the heap's relocation): views taken before are stale. */
+  rebind(memory: WebAssembly.Memory): void {
+    this.mem = memory;
+    this.len = -1;
     this.sync();
   }
 

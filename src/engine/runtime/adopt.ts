@@ -1,0 +1,51 @@
+// A worker's side of the heap's relocation (memory.ts relocate): every task names the heap's
+// generation and memory, and a worker instantiates its kernels afresh on that memory when the
+// generation changed, before the task's op runs, then collects its heap so that its references to
+// the old memory go. The `adopt` op does nothing else: the pool sends one per worker after a
+// relocation (a barrier holds each until all have arrived, so no worker takes two), so that an
+// idle worker lets the old memory go too.
+// Invariants: a task's op only ever sees kernels on the memory its task named; generations only
+// grow (the pool relocates with no task in flight).
+import { collectGarbage } from './collect.js';
+import { WasmKernels } from './kernels.js';
+import type { OpContext } from './op-registry.js';
+import type { EngineWorkerData, TaskEnvelope } from './types.js';
+
+export class WorkerKernels {
+  private gen = -1;
+  private ctx: OpContext | undefined;
+
+  constructor(private readonly data: EngineWorkerData) {}
+
+  /** The context a task runs in: kernels on the memory of the task's heap generation. */
+  contextFor(task: TaskEnvelope): OpContext {
+    if (!this.ctx || task.gen !== this.gen) {
+      const moved = this.ctx !== undefined;
+      this.ctx = { kernels: new WasmKernels(this.data.module, task.memory), shared: this.data.shared };
+      this.gen = task.gen;
+      if (moved) collectGarbage();
+    }
+    return this.ctx;
+  }
+}
+
+export interface AdoptArgs {
+  /** an Int32Array's buffer: how many workers have arrived */
+  barrier: SharedArrayBuffer;
+  workers: number;
+  waitMs: number;
+}
+
+/** Arrives at the barrier and waits (at most waitMs) for the other workers. */
+export function adoptOp(_ctx: OpContext, { barrier, workers, waitMs }: AdoptArgs): number {
+  const count = new Int32Array(barrier);
+  Atomics.add(count, 0, 1);
+  Atomics.notify(count, 0);
+  const until = performance.now() + waitMs;
+  for (let seen = Atomics.load(count, 0); seen < workers; seen = Atomics.load(count, 0)) {
+    const left = until - performance.now();
+    if (left <= 0) break;
+    Atomics.wait(count, 0, seen, left);
+  }
+  return Atomics.load(count, 0);
+}

@@ -1,0 +1,79 @@
+// A deleted store's engine memory goes back: WebAssembly memory never shrinks, so once the engine
+// is idle it copies its live blocks into a fresh memory (SVC_ENGINE_RELOCATE_MB sets how much
+// written, unused memory is worth it) and lets the old one go. A real server over HTTP: the store
+// left searches exactly as before, the memory's size falls, and /metrics counts the relocation.
+import fs from 'node:fs';
+import path from 'node:path';
+import t from 'tap';
+import { ConfigError, loadConfig } from '../src/config.js';
+import { SHARED, startTestServer } from './helpers/server.js';
+
+t.test('SVC_ENGINE_RELOCATE_MB: whole megabytes, 0 to turn it off', async (t) => {
+  t.equal(loadConfig({}).engineRelocateBytes, undefined, "unset: the engine's default");
+  t.equal(loadConfig({ SVC_ENGINE_RELOCATE_MB: '0' }).engineRelocateBytes, 0);
+  t.equal(loadConfig({ SVC_ENGINE_RELOCATE_MB: '64' }).engineRelocateBytes, 64 * 2 ** 20);
+  for (const bad of ['-1', '1.5', '4097', 'soon']) {
+    t.throws(() => loadConfig({ SVC_ENGINE_RELOCATE_MB: bad }), { name: ConfigError.name, message: /^SVC_ENGINE_RELOCATE_MB=/ }, bad);
+  }
+});
+
+function samples(text: string, name: string): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const line of text.split('\n')) {
+    const m = /^([a-z_:]+)(\{[^}]*\})? (\S+)$/.exec(line);
+    if (m && m[1] === name) out.set(m[2] ?? '', Number(m[3]));
+  }
+  return out;
+}
+
+t.test('a deleted store is given back once the engine is idle; the other searches as before', async (t) => {
+  const { api, server } = await startTestServer(t, { env: { SVC_ENGINE_RELOCATE_MB: '1' } });
+  const scrape = async () => {
+    const text = await (await fetch(server.url.replace(/\/v1$/, '/metrics'))).text();
+    const memory = samples(text, 'svc_engine_memory_bytes');
+    return {
+      reserved: memory.get('{kind="reserved"}') ?? 0,
+      written: memory.get('{kind="written"}') ?? 0,
+      allocated: memory.get('{kind="allocated"}') ?? 0,
+      relocations: samples(text, 'svc_engine_memory_relocations_total').get('') ?? -1,
+      type: /^# TYPE svc_engine_memory_relocations_total (\w+)$/m.exec(text)?.[1],
+    };
+  };
+  const docs = fs
+    .readFileSync(path.join(SHARED, 'bench', 'wiki-pool', 'corpus.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .slice(0, 9000)
+    .map((l) => JSON.parse(l) as { id: string; text: string });
+  await api.post('/stores', { name: 'kept' });
+  await api.post('/stores', { name: 'gone' });
+  await api.post('/stores/kept/documents', { documents: docs.slice(0, 400) });
+  for (let i = 400; i < docs.length; i += 1000) await api.post('/stores/gone/documents', { documents: docs.slice(i, i + 1000) });
+  const queries = docs
+    .slice(0, 400)
+    .filter((_, i) => i % 80 === 0)
+    .map((d) => d.text.split('\n')[0]);
+  const search = () => Promise.all(queries.map((query) => api.post('/stores/kept/search', { query, max_results: 5, return_trace: true })));
+  // times aside
+  const strip = (rs: unknown[]) => JSON.parse(JSON.stringify(rs, (k, v) => (k === 'ms' || k === 'latency_ms' ? 0 : v)));
+  const before = strip(await search());
+  const full = await scrape();
+  t.equal(full.type, 'counter');
+  await api.delete('/stores/gone');
+  let after = await scrape();
+  for (let waited = 0; after.relocations < 1 && waited < 20_000; waited += 250) {
+    await new Promise((r) => setTimeout(r, 250));
+    after = await scrape();
+  }
+  t.ok(after.relocations >= 1, `relocated (${after.relocations})`);
+  t.ok(after.reserved < full.reserved, `the memory shrank: ${full.reserved} -> ${after.reserved} bytes`);
+  t.ok(after.written < full.written, `less of it written: ${full.written} -> ${after.written} bytes`);
+  t.ok(after.allocated <= after.written && after.written <= after.reserved, 'allocated <= written <= reserved');
+  t.same(strip(await search()), before, 'the store left answers exactly as before');
+  await api.post('/stores/kept/documents', { documents: docs.slice(400, 500) });
+  const added = await api.post('/stores/kept/search', { query: docs[450].text.split('\n')[0], max_results: 5 });
+  t.ok(
+    added.passages.some((p: { doc_id: string }) => p.doc_id === docs[450].id),
+    'and what is written after the move is found',
+  );
+});

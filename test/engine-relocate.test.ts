@@ -1,0 +1,131 @@
+// The engine memory's relocation (runtime/memory.ts relocate, runtime/pool.ts): the live blocks
+// move, at the same addresses and byte for byte, into a fresh memory that spans only up to the
+// highest; workers follow the heap's generation, so a scan after the move reads what the main thread
+// wrote before and after it; a relocation waits for no task in flight; the ranges written, which
+// decide whether one is worth its copy, are the union of what was allocated.
+import t from 'tap';
+import { engineWorkerUrl } from '../src/engine/index.js';
+import {
+  createEngineRuntime,
+  createSharedMemory,
+  EnginePool,
+  InvalidPointerError,
+  PAGE_BYTES,
+  scanTopK,
+  WasmHeap,
+} from '../src/engine/runtime/index.js';
+import { TouchedRanges } from '../src/engine/runtime/touched.js';
+import { randI8, rng, throwsTyped } from './helpers/engine.js';
+
+t.test('the ranges written are the union of the ranges added', async (t) => {
+  const r = rng(5);
+  for (let round = 0; round < 20; round++) {
+    const ranges = new TouchedRanges();
+    const bits = new Uint8Array(4096);
+    for (let i = 0; i < 60; i++) {
+      const s = Math.floor(r() * 4000);
+      const e = s + Math.floor(r() * (r() < 0.8 ? 40 : 400));
+      ranges.add(s, Math.min(e, 4096));
+      bits.fill(1, s, Math.min(e, 4096));
+      const want = bits.reduce((n, b) => n + b, 0);
+      if (ranges.bytes !== want) t.fail(`round ${round}, step ${i}: ${ranges.bytes} bytes, the union has ${want}`);
+    }
+  }
+  t.pass('every step of 20 random rounds');
+});
+
+t.test('relocate keeps every live block, at its address, in a memory that ends at the highest', async (t) => {
+  const heap = new WasmHeap(createSharedMemory(), { heapBase: 1024 });
+  heap.views.u8At(0, 1024).fill(9); // the module's static data
+  const r = rng(7);
+  const live = new Map<number, Uint8Array>();
+  const all: number[] = [];
+  for (let i = 0; i < 400; i++) {
+    const size = 1 + Math.floor(r() * (r() < 0.9 ? 2000 : 200_000));
+    const p = heap.alloc(size);
+    const bytes = randI8(r, size);
+    heap.views.write(p, bytes);
+    live.set(p, new Uint8Array(bytes.buffer));
+    all.push(p);
+  }
+  for (const p of all) {
+    if (r() < 0.6) {
+      heap.free(p);
+      live.delete(p);
+    }
+  }
+  const highest = heap.alloc(PAGE_BYTES * 300); // grows the memory past what stays
+  heap.free(highest);
+  const before = heap.memory;
+  const written = heap.idleBytes + heap.bytesInUse;
+  t.ok(heap.idleBytes > 0, 'freed blocks were written in');
+  const next = heap.relocate();
+  t.not(next, before, 'a fresh memory');
+  t.equal(heap.memory, next);
+  t.equal(heap.generation, 1);
+  const spans = () => Math.max(16, Math.ceil(heap.stats().top / PAGE_BYTES)) * PAGE_BYTES;
+  t.equal(next.buffer.byteLength, spans(), 'it spans up to the highest live block');
+  t.ok(next.buffer.byteLength < before.buffer.byteLength, `smaller: ${next.buffer.byteLength} < ${before.buffer.byteLength} bytes`);
+  t.equal(heap.idleBytes, 0, 'nothing written in it but the live blocks');
+  t.ok(written > heap.bytesInUse);
+  let same = 0;
+  for (const [p, bytes] of live) if (Buffer.compare(heap.views.u8At(p, bytes.length), bytes) === 0) same++;
+  t.equal(same, live.size, 'every live block holds its bytes');
+  t.ok(
+    heap.views.u8At(0, 1024).every((b) => b === 9),
+    'and the static data below the heap base',
+  );
+  const more = heap.alloc(PAGE_BYTES * 4);
+  heap.views.u8At(more, PAGE_BYTES * 4).fill(3);
+  t.equal(new Uint8Array(next.buffer)[more], 3, 'the views follow the new memory as it grows');
+  const pin = heap.pin();
+  throwsTyped(t, () => heap.relocate(), InvalidPointerError, 'ERR_INVALID_POINTER', 'refused while a task is pinned');
+  heap.unpin(pin);
+  heap.retire(more);
+  const again = heap.relocate();
+  t.equal(heap.generation, 2);
+  t.equal(again.buffer.byteLength, spans(), 'a retired block, reclaimed, is not copied');
+});
+
+t.test('workers scan the relocated memory, what was written before and after the move', async (t) => {
+  const rt = await createEngineRuntime();
+  const pool = new EnginePool({ module: rt.module, heap: rt.heap, workerUrl: engineWorkerUrl(), threads: 2 });
+  t.teardown(() => pool.close());
+  const r = rng(31);
+  const n = 20_000;
+  const dim = 64;
+  const matrix = () => {
+    const data = randI8(r, n * dim);
+    const rows = rt.heap.alloc(n * dim);
+    const scales = rt.heap.alloc(n * 4);
+    const flags = rt.heap.alloc(n);
+    rt.heap.views.write(rows, data);
+    rt.heap.views.f32At(scales, n).fill(1);
+    rt.heap.views.fill(flags, n, 0);
+    return { rows, scales, flags, dim, rowStart: 0, rowEnd: n, alpha: 1 };
+  };
+  const kept = matrix();
+  const dropped = matrix();
+  const q = randI8(r, dim);
+  const scan = (m: typeof kept) => scanTopK(pool, { ...m, query: q, k: 10 });
+  const both = async (m: typeof kept) => (await Promise.all([scan(m), scan(m)])).map((x) => [...x.ids]);
+  const want = await both(kept);
+  await both(dropped);
+  for (const p of [dropped.rows, dropped.scales, dropped.flags]) rt.heap.free(p);
+  const old = rt.heap.memory;
+  const busy = scan(kept);
+  t.equal(await pool.relocate(), false, 'not while a task is in flight');
+  await busy;
+  t.equal(await pool.relocate(), true, 'relocated once idle');
+  t.equal(pool.relocations, 1);
+  t.not(rt.heap.memory, old);
+  t.ok(rt.heap.memory.buffer.byteLength < old.buffer.byteLength, 'the dropped matrix is no longer spanned');
+  t.same(await both(kept), want, 'both workers scan the moved rows alike');
+  const later = matrix();
+  const reference = await both(later);
+  t.equal(reference[0].length, 10);
+  t.same(reference[1], reference[0], 'rows written after the move are seen by every worker');
+  t.equal(await pool.relocate(), true);
+  t.same(await both(later), reference, 'and after a second move');
+  t.same(await both(kept), want);
+});
