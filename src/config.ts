@@ -2,8 +2,9 @@
 // bound on each call to the enrichment endpoint), SVC_MCP_WRITES (the MCP endpoint's writing tools),
 // SVC_METRICS_KEY (the token of /metrics), SVC_STORE_IDLE_S (when an unused store closes),
 // SVC_THREADS (the engine's worker threads), SVC_ENGINE_MEMORY_MB (the most memory the engine's
-// indexes may take), SVC_ENGINE_RELOCATE_MB (when the engine's memory is relocated), and the cluster's SVC_NATS_URL, SVC_REPLICAS, SVC_NODE_TTL_S and SVC_NODE_ID
-// (docs/cluster.md); the port comes from the `--port` flag. Relative
+// indexes may take), SVC_ENGINE_RELOCATE_MB (when the engine's memory is relocated), and the
+// cluster's SVC_NATS_URL, SVC_REPLICAS, SVC_NODE_TTL_S and SVC_NODE_ID (docs/cluster.md); the port
+// comes from the `--port` flag. Relative
 // paths resolve against the working directory, except the default model, which is the folder
 // shipped in this package's models/.
 

@@ -198,10 +198,10 @@ export const MEMORY = {
    * The memory's relocation (runtime/memory.ts relocate, runtime/pool.ts): WebAssembly memory
    * never shrinks, so the pages a merge's sources and result held at once, or a deleted store's
    * index, stay resident. Once the pool has run no task for idleMs (checked every checkMs) and the
-   * memory has been written in at least max(minFreeBytes, minFreeShare of that) more than its live
-   * blocks hold (WasmHeap.idleBytes), the
-   * blocks are copied, at the same addresses, into a fresh memory (with the engine stopped for the
-   * copy: at most maxCopyBytes of them) and every thread lets the old one go. The new memory's
+   * memory has been written in at least max(minFreeBytes, minFreeShare of what was written) more
+   * than its live blocks hold (WasmHeap.idleBytes), the blocks are copied, at the same addresses,
+   * into a fresh memory (with the engine stopped for the copy: at most maxCopyBytes of them) and
+   * every thread lets the old one go; SVC_ENGINE_RELOCATE_MB sets minFreeBytes. The new memory's
    * pages are written first, touchSliceBytes at a time between other work (a page's first touch
    * costs more than its copy), and the move is given up if a task comes meanwhile. Each worker
    * waits at most adoptWaitMs for the others at the barrier that sends one such task to each
