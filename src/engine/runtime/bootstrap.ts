@@ -14,7 +14,7 @@ export interface EngineRuntime {
   heap: WasmHeap;
   /**
    * Main-thread kernels (in-process ranking, tests): bound to the memory the runtime was created
-   * with, so not for a heap a pool relocates (EnginePool's relocateWhenIdle).
+   * with, so not for a heap a pool relocates (EnginePool's relocateMinBytes).
    */
   kernels: WasmKernels;
 }
