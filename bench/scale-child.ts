@@ -6,7 +6,7 @@
 //   memory (from /metrics), data dir, the server's RSS, peak RSS and RSS by kind of mapping;
 // - mode 'engine': encoded and indexed in-process (no HTTP, no LMDB) and searched through the
 //   search op on this thread with profiled kernels: where a search's time and bytes go.
-// Prints one JSON report line. Args: { mode, size, queries (count per suite), threads? }.
+// Prints one JSON report line. Args: { mode, size, queries (count per suite), threads?, settleMs? }.
 
 import fs from 'node:fs';
 import os from 'node:os';
@@ -27,6 +27,11 @@ interface Args {
   threads?: number;
   /** scan budgets to run the approximate scan with (default: the engine's) */
   budgets?: number[];
+  /**
+   * how long the engine must have run no task before the searches (default 3000 ms); longer lets
+   * the engine relocate its memory first (it writes the new memory's pages with no task running)
+   */
+  settleMs?: number;
 }
 
 const args = JSON.parse(process.argv[2]) as Args;
@@ -73,7 +78,7 @@ if (args.mode === 'http') {
     });
   });
   report.rssAfterIngestBytes = rss();
-  report.settleSeconds = await waitQuiet(server.base);
+  report.settleSeconds = await waitQuiet(server.base, args.settleMs);
   report.rssSettledBytes = rss();
   const search = async (query: string) => {
     const t = performance.now();

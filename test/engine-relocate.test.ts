@@ -5,12 +5,14 @@
 // decide whether one is worth its copy, are the union of what was allocated.
 import t from 'tap';
 import { engineWorkerUrl } from '../src/engine/index.js';
+import { MEMORY } from '../src/engine/params.js';
 import {
   createEngineRuntime,
   createSharedMemory,
   EnginePool,
   InvalidPointerError,
   PAGE_BYTES,
+  relocationWorthIt,
   scanTopK,
   WasmHeap,
 } from '../src/engine/runtime/index.js';
@@ -32,6 +34,22 @@ t.test('the ranges written are the union of the ranges added', async (t) => {
     }
   }
   t.pass('every step of 20 random rounds');
+});
+
+t.test('a move is worth its copy past both bounds: the bytes given back and their share of what was written', async (t) => {
+  const { minFreeShare, maxCopyBytes } = MEMORY.relocate;
+  const MiB = 2 ** 20;
+  const min = 32 * MiB;
+  // a large store after its idle merge: a fifth of what was written is idle
+  t.ok(relocationWorthIt(350 * MiB, 1130 * MiB, min), 'a fifth of 1.5 GB idle');
+  t.ok(relocationWorthIt(92 * MiB, 66 * MiB, min), 'the wiki-pool after its ingest');
+  t.notOk(relocationWorthIt(31 * MiB, 1 * MiB, min), 'under the bytes bound, whatever the share');
+  t.notOk(relocationWorthIt(100 * MiB, 1000 * MiB, min), 'under the share bound, whatever the bytes');
+  const atShare = (minFreeShare / (1 - minFreeShare)) * 1000 * MiB;
+  t.ok(relocationWorthIt(atShare + MiB, 1000 * MiB, min), 'just past the share');
+  t.notOk(relocationWorthIt(atShare - MiB, 1000 * MiB, min), 'just short of it');
+  t.notOk(relocationWorthIt(maxCopyBytes, maxCopyBytes + 1, min), 'live blocks too large to copy with the engine stopped');
+  t.notOk(relocationWorthIt(0, 0, 0), 'nothing idle');
 });
 
 t.test('relocate keeps every live block, at its address, in a memory that ends at the highest', async (t) => {

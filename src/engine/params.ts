@@ -205,13 +205,14 @@ export const MEMORY = {
    * pages are written first, touchSliceBytes at a time between other work (a page's first touch
    * costs more than its copy), and the move is given up if a task comes meanwhile. Each worker
    * waits at most adoptWaitMs for the others at the barrier that sends one such task to each
-   * (adopt.ts).
+   * (adopt.ts). minFreeShare bounds what a move copies per byte it gives back (under six bytes);
+   * a large store's merge high-water mark is a smaller share of its memory than a small store's.
    */
   relocate: {
     checkMs: 1000,
     idleMs: 2000,
     minFreeBytes: 32 * 2 ** 20,
-    minFreeShare: 0.25,
+    minFreeShare: 0.15,
     maxCopyBytes: 2 ** 31,
     touchSliceBytes: 8 * 2 ** 20,
     adoptWaitMs: 1000,

@@ -12,7 +12,7 @@ export { MAX_I8_DIM, MAX_POSTING_ROWS, WasmKernels } from './kernels.js';
 export { createSharedMemory, MAX_MEMORY_BYTES, MIN_PAGES, PAGE_BYTES, PinToken, WasmHeap } from './memory.js';
 export { compileKernels, DEFAULT_KERNELS_URL, instantiateRaw, verifyModule } from './module.js';
 export { getOp, type OpContext, type OpHandler, opNames, registerOp } from './op-registry.js';
-export { EnginePool, type EnginePoolOptions } from './pool.js';
+export { EnginePool, type EnginePoolOptions, relocationWorthIt } from './pool.js';
 export { scanOp, scanRange, scanScratchBytes, scanTopK } from './scan-op.js';
 export { type LaneOptions, LaneQueue } from './task-queue.js';
 export type * from './types.js';

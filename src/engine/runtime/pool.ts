@@ -42,6 +42,16 @@ export interface EnginePoolOptions {
   relocateMinBytes?: number;
 }
 
+/**
+ * Whether a move is worth its copy (MEMORY.relocate): the memory written exceeds its live blocks
+ * by at least minBytes and minFreeShare of what was written, and the live blocks are few enough to
+ * copy with the engine stopped.
+ */
+export function relocationWorthIt(idleBytes: number, bytesInUse: number, minBytes: number): boolean {
+  const r = MEMORY.relocate;
+  return idleBytes > 0 && idleBytes >= Math.max(minBytes, r.minFreeShare * (idleBytes + bytesInUse)) && bytesInUse <= r.maxCopyBytes;
+}
+
 export class EnginePool {
   readonly threads: number;
   readonly maxQueue: number;
@@ -97,11 +107,9 @@ export class EnginePool {
   }
 
   private async relocateIfIdle(minBytes: number): Promise<void> {
-    const r = MEMORY.relocate;
-    const idle = this.inflight.size === 0 && performance.now() - this.lastActive >= r.idleMs;
+    const idle = this.inflight.size === 0 && performance.now() - this.lastActive >= MEMORY.relocate.idleMs;
     const { idleBytes, bytesInUse } = this.heap;
-    const worth = idleBytes >= Math.max(minBytes, r.minFreeShare * (idleBytes + bytesInUse));
-    if (idle && worth && bytesInUse <= r.maxCopyBytes) await this.relocate();
+    if (idle && relocationWorthIt(idleBytes, bytesInUse, minBytes)) await this.relocate();
   }
 
   /**
