@@ -105,7 +105,7 @@ t.test('relocate keeps every live block, at its address, in a memory that ends a
   t.equal(again.buffer.byteLength, spans(), 'a retired block, reclaimed, is not copied');
 });
 
-t.test('workers scan the relocated memory, what was written before and after the move', async (t) => {
+t.test('workers scan the relocated memory, what was written before and after the move, and a move given up changes nothing', async (t) => {
   const rt = await createEngineRuntime();
   const pool = new EnginePool({ module: rt.module, heap: rt.heap, workerUrl: engineWorkerUrl(), threads: 2 });
   t.teardown(() => pool.close());
@@ -146,4 +146,22 @@ t.test('workers scan the relocated memory, what was written before and after the
   t.equal(await pool.relocate(), true);
   t.same(await both(later), reference, 'and after a second move');
   t.same(await both(kept), want);
+
+  // a move given up while its new pages are written (a task came) changes nothing
+  const big = rt.heap.alloc(24 * 2 ** 20);
+  rt.heap.views.fill(big, 24 * 2 ** 20, 7);
+  const [memory, generation, moves] = [rt.heap.memory, rt.heap.generation, pool.relocations];
+  const moving = pool.relocate();
+  const during = await scan(kept);
+  t.equal(await moving, false, 'given up: a task came while the pages were written');
+  t.equal(rt.heap.memory, memory);
+  t.equal(rt.heap.generation, generation);
+  t.equal(pool.relocations, moves);
+  t.same([...during.ids], want[0], 'the task that came meanwhile scanned the memory as it was');
+  t.same(await both(kept), want);
+  t.same(await both(later), reference);
+  t.equal(rt.heap.views.u8[big + 24 * 2 ** 20 - 1], 7, 'a block written before stays');
+  t.equal(await pool.relocate(), true, 'a later move goes ahead');
+  t.same(await both(kept), want);
+  t.equal(rt.heap.views.u8[big + 12 * 2 ** 20], 7);
 });
