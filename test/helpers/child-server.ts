@@ -22,18 +22,27 @@ export interface ChildServer {
   waitForStderr(re: RegExp): Promise<string>;
 }
 
+/** Tries of a write refused as cluster_unavailable before PacedApi returns the refusal. */
+const CLUSTER_RETRIES = 10;
+
 export interface ChildOptions {
   args?: string[];
   env?: Record<string, string>;
   prefix?: string[];
 }
 
-/** An Api whose calls wait out 429 rate_limited replies (Retry-After) and try again. */
+/**
+ * An Api whose calls wait out what the server says to retry after (Retry-After) and try again, as
+ * the errors' fix tells clients: 429 rate_limited always, and 503 cluster_unavailable (nothing was
+ * written: a stream electing its leader after a NATS server stopped) at most CLUSTER_RETRIES times.
+ */
 export class PacedApi extends Api {
   override async raw(method: string, p: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply> {
-    for (;;) {
+    for (let unavailable = 0; ; ) {
       const r = await super.raw(method, p, body, headers);
-      if (r.status !== 429) return r;
+      const retry =
+        r.status === 429 || (r.status === 503 && r.body?.error?.type === 'cluster_unavailable' && ++unavailable < CLUSTER_RETRIES);
+      if (!retry) return r;
       await new Promise((res) => setTimeout(res, 1000 * Number(r.headers.get('retry-after') ?? 1)));
     }
   }
