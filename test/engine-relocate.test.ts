@@ -1,8 +1,9 @@
 // The engine memory's relocation (runtime/memory.ts relocate, runtime/pool.ts): the live blocks
 // move, at the same addresses and byte for byte, into a fresh memory that spans only up to the
 // highest; workers follow the heap's generation, so a scan after the move reads what the main thread
-// wrote before and after it; a relocation waits for no task in flight; the ranges written, which
-// decide whether one is worth its copy, are the union of what was allocated.
+// wrote before and after it; a relocation waits for no task in flight, has every worker collect its
+// heap before it writes the new memory, and is given up if a task comes meanwhile; the ranges
+// written, which decide whether one is worth its copy, are the union of what was allocated.
 import t from 'tap';
 import { engineWorkerUrl } from '../src/engine/index.js';
 import { MEMORY } from '../src/engine/params.js';
@@ -147,20 +148,34 @@ t.test('workers scan the relocated memory, what was written before and after the
   t.same(await both(later), reference, 'and after a second move');
   t.same(await both(kept), want);
 
-  // a move given up while its new pages are written (a task came) changes nothing
+  // a move given up while the threads collect, or while its new pages are written (a task came), changes nothing
   const bigBytes = 24 * 2 ** 20; // three slices of new pages: the move yields between them
   const big = rt.heap.alloc(bigBytes);
   rt.heap.views.fill(big, bigBytes, 7);
   const [memory, generation, moves] = [rt.heap.memory, rt.heap.generation, pool.relocations];
-  const moving = pool.relocate();
   // a task that stays in flight until released: an adopt waiting at its barrier for a second worker
-  const barrier = new Int32Array(new SharedArrayBuffer(4));
-  const held = pool.run('adopt', { barrier: barrier.buffer, workers: 2, waitMs: 30_000 }, { background: true });
+  const hold = () => {
+    const barrier = new Int32Array(new SharedArrayBuffer(4));
+    const done = pool.run('adopt', { barrier: barrier.buffer, workers: 2, waitMs: 30_000 }, { background: true });
+    return async () => {
+      Atomics.add(barrier, 0, 1);
+      Atomics.notify(barrier, 0);
+      await done;
+    };
+  };
+  const collecting = pool.relocate();
+  t.equal(pool.pending, 2, 'every worker collects its heap before the new pages are written');
+  const release = hold();
+  t.equal(await collecting, false, 'given up: a task came while the threads collected');
+  await release();
+  t.equal(rt.heap.memory, memory);
+  const moving = pool.relocate();
+  // the collections done (their tasks settled), the move writes its new pages, yielding between slices
+  while (pool.pending > 0) await new Promise((r) => setImmediate(r));
+  const releaseAgain = hold();
   const meanwhile = scan(kept);
   t.equal(await moving, false, 'given up: a task came while the pages were written');
-  Atomics.add(barrier, 0, 1);
-  Atomics.notify(barrier, 0);
-  await held;
+  await releaseAgain();
   const during = await meanwhile;
   t.equal(rt.heap.memory, memory);
   t.equal(rt.heap.generation, generation);

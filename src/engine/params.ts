@@ -201,11 +201,12 @@ export const MEMORY = {
    * memory has been written in at least max(minFreeBytes, minFreeShare of what was written) more
    * than its live blocks hold (WasmHeap.idleBytes), the blocks are copied, at the same addresses,
    * into a fresh memory (with the engine stopped for the copy: at most maxCopyBytes of them) and
-   * every thread lets the old one go; SVC_ENGINE_RELOCATE_MB sets minFreeBytes. The new memory's
-   * pages are written first, touchSliceBytes at a time between other work (a page's first touch
-   * costs more than its copy), and the move is given up if a task comes meanwhile. Each worker
-   * waits at most adoptWaitMs for the others at the barrier that sends one such task to each
-   * (adopt.ts). minFreeShare bounds what a move copies per byte it gives back (under six bytes);
+   * every thread lets the old one go; SVC_ENGINE_RELOCATE_MB sets minFreeBytes. Every thread
+   * collects its heap first, so that its garbage is not resident beside both memories; then the
+   * new memory's pages are written, touchSliceBytes at a time between other work (a page's first
+   * touch costs more than its copy); the move is given up if a task comes meanwhile. Each worker
+   * waits at most adoptWaitMs for the others at the barrier that sends one `collect` and one
+   * `adopt` task to each (adopt.ts). minFreeShare bounds what a move copies per byte it gives back (under six bytes);
    * a large store's merge high-water mark is a smaller share of its memory than a small store's.
    */
   relocate: {

@@ -9,6 +9,7 @@ import { move, transferableSymbol, valueSymbol } from 'piscina';
 import { searchOp } from './ranking/index.js';
 import {
   adoptOp,
+  collectOp,
   type EngineWorkerData,
   errorToWire,
   getOp,
@@ -33,6 +34,7 @@ import {
 } from './segment/index.js';
 
 registerOp('adopt', adoptOp);
+registerOp('collect', collectOp);
 registerOp('scan', scanOp);
 registerOp('encode', encodeOp, encodeMoves);
 registerOp('reading', readingOp);

@@ -3,7 +3,9 @@
 // generation changed, before the task's op runs, then collects its heap so that its references to
 // the old memory go. The `adopt` op does nothing else: the pool sends one per worker after a
 // relocation (a barrier holds each until all have arrived, so no worker takes two), so that an
-// idle worker lets the old memory go too.
+// idle worker lets the old memory go too. The `collect` op, sent the same way before a move writes
+// its new memory, collects each worker's heap, so that the garbage the heaps hold (an ingest's
+// buffers) is not resident beside both memories at the move's peak.
 // Invariants: a task's op only ever sees kernels on the memory its task named; generations only
 // grow (the pool relocates with no task in flight).
 import { collectGarbage } from './collect.js';
@@ -48,4 +50,11 @@ export function adoptOp(_ctx: OpContext, { barrier, workers, waitMs }: AdoptArgs
     Atomics.wait(count, 0, seen, left);
   }
   return Atomics.load(count, 0);
+}
+
+/** adoptOp, then a full collection of this worker's heap (pool.ts, before a relocation writes its new memory). */
+export function collectOp(ctx: OpContext, args: AdoptArgs): number {
+  const arrived = adoptOp(ctx, args);
+  collectGarbage();
+  return arrived;
 }

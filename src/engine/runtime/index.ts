@@ -3,7 +3,7 @@
 // registry of the ops workers run, and the runtime's typed errors. Only this room touches
 // WebAssembly memory directly; every other room reads and writes it through WasmKernels and
 // MemoryViews.
-export { type AdoptArgs, adoptOp, WorkerKernels } from './adopt.js';
+export { type AdoptArgs, adoptOp, collectOp, WorkerKernels } from './adopt.js';
 export { createEngineRuntime, type EngineRuntime, type RuntimeOptions } from './bootstrap.js';
 export { collectGarbage } from './collect.js';
 export * from './errors.js';

@@ -8,8 +8,9 @@
 // forever; close() waits for in-flight tasks, then stops. Every task names the heap's memory and
 // generation; the pool relocates the heap (memory.ts relocate) only with no task in flight, once
 // it has been idle and much more of the memory was written in than its live blocks hold
-// (MEMORY.relocate), and then sends one `adopt` task to each worker and collects its own heap, so
-// that the old memory's pages go back to the system.
+// (MEMORY.relocate): each worker and this thread collect their heaps first (a `collect` task to
+// each), then the new memory is written, then one `adopt` task goes to each worker and this thread
+// collects again, so that the old memory's pages go back to the system.
 
 import { availableParallelism } from 'node:os';
 import { Piscina, queueOptionsSymbol } from 'piscina';
@@ -127,6 +128,11 @@ export class EnginePool {
     if (busy() || this.relocating) return false;
     this.relocating = true;
     try {
+      // every thread's garbage goes first, or it stays resident beside both memories while the new
+      // one is written (the move's peak)
+      await this.everyWorker('collect');
+      collectGarbage();
+      if (busy()) return false;
       // the new memory's pages are first written a slice at a time, between other work: only the
       // copy itself stops the engine, and it is given up if a task came meanwhile
       const into = this.heap.relocationTarget();
@@ -142,17 +148,18 @@ export class EnginePool {
       }
       this.heap.relocate(into);
       this.relocations++;
-      const args: AdoptArgs = {
-        barrier: new SharedArrayBuffer(4),
-        workers: this.threads,
-        waitMs: MEMORY.relocate.adoptWaitMs,
-      };
-      await Promise.allSettled(Array.from({ length: this.threads }, () => this.run('adopt', args, { background: true })));
+      await this.everyWorker('adopt');
       collectGarbage();
       return true;
     } finally {
       this.relocating = false;
     }
+  }
+
+  /** Runs `op` (adopt.ts) once on each worker: a barrier holds each task until all have arrived, so that no worker takes two. */
+  private async everyWorker(op: 'adopt' | 'collect'): Promise<void> {
+    const args: AdoptArgs = { barrier: new SharedArrayBuffer(4), workers: this.threads, waitMs: MEMORY.relocate.adoptWaitMs };
+    await Promise.allSettled(Array.from({ length: this.threads }, () => this.run(op, args, { background: true })));
   }
 
   /** Piscina does not respawn workers that fail while starting; with none left, fail instead of hanging. */
