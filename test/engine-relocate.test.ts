@@ -2,7 +2,8 @@
 // move, at the same addresses and byte for byte, into a fresh memory that spans only up to the
 // highest; workers follow the heap's generation, so a scan after the move reads what the main thread
 // wrote before and after it; a relocation waits for no task in flight, has every worker collect its
-// heap before it writes the new memory, and is given up if a task comes meanwhile; the ranges
+// heap before it writes the new memory, and is given up if a task comes meanwhile (the next then
+// waits for a longer idle time, up to a bound, until a move is made); the ranges
 // written, which decide whether one is worth its copy, are the union of what was allocated.
 import t from 'tap';
 import { engineWorkerUrl } from '../src/engine/index.js';
@@ -169,6 +170,8 @@ t.test('workers scan the relocated memory, what was written before and after the
   t.equal(await collecting, false, 'given up: a task came while the threads collected');
   await release();
   t.equal(rt.heap.memory, memory);
+  const { idleMs, maxIdleMs } = MEMORY.relocate;
+  t.equal(pool.relocationIdleMs, 2 * idleMs, 'a move given up doubles the idle time the next one waits for');
   const moving = pool.relocate();
   // the collections done (their tasks settled), the move writes its new pages, yielding between slices
   while (pool.pending > 0) await new Promise((r) => setImmediate(r));
@@ -176,6 +179,7 @@ t.test('workers scan the relocated memory, what was written before and after the
   const meanwhile = scan(kept);
   t.equal(await moving, false, 'given up: a task came while the pages were written');
   await releaseAgain();
+  t.equal(pool.relocationIdleMs, 4 * idleMs);
   const during = await meanwhile;
   t.equal(rt.heap.memory, memory);
   t.equal(rt.heap.generation, generation);
@@ -184,7 +188,15 @@ t.test('workers scan the relocated memory, what was written before and after the
   t.same(await both(kept), want);
   t.same(await both(later), reference);
   t.equal(rt.heap.views.u8[big + bigBytes - 1], 7, 'a block written before stays');
+  for (let i = 0; i < Math.log2(maxIdleMs / idleMs); i++) {
+    const again = pool.relocate();
+    const releaseOnce = hold();
+    t.equal(await again, false);
+    await releaseOnce();
+  }
+  t.equal(pool.relocationIdleMs, maxIdleMs, 'up to maxIdleMs');
   t.equal(await pool.relocate(), true, 'a later move goes ahead');
+  t.equal(pool.relocationIdleMs, idleMs, 'and the idle time is back to idleMs');
   t.same(await both(kept), want);
   t.equal(rt.heap.views.u8[big + bigBytes / 2], 7);
 });

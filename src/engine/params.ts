@@ -204,7 +204,8 @@ export const MEMORY = {
    * every thread lets the old one go; SVC_ENGINE_RELOCATE_MB sets minFreeBytes. Every thread
    * collects its heap first, so that its garbage is not resident beside both memories; then the
    * new memory's pages are written, touchSliceBytes at a time between other work (a page's first
-   * touch costs more than its copy); the move is given up if a task comes meanwhile. Each worker
+   * touch costs more than its copy); the move is given up if a task comes meanwhile, and each
+   * move given up doubles the idle time the next one waits for, up to maxIdleMs. Each worker
    * waits at most adoptWaitMs for the others at the barrier that sends one `collect` and one
    * `adopt` task to each (adopt.ts). minFreeShare bounds what a move copies per byte it gives back (under six bytes);
    * a large store's merge high-water mark is a smaller share of its memory than a small store's.
@@ -212,6 +213,7 @@ export const MEMORY = {
   relocate: {
     checkMs: 1000,
     idleMs: 2000,
+    maxIdleMs: 64_000,
     minFreeBytes: 32 * 2 ** 20,
     minFreeShare: 0.15,
     maxCopyBytes: 2 ** 31,

@@ -67,6 +67,16 @@ export class EnginePool {
   private relocating = false;
   /** Relocations of the heap so far. */
   relocations = 0;
+  /**
+   * How long the pool must have been idle before it tries a move by itself: MEMORY.relocate.idleMs,
+   * doubled by each move given up (a task came) up to maxIdleMs, and back once a move is made, so
+   * that light steady traffic does not have every thread collect and a new memory written every
+   * few seconds only to be given up.
+   */
+  get relocationIdleMs(): number {
+    return this.idleNeededMs;
+  }
+  private idleNeededMs: number = MEMORY.relocate.idleMs;
 
   constructor(opts: EnginePoolOptions) {
     this.threads = opts.threads ?? availableParallelism();
@@ -108,7 +118,7 @@ export class EnginePool {
   }
 
   private async relocateIfIdle(minBytes: number): Promise<void> {
-    const idle = this.inflight.size === 0 && performance.now() - this.lastActive >= MEMORY.relocate.idleMs;
+    const idle = this.inflight.size === 0 && performance.now() - this.lastActive >= this.idleNeededMs;
     const { idleBytes, bytesInUse } = this.heap;
     if (idle && relocationWorthIt(idleBytes, bytesInUse, minBytes)) await this.relocate();
   }
@@ -132,7 +142,7 @@ export class EnginePool {
       // one is written (the move's peak)
       await this.everyWorker('collect');
       collectGarbage();
-      if (busy()) return false;
+      if (busy()) return this.givenUp();
       // the new memory's pages are first written a slice at a time, between other work: only the
       // copy itself stops the engine, and it is given up if a task came meanwhile
       const into = this.heap.relocationTarget();
@@ -142,18 +152,25 @@ export class EnginePool {
           await new Promise((r) => setImmediate(r));
           if (busy()) {
             collectGarbage(); // the pages written in the memory given up
-            return false;
+            return this.givenUp();
           }
         }
       }
       this.heap.relocate(into);
       this.relocations++;
+      this.idleNeededMs = MEMORY.relocate.idleMs;
       await this.everyWorker('adopt');
       collectGarbage();
       return true;
     } finally {
       this.relocating = false;
     }
+  }
+
+  /** A move given up: the next one waits for a longer idle time (relocationIdleMs). */
+  private givenUp(): false {
+    this.idleNeededMs = Math.min(2 * this.idleNeededMs, MEMORY.relocate.maxIdleMs);
+    return false;
   }
 
   /** Runs `op` (adopt.ts) once on each worker: a barrier holds each task until all have arrived, so that no worker takes two. */
