@@ -34,7 +34,8 @@ async function ingestCorpus(call: (method: string, p: string, body?: unknown) =>
 }
 
 async function child(phase: 'ingest' | 'restart', threads: number, dataDir: string): Promise<void> {
-  const config = loadConfig({ SVC_DATA_DIR: dataDir, SVC_LOG: 'silent' });
+  // the child's environment, `--env` included: the server's own variables (SVC_ENGINE_RELOCATE_MB, say) as well as the process's
+  const config = loadConfig({ ...process.env, SVC_DATA_DIR: dataDir, SVC_LOG: 'silent' });
   const server = await startServer({
     config,
     port: 0,
