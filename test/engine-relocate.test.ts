@@ -3,8 +3,8 @@
 // highest; workers follow the heap's generation, so a scan after the move reads what the main thread
 // wrote before and after it; a relocation waits for no task in flight, has every worker collect its
 // heap before it writes the new memory, and is given up if a task comes meanwhile (the next then
-// waits for a longer idle time, up to a bound, until a move is made); the ranges
-// written, which decide whether one is worth its copy, are the union of what was allocated.
+// waits for a longer idle time, up to a bound, until a move is made); the ranges written, which
+// decide whether one is worth its copy, are the union of what was allocated.
 import t from 'tap';
 import { engineWorkerUrl } from '../src/engine/index.js';
 import { MEMORY } from '../src/engine/params.js';

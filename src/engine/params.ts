@@ -207,8 +207,9 @@ export const MEMORY = {
    * touch costs more than its copy); the move is given up if a task comes meanwhile, and each
    * move given up doubles the idle time the next one waits for, up to maxIdleMs. Each worker
    * waits at most adoptWaitMs for the others at the barrier that sends one `collect` and one
-   * `adopt` task to each (adopt.ts). minFreeShare bounds what a move copies per byte it gives back (under six bytes);
-   * a large store's merge high-water mark is a smaller share of its memory than a small store's.
+   * `adopt` task to each (adopt.ts). minFreeShare bounds what a move copies per byte it gives
+   * back (under six bytes); a large store's merge high-water mark is a smaller share of its memory
+   * than a small store's.
    */
   relocate: {
     checkMs: 1000,
