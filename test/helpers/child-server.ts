@@ -38,11 +38,12 @@ export interface ChildOptions {
  */
 export class PacedApi extends Api {
   override async raw(method: string, p: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply> {
-    for (let unavailable = 0; ; ) {
+    let unavailable = 0;
+    for (;;) {
       const r = await super.raw(method, p, body, headers);
-      const retry =
-        r.status === 429 || (r.status === 503 && r.body?.error?.type === 'cluster_unavailable' && ++unavailable < CLUSTER_RETRIES);
-      if (!retry) return r;
+      if (r.status === 503 && r.body?.error?.type === 'cluster_unavailable') unavailable++;
+      else if (r.status !== 429) return r;
+      if (unavailable >= CLUSTER_RETRIES) return r;
       await new Promise((res) => setTimeout(res, 1000 * Number(r.headers.get('retry-after') ?? 1)));
     }
   }
