@@ -199,9 +199,9 @@ export function registry404(ctx: { project: string; params: { store: string }; s
   throw new Error('unreachable: a closed store is not in the registry');
 }
 
-/** Drops expired idempotency records of every store (called periodically by the server). */
-export async function pruneIdempotency(stores: Array<{ db: { pruneIdempotency(ms: number): Promise<number> } }>): Promise<void> {
-  for (const s of stores) await s.db.pruneIdempotency(IDEMPOTENCY_TTL_MS);
+/** Drops a store's expired idempotency records (the server does it periodically, under a lease of each open store). */
+export async function pruneIdempotency(store: { db: { pruneIdempotency(ms: number): Promise<number> } }): Promise<void> {
+  await store.db.pruneIdempotency(IDEMPOTENCY_TTL_MS);
 }
 
 export const exportDocuments: Handler<'exportDocuments'> = (ctx) => {

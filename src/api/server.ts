@@ -169,7 +169,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     services.state = 'ok';
     registry.startMaintenance(config.storeIdleS, (err) => logger.error({ err }, 'store maintenance (idle close, compaction) failed'));
     const prune = setInterval(
-      () => void pruneIdempotency(registry.allStores()).catch((err) => logger.error({ err }, 'idempotency pruning failed')),
+      () => void registry.eachOpen(pruneIdempotency).catch((err) => logger.error({ err }, 'idempotency pruning failed')),
       3600_000,
     );
     prune.unref();

@@ -36,6 +36,8 @@ export interface StoreEntry {
   /** documents and bytes on disk as of its last close (live figures while open) */
   counts: { docs: number; bytes: number };
   deleted: boolean;
+  /** its database is to be reopened once no lease holds it (too much of its data file mapped in) */
+  remapDue: boolean;
 }
 
 /** A store held open for one request: release it when the request is done (its response written). */
@@ -60,5 +62,6 @@ export function newEntry(dir: string, meta: StoreMeta, counts: { docs: number; b
     retired: [],
     counts,
     deleted: false,
+    remapDue: false,
   };
 }

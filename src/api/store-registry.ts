@@ -4,9 +4,10 @@
 // (acquire), which opens it (once, however many requests wait) and keeps it open until released;
 // a store no lease has used for the idle time (SVC_STORE_IDLE_S) is closed again, its memory given
 // back. A store is compacted (its data file rewritten without free pages) on request or when free
-// pages pass half its file, under its write mutex. Invariants: writes to one store (ingest,
-// delete, compaction) run one at a time and update the index
-// only after the write is durable, in the same order as the database; a store name maps to at most
+// pages pass half its file, under its write mutex; one whose database holds more than a bound of
+// its data file mapped in (the pages its reads faulted in) is reopened once no lease holds it.
+// Invariants: writes to one store (ingest, delete, compaction) run one at a time and update the
+// index only after the write is durable, in the same order as the database; a store name maps to at most
 // one store per project; a leased store is never closed, and a store opens only once its previous
 // close has finished; a database a compaction replaced stays open until every lease taken before
 // the compaction is released; a store being deleted is unreachable by name and id before its folder
@@ -27,6 +28,7 @@ import {
   projectStoreDirs,
   readSummary,
   removeSummary,
+  residentBytesByFile,
   StoreDb,
   type StoreMeta,
   unlinkStore,
@@ -40,8 +42,14 @@ export type { Lease, OpenStore, StoreEntry } from './store-entry.js';
 
 /** Automatic compaction: of a data file of at least minBytes whose live pages are under liveShare of it. */
 const COMPACT = { minBytes: 16 * 2 ** 20, liveShare: 0.5 };
-/** How often the maintenance of the stores (idle closes, automatic compaction) runs at most. */
-const MAINTAIN_MS = 30_000;
+/**
+ * A store whose database holds more than maxResidentBytes of its data file mapped in is reopened
+ * when no request holds it (remapResident): those pages (clean, but counted in the RSS) leave the
+ * process, and the reads that follow map only what they touch.
+ */
+const MAP = { maxResidentBytes: 128 * 2 ** 20 };
+/** How often the maintenance of the stores (idle closes, automatic compaction, reopening) runs at most. */
+const MAINTAIN_MS = 10_000;
 
 class ProjectStores {
   readonly byId = new Map<string, StoreEntry>();
@@ -203,6 +211,7 @@ export class StoreRegistry {
     else entry.leasesByEpoch.delete(epoch);
     if (touch) entry.lastUsed = Date.now();
     void this.closeRetired(entry);
+    if (n <= 0) void this.remapIfFree(entry);
   }
 
   /**
@@ -278,6 +287,61 @@ export class StoreRegistry {
     return n;
   }
 
+  /**
+   * Marks every open store whose database holds more than `maxBytes` of its data file mapped in
+   * (StoreDb.residentBytes) to be reopened, and reopens those no request holds now; the others are
+   * reopened when their last lease is released. Returns how many were reopened now.
+   */
+  async remapResident(maxBytes = MAP.maxResidentBytes): Promise<number> {
+    const byFile = residentBytesByFile();
+    let n = 0;
+    for (const { entry } of this.catalog()) {
+      const db = entry.open?.db;
+      if (!db || db.residentBytes(byFile) <= maxBytes) continue;
+      entry.remapDue = true;
+      if (await this.remapIfFree(entry)) n++;
+    }
+    return n;
+  }
+
+  /**
+   * Reopens a store's database if that is due (remapResident) and no lease holds it, under its write
+   * mutex; requests that come meanwhile wait for it as for an open. If the database does not open
+   * again, the store is left closed (its index dropped): the next request loads it. True if it reopened.
+   */
+  private async remapIfFree(entry: StoreEntry): Promise<boolean> {
+    const store = entry.open;
+    if (!entry.remapDue || !store || store.closed || entry.leases > 0 || entry.opening || entry.closing) return false;
+    entry.remapDue = false;
+    const mapped = store.db.residentBytes();
+    entry.counts = { docs: store.db.nDocs, bytes: store.db.sizeBytes() };
+    entry.open = undefined;
+    const reopen = store.lock.run(async () => {
+      await store.db.close();
+      store.db = StoreDb.open(entry.dir);
+    });
+    entry.opening = reopen
+      .then(
+        () => {
+          entry.open = store;
+          this.log('store reopened (mapped pages dropped)', { store: entry.meta.name, id: entry.meta.id, mapped_bytes: mapped });
+          return store;
+        },
+        (err) => {
+          store.index.close();
+          this.log('reopening a store failed; it is closed', { store: entry.meta.name, id: entry.meta.id, err: String(err) });
+          throw err;
+        },
+      )
+      .finally(() => {
+        entry.opening = undefined;
+      });
+    return entry.opening.then(
+      () => true,
+      () => false,
+    );
+  }
+
   /** The open store `ref` of a request that holds its lease (the router takes one for every operation on a store), or 404. */
   get(project: string, ref: string): OpenStore {
     const entry = this.entry(project, ref);
@@ -300,9 +364,25 @@ export class StoreRegistry {
     return [...this.projects].flatMap(([project, p]) => [...p.byId.values()].map((entry) => ({ project, entry })));
   }
 
-  /** Every open store (but one being deleted). */
-  allStores(): OpenStore[] {
-    return this.catalog().flatMap(({ entry }) => (entry.open && !entry.open.closed ? [entry.open] : []));
+  /**
+   * Runs `work` on every open store in turn, each under a lease of the server's own (it does not
+   * count as a use for the idle time): no close, reopening or deletion takes the database from under it.
+   */
+  async eachOpen(work: (store: OpenStore) => Promise<unknown>): Promise<void> {
+    for (const { project, entry } of this.catalog()) {
+      if (!entry.open || entry.open.closed) continue;
+      let lease: Lease;
+      try {
+        lease = await this.acquire(project, entry.meta.id, { touch: false });
+      } catch {
+        continue; // deleted meanwhile
+      }
+      try {
+        await work(lease.store);
+      } finally {
+        lease.release();
+      }
+    }
   }
 
   /** The store with the most documents, open or not, with its project; undefined when there is none. */
@@ -444,7 +524,8 @@ export class StoreRegistry {
 
   /**
    * From now on, every so often and off the request path: closes the stores idle for `idleS`
-   * seconds (never when 0), then compacts the wasteful ones. One round at a time.
+   * seconds (never when 0), compacts the wasteful ones, then reopens those with too much of their
+   * data file mapped in. One round at a time.
    */
   startMaintenance(idleS: number, onError: (err: unknown) => void): void {
     const ms = idleS * 1000;
@@ -455,6 +536,7 @@ export class StoreRegistry {
       try {
         if (ms > 0) await this.closeIdle(ms);
         await this.compactWasteful();
+        await this.remapResident();
       } catch (err) {
         onError(err);
       } finally {

@@ -18,6 +18,7 @@ import { type Database, type Key, open, type RootDatabase } from 'lmdb';
 import type { Metadata } from '../api-types.js';
 import { fsyncDir, fsyncFile } from '../fsync.js';
 import { LargeTexts, type TextForRanges } from './large-texts.js';
+import { residentBytesByFile } from './map-residency.js';
 import { storageError } from './storage-error.js';
 import { sliceUtf8 } from './text-ranges.js';
 import type { DocRecord, DocSummary, EncodingsDb, IdempotencyRecord, PreparedDoc, StoredText, StoreMeta } from './types.js';
@@ -48,6 +49,8 @@ const COPY_BATCH = 2000;
 
 export class StoreDb {
   readonly dir: string;
+  /** The data file's real path (as /proc/self/smaps names its mapping) */
+  readonly dataFile: string;
   meta: StoreMeta;
   private readonly root: RootDatabase;
   private readonly docs: Database<DocRecord, string>;
@@ -62,6 +65,7 @@ export class StoreDb {
   private constructor(dir: string) {
     this.dir = dir;
     this.root = open({ path: dir, ...ENV_OPTIONS });
+    this.dataFile = fs.realpathSync(path.join(dir, 'data.mdb'));
     this.docs = openDatabase(this.root, 'docs') as Database<DocRecord, string>;
     this.texts = openDatabase(this.root, 'text') as Database<string, string>;
     this.encodingDbs = {
@@ -131,6 +135,14 @@ export class StoreDb {
   /** Bytes of the environment's data file: live pages, free pages awaiting reuse, and the unused tail LMDB keeps. */
   fileBytes(): number {
     return fs.statSync(path.join(this.dir, 'data.mdb')).size;
+  }
+
+  /**
+   * Bytes of the data file this handle holds mapped in: the pages its reads (and the writes'
+   * lookups) faulted in since it was opened. `byFile`: one reading of every mapping, for several stores.
+   */
+  residentBytes(byFile = residentBytesByFile()): number {
+    return byFile.get(this.dataFile) ?? 0;
   }
 
   /**
