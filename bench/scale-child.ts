@@ -78,6 +78,8 @@ if (args.mode === 'http') {
     });
   });
   report.rssAfterIngestBytes = rss();
+  // the peak of the ingest itself: the engine's move of its memory (after two idle seconds) comes later
+  report.maxRssIngestBytes = procMaxRss(pid);
   report.settleSeconds = await waitQuiet(server.base, args.settleMs);
   report.rssSettledBytes = rss();
   const search = async (query: string) => {

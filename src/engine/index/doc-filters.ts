@@ -5,22 +5,24 @@
 // older than the documents it was computed from.
 import { INDEX } from '../params.js';
 import type { Filter, Metadata } from '../types.js';
+import type { DocTable } from './doc-table.js';
 import { compileFilter } from './filter.js';
 import { FilterIndex } from './filter-index.js';
-import type { DocEntry, Segment } from './types.js';
+import type { Segment } from './types.js';
 
 export class DocFilters {
-  private readonly index = new FilterIndex();
+  private readonly index = new FilterIndex(() => this.entries());
   /** The rows costly filters exclude, per filter (by its JSON), with the snapshot they were laid out for and what evaluating them took. */
   private readonly cache = new Map<string, { segments: Segment[]; rows: Uint8Array; ms: number }>();
   /** Where the rows a cheap filter excludes are laid out (see blockedRows). */
   private scratch = new Uint8Array(0);
 
-  /** `slotDocs`: the table's entry of each slot; `docs`: every entry of the table. */
-  constructor(
-    private readonly slotDocs: ReadonlyArray<DocEntry | undefined>,
-    private readonly docs: () => Iterable<DocEntry>,
-  ) {}
+  constructor(private readonly table: DocTable) {}
+
+  /** The slot and metadata of every document of the table. */
+  private *entries(): Iterable<readonly [number, Metadata]> {
+    for (const slot of this.table.liveSlots()) yield [slot, this.table.metadata[slot]!];
+  }
 
   add(slot: number, metadata: Metadata): void {
     this.changed();
@@ -59,11 +61,11 @@ export class DocFilters {
     if (this.scratch.length < total) this.scratch = new Uint8Array(total);
     const rows = this.scratch.subarray(0, total).fill(1);
     for (const slot of this.matchSlots(filter)!) {
-      const d = this.slotDocs[slot];
-      const b = d && base.get(d.seg);
-      if (d === undefined || b === undefined) continue;
+      const seg = this.table.segs[slot];
+      const b = seg && base.get(seg);
+      if (b === undefined) continue;
       // a document has a passage or two: a loop, not a call to fill per document
-      for (let r = b + d.first, end = r + d.count; r < end; r++) rows[r] = 0;
+      for (let r = b + this.table.first(slot), end = r + this.table.count(slot); r < end; r++) rows[r] = 0;
     }
     const ms = performance.now() - started;
     if (ms < INDEX.rememberMs) return rows;
@@ -88,11 +90,11 @@ export class DocFilters {
     const out = new Set<number>();
     if (candidates) {
       for (const slot of candidates.slots) {
-        const d = this.slotDocs[slot];
-        if (d && test(d.metadata)) out.add(slot);
+        const metadata = this.table.metadata[slot];
+        if (metadata && test(metadata)) out.add(slot);
       }
     } else {
-      for (const d of this.docs()) if (test(d.metadata)) out.add(d.slot);
+      for (const [slot, metadata] of this.entries()) if (test(metadata)) out.add(slot);
     }
     return out;
   }

@@ -1,13 +1,16 @@
 // Metadata index of one store: (key, typed value) -> document slots, comparing values with their
 // type (1 is not "1"), and per key its values in order (numbers numerically, strings by code point),
 // built when a range asks for them and dropped when a write touches the key. It narrows a filter to
-// candidates; the filter's predicate decides where they are not exact. A value held by one document
+// candidates; the filter's predicate decides where they are not exact. A key is indexed from the
+// first filter that names it on (read from every document then, `every`): the keys no filter names,
+// a title say, cost nothing. A value held by one document
 // keeps its slot as a plain number (most values of a key such as a title are unique, and a Set per
 // document is the larger part of the index); a Map keyed by the values themselves keeps 1 apart
 // from "1" and true from "true" (SameValueZero) without a key string per document. Invariants: `candidates`
 // never leaves out a slot whose metadata the filter matches (it answers undefined where it cannot
 // narrow: $ne, $nin, $not, $exists: false); when it says `exact`, its slots are the matches, no more
-// (equality, $in, ranges, $exists: true, and $and/$or/keys made only of them).
+// (equality, $in, ranges, $exists: true, and $and/$or/keys made only of them); `every` yields the
+// documents added and not removed since, so an indexed key holds what add/remove alone would have.
 import type { Filter, FilterCondition, Metadata, MetadataValue } from '../types.js';
 import { compareCodePoints } from './filter.js';
 
@@ -49,31 +52,42 @@ export interface Narrowed {
 const exactly = (slots: ReadonlySet<number>): Narrowed => ({ slots, exact: true });
 
 export class FilterIndex {
+  /** per indexed key, its values with their slots (absent while no document has the key) */
   private readonly byKey = new Map<string, Map<MetadataValue, Slots>>();
+  /** the keys a filter has named: those add() and remove() keep */
+  private readonly indexed = new Set<string>();
   /** per key, its numbers and strings in order (absent until a range asks; dropped by a write to the key) */
   private readonly sorted = new Map<string, { num: Sorted<number>; str: Sorted<string> }>();
 
+  /** `every`: the slot and metadata of every document of the table (added and not removed since). */
+  constructor(private readonly every: () => Iterable<readonly [number, Metadata]>) {}
+
   add(slot: number, metadata: Metadata): void {
     for (const [k, v] of Object.entries(metadata)) {
-      let values = this.byKey.get(k);
-      if (!values) {
-        values = new Map();
-        this.byKey.set(k, values);
-      }
-      const slots = values.get(v);
-      if (typeof slots === 'object') {
-        // a new slot of a value that has a Set lands in the Set the order holds
-        slots.add(slot);
-        continue;
-      }
-      values.set(v, slots === undefined ? slot : new Set([slots, slot]));
-      // a new value, or a value's first Set, changes what the key's order holds
-      this.sorted.delete(k);
+      if (this.indexed.has(k)) this.addValue(k, v, slot);
     }
+  }
+
+  private addValue(k: string, v: MetadataValue, slot: number): void {
+    let values = this.byKey.get(k);
+    if (!values) {
+      values = new Map();
+      this.byKey.set(k, values);
+    }
+    const slots = values.get(v);
+    if (typeof slots === 'object') {
+      // a new slot of a value that has a Set lands in the Set the order holds
+      slots.add(slot);
+      return;
+    }
+    values.set(v, slots === undefined ? slot : new Set([slots, slot]));
+    // a new value, or a value's first Set, changes what the key's order holds
+    this.sorted.delete(k);
   }
 
   remove(slot: number, metadata: Metadata): void {
     for (const [k, v] of Object.entries(metadata)) {
+      if (!this.indexed.has(k)) continue;
       const values = this.byKey.get(k);
       const slots = values?.get(v);
       if (slots === undefined) continue;
@@ -103,8 +117,19 @@ export class FilterIndex {
     return intersect(parts);
   }
 
+  /** A key's values with their slots, indexed from every document the first time a filter names it. */
+  private valuesOf(key: string): Map<MetadataValue, Slots> | undefined {
+    if (!this.indexed.has(key)) {
+      this.indexed.add(key);
+      for (const [slot, metadata] of this.every()) {
+        if (Object.hasOwn(metadata, key)) this.addValue(key, metadata[key], slot);
+      }
+    }
+    return this.byKey.get(key);
+  }
+
   private equal(key: string, values: MetadataValue[]): Narrowed {
-    const byValue = this.byKey.get(key);
+    const byValue = this.valuesOf(key);
     return union(values.map((v) => exactly(asSet(byValue?.get(v)))))!;
   }
 
@@ -121,7 +146,7 @@ export class FilterIndex {
       if (type === 'number') parts.push(exactly(range(s.num, c as Record<string, number | undefined>, numCmp)));
       else parts.push(exactly(range(s.str, c as Record<string, string | undefined>, compareCodePoints)));
     }
-    if (c.$exists === true) parts.push(exactly(collect(this.byKey.get(key)?.values() ?? [])));
+    if (c.$exists === true) parts.push(exactly(collect(this.valuesOf(key)?.values() ?? [])));
     // what the index cannot narrow leaves the rest a superset
     if (c.$ne !== undefined || c.$nin !== undefined || c.$exists === false) parts.push(undefined);
     return intersect(parts);
@@ -132,7 +157,7 @@ export class FilterIndex {
     if (!s) {
       const nums: Array<[number, Slots]> = [];
       const strs: Array<[string, Slots]> = [];
-      for (const [v, slots] of this.byKey.get(key) ?? []) {
+      for (const [v, slots] of this.valuesOf(key) ?? []) {
         if (typeof v === 'number') nums.push([v, slots]);
         else if (typeof v === 'string') strs.push([v, slots]);
       }

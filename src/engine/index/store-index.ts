@@ -21,20 +21,17 @@ import { type BuiltSegment, type MergeSource, mergePlan } from '../segment/index
 import type { EncodedBatch, Filter, Metadata, SearchOutcome, SearchParams, StoredDocument, StoreIndex, TextReader } from '../types.js';
 import { runSearch } from './dispatch.js';
 import { DocFilters } from './doc-filters.js';
+import { DocTable } from './doc-table.js';
 import { allocateBlocks, freeBlocks, Reservations, type SegmentBlocks } from './segment-blocks.js';
-import type { DocEntry, EngineContext, Segment, SegmentBatch } from './types.js';
+import type { EngineContext, Segment, SegmentBatch } from './types.js';
 
 /** Segment ids are unique in the process, across stores: searches key what they remember of a segment by it (term-ranges.ts). */
 let nextSegmentId = 1;
 
 export class MemoryStoreIndex implements StoreIndex {
   private segments: Segment[] = [];
-  private readonly docs = new Map<string, DocEntry>();
-  private readonly slotIds: Array<string | undefined> = [];
-  /** The document table's entry of each slot (a filter walks slots: an array read, not a lookup by id in a large map). */
-  private readonly slotDocs: Array<DocEntry | undefined> = [];
-  private readonly freeSlots: number[] = [];
-  private readonly filters = new DocFilters(this.slotDocs, () => this.docs.values());
+  private readonly table = new DocTable();
+  private readonly filters = new DocFilters(this.table);
   private nextVersion = 1;
   private liveRows = 0;
   private liveBody = 0;
@@ -130,32 +127,29 @@ export class MemoryStoreIndex implements StoreIndex {
   }
 
   remove(docId: string): void {
-    const d = this.docs.get(docId);
-    if (!d) return;
-    this.kill(d);
-    this.docs.delete(docId);
-    this.filters.remove(d.slot, d.metadata);
-    this.slotIds[d.slot] = undefined;
-    this.slotDocs[d.slot] = undefined;
-    this.freeSlots.push(d.slot);
+    const slot = this.table.slotOf(docId);
+    if (slot === undefined) return;
+    this.kill(slot);
+    this.filters.remove(slot, this.table.metadata[slot]!);
+    this.table.free(slot);
     this.armIdleMerge();
   }
 
   /** Replaces a document's metadata (its rows stay as they are). False when the document is not in the index. */
   setMetadata(docId: string, metadata: Metadata): boolean {
-    const d = this.docs.get(docId);
-    if (!d) return false;
-    this.filters.remove(d.slot, d.metadata);
-    d.metadata = metadata;
-    this.filters.add(d.slot, metadata);
+    const slot = this.table.slotOf(docId);
+    if (slot === undefined) return false;
+    this.filters.remove(slot, this.table.metadata[slot]!);
+    this.table.metadata[slot] = metadata;
+    this.filters.add(slot, metadata);
     return true;
   }
 
   /** Ids of the documents the filter matches (every document for an empty filter). */
   idsMatching(filter: Filter): string[] {
     const slots = this.filters.matchSlots(filter);
-    if (!slots) return [...this.docs.keys()];
-    return [...slots].map((slot) => this.slotIds[slot]!);
+    if (!slots) return [...this.table.keys()];
+    return [...slots].map((slot) => this.table.ids[slot]!);
   }
 
   /** Restarts the idle clock (after each write): the idle merge runs SEGMENTS.idleMs after the last one. */
@@ -202,7 +196,7 @@ export class MemoryStoreIndex implements StoreIndex {
    */
   private install(
     { built, docs }: { built: BuiltSegment; docs: Array<{ id?: string; metadata: Metadata }> },
-    moved?: Map<string, DocEntry>,
+    moved?: Map<string, number>,
     blocks?: SegmentBlocks,
   ): void {
     if (this.closed) {
@@ -237,44 +231,48 @@ export class MemoryStoreIndex implements StoreIndex {
       const from = moved?.get(doc.id);
       let slot: number;
       let version: number;
-      if (from) {
-        for (let row = from.first; row < from.first + from.count; row++) this.account(from.seg, row, -1);
-        if (from.seg.liveRows === 0) this.dropSegment(from.seg);
-        ({ slot, version } = from);
+      if (from !== undefined) {
+        const source = this.table.segs[from]!;
+        const start = this.table.first(from);
+        for (let row = start; row < start + this.table.count(from); row++) this.account(source, row, -1);
+        if (source.liveRows === 0) this.dropSegment(source);
+        slot = from;
+        version = this.table.version(from);
       } else {
         this.remove(doc.id);
-        slot = this.freeSlots.pop() ?? this.slotIds.length;
+        slot = this.table.put(doc.id, doc.metadata);
         version = this.nextVersion++;
-        this.slotIds[slot] = doc.id;
         this.filters.add(slot, doc.metadata);
       }
       seg.rowSlot.fill(slot, first, r);
       seg.rowVersion.fill(version, first, r);
-      const entry: DocEntry = { slot, version, seg, first, count: r - first, metadata: doc.metadata };
-      this.docs.set(doc.id, entry);
-      this.slotDocs[slot] = entry;
-      this.revive(entry);
+      this.table.place(slot, seg, first, r - first, version);
+      this.revive(slot);
     });
     if (seg.liveRows === 0) this.dropSegment(seg);
   }
 
-  private revive(d: DocEntry): void {
-    const flags = this.ctx.heap.views.u8At(d.seg.dead, d.seg.nRows);
-    for (let r = d.first; r < d.first + d.count; r++) {
+  /** Flags a slot's rows live. */
+  private revive(slot: number): void {
+    const seg = this.table.segs[slot]!;
+    const flags = this.ctx.heap.views.u8At(seg.dead, seg.nRows);
+    for (let r = this.table.first(slot), end = r + this.table.count(slot); r < end; r++) {
       flags[r] = 0;
-      this.account(d.seg, r, 1);
+      this.account(seg, r, 1);
     }
   }
 
-  private kill(d: DocEntry): void {
-    const flags = this.ctx.heap.views.u8At(d.seg.dead, d.seg.nRows);
-    for (let r = d.first; r < d.first + d.count; r++) {
+  /** Flags a slot's rows dead (dropping its segment when no live row is left there). */
+  private kill(slot: number): void {
+    const seg = this.table.segs[slot]!;
+    const flags = this.ctx.heap.views.u8At(seg.dead, seg.nRows);
+    for (let r = this.table.first(slot), end = r + this.table.count(slot); r < end; r++) {
       if (flags[r] === 0) {
         flags[r] = 1;
-        this.account(d.seg, r, -1);
+        this.account(seg, r, -1);
       }
     }
-    if (d.seg.liveRows === 0) this.dropSegment(d.seg);
+    if (seg.liveRows === 0) this.dropSegment(seg);
   }
 
   private account(seg: Segment, row: number, sign: 1 | -1): void {
@@ -332,17 +330,18 @@ export class MemoryStoreIndex implements StoreIndex {
    */
   private installMerged(plan: Segment[], built: BuiltSegment, rowSource: Uint32Array): void {
     const docs: Array<{ id?: string; metadata: Metadata }> = [];
-    const moved = new Map<string, DocEntry>();
+    const moved = new Map<string, number>();
     for (let r = 0; r < built.rowDoc.length; r++) {
       const di = built.rowDoc[r];
       if (docs[di]) continue;
       const seg = plan[rowSource[r] >>> 24];
       const row = rowSource[r] & 0xffffff;
-      const id = this.slotIds[seg.rowSlot[row]];
-      const entry = id === undefined ? undefined : this.docs.get(id);
-      const alive = entry !== undefined && entry.seg === seg && row >= entry.first && row < entry.first + entry.count;
-      docs[di] = alive ? { id, metadata: entry.metadata } : { metadata: {} };
-      if (alive) moved.set(id!, entry);
+      const slot = seg.rowSlot[row];
+      const id = this.table.ids[slot];
+      // the slot may have been freed, or reused by another document, since the merge began
+      const alive = id !== undefined && this.table.holds(slot, seg, row);
+      docs[di] = alive ? { id, metadata: this.table.metadata[slot]! } : { metadata: {} };
+      if (alive) moved.set(id, slot);
     }
     this.install({ built, docs }, moved);
   }
@@ -355,18 +354,19 @@ export class MemoryStoreIndex implements StoreIndex {
       rows: this.liveRows,
       avgBody: this.liveBody / rows || 1,
       avgTitle: this.liveTitle / rows || 1,
-      avgDoc: this.liveBody / Math.max(this.docs.size, 1) || 1,
+      avgDoc: this.liveBody / Math.max(this.table.size, 1) || 1,
     };
     return { segments, stats };
   }
 
   /** Global rows (in `segments` order) of a document, or [] when it is not in them. */
   rowsOf(docId: string, segments: Segment[]): number[] {
-    const d = this.docs.get(docId);
-    if (!d) return [];
+    const slot = this.table.slotOf(docId);
+    if (slot === undefined) return [];
+    const first = this.table.first(slot);
     let base = 0;
     for (const s of segments) {
-      if (s === d.seg) return Array.from({ length: d.count }, (_, i) => base + d.first + i);
+      if (s === this.table.segs[slot]) return Array.from({ length: this.table.count(slot) }, (_, i) => base + first + i);
       base += s.nRows;
     }
     return [];
@@ -375,7 +375,7 @@ export class MemoryStoreIndex implements StoreIndex {
   /** The document id of a global row of `segments`. */
   docIdOf(row: number, segments: Segment[]): string | undefined {
     for (const s of segments) {
-      if (row < s.nRows) return this.slotIds[s.rowSlot[row]];
+      if (row < s.nRows) return this.table.ids[s.rowSlot[row]];
       row -= s.nRows;
     }
     return undefined;
@@ -387,10 +387,10 @@ export class MemoryStoreIndex implements StoreIndex {
     const blocked = this.filters.blockedRows(params.filter, snapshot);
     const pending = await runSearch(this.ctx, snapshot, stats, params, blocked, started);
     return pending.resolve((seg, row) => {
-      const id = this.slotIds[seg.rowSlot[row]];
-      const entry = id === undefined ? undefined : this.docs.get(id);
-      if (!entry || entry.version !== seg.rowVersion[row]) return undefined;
-      return { docId: id!, start: seg.rowStart[row], end: seg.rowEnd[row], metadata: entry.metadata };
+      const slot = seg.rowSlot[row];
+      const id = this.table.ids[slot];
+      if (id === undefined || this.table.version(slot) !== seg.rowVersion[row]) return undefined;
+      return { docId: id, start: seg.rowStart[row], end: seg.rowEnd[row], metadata: this.table.metadata[slot]! };
     }, readText);
   }
 
@@ -404,7 +404,6 @@ export class MemoryStoreIndex implements StoreIndex {
     }
     this.segments = [];
     this.reserved.clear();
-    this.docs.clear();
-    this.slotDocs.length = 0;
+    this.table.clear();
   }
 }

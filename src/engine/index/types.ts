@@ -22,16 +22,6 @@ export interface Segment {
   tlen: Float32Array;
 }
 
-/** A document in the store index's table: its slot, the version its rows were written for, and where they lie (one segment, `count` rows from `first`). */
-export interface DocEntry {
-  slot: number;
-  version: number;
-  seg: Segment;
-  first: number;
-  count: number;
-  metadata: Metadata;
-}
-
 /** A built segment with the documents its rows belong to (rowDoc indexes `docs`). */
 export interface SegmentBatch {
   built: BuiltSegment;
