@@ -47,7 +47,7 @@ const COMPACT = { minBytes: 16 * 2 ** 20, liveShare: 0.5 };
  * when no request holds it (remapResident): those pages (clean, but counted in the RSS) leave the
  * process, and the reads that follow map only what they touch.
  */
-const MAP = { maxResidentBytes: 128 * 2 ** 20 };
+const MAP = { maxResidentBytes: 32 * 2 ** 20 };
 /** How often the maintenance of the stores (idle closes, automatic compaction, reopening) runs at most. */
 const MAINTAIN_MS = 10_000;
 
