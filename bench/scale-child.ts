@@ -44,6 +44,8 @@ let synth: SynthCorpus | undefined = new SynthCorpus(
 const report: Record<string, unknown> = { mode: args.mode, size: args.size, queries: queries.length };
 const STORE = 'bench';
 
+let docsDone = 0;
+
 /** Seconds spent inside `add` (generating the synthetic documents is not counted). */
 async function ingest(add: (docs: Doc[]) => Promise<void>): Promise<number> {
   let spent = 0;
@@ -54,6 +56,7 @@ async function ingest(add: (docs: Doc[]) => Promise<void>): Promise<number> {
     await add(batch);
     spent += (performance.now() - t0) / 1000;
     done += batch.length;
+    docsDone = done;
     if (done >= next) {
       log(`scale ${args.mode} ${args.size}: ${done} documents, ${spent.toFixed(0)} s`);
       next += Math.max(args.size / 10, 1000);
@@ -72,11 +75,36 @@ if (args.mode === 'http') {
   const rss = () => rssMiB(pid) * 2 ** 20;
   const store = `/stores/${STORE}`;
   await call(server.base, 'POST', '/stores', { name: STORE });
+  // where the ingest's peak is: the server's RSS by mapping every second, kept at its largest
+  // (with the engine's memory written and the main thread's heap, from /metrics)
+  let peak = { rssBytes: 0 } as Record<string, unknown> & { rssBytes: number };
+  let sampling = false;
+  const sampler = setInterval(async () => {
+    if (sampling) return;
+    sampling = true;
+    try {
+      const bytes = rss();
+      if (bytes <= peak.rssBytes) return;
+      const byMapping = rssByMapping(pid);
+      const m = await scrape(server.base);
+      peak = {
+        rssBytes: bytes,
+        docs: docsDone,
+        rssByMapping: byMapping,
+        wasmWrittenBytes: m.get('svc_engine_memory_bytes{kind="written"}'),
+        jsHeapBytes: m.get('nodejs_heap_size_total_bytes'),
+      };
+    } finally {
+      sampling = false;
+    }
+  }, 1000);
   report.ingestSeconds = await ingest(async (docs) => {
     await call(server.base, 'POST', `${store}/documents`, {
       documents: docs.map((d) => ({ id: d.id, text: d.text, metadata: d.metadata ?? {} })),
     });
   });
+  clearInterval(sampler);
+  report.ingestPeakSample = peak;
   report.rssAfterIngestBytes = rss();
   // the peak of the ingest itself: the engine's move of its memory (after two idle seconds) comes later
   report.maxRssIngestBytes = procMaxRss(pid);
