@@ -261,12 +261,6 @@ export const WORKERS = {
    * scavenges, was promoted, and full collections made the p99 (docs/architecture.md).
    */
   youngGenMb: 64,
-  /**
-   * A merge of at least this many rows leaves its worker a full collection once it has replied:
-   * what it decoded from its sources (about a kilobyte per row) is garbage then, and V8 would keep
-   * it until its heap's next limit; a large store's last merges left gigabytes so at 1M rows.
-   */
-  collectAfterMergeRows: 1 << 16,
   /** rows per tile of the dense scan op (the tile's scores stay in L1/L2) */
   scanTileRows: 4096,
 } as const;

@@ -3,8 +3,7 @@
 // are fresh, so they move to the main thread (the `*Moves` functions name them) rather than being
 // copied.
 
-import { WORKERS } from '../params.js';
-import { collectGarbage, type OpContext } from '../runtime/index.js';
+import type { OpContext } from '../runtime/index.js';
 import { buildSegment } from './build.js';
 import { decodeBlob } from './encoding.js';
 import type { BuildArgs, BuiltSegment, EncodeResult, MergeArgs, MergeResult, SegmentDoc } from './types.js';
@@ -34,10 +33,7 @@ export function mergeOp(ctx: OpContext, a: MergeArgs): MergeResult {
       for (let k = first; k < r; k++) source.push(((si << 24) | k) >>> 0);
     }
   });
-  const built = buildSegment({ docs, dim: a.dim });
-  // once the reply is sent, what was decoded is garbage: a large merge's goes at once
-  if (source.length >= WORKERS.collectAfterMergeRows) setImmediate(collectGarbage);
-  return { built, rowSource: Uint32Array.from(source) };
+  return { built: buildSegment({ docs, dim: a.dim }), rowSource: Uint32Array.from(source) };
 }
 
 /** The buffers of a built segment (each array has its own). */
