@@ -293,6 +293,7 @@ export class StoreRegistry {
    * reopened when their last lease is released. Returns how many were reopened now.
    */
   async remapResident(maxBytes = MAP.maxResidentBytes): Promise<number> {
+    if (!this.catalog().some(({ entry }) => entry.open)) return 0;
     const byFile = residentBytesByFile();
     let n = 0;
     for (const { entry } of this.catalog()) {
