@@ -3,12 +3,17 @@
 // highest; workers follow the heap's generation, so a scan after the move reads what the main thread
 // wrote before and after it; a relocation waits for no task in flight, has every worker collect its
 // heap before it writes the new memory, and is given up if a task comes meanwhile (the next then
-// waits for a longer idle time, up to a bound, until a move is made); the ranges written, which
-// decide whether one is worth its copy, are the union of what was allocated.
+// waits for a longer idle time, up to a bound, until a move is made), as it is when the process
+// could not hold both memories under its memory bound; the ranges written, which decide whether
+// one is worth its copy, are the union of what was allocated.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import t from 'tap';
 import { engineWorkerUrl } from '../src/engine/index.js';
 import { MEMORY } from '../src/engine/params.js';
 import {
+  collectGarbage,
   createEngineRuntime,
   createSharedMemory,
   EnginePool,
@@ -18,6 +23,7 @@ import {
   scanTopK,
   WasmHeap,
 } from '../src/engine/runtime/index.js';
+import { memoryLimitBytes } from '../src/engine/runtime/memory-limit.js';
 import { TouchedRanges } from '../src/engine/runtime/touched.js';
 import { randI8, rng, throwsTyped } from './helpers/engine.js';
 
@@ -199,4 +205,56 @@ t.test('workers scan the relocated memory, what was written before and after the
   t.equal(pool.relocationIdleMs, idleMs, 'and the idle time is back to idleMs');
   t.same(await both(kept), want);
   t.equal(rt.heap.views.u8[big + bigBytes / 2], 7);
+});
+
+t.test('a move that would not fit under the memory bound with both memories is given up', async (t) => {
+  const rt = await createEngineRuntime();
+  const liveBytes = 32 * 2 ** 20;
+  const live = rt.heap.alloc(liveBytes);
+  rt.heap.views.fill(live, liveBytes, 3);
+  const room = (bytes: number) =>
+    new EnginePool({ module: rt.module, heap: rt.heap, workerUrl: engineWorkerUrl(), threads: 1, memoryLimitBytes: bytes });
+  // the bound leaves room for what the process holds (its garbage collected first, as a move does), but not for the live blocks' copy beside it
+  collectGarbage();
+  const tight = room((process.memoryUsage.rss() + 2 ** 20) / MEMORY.relocate.maxPeakShare);
+  const memory = rt.heap.memory;
+  t.equal(await tight.relocate(), false, 'given up');
+  t.equal(rt.heap.memory, memory, 'the memory stays');
+  t.equal(tight.relocations, 0);
+  t.equal(tight.relocationIdleMs, 2 * MEMORY.relocate.idleMs, 'and the next one waits longer, as for any move given up');
+  await tight.close();
+  const roomy = room(64 * 2 ** 30);
+  t.teardown(() => roomy.close());
+  t.equal(await roomy.relocate(), true, 'with room for both, the move goes ahead');
+  t.equal(rt.heap.views.u8[live + liveBytes - 1], 3, 'and keeps the live blocks');
+});
+
+t.test('the memory bound: the machine, or a lower control-group limit', async (t) => {
+  const bound = memoryLimitBytes();
+  t.ok(bound > 0 && bound <= os.totalmem(), `this process: at most the machine's memory (${bound} B)`);
+  const GiB = 2 ** 30;
+  /** A fake /proc and /sys: `cgroup` is /proc/self/cgroup's text, `files` the limit files under sys/fs/cgroup. */
+  const tree = (cgroup: string, files: Record<string, string>) => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-cgroup-'));
+    t.teardown(() => fs.rmSync(root, { recursive: true, force: true }));
+    fs.mkdirSync(path.join(root, 'proc/self'), { recursive: true });
+    fs.writeFileSync(path.join(root, 'proc/self/cgroup'), cgroup);
+    for (const [f, text] of Object.entries(files)) {
+      fs.mkdirSync(path.dirname(path.join(root, 'sys/fs/cgroup', f)), { recursive: true });
+      fs.writeFileSync(path.join(root, 'sys/fs/cgroup', f), text);
+    }
+    return root;
+  };
+  const v2 = tree('0::/app/svc\n', { 'app/svc/memory.max': 'max\n', 'app/memory.max': `${3 * GiB}\n` });
+  t.equal(memoryLimitBytes(v2, 16 * GiB), 3 * GiB, "cgroup v2: a parent's limit bounds its child ('max' is none)");
+  t.equal(memoryLimitBytes(v2, 2 * GiB), 2 * GiB, '... and the machine bounds both');
+  const v2root = tree('0::/\n', { 'memory.max': `${5 * GiB}\n` });
+  t.equal(memoryLimitBytes(v2root, 16 * GiB), 5 * GiB, "cgroup v2 in a container: the mount's root");
+  const v1 = tree('4:memory:/job\n1:cpu,cpuacct:/job\n', {
+    'memory/job/memory.limit_in_bytes': `${4 * GiB}\n`,
+    'memory/memory.limit_in_bytes': '9223372036854771712\n',
+  });
+  t.equal(memoryLimitBytes(v1, 16 * GiB), 4 * GiB, 'cgroup v1: the memory hierarchy');
+  t.equal(memoryLimitBytes(tree('', {}), 16 * GiB), 16 * GiB, 'no control group: the machine');
+  t.equal(memoryLimitBytes(path.join(os.tmpdir(), 'svc-no-such-root'), 16 * GiB), 16 * GiB, 'nothing readable: the machine');
 });

@@ -207,7 +207,10 @@ export const MEMORY = {
    * touch costs more than its copy); the move is given up if a task comes meanwhile, and each
    * move given up doubles the idle time the next one waits for, up to maxIdleMs. Each worker
    * waits at most adoptWaitMs for the others at the barrier that sends one `collect` and one
-   * `adopt` task to each (adopt.ts). minFreeShare bounds what a move copies per byte it gives
+   * `adopt` task to each (adopt.ts). A move that would take the process's RSS (after the
+   * collections) plus the live blocks past maxPeakShare of its memory bound (its control group's
+   * limit, or the machine's memory: runtime/memory-limit.ts) is given up: it would hold both memories
+   * at once where there is no room for them. minFreeShare bounds what a move copies per byte it gives
    * back (under six bytes); a large store's merge high-water mark is a smaller share of its memory
    * than a small store's.
    */
@@ -220,6 +223,7 @@ export const MEMORY = {
     maxCopyBytes: 2 ** 31,
     touchSliceBytes: 8 * 2 ** 20,
     adoptWaitMs: 1000,
+    maxPeakShare: 0.9,
   },
 } as const;
 

@@ -10,7 +10,8 @@
 // it has been idle and much more of the memory was written in than its live blocks hold
 // (MEMORY.relocate): each worker and this thread collect their heaps first (a `collect` task to
 // each), then the new memory is written, then one `adopt` task goes to each worker and this thread
-// collects again, so that the old memory's pages go back to the system.
+// collects again, so that the old memory's pages go back to the system. A move that would not fit
+// under the process's memory bound (memory-limit.ts) with both memories is given up.
 
 import { availableParallelism } from 'node:os';
 import { Piscina, queueOptionsSymbol } from 'piscina';
@@ -19,6 +20,7 @@ import type { AdoptArgs } from './adopt.js';
 import { collectGarbage } from './collect.js';
 import { errorFromWire, PoolBrokenError, PoolBusyError, PoolClosedError } from './errors.js';
 import { touchPages, type WasmHeap } from './memory.js';
+import { memoryLimitBytes } from './memory-limit.js';
 import { type LaneOptions, LaneQueue } from './task-queue.js';
 import type { EngineWorkerData, TaskEnvelope, TaskReply } from './types.js';
 
@@ -41,6 +43,8 @@ export interface EnginePoolOptions {
    * kernels are in use must keep its memory), though relocate() works either way.
    */
   relocateMinBytes?: number;
+  /** The most memory the process may hold (default: memory-limit.ts, its control group's or the machine's); a move that would pass MEMORY.relocate.maxPeakShare of it is given up. */
+  memoryLimitBytes?: number;
 }
 
 /**
@@ -77,6 +81,8 @@ export class EnginePool {
     return this.idleNeededMs;
   }
   private idleNeededMs: number = MEMORY.relocate.idleMs;
+  /** The process's memory bound (memory-limit.ts): a move must leave room under it for both memories. */
+  private readonly memoryLimit: number;
 
   constructor(opts: EnginePoolOptions) {
     this.threads = opts.threads ?? availableParallelism();
@@ -88,6 +94,7 @@ export class EnginePool {
       throw new RangeError(`maxQueue must be a non-negative integer, got ${this.maxQueue}`);
     }
     this.heap = opts.heap;
+    this.memoryLimit = opts.memoryLimitBytes ?? memoryLimitBytes();
     // the memory travels with each task, never in workerData: Piscina keeps that for the workers it
     // starts later, which would keep a relocated memory alive
     const workerData: EngineWorkerData = { module: opts.module, shared: opts.shared };
@@ -143,6 +150,8 @@ export class EnginePool {
       await this.everyWorker('collect');
       collectGarbage();
       if (busy()) return this.givenUp();
+      // the new memory's pages come on top of everything the process holds now, the old memory included
+      if (process.memoryUsage.rss() + this.heap.bytesInUse > MEMORY.relocate.maxPeakShare * this.memoryLimit) return this.givenUp();
       // the new memory's pages are first written a slice at a time, between other work: only the
       // copy itself stops the engine, and it is given up if a task came meanwhile
       const into = this.heap.relocationTarget();
