@@ -49,8 +49,8 @@ const COPY_BATCH = 2000;
 
 export class StoreDb {
   readonly dir: string;
-  /** The data file's real path (as /proc/self/smaps names its mapping) */
-  readonly dataFile: string;
+  /** The data file's real path, as /proc/self/smaps names its mapping (residentBytes) */
+  private dataFile?: string;
   meta: StoreMeta;
   private readonly root: RootDatabase;
   private readonly docs: Database<DocRecord, string>;
@@ -65,7 +65,6 @@ export class StoreDb {
   private constructor(dir: string) {
     this.dir = dir;
     this.root = open({ path: dir, ...ENV_OPTIONS });
-    this.dataFile = fs.realpathSync(path.join(dir, 'data.mdb'));
     this.docs = openDatabase(this.root, 'docs') as Database<DocRecord, string>;
     this.texts = openDatabase(this.root, 'text') as Database<string, string>;
     this.encodingDbs = {
@@ -142,6 +141,15 @@ export class StoreDb {
    * lookups) faulted in since it was opened. `byFile`: one reading of every mapping, for several stores.
    */
   residentBytes(byFile = residentBytesByFile()): number {
+    if (this.dataFile === undefined) {
+      const file = path.resolve(this.dir, 'data.mdb');
+      try {
+        this.dataFile = fs.realpathSync(file);
+      } catch {
+        // a path this process cannot resolve (another mount namespace's, say): compared as it is
+        this.dataFile = file;
+      }
+    }
     return byFile.get(this.dataFile) ?? 0;
   }
 
