@@ -50,6 +50,9 @@ t.test(
     const reopened = registry.remapResident(0);
     const during = await Promise.all([1, 150, 299].map((i) => s.api.post('/stores/m/search', ask(i))));
     t.equal(await reopened, 1, 'reopened at once (no lease held)');
+    const metrics = await (await fetch(s.server.url.replace(/\/v1$/, '/metrics'))).text();
+    t.match(metrics, /^# TYPE svc_store_reopens_total counter$/m, 'metrics: a counter of the reopenings');
+    t.match(metrics, /^svc_store_reopens_total 2$/m, '... that counts both');
     const after = await Promise.all([1, 150, 299].map((i) => s.api.post('/stores/m/search', ask(i))));
     const ranked = (r: { passages: Array<{ doc_id: string; score: number; text: string }> }) =>
       r.passages.map((p) => [p.doc_id, p.score, p.text]);

@@ -51,7 +51,7 @@ export class ServerMetrics {
     registers: [this.registry],
   });
 
-  constructor(engine: Pick<Engine, 'pending' | 'memory'>, registry: Pick<StoreRegistry, 'catalog' | 'counts' | 'docs'>) {
+  constructor(engine: Pick<Engine, 'pending' | 'memory'>, registry: Pick<StoreRegistry, 'catalog' | 'counts' | 'docs' | 'reopened'>) {
     collectDefaultMetrics({ register: this.registry });
     new Gauge({
       name: 'svc_engine_tasks_in_flight',
@@ -106,6 +106,15 @@ export class ServerMetrics {
     );
     perStore('svc_store_passages', 'Live passages in an open store', (e) => e.open?.index.passageCount);
     perStore('svc_store_index_bytes', "Bytes an open store's index takes in the engine's memory", (e) => e.open?.index.memoryBytes);
+    new Counter({
+      name: 'svc_store_reopens_total',
+      help: 'Stores reopened, once no request held them, to drop the pages of their data file they held mapped in',
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        this.inc(registry.reopened);
+      },
+    });
     new Gauge({
       name: 'svc_stores_open',
       help: 'Stores open (loaded in memory); the others open on their next request',

@@ -61,6 +61,8 @@ class ProjectStores {
 export class StoreRegistry {
   private readonly projects = new Map<string, ProjectStores>();
   private idleTimer?: NodeJS.Timeout;
+  /** Stores reopened so far to drop the pages of their data file mapped in (remapResident), for /metrics. */
+  reopened = 0;
   /** Deleted stores that requests still hold: the last lease released removes them (closeRetired). */
   private readonly draining = new Set<StoreEntry>();
 
@@ -325,6 +327,7 @@ export class StoreRegistry {
       .then(
         () => {
           entry.open = store;
+          this.reopened++;
           this.log('store reopened (mapped pages dropped)', { store: entry.meta.name, id: entry.meta.id, mapped_bytes: mapped });
           return store;
         },
