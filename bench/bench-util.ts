@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { residentBytesByMapping } from '../src/store/map-residency.js';
 
 export const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
 export const REPO_DIR = path.resolve(BENCH_DIR, '..');
@@ -149,23 +150,16 @@ export function log(msg: string): void {
 /** RSS by kind of mapping of a process (this one by default), from /proc/<pid>/smaps. */
 export function rssByMapping(pid: number | 'self' = 'self'): { anon: number; heap: number; lmdb: number; files: number } {
   const out = { anon: 0, heap: 0, lmdb: 0, files: 0 };
-  let kind: keyof typeof out = 'anon';
-  for (const line of fs.readFileSync(`/proc/${pid}/smaps`, 'utf8').split('\n')) {
-    const head = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
-    if (head) {
-      const name = head[1];
-      kind =
-        name === '' || name.startsWith('[anon') || name.startsWith('[stack')
-          ? 'anon'
-          : name === '[heap]'
-            ? 'heap'
-            : name.endsWith('data.mdb')
-              ? 'lmdb'
-              : 'files';
-      continue;
-    }
-    const m = /^Rss:\s+(\d+) kB/.exec(line);
-    if (m) out[kind] += Number(m[1]) * 1024;
+  for (const [name, bytes] of residentBytesByMapping(pid)) {
+    const kind: keyof typeof out =
+      name === '' || name.startsWith('[anon') || name.startsWith('[stack')
+        ? 'anon'
+        : name === '[heap]'
+          ? 'heap'
+          : name.endsWith('data.mdb')
+            ? 'lmdb'
+            : 'files';
+    out[kind] += bytes;
   }
   return out;
 }

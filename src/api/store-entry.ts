@@ -36,8 +36,8 @@ export interface StoreEntry {
   /** documents and bytes on disk as of its last close (live figures while open) */
   counts: { docs: number; bytes: number };
   deleted: boolean;
-  /** its database is to be reopened once no lease holds it (too much of its data file mapped in) */
-  remapDue: boolean;
+  /** the bytes of its data file its database held mapped in when it was found to be too many: it is reopened once no lease holds it */
+  remapDue?: number;
 }
 
 /** A store held open for one request: release it when the request is done (its response written). */
@@ -62,6 +62,5 @@ export function newEntry(dir: string, meta: StoreMeta, counts: { docs: number; b
     retired: [],
     counts,
     deleted: false,
-    remapDue: false,
   };
 }

@@ -28,7 +28,7 @@ import {
   projectStoreDirs,
   readSummary,
   removeSummary,
-  residentBytesByFile,
+  residentBytesByMapping,
   StoreDb,
   type StoreMeta,
   unlinkStore,
@@ -296,12 +296,12 @@ export class StoreRegistry {
    */
   async remapResident(maxBytes = MAP.maxResidentBytes): Promise<number> {
     if (!this.catalog().some(({ entry }) => entry.open)) return 0;
-    const byFile = residentBytesByFile();
+    const byMapping = residentBytesByMapping();
     let n = 0;
     for (const { entry } of this.catalog()) {
-      const db = entry.open?.db;
-      if (!db || db.residentBytes(byFile) <= maxBytes) continue;
-      entry.remapDue = true;
+      const mapped = entry.open?.db.residentBytes(byMapping) ?? 0;
+      if (mapped <= maxBytes) continue;
+      entry.remapDue = mapped;
       if (await this.remapIfFree(entry)) n++;
     }
     return n;
@@ -314,10 +314,10 @@ export class StoreRegistry {
    */
   private async remapIfFree(entry: StoreEntry): Promise<boolean> {
     const store = entry.open;
-    if (!entry.remapDue || !store || store.closed || entry.leases > 0 || entry.opening || entry.closing) return false;
-    entry.remapDue = false;
-    const mapped = store.db.residentBytes();
-    entry.counts = { docs: store.db.nDocs, bytes: store.db.sizeBytes() };
+    const mapped = entry.remapDue;
+    if (mapped === undefined || !store || store.closed || entry.leases > 0 || entry.opening || entry.closing) return false;
+    entry.remapDue = undefined;
+    entry.counts = this.counts(entry);
     entry.open = undefined;
     const reopen = store.lock.run(async () => {
       await store.db.close();

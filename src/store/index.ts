@@ -17,7 +17,7 @@ export {
 } from './catalog.js';
 export { type DataDirLock, DataDirLockedError, lockDataDir } from './data-dir-lock.js';
 export { KeyNotFoundError, type KeyRecord, KeyRing, keyId, keyMatches, newKey } from './keys.js';
-export { residentBytesByFile } from './map-residency.js';
+export { residentBytesByMapping } from './map-residency.js';
 export { ensureFree, faultOf, freeBytes, MIN_FREE_BYTES, StorageError, type StorageFault, storageError } from './storage-error.js';
 export { StoreDb } from './store-db.js';
 export { MARK_UNITS, sliceUtf8, utf8Marks } from './text-ranges.js';

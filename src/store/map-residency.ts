@@ -1,4 +1,4 @@
-// How much of each mapped file this process holds resident, from /proc/self/smaps (Linux). An LMDB
+// How much of each mapping a process holds resident, from /proc/<pid>/smaps (Linux). An LMDB
 // environment maps its whole data file and every read faults pages in (with the kernel's
 // fault-around, up to 64 KiB at a time); they are clean file pages, counted in the process's RSS
 // until the environment is closed. Invariant: read-only, and never throws: where /proc cannot be
@@ -8,24 +8,27 @@ import fs from 'node:fs';
 const HEAD = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \S+\s*(.*)$/;
 const RSS = /^Rss:\s+(\d+) kB/;
 
-/** Resident bytes of every file this process maps, by the path /proc shows (symbolic links resolved). */
-export function residentBytesByFile(): Map<string, number> {
+/**
+ * Resident bytes of every mapping of a process (this one by default), by the name /proc shows: a
+ * file's path (symbolic links resolved), `[heap]`, `[stack]`, or '' for anonymous memory.
+ */
+export function residentBytesByMapping(pid: number | 'self' = 'self'): Map<string, number> {
   const out = new Map<string, number>();
   let text: string;
   try {
-    text = fs.readFileSync('/proc/self/smaps', 'utf8');
+    text = fs.readFileSync(`/proc/${pid}/smaps`, 'utf8');
   } catch {
     return out;
   }
-  let file: string | undefined;
+  let name = '';
   for (const line of text.split('\n')) {
     const head = HEAD.exec(line);
     if (head) {
-      file = head[1].startsWith('/') ? head[1] : undefined;
+      name = head[1];
       continue;
     }
-    const rss = file && RSS.exec(line);
-    if (rss) out.set(file!, (out.get(file!) ?? 0) + Number(rss[1]) * 1024);
+    const rss = RSS.exec(line);
+    if (rss) out.set(name, (out.get(name) ?? 0) + Number(rss[1]) * 1024);
   }
   return out;
 }

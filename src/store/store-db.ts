@@ -18,7 +18,7 @@ import { type Database, type Key, open, type RootDatabase } from 'lmdb';
 import type { Metadata } from '../api-types.js';
 import { fsyncDir, fsyncFile } from '../fsync.js';
 import { LargeTexts, type TextForRanges } from './large-texts.js';
-import { residentBytesByFile } from './map-residency.js';
+import { residentBytesByMapping } from './map-residency.js';
 import { storageError } from './storage-error.js';
 import { sliceUtf8 } from './text-ranges.js';
 import type { DocRecord, DocSummary, EncodingsDb, IdempotencyRecord, PreparedDoc, StoredText, StoreMeta } from './types.js';
@@ -138,9 +138,9 @@ export class StoreDb {
 
   /**
    * Bytes of the data file this handle holds mapped in: the pages its reads (and the writes'
-   * lookups) faulted in since it was opened. `byFile`: one reading of every mapping, for several stores.
+   * lookups) faulted in since it was opened. `byMapping`: one reading of every mapping, for several stores.
    */
-  residentBytes(byFile = residentBytesByFile()): number {
+  residentBytes(byMapping = residentBytesByMapping()): number {
     if (this.dataFile === undefined) {
       const file = path.resolve(this.dir, 'data.mdb');
       try {
@@ -150,7 +150,7 @@ export class StoreDb {
         this.dataFile = file;
       }
     }
-    return byFile.get(this.dataFile) ?? 0;
+    return byMapping.get(this.dataFile) ?? 0;
   }
 
   /**
