@@ -8,9 +8,12 @@ COPY bin/ bin/
 COPY src/ src/
 COPY models/ models/
 COPY packages/ packages/
-COPY scripts/build-console.ts scripts/
-# npm ci builds the WebAssembly kernels, the TypeScript and the web console (the `prepare` script);
-# then drop dev tools.
+COPY native/pages.c native/binding.gyp native/
+COPY scripts/build-console.ts scripts/build-native.ts scripts/
+# the native helper's build tools (it gives the engine's free memory pages back: docs/deploying.md)
+RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
+# npm ci builds the WebAssembly kernels, the native helper, the TypeScript and the web console (the
+# `prepare` script); then drop dev tools.
 RUN npm ci --no-audit --no-fund && npm prune --omit=dev --no-audit --no-fund
 
 FROM node:20-bookworm-slim
@@ -22,6 +25,7 @@ COPY --from=build /app/node_modules/ node_modules/
 COPY --from=build /app/bin/ bin/
 COPY --from=build /app/dist/ dist/
 COPY --from=build /app/build/ build/
+COPY --from=build /app/native/build/Release/pages.node native/build/Release/
 COPY --from=build /app/models/ models/
 RUN mkdir -p /data && chown node:node /data
 USER node

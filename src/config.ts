@@ -2,7 +2,8 @@
 // bound on each call to the enrichment endpoint), SVC_MCP_WRITES (the MCP endpoint's writing tools),
 // SVC_METRICS_KEY (the token of /metrics), SVC_STORE_IDLE_S (when an unused store closes),
 // SVC_THREADS (the engine's worker threads), SVC_ENGINE_MEMORY_MB (the most memory the engine's
-// indexes may take), SVC_ENGINE_RELOCATE_MB (when the engine's memory is relocated), and the
+// indexes may take), SVC_ENGINE_RELOCATE_MB (when the engine's memory is relocated),
+// SVC_ENGINE_DISCARD (whether its free pages are given back in place), and the
 // cluster's SVC_NATS_URL, SVC_REPLICAS, SVC_NODE_TTL_S and SVC_NODE_ID (docs/cluster.md); the port
 // comes from the `--port` flag. Relative
 // paths resolve against the working directory, except the default model, which is the folder
@@ -43,6 +44,8 @@ export interface Config {
   engineMemoryBytes: number;
   /** Idle engine memory worth a relocation (SVC_ENGINE_RELOCATE_MB); undefined: the engine's default (32 MiB); 0: never relocated. */
   engineRelocateBytes?: number;
+  /** Whether free pages of the engine's memory are given back in place (SVC_ENGINE_DISCARD, default 1; the native helper must be built). */
+  engineDiscard: boolean;
   /** The cluster (SVC_NATS_URL or --cluster); undefined: a single node, as before. */
   cluster?: ClusterConfig;
 }
@@ -101,6 +104,11 @@ export const SERVER_VARIABLES: ReadonlyArray<{ name: string; default: string; me
     default: '32',
     meaning: 'once the engine is idle, the memory written and no longer used that is worth copying the rest to give it back (0: never)',
   },
+  {
+    name: 'SVC_ENGINE_DISCARD',
+    default: '1',
+    meaning: "1 gives the engine's free memory pages back to the system as they are freed (with the native helper; 0: by relocation only)",
+  },
   { name: 'SVC_NATS_URL', default: 'unset: one node', meaning: 'NATS servers of a cluster, comma-separated (as --cluster)' },
   { name: 'SVC_REPLICAS', default: '2', meaning: 'in a cluster, copies of each store on distinct svc nodes' },
   { name: 'SVC_NODE_TTL_S', default: '5', meaning: 'in a cluster, seconds without a heartbeat before a node is gone' },
@@ -134,6 +142,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const dataDir = path.resolve(env.SVC_DATA_DIR ?? './svc-data');
   const modelUri = env.SVC_MODEL_URI || defaultModelUri();
   const isRemote = /^(s3|gs):\/\//.test(modelUri);
+  const discard = env.SVC_ENGINE_DISCARD ?? '1';
+  if (!['0', '1'].includes(discard)) {
+    throw new ConfigError(`SVC_ENGINE_DISCARD=${discard} is not 0 or 1 (1 gives free engine memory back in place; 0 only by relocation)`);
+  }
   const mcpWrites = env.SVC_MCP_WRITES ?? '0';
   if (!['0', '1'].includes(mcpWrites))
     throw new ConfigError(`SVC_MCP_WRITES=${mcpWrites} is not 0 or 1 (1 lets MCP clients ingest and delete documents)`);
@@ -179,6 +191,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       timeoutMs: Math.round(timeout * 1000),
     },
     mcpWrites: mcpWrites === '1',
+    engineDiscard: discard === '1',
     metricsKey: env.SVC_METRICS_KEY || undefined,
     storeIdleS: idle,
     threads,

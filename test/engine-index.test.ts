@@ -9,7 +9,7 @@ import type { StoredDocument } from '../src/engine/index.js';
 import { loadEngine } from '../src/engine/index.js';
 import { readModelFolder } from '../src/engine/model/index.js';
 import { SEGMENTS } from '../src/engine/params.js';
-import { type BuiltSegment, buildOp } from '../src/engine/segment/index.js';
+import { type BuiltSegment, buildOp, type SegmentTables } from '../src/engine/segment/index.js';
 
 const engine = await loadEngine({ model: readModelFolder(defaultModelUri()), threads: 2 });
 t.teardown(() => engine.close());
@@ -25,10 +25,11 @@ const top = async (index: MemoryStoreIndex, query: string, extra: object = {}) =
   (await index.search({ query, maxHops: 1, maxResults: 10, trace: false, ...extra }, noText)).passages.map((p) => p.docId);
 
 /** Checks that `built` is, byte for byte, the segment the build op makes from these encodings (their header names the model). */
-function sameAsBuild(t: Test, built: BuiltSegment, blobs: Uint8Array[]): void {
+function sameAsBuild(t: Test, built: BuiltSegment | (SegmentTables & { inPlace: Uint8Array }), blobs: Uint8Array[]): void {
   const header = new DataView(blobs[0].buffer, blobs[0].byteOffset);
   const rebuilt = buildOp({} as never, { blobs, fingerprint: header.getUint32(4, true), dim: header.getUint32(8, true) });
-  t.same(new Uint8Array(built.image), new Uint8Array(rebuilt.image), 'the segment image');
+  const image = 'image' in built ? new Uint8Array(built.image) : built.inPlace;
+  t.same(image, new Uint8Array(rebuilt.image), 'the segment image');
   for (const k of ['rowDoc', 'rowStart', 'rowEnd', 'blen', 'tlen'] as const) t.same(built[k], rebuilt[k], k);
 }
 
@@ -111,14 +112,24 @@ t.test('a merge of segments equals a build from their documents, dead ones left 
   const { ctx } = engine as unknown as { ctx: EngineContext }; // the merge op itself, on the index's own segments
   const { segments } = index.snapshot();
   t.equal(segments.length, 2, 'two segments');
-  const { built } = await ctx.mergeSegments(
-    segments.map(({ base, dead, nRows, rowStart, rowEnd, rowSlot }) => ({ base, dead, nRows, rowStart, rowEnd, rowSlot })),
-  );
+  const sources = segments.map(({ base, dead, nRows, rowStart, rowEnd, rowSlot }) => ({ base, dead, nRows, rowStart, rowEnd, rowSlot }));
+  const bytes = segments.reduce((n, s) => n + (ctx.heap.sizeOf(s.base) ?? 0), 0);
+  // written in place, in a block of the sources' size holding garbage: the image is zeroed first, the rest left alone
+  const ptr = ctx.heap.alloc(bytes);
+  ctx.heap.views.u8At(ptr, bytes).fill(0xee);
+  const { placed } = await ctx.mergeSegments(sources, { ptr, bytes });
+  t.ok(placed.bytes < bytes, `the image (${placed.bytes} B) is smaller than its sources (${bytes} B)`);
   sameAsBuild(
     t,
-    built,
+    { ...placed, inPlace: ctx.heap.views.u8At(ptr, placed.bytes).slice() },
     [...keep.values()].map((d) => d.encoding),
   );
+  t.ok(
+    ctx.heap.views.u8At(ptr + placed.bytes, bytes - placed.bytes).every((b) => b === 0xee),
+    'nothing written past the image',
+  );
+  await t.rejects(ctx.mergeSegments(sources, { ptr, bytes: placed.bytes - 16 }), /more than the/, 'a block too small is refused');
+  ctx.heap.free(ptr);
   index.close();
 });
 

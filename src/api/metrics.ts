@@ -83,6 +83,15 @@ export class ServerMetrics {
         this.inc(engine.memory.relocations);
       },
     });
+    new Counter({
+      name: 'svc_engine_memory_discarded_bytes_total',
+      help: "Bytes of the engine's free memory pages given back to the system in place as blocks were freed (SVC_ENGINE_DISCARD, with the native helper)",
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        this.inc(engine.memory.discarded);
+      },
+    });
     /** A gauge per store of the catalog; `value` undefined leaves a store out. */
     const perStore = (name: string, help: string, value: (e: StoreEntry) => number | undefined) =>
       new Gauge({

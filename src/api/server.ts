@@ -88,8 +88,9 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       maxQueue: opts.maxQueue,
       memoryBytes: config.engineMemoryBytes,
       relocateMinBytes: config.engineRelocateBytes,
+      discard: config.engineDiscard,
     });
-    logger.info({ threads, model: engine.model }, 'engine started');
+    logger.info({ threads, model: engine.model, memory: engine.memory.givesBack }, 'engine started');
     const registry = new StoreRegistry(config.dataDir, engine, (msg, fields) => logger.info(fields ?? {}, msg));
     // Answers and enrichment: the native reader from the model folder, or the SVC_ENRICH_* endpoint.
     // The native reader also re-orders the head of one-hop results when the model has params.rerank.

@@ -22,6 +22,8 @@ export interface EngineOptions {
   maxQueue?: number;
   /** The most bytes the shared memory may grow to (default and at most 4 GiB); past it an allocation throws WasmOutOfMemoryError. */
   memoryBytes?: number;
+  /** Whether free pages of the engine's memory are given back in place (MEMORY.discard; default true, where the native helper is built). */
+  discard?: boolean;
   log?: (msg: string, fields?: Record<string, unknown>) => void;
   /**
    * The idle memory (written, no longer in use) worth relocating the engine's memory for when the
@@ -61,7 +63,10 @@ class SvcEngine implements Engine {
   readonly model: string;
   readonly analyzer = analyzerId();
 
-  constructor(private readonly ctx: EngineContext) {
+  constructor(
+    private readonly ctx: EngineContext,
+    private readonly givesBack: string,
+  ) {
     const m = ctx.model;
     this.model = `${m.name}@${m.version}`;
     this.id = `svc-engine/${VERSION} model=${this.model}`;
@@ -88,6 +93,8 @@ class SvcEngine implements Engine {
       allocated: s.bytesInUse,
       limit: s.maxBytes,
       relocations: pool.relocations,
+      discarded: s.bytesDiscarded,
+      givesBack: this.givesBack,
     };
   }
 
@@ -102,7 +109,7 @@ class SvcEngine implements Engine {
 
 /** The engine on a model folder read by loadModelFolder. */
 export async function loadEngine(opts: EngineOptions): Promise<Engine> {
-  const runtime = await createEngineRuntime({ maxBytes: opts.memoryBytes });
+  const runtime = await createEngineRuntime({ maxBytes: opts.memoryBytes, discard: opts.discard });
   const { descriptor } = loadModel(opts.model, runtime.heap);
   return startEngine(runtime, descriptor, { ...opts, relocateMinBytes: opts.relocateMinBytes ?? MEMORY.relocate.minFreeBytes }).engine;
 }
@@ -125,5 +132,5 @@ export function startEngine(
     onWorkerError: (err) => log('engine worker failed', { err: String(err) }),
   });
   const ctx = createContext(runtime.heap, pool, descriptor, log);
-  return { engine: new SvcEngine(ctx), ctx };
+  return { engine: new SvcEngine(ctx, runtime.givesBack), ctx };
 }

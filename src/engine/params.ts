@@ -225,6 +225,20 @@ export const MEMORY = {
     adoptWaitMs: 1000,
     maxPeakShare: 0.9,
   },
+  /**
+   * Free pages given back in place (runtime/memory.ts discardIdle, with the native helper of
+   * runtime/page-discard.ts; where it is missing, relocation alone gives memory back). Whenever a
+   * block is freed and the memory written and no longer in use has grown by minBytes since the last
+   * pass, every free range of at least minRangeBytes (and the memory above the highest block, past
+   * keepAboveTopBytes) has its written pages dropped: they leave the RSS at once, with no copy and
+   * no second memory, and cost a page fault each when written again. The bounds keep a search's
+   * scratch, freed and taken again at once, from being dropped and faulted in over and over.
+   */
+  discard: {
+    minBytes: 16 * 2 ** 20,
+    minRangeBytes: 2 ** 20,
+    keepAboveTopBytes: 4 * 2 ** 20,
+  },
 } as const;
 
 /** The store index's document table (main thread). */

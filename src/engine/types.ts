@@ -125,6 +125,10 @@ export interface EngineMemory {
   limit: number;
   /** relocations so far */
   relocations: number;
+  /** bytes of free pages given back to the system in place so far (MEMORY.discard) */
+  discarded: number;
+  /** how free memory goes back to the system: in place, or why only by relocation */
+  givesBack: string;
 }
 
 export interface Engine {

@@ -21,7 +21,7 @@ export function createContext(heap: WasmHeap, pool: EnginePool, model: ModelDesc
       const { blobs, buffer } = packBlobs(stored);
       return pool.run<BuiltSegment>('build', { blobs, fingerprint: model.fingerprint, dim } satisfies BuildArgs, BACKGROUND, [buffer]);
     },
-    mergeSegments: (sources) => pool.run<MergeResult>('merge', { sources, dim } satisfies MergeArgs, BACKGROUND),
+    mergeSegments: (sources, into) => pool.run<MergeResult>('merge', { sources, dim, into } satisfies MergeArgs, BACKGROUND),
     async withScratch<R>(op: string, bytes: number, args: Record<string, unknown>, lane: LaneOptions = {}): Promise<R> {
       const scratch = heap.alloc(bytes);
       try {

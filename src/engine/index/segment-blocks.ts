@@ -1,12 +1,13 @@
 // The shared-memory blocks of a store's segments (main thread): a built segment's image and its
-// dead flags, allocated both or neither, and the blocks set aside for batches not yet installed.
+// dead flags, allocated both or neither (or, for a segment a merge wrote in place, its block cut to
+// the image and the flags added), and the blocks set aside for batches not yet installed.
 // Invariants: a reservation is whole (every segment of its batch) or absent; one that would leave
 // the heap less than MEMORY's headroom (the room searches' scratch and merges need) is refused with
 // WasmOutOfMemoryError and holds nothing; a block set aside is freed exactly once, by take()'s
 // caller or by release() or clear().
 import { MEMORY } from '../params.js';
 import { type WasmHeap, WasmOutOfMemoryError } from '../runtime/index.js';
-import type { BuiltSegment } from '../segment/index.js';
+import type { BuiltSegment, PlacedSegment } from '../segment/index.js';
 
 export interface SegmentBlocks {
   base: number;
@@ -22,6 +23,17 @@ export function allocateBlocks(heap: WasmHeap, built: BuiltSegment): SegmentBloc
     heap.free(base);
     throw err;
   }
+}
+
+/**
+ * The blocks of a segment written in place in `ptr` (a merge's): the block cut to the image, the
+ * rest given back, and its dead flags. Throws WasmOutOfMemoryError when the flags do not fit; the
+ * image's block is then still the caller's.
+ */
+export function placedBlocks(heap: WasmHeap, ptr: number, placed: PlacedSegment): SegmentBlocks {
+  const dead = heap.alloc(Math.max(placed.rowDoc.length, 1));
+  heap.shrink(ptr, placed.bytes);
+  return { base: ptr, dead };
 }
 
 export function freeBlocks(heap: WasmHeap, { base, dead }: SegmentBlocks): void {

@@ -17,12 +17,12 @@
 //   search pays per segment for every term and title it looks up; a bulk load or a restart leaves many).
 import { MEMORY, SEGMENTS } from '../params.js';
 import type { CorpusStats } from '../ranking/index.js';
-import { type BuiltSegment, type MergeSource, mergePlan } from '../segment/index.js';
+import { type BuiltSegment, type MergeSource, mergePlan, type PlacedSegment } from '../segment/index.js';
 import type { EncodedBatch, Filter, Metadata, SearchOutcome, SearchParams, StoredDocument, StoreIndex, TextReader } from '../types.js';
 import { runSearch } from './dispatch.js';
 import { DocFilters } from './doc-filters.js';
 import { DocTable } from './doc-table.js';
-import { allocateBlocks, freeBlocks, Reservations, type SegmentBlocks } from './segment-blocks.js';
+import { allocateBlocks, freeBlocks, placedBlocks, Reservations, type SegmentBlocks } from './segment-blocks.js';
 import type { EngineContext, Segment, SegmentBatch } from './types.js';
 
 /** Segment ids are unique in the process, across stores: searches key what they remember of a segment by it (term-ranges.ts). */
@@ -195,7 +195,7 @@ export class MemoryStoreIndex implements StoreIndex {
    * (a merge), a document is the same version moved from its source rows, which stay unflagged.
    */
   private install(
-    { built, docs }: { built: BuiltSegment; docs: Array<{ id?: string; metadata: Metadata }> },
+    { built, docs }: { built: BuiltSegment | PlacedSegment; docs: Array<{ id?: string; metadata: Metadata }> },
     moved?: Map<string, number>,
     blocks?: SegmentBlocks,
   ): void {
@@ -206,8 +206,9 @@ export class MemoryStoreIndex implements StoreIndex {
     this.filters.changed();
     const { heap } = this.ctx;
     const nRows = built.rowDoc.length;
-    const { base, dead } = blocks ?? allocateBlocks(heap, built);
-    heap.views.write(base, new Uint8Array(built.image));
+    if (!('image' in built) && !blocks) throw new Error('install: a segment written in place comes with its blocks');
+    const { base, dead } = blocks ?? allocateBlocks(heap, built as BuiltSegment);
+    if ('image' in built) heap.views.write(base, new Uint8Array(built.image));
     heap.views.fill(dead, Math.max(nRows, 1), 1);
     const seg: Segment = {
       id: nextSegmentId++,
@@ -303,6 +304,16 @@ export class MemoryStoreIndex implements StoreIndex {
       this.ctx.log('segment merge skipped: the engine memory is nearly full', { bytes });
       return;
     }
+    // the merged image is written in place, in a block of its sources' size (never larger: merge
+    // drops rows, it adds none), cut to the image once written; its pages are written only as far
+    // as the image goes
+    let into: number | undefined;
+    try {
+      into = this.ctx.heap.alloc(bytes);
+    } catch (err) {
+      this.ctx.log('segment merge skipped: no block for its result', { bytes, err: String(err) });
+      return;
+    }
     this.merging = true;
     const sources: MergeSource[] = plan.map((s) => ({
       base: s.base,
@@ -313,9 +324,16 @@ export class MemoryStoreIndex implements StoreIndex {
       rowSlot: s.rowSlot,
     }));
     this.ctx
-      .mergeSegments(sources)
-      .then(({ built, rowSource }) => this.installMerged(plan, built, rowSource))
-      .catch((err) => this.ctx.log('segment merge failed', { err: String(err) }))
+      .mergeSegments(sources, { ptr: into, bytes })
+      .then(({ placed, rowSource }) => {
+        const blocks = placedBlocks(this.ctx.heap, into as number, placed);
+        into = undefined; // the segment's now
+        this.installMerged(plan, placed, rowSource, blocks);
+      })
+      .catch((err) => {
+        if (into !== undefined) this.ctx.heap.free(into);
+        this.ctx.log('segment merge failed', { err: String(err) });
+      })
       .finally(() => {
         this.merging = false;
         this.maybeMerge();
@@ -328,7 +346,7 @@ export class MemoryStoreIndex implements StoreIndex {
    * live count unflagged, which empties (and so drops) every source segment. Documents replaced or
    * deleted during the merge stay dead in the result.
    */
-  private installMerged(plan: Segment[], built: BuiltSegment, rowSource: Uint32Array): void {
+  private installMerged(plan: Segment[], built: PlacedSegment, rowSource: Uint32Array, blocks: SegmentBlocks): void {
     const docs: Array<{ id?: string; metadata: Metadata }> = [];
     const moved = new Map<string, number>();
     for (let r = 0; r < built.rowDoc.length; r++) {
@@ -343,7 +361,7 @@ export class MemoryStoreIndex implements StoreIndex {
       docs[di] = alive ? { id, metadata: this.table.metadata[slot]! } : { metadata: {} };
       if (alive) moved.set(id, slot);
     }
-    this.install({ built, docs }, moved);
+    this.install({ built, docs }, moved, blocks);
   }
 
   /** The live segments and statistics a search task reads (training searches in-process with it). */

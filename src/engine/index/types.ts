@@ -51,7 +51,8 @@ export interface EngineContext {
   model: ModelDescriptor;
   log: (msg: string, fields?: Record<string, unknown>) => void;
   buildFromBlobs(blobs: Uint8Array[]): Promise<BuiltSegment>;
-  mergeSegments(sources: MergeSource[]): Promise<MergeResult>;
+  /** Merges `sources` into `into`, a block of at least their size (the image is written there). */
+  mergeSegments(sources: MergeSource[], into: { ptr: number; bytes: number }): Promise<MergeResult>;
   /** Runs `op` with a scratch block of `bytes` bytes passed as `args.scratch`, in the pool's `lane` (default: foreground). */
   withScratch<R>(op: string, bytes: number, args: Record<string, unknown>, lane?: LaneOptions): Promise<R>;
 }

@@ -6,6 +6,7 @@
 import { WasmKernels } from './kernels.js';
 import { createSharedMemory, WasmHeap } from './memory.js';
 import { compileKernels } from './module.js';
+import { pageDiscard } from './page-discard.js';
 
 export interface EngineRuntime {
   module: WebAssembly.Module;
@@ -17,6 +18,8 @@ export interface EngineRuntime {
    * with, so not for a heap a pool relocates (EnginePool's relocateMinBytes).
    */
   kernels: WasmKernels;
+  /** How free memory goes back to the system: in place (the native helper), or why not (relocation only). */
+  givesBack: string;
 }
 
 export interface RuntimeOptions {
@@ -28,13 +31,16 @@ export interface RuntimeOptions {
   initialBytes?: number;
   /** Cap on the memory size (default 4 GiB). */
   maxBytes?: number;
+  /** Whether free pages are given back in place when the native helper is built (default true). */
+  discard?: boolean;
 }
 
 export async function createEngineRuntime(opts: RuntimeOptions = {}): Promise<EngineRuntime> {
   const module = opts.module ?? (await compileKernels(opts.kernelsUrl));
   const memory = createSharedMemory(opts.initialBytes);
   const kernels = new WasmKernels(module, memory);
-  const heap = new WasmHeap(memory, { heapBase: kernels.heapBase, maxBytes: opts.maxBytes });
+  const helper = opts.discard === false ? { why: 'free pages not given back in place (off)' } : pageDiscard();
+  const heap = new WasmHeap(memory, { heapBase: kernels.heapBase, maxBytes: opts.maxBytes, discard: helper.discard });
   return {
     module,
     get memory() {
@@ -42,5 +48,6 @@ export async function createEngineRuntime(opts: RuntimeOptions = {}): Promise<En
     },
     heap,
     kernels,
+    givesBack: helper.why,
   };
 }

@@ -54,6 +54,13 @@ export class FreeList {
     return out;
   }
 
+  /** The free blocks of at least `minBytes` as [start, end) ranges, in no particular order. */
+  freeRanges(minBytes: number): Array<[number, number]> {
+    const out: Array<[number, number]> = [];
+    for (const [start, size] of this.freeByStart) if (size >= minBytes) out.push([start, start + size]);
+    return out;
+  }
+
   /** Best-fit block from the free list, or undefined when none fits. */
   private takeFree(size: number): number | undefined {
     let best: number | undefined;
@@ -114,6 +121,29 @@ export class FreeList {
     if (end === this.topAddr) this.topAddr = start;
     else this.addFree(start, end - start);
     return size;
+  }
+
+  /**
+   * Gives back the end of a live block past `size` (a multiple of ALIGN, > 0, at most its size), as
+   * release() would a block of its own; returns the bytes given back, or undefined if ptr is not live.
+   */
+  shrink(ptr: number, size: number): number | undefined {
+    const old = this.live.get(ptr);
+    if (old === undefined) return undefined;
+    if (size <= 0 || size % ALIGN !== 0) throw new RangeError(`shrink: size ${size} is not a positive multiple of ${ALIGN}`);
+    if (size >= old) return 0;
+    this.live.set(ptr, size);
+    this.liveTotal -= old - size;
+    const start = ptr + size;
+    let end = ptr + old;
+    const afterSize = this.freeByStart.get(end);
+    if (afterSize !== undefined) {
+      this.removeFree(end, afterSize);
+      end += afterSize;
+    }
+    if (end === this.topAddr) this.topAddr = start;
+    else this.addFree(start, end - start);
+    return old - size;
   }
 
   private addFree(start: number, size: number): void {

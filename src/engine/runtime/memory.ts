@@ -7,13 +7,18 @@
 // relocate() moves every live block, at the same address, into a fresh memory that
 // spans only up to the highest one: the old memory's pages (the high-water mark of
 // merges, a deleted store's index) can then go back to the system once no thread
-// references it; only with no task pinned, and the generation counts the moves.
+// references it; only with no task pinned, and the generation counts the moves. Given the native
+// helper (page-discard.ts), the heap drops the written pages of large free ranges as blocks are
+// freed (discardIdle, MEMORY.discard): only free pages, never one a live block shares, so no thread
+// can be reading them; a dropped page reads as zero when next allocated (contents are undefined).
 
+import { MEMORY } from '../params.js';
 import { EpochTracker, type PinToken } from './epochs.js';
 import { AllocSizeError, InvalidPointerError, WasmOutOfMemoryError } from './errors.js';
 import { ALIGN, alignUp, FreeList } from './free-list.js';
+import { DISCARD_PAGE_BYTES } from './page-discard.js';
 import { TouchedRanges } from './touched.js';
-import type { HeapOptions, HeapStats } from './types.js';
+import type { HeapOptions, HeapStats, PageDiscard } from './types.js';
 import { MemoryViews } from './views.js';
 
 export { PinToken } from './epochs.js';
@@ -46,9 +51,14 @@ export class WasmHeap {
   private readonly epochs = new EpochTracker<number>();
   private readonly retired = new Set<number>();
   private retiredBytes = 0;
+  private readonly discardPages: PageDiscard | undefined;
+  private discardedBytes = 0;
+  /** idleBytes after the last discardIdle (or less, as blocks took it again): what it could not give back. */
+  private idleFloor = 0;
 
   constructor(memory: WebAssembly.Memory, opts: HeapOptions) {
     this.views = new MemoryViews(memory);
+    this.discardPages = opts.discard;
     const pages = Math.floor(Math.min(opts.maxBytes ?? MAX_MEMORY_BYTES, MAX_MEMORY_BYTES) / PAGE_BYTES);
     this.maxBytes = pages * PAGE_BYTES;
     this.blocks = new FreeList(alignUp(Math.max(opts.heapBase, ALIGN)));
@@ -72,6 +82,47 @@ export class WasmHeap {
    */
   get idleBytes(): number {
     return this.touched.bytes - this.blocks.base - this.blocks.liveBytes;
+  }
+
+  /** Whether free pages are given back in place (the native helper: page-discard.ts). */
+  get discards(): boolean {
+    return this.discardPages !== undefined;
+  }
+
+  /**
+   * Drops the written pages of every free range of at least MEMORY.discard.minRangeBytes and of the
+   * memory above the highest block (past keepAboveTopBytes): whole pages no live block touches, which
+   * leave the process's RSS at once. Returns the bytes given back (0 without the native helper).
+   */
+  discardIdle(): number {
+    const discard = this.discardPages;
+    if (!discard) return 0;
+    const { minRangeBytes, keepAboveTopBytes } = MEMORY.discard;
+    const page = DISCARD_PAGE_BYTES;
+    const u8 = this.views.u8;
+    const ranges = this.blocks.freeRanges(minRangeBytes);
+    ranges.push([this.blocks.top + keepAboveTopBytes, u8.length]);
+    let given = 0;
+    for (const [start, end] of ranges) {
+      const from = alignUp(start, page);
+      const to = end - (end % page);
+      if (to - from < page) continue;
+      // the written parts of the range, widened to whole pages (inside it, so free) and joined
+      let run: [number, number] | undefined;
+      for (const [s, e] of this.touched.take(from, to)) {
+        const a = s - (s % page);
+        const b = Math.min(to, alignUp(e, page));
+        if (run && a <= run[1]) run[1] = b;
+        else {
+          if (run) given += discard(u8, run[0], run[1]);
+          run = [a, b];
+        }
+      }
+      if (run) given += discard(u8, run[0], run[1]);
+    }
+    this.discardedBytes += given;
+    this.idleFloor = this.idleBytes;
+    return given;
   }
 
   /** The live blocks as [start, end) ranges, adjacent ones joined, in address order. */
@@ -103,6 +154,7 @@ export class WasmHeap {
       touched.add(start, end);
     }
     this.touched = touched;
+    this.idleFloor = 0;
     this.views.rebind(into);
     this.gen++;
     return into;
@@ -134,6 +186,7 @@ export class WasmHeap {
     }
     if (opts.zero) this.views.fill(ptr, size, 0);
     this.touched.add(ptr, ptr + size);
+    this.idleFloor = Math.min(this.idleFloor, this.idleBytes);
     return ptr;
   }
 
@@ -141,6 +194,15 @@ export class WasmHeap {
   free(ptr: number): void {
     if (this.retired.has(ptr)) throw new InvalidPointerError(`free: block ${ptr} is already retired`);
     if (this.blocks.release(ptr) === undefined) throw new InvalidPointerError(`free: ${ptr} is not a live block`);
+    this.afterRelease();
+  }
+
+  /** Gives back the end of a live block past `bytes` (rounded up to 16; a block written in place, smaller than foreseen). */
+  shrink(ptr: number, bytes: number): void {
+    if (this.retired.has(ptr)) throw new InvalidPointerError(`shrink: block ${ptr} is retired`);
+    if (this.blocks.shrink(ptr, alignUp(Math.max(bytes, 1))) === undefined)
+      throw new InvalidPointerError(`shrink: ${ptr} is not a live block`);
+    this.afterRelease();
   }
 
   /** Frees a block once every task dispatched before this call has finished. */
@@ -179,6 +241,7 @@ export class WasmHeap {
       top: this.blocks.top,
       capacity: this.views.byteLength,
       maxBytes: this.maxBytes,
+      bytesDiscarded: this.discardedBytes,
     };
   }
 
@@ -187,6 +250,17 @@ export class WasmHeap {
       this.retired.delete(p);
       this.retiredBytes -= this.blocks.release(p) ?? 0;
     }
+    if (ptrs.length > 0) this.afterRelease();
+  }
+
+  /** Gives free pages back once enough more memory than at the last pass is written and unused. */
+  private afterRelease(): void {
+    if (this.discardPages && this.idleBytes - this.idleFloor >= MEMORY.discard.minBytes) this.discardIdle();
+  }
+
+  /** discardIdle when the engine is idle (pool.ts) and anything worth it was freed since the last pass. */
+  discardWhenIdle(): number {
+    return this.idleBytes - this.idleFloor >= MEMORY.discard.minRangeBytes ? this.discardIdle() : 0;
   }
 
   /** Grows the memory so that it spans at least `end` bytes (by >= 1/8 when possible). */

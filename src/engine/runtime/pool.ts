@@ -126,6 +126,8 @@ export class EnginePool {
 
   private async relocateIfIdle(minBytes: number): Promise<void> {
     const idle = this.inflight.size === 0 && performance.now() - this.lastActive >= this.idleNeededMs;
+    // what was freed below MEMORY.discard's bound as blocks went goes back once the engine is idle
+    if (idle) this.heap.discardWhenIdle();
     const { idleBytes, bytesInUse } = this.heap;
     if (idle && relocationWorthIt(idleBytes, bytesInUse, minBytes)) await this.relocate();
   }

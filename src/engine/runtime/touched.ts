@@ -2,7 +2,8 @@
 // block allocated in it (and its static data), which bounds what of it is resident. The heap's
 // relocation (memory.ts relocate) is worth its copy when this union is much larger than the live
 // blocks: a search's scratch reused in the same holes adds nothing, a merge's result or a deleted
-// store's index does. Invariants: ranges are disjoint, not adjacent, sorted; `bytes` is their sum.
+// store's index does. Pages given back to the system (memory.ts discardIdle) are taken out again.
+// Invariants: ranges are disjoint, not adjacent, sorted; `bytes` is their sum.
 export class TouchedRanges {
   private starts: number[] = [];
   private ends: number[] = [];
@@ -39,5 +40,39 @@ export class TouchedRanges {
     this.starts.splice(i, j - i + 1, s);
     this.ends.splice(i, j - i + 1, e);
     this.total += e - s;
+  }
+
+  /** Takes [start, end) out of the ranges; returns the pieces of it that were in them, in order. */
+  take(start: number, end: number): Array<[number, number]> {
+    const out: Array<[number, number]> = [];
+    if (end <= start) return out;
+    let i = this.firstEndingAfter(start);
+    while (i < this.starts.length && this.starts[i] < end) {
+      const s = this.starts[i];
+      const e = this.ends[i];
+      const from = Math.max(s, start);
+      const to = Math.min(e, end);
+      out.push([from, to]);
+      this.total -= to - from;
+      const keep: number[][] = [];
+      if (s < from) keep.push([s, from]);
+      if (to < e) keep.push([to, e]);
+      this.starts.splice(i, 1, ...keep.map((r) => r[0]));
+      this.ends.splice(i, 1, ...keep.map((r) => r[1]));
+      i += keep.length;
+    }
+    return out;
+  }
+
+  /** Index of the first range whose end is past `at` (ranges.length when none). */
+  private firstEndingAfter(at: number): number {
+    let lo = 0;
+    let hi = this.ends.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.ends[mid] <= at) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
   }
 }

@@ -19,11 +19,16 @@ export interface TaskEnvelope {
 
 export type TaskReply = { ok: true; value: unknown } | { ok: false; error: WireError };
 
+/** The native helper's call (page-discard.ts): drops the whole pages inside [start, end) of `view`; returns the bytes given back. */
+export type PageDiscard = (view: Uint8Array, start: number, end: number) => number;
+
 export interface HeapOptions {
   /** First usable byte (the kernels' heap_base()); rounded up to 16. */
   heapBase: number;
   /** Cap on the memory size, rounded down to whole pages; default 4 GiB. */
   maxBytes?: number;
+  /** The native helper that drops free pages (page-discard.ts); without it, none are dropped. */
+  discard?: PageDiscard;
 }
 
 export interface HeapStats {
@@ -38,6 +43,8 @@ export interface HeapStats {
   top: number;
   capacity: number;
   maxBytes: number;
+  /** Bytes of free pages given back to the system so far (discardIdle). */
+  bytesDiscarded: number;
 }
 
 /** Raw kernel exports; pointers are byte offsets, all arguments unchecked. */

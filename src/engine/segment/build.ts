@@ -1,4 +1,4 @@
-// Builds an immutable index segment image (one ArrayBuffer) from encoded documents: per-row dense
+// Builds an immutable index segment image (one ArrayBuffer, or a block of shared memory given) from encoded documents: per-row dense
 // vectors and lengths, every row's term sequence and flags, its title terms (its document's, or in a
 // long document its section's, with the row its section starts at), and three sorted dictionaries
 // (dictionary.ts): body terms -> postings, title terms -> postings, title phrases -> rows. The
@@ -9,7 +9,7 @@
 import { phraseKey } from '../text/index.js';
 import { Dictionary } from './dictionary.js';
 import { HEADER_WORDS, MAGIC, SEC, SECTION_COUNT } from './layout.js';
-import type { BuiltSegment, EncodedPassage, SegmentInput } from './types.js';
+import type { BuiltSegment, EncodedPassage, PlacedSegment, SegmentInput } from './types.js';
 
 /**
  * A title's phrase keys (full, and base when it has one: 0 otherwise), the nonzero ones listed in
@@ -37,7 +37,11 @@ function layout(bytes: number[]): { offsets: number[]; size: number } {
   return { offsets, size };
 }
 
-export function buildSegment({ docs, dim }: SegmentInput): BuiltSegment {
+/** Builds a segment on a buffer of its own. */
+export function buildSegment(input: SegmentInput): BuiltSegment;
+/** Builds a segment in place in `into` (zeroed first, up to the image's size): a RangeError when it does not fit. */
+export function buildSegment(input: SegmentInput, into: Uint8Array): PlacedSegment;
+export function buildSegment({ docs, dim }: SegmentInput, into?: Uint8Array): BuiltSegment | PlacedSegment {
   const nRows = docs.reduce((n, d) => n + d.passages.length, 0);
   if (nRows >= 1 << 24) throw new RangeError(`a segment holds at most ${(1 << 24) - 1} rows`);
   // each row: its passage and its title (its document's, or its section's), and what is kept of them
@@ -112,8 +116,11 @@ export function buildSegment({ docs, dim }: SegmentInput): BuiltSegment {
   }
   bytes[SEC.prefixKeys] = 4 * prefixKeys.length;
   const { offsets, size } = layout(bytes);
-  const image = new ArrayBuffer(size);
-  const header = new Uint32Array(image, 0, HEADER_WORDS);
+  if (into && into.length < size) throw new RangeError(`the segment's image takes ${size} B, more than the ${into.length} B given`);
+  const target = into ? into.subarray(0, size).fill(0) : new Uint8Array(size);
+  const image = target.buffer;
+  const at = target.byteOffset;
+  const header = new Uint32Array(image, at, HEADER_WORDS);
   header[0] = MAGIC;
   header[1] = nRows;
   header[2] = dim;
@@ -122,13 +129,13 @@ export function buildSegment({ docs, dim }: SegmentInput): BuiltSegment {
     header[4 + 2 * s] = offsets[s];
     header[5 + 2 * s] = bytes[s];
   }
-  const u32 = (s: number) => new Uint32Array(image, offsets[s], bytes[s] / 4);
+  const u32 = (s: number) => new Uint32Array(image, at + offsets[s], bytes[s] / 4);
 
-  const vec = new Int8Array(image, offsets[SEC.vec], bytes[SEC.vec]);
-  const vscale = new Float32Array(image, offsets[SEC.vscale], nRows);
+  const vec = new Int8Array(image, at + offsets[SEC.vec], bytes[SEC.vec]);
+  const vscale = new Float32Array(image, at + offsets[SEC.vscale], nRows);
   const seqStart = u32(SEC.seqStart);
   const seq = u32(SEC.seq);
-  const flags = new Uint8Array(image, offsets[SEC.flags], nTokens);
+  const flags = new Uint8Array(image, at + offsets[SEC.flags], nTokens);
   const titleStart = u32(SEC.titleStart);
   const titleSeq = u32(SEC.titleSeq);
   for (let r = 0; r < nRows; r++) {
@@ -165,6 +172,7 @@ export function buildSegment({ docs, dim }: SegmentInput): BuiltSegment {
     [SEC.rowEnd, rowEnd],
     [SEC.section, section],
   ] as const)
-    new Uint8Array(image, offsets[s], bytes[s]).set(new Uint8Array(from.buffer, from.byteOffset, from.byteLength));
-  return { image, rowDoc, rowStart, rowEnd, blen, tlen };
+    new Uint8Array(image, at + offsets[s], bytes[s]).set(new Uint8Array(from.buffer, from.byteOffset, from.byteLength));
+  const tables = { rowDoc, rowStart, rowEnd, blen, tlen };
+  return into ? { ...tables, bytes: size } : { ...tables, image: image as ArrayBuffer };
 }

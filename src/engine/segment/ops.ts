@@ -1,7 +1,8 @@
 // Worker ops that build index segments: `build` from persisted document encodings (opening a
-// store) and `merge` from live rows of existing segments. Both return a BuiltSegment whose buffers
-// are fresh, so they move to the main thread (the `*Moves` functions name them) rather than being
-// copied.
+// store) and `merge` from live rows of existing segments. A build returns a BuiltSegment whose
+// buffers are fresh, so they move to the main thread (the `*Moves` functions name them) rather than
+// being copied; a merge writes its image in place, in the block of shared memory the main thread
+// set aside for it (at most its sources' size), so that no copy of the largest images exists.
 
 import type { OpContext } from '../runtime/index.js';
 import { buildSegment } from './build.js';
@@ -33,7 +34,8 @@ export function mergeOp(ctx: OpContext, a: MergeArgs): MergeResult {
       for (let k = first; k < r; k++) source.push(((si << 24) | k) >>> 0);
     }
   });
-  return { built: buildSegment({ docs, dim: a.dim }), rowSource: Uint32Array.from(source) };
+  const into = ctx.kernels.views.u8At(a.into.ptr, a.into.bytes);
+  return { placed: buildSegment({ docs, dim: a.dim }, into), rowSource: Uint32Array.from(source) };
 }
 
 /** The buffers of a built segment (each array has its own). */
@@ -46,7 +48,14 @@ export const builtMoves = (b: BuiltSegment): ArrayBufferLike[] => [
   b.tlen.buffer,
 ];
 
-export const mergeMoves = (r: MergeResult): ArrayBufferLike[] => [...builtMoves(r.built), r.rowSource.buffer];
+export const mergeMoves = ({ placed: p, rowSource }: MergeResult): ArrayBufferLike[] => [
+  p.rowDoc.buffer,
+  p.rowStart.buffer,
+  p.rowEnd.buffer,
+  p.blen.buffer,
+  p.tlen.buffer,
+  rowSource.buffer,
+];
 
 /** An encode's segment and every document's encoding (each made by encodeBlob on its own buffer). */
 export const encodeMoves = (r: EncodeResult): ArrayBufferLike[] => [...builtMoves(r.built), ...r.docs.map((d) => d.blob.buffer)];

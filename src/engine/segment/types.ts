@@ -28,8 +28,8 @@ export interface SegmentInput {
   dim: number;
 }
 
-export interface BuiltSegment {
-  image: ArrayBuffer;
+/** A segment's per-row arrays (the image aside). */
+export interface SegmentTables {
   /** For each row, the index of its document in `docs` (non-decreasing). */
   rowDoc: Uint32Array;
   /** Passage offsets of each row in its document's text. */
@@ -38,6 +38,17 @@ export interface BuiltSegment {
   /** Body and title lengths (terms) of each row, for live statistics. */
   blen: Float32Array;
   tlen: Float32Array;
+}
+
+/** A segment built on its own buffer (`image`), to be copied into shared memory. */
+export interface BuiltSegment extends SegmentTables {
+  image: ArrayBuffer;
+}
+
+/** A segment whose image was written in place, in a block of shared memory (a merge's: MergeArgs.into). */
+export interface PlacedSegment extends SegmentTables {
+  /** the image's size, from the block's start (the rest of the block is not part of it) */
+  bytes: number;
 }
 
 export interface EncodedPassage {
@@ -64,10 +75,12 @@ export interface BuildArgs {
 export interface MergeArgs {
   sources: MergeSource[];
   dim: number;
+  /** The block of shared memory the merged image is written in (its size bounds the image's). */
+  into: { ptr: number; bytes: number };
 }
 
 export interface MergeResult {
-  built: BuiltSegment;
+  placed: PlacedSegment;
   /** For each merged row: source index << 24 | source row. */
   rowSource: Uint32Array;
 }

@@ -1,0 +1,9 @@
+{
+  "targets": [
+    {
+      "target_name": "pages",
+      "sources": ["pages.c"],
+      "cflags": ["-O2", "-Wall"]
+    }
+  ]
+}

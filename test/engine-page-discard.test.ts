@@ -1,0 +1,161 @@
+// Free pages of the engine's memory given back in place (runtime/page-discard.ts, the native helper
+// of native/pages.c; memory.ts discardIdle, MEMORY.discard): the helper is built and works here
+// (Linux); a discard drops only whole pages of free ranges, never one a live block touches, so every
+// live block keeps its bytes; the pages dropped read as zero (the kernel took them) and leave the
+// process's RSS; freeing enough triggers it without a call; memory dropped is allocated and written
+// again; the ranges written lose exactly what was taken out. Without the helper nothing is dropped.
+import t from 'tap';
+import { MEMORY } from '../src/engine/params.js';
+import { createEngineRuntime, createSharedMemory, PAGE_BYTES, WasmHeap } from '../src/engine/runtime/index.js';
+import { DISCARD_PAGE_BYTES, pageDiscard } from '../src/engine/runtime/page-discard.js';
+import { TouchedRanges } from '../src/engine/runtime/touched.js';
+import type { PageDiscard } from '../src/engine/runtime/types.js';
+import { randI8, rng } from './helpers/engine.js';
+
+const MiB = 2 ** 20;
+
+t.test('the native helper is built and drops pages here', async (t) => {
+  const helper = pageDiscard();
+  if (process.platform !== 'linux') {
+    t.equal(helper.discard, undefined, `not on ${process.platform}: ${helper.why}`);
+    return;
+  }
+  t.ok(helper.discard, helper.why);
+  t.match(helper.why, /in place/);
+  const u8 = new Uint8Array(new WebAssembly.Memory({ initial: 2, maximum: 2, shared: true }).buffer);
+  u8.fill(5);
+  const discard = helper.discard as PageDiscard;
+  t.equal(discard(u8, 100, 100 + DISCARD_PAGE_BYTES), 0, 'no whole page inside: nothing dropped');
+  t.equal(discard(u8, 1, 3 * DISCARD_PAGE_BYTES + 7), 2 * DISCARD_PAGE_BYTES, 'only the whole pages inside');
+  t.ok(
+    u8.subarray(DISCARD_PAGE_BYTES, 3 * DISCARD_PAGE_BYTES).every((b) => b === 0),
+    'they read as zero',
+  );
+  t.ok(u8.subarray(0, DISCARD_PAGE_BYTES).every((b) => b === 5) && u8[3 * DISCARD_PAGE_BYTES] === 5, 'the pages around keep their bytes');
+  t.throws(() => discard(u8, 10, 5), RangeError, 'end before start');
+  t.throws(() => discard(u8, 0, u8.length + 1), RangeError, 'past the view');
+  t.throws(() => discard(new Float32Array(4) as unknown as Uint8Array, 0, 4), TypeError, 'not a Uint8Array');
+});
+
+t.test('taking a range out of the ranges written leaves exactly the rest', async (t) => {
+  const r = rng(11);
+  for (let round = 0; round < 200; round++) {
+    const ranges = new TouchedRanges();
+    const ref = new Uint8Array(8192);
+    for (let i = 0; i < 30; i++) {
+      const s = Math.floor(r() * 4000);
+      const e = s + Math.floor(r() * 200);
+      ranges.add(s, e);
+      ref.fill(1, s, e);
+      if (r() < 0.4) {
+        const a = Math.floor(r() * 4000);
+        const b = a + Math.floor(r() * 600);
+        const taken = ranges.take(a, b);
+        const want: Array<[number, number]> = [];
+        for (let x = a; x < Math.min(b, ref.length); x++) {
+          if (!ref[x]) continue;
+          const last = want[want.length - 1];
+          if (last && last[1] === x) last[1] = x + 1;
+          else want.push([x, x + 1]);
+        }
+        // pieces of separate ranges may touch (ranges added adjacently merge, taken pieces need not)
+        const flat = (xs: Array<[number, number]>) => xs.flatMap(([s, e]) => Array.from({ length: e - s }, (_, k) => s + k));
+        if (JSON.stringify(flat(taken)) !== JSON.stringify(flat(want))) t.fail(`round ${round}: took ${JSON.stringify(taken)}`);
+        ref.fill(0, a, b);
+      }
+    }
+    if (ranges.bytes !== ref.reduce((n, x) => n + x, 0)) t.fail(`round ${round}: ${ranges.bytes} bytes left`);
+  }
+  t.pass('200 rounds match a byte map');
+});
+
+t.test('a discard drops only whole free pages, never one a live block touches', async (t) => {
+  const calls: Array<[number, number]> = [];
+  const fake: PageDiscard = (_view, start, end) => {
+    calls.push([start, end]);
+    return end - start;
+  };
+  const heap = new WasmHeap(createSharedMemory(), { heapBase: 1024, discard: fake });
+  const r = rng(3);
+  const live = new Map<number, number>();
+  for (let step = 0; step < 3000; step++) {
+    if (live.size > 0 && r() < 0.45) {
+      const ptrs = [...live.keys()];
+      const p = ptrs[Math.floor(r() * ptrs.length)];
+      heap.free(p);
+      live.delete(p);
+    } else {
+      const size = 1 + Math.floor(r() * (r() < 0.8 ? 20_000 : 3 * MiB));
+      live.set(heap.alloc(size), size);
+    }
+    if (step % 100 === 99) heap.discardIdle();
+    for (const [s, e] of calls.splice(0)) {
+      if (s % DISCARD_PAGE_BYTES !== 0 || e % DISCARD_PAGE_BYTES !== 0 || e <= s) t.fail(`step ${step}: [${s}, ${e}) is not whole pages`);
+      for (const [p, size] of live) if (p < e && p + size > s) t.fail(`step ${step}: [${s}, ${e}) drops a page of block ${p}`);
+    }
+  }
+  t.ok(heap.stats().bytesDiscarded > 0, `dropped ${heap.stats().bytesDiscarded} bytes over the run`);
+});
+
+t.test('pages dropped read as zero and leave the RSS; live blocks keep their bytes; freeing enough drops by itself', async (t) => {
+  if (process.platform !== 'linux') {
+    t.pass(`not on ${process.platform}: ${pageDiscard().why}`);
+    return;
+  }
+  const { heap } = await createEngineRuntime();
+  t.ok(heap.discards, 'the runtime gives pages back in place');
+  const r = rng(5);
+  const keep: Array<[number, Uint8Array]> = [];
+  const big: number[] = [];
+  for (let i = 0; i < 8; i++) {
+    const small = heap.alloc(1000 + i);
+    const bytes = new Uint8Array(randI8(r, 1000 + i).buffer);
+    heap.views.write(small, bytes);
+    keep.push([small, bytes]);
+    const p = heap.alloc(12 * MiB);
+    heap.views.u8At(p, 12 * MiB).fill(0xab);
+    big.push(p);
+  }
+  const rssFull = process.memoryUsage.rss();
+  const written = heap.idleBytes + heap.bytesInUse;
+  t.ok(12 * MiB < MEMORY.discard.minBytes && 24 * MiB >= MEMORY.discard.minBytes, 'the bound lies between one block and two');
+  heap.free(big[0]);
+  t.equal(heap.stats().bytesDiscarded, 0, 'one freed block: below the bound, kept');
+  for (const p of big.slice(1, 6)) heap.free(p);
+  const dropped = heap.stats().bytesDiscarded;
+  t.ok(dropped >= 5 * 12 * MiB, `freeing past the bound dropped ${dropped / MiB} MiB by itself`);
+  t.ok(heap.idleBytes + heap.bytesInUse < written - 5 * 12 * MiB, 'the memory written falls by what was dropped');
+  const zero = big
+    .slice(0, 6)
+    .every((p) => heap.views.u8At(p + DISCARD_PAGE_BYTES, 12 * MiB - 2 * DISCARD_PAGE_BYTES).every((b) => b === 0));
+  t.ok(zero, 'the freed blocks read as zero: their pages were taken');
+  const rssAfter = process.memoryUsage.rss();
+  t.ok(rssFull - rssAfter > 48 * MiB, `the RSS fell by ${((rssFull - rssAfter) / MiB).toFixed(0)} MiB`);
+  t.ok(
+    keep.every(([p, bytes]) => Buffer.compare(heap.views.u8At(p, bytes.length), bytes) === 0),
+    'every live block keeps its bytes',
+  );
+  t.ok(
+    big.slice(6).every((p) => heap.views.u8At(p, 12 * MiB).every((b) => b === 0xab)),
+    'and so do the large ones still live',
+  );
+  const again = heap.alloc(30 * MiB);
+  heap.views.u8At(again, 30 * MiB).fill(7);
+  t.ok(
+    heap.views.u8At(again, 30 * MiB).every((b) => b === 7),
+    'memory dropped is allocated and written again',
+  );
+  t.ok(heap.stats().capacity >= PAGE_BYTES, 'the memory keeps its size');
+});
+
+t.test('without the helper nothing is dropped', async (t) => {
+  const { heap, givesBack } = await createEngineRuntime({ discard: false });
+  t.notOk(heap.discards);
+  t.match(givesBack, /off/);
+  const p = heap.alloc(40 * MiB);
+  heap.views.u8At(p, 40 * MiB).fill(1);
+  heap.free(p);
+  t.equal(heap.discardIdle(), 0);
+  t.equal(heap.stats().bytesDiscarded, 0);
+  t.ok(heap.idleBytes >= 40 * MiB, 'the memory written stays written');
+});
