@@ -159,6 +159,7 @@ if (args.mode === 'http') {
     wasmWrittenBytes: m.get('svc_engine_memory_bytes{kind="written"}'),
     wasmUsedBytes: m.get('svc_engine_memory_bytes{kind="allocated"}'),
     relocations: m.get('svc_engine_memory_relocations_total'),
+    discardedBytes: m.get('svc_engine_memory_discarded_bytes_total'),
     jsHeapBytes: m.get('nodejs_heap_size_total_bytes'),
     dataDirBytes: duBytes(dataDir),
     rssBytes: rss(),

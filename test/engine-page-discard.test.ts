@@ -3,10 +3,13 @@
 // (Linux); a discard drops only whole pages of free ranges, never one a live block touches, so every
 // live block keeps its bytes; the pages dropped read as zero (the kernel took them) and leave the
 // process's RSS; freeing enough triggers it without a call; memory dropped is allocated and written
-// again; the ranges written lose exactly what was taken out. Without the helper nothing is dropped.
+// again; the ranges written lose exactly what was taken out; once idle after enough was dropped,
+// every thread collects its heap (no move needed), and workers read the memory as before. Without the
+// helper nothing is dropped.
 import t from 'tap';
+import { engineWorkerUrl } from '../src/engine/index.js';
 import { MEMORY } from '../src/engine/params.js';
-import { createEngineRuntime, createSharedMemory, PAGE_BYTES, WasmHeap } from '../src/engine/runtime/index.js';
+import { createEngineRuntime, createSharedMemory, EnginePool, PAGE_BYTES, scanTopK, WasmHeap } from '../src/engine/runtime/index.js';
 import { DISCARD_PAGE_BYTES, pageDiscard } from '../src/engine/runtime/page-discard.js';
 import { TouchedRanges } from '../src/engine/runtime/touched.js';
 import type { PageDiscard } from '../src/engine/runtime/types.js';
@@ -146,6 +149,39 @@ t.test('pages dropped read as zero and leave the RSS; live blocks keep their byt
     'memory dropped is allocated and written again',
   );
   t.ok(heap.stats().capacity >= PAGE_BYTES, 'the memory keeps its size');
+});
+
+t.test('once idle after pages were dropped, every thread collects; no move, and workers scan as before', async (t) => {
+  if (process.platform !== 'linux') {
+    t.pass(`not on ${process.platform}: ${pageDiscard().why}`);
+    return;
+  }
+  const rt = await createEngineRuntime();
+  const pool = new EnginePool({ module: rt.module, heap: rt.heap, workerUrl: engineWorkerUrl(), threads: 2, relocateMinBytes: 2 ** 31 });
+  t.teardown(() => pool.close());
+  const r = rng(9);
+  const n = 4096;
+  const dim = 64;
+  const rows = rt.heap.alloc(n * dim);
+  const scales = rt.heap.alloc(n * 4);
+  const flags = rt.heap.alloc(n);
+  rt.heap.views.write(rows, randI8(r, n * dim));
+  rt.heap.views.f32At(scales, n).fill(1);
+  rt.heap.views.fill(flags, n, 0);
+  const query = randI8(r, dim);
+  const scan = async () => [...(await scanTopK(pool, { rows, scales, flags, dim, rowStart: 0, rowEnd: n, alpha: 1, query, k: 10 })).ids];
+  const want = await scan();
+  const big = [rt.heap.alloc(24 * MiB), rt.heap.alloc(24 * MiB)];
+  for (const p of big) rt.heap.views.u8At(p, 24 * MiB).fill(1);
+  for (const p of big) rt.heap.free(p);
+  t.ok(rt.heap.stats().bytesDiscarded >= MEMORY.discard.collectAfterBytes, 'the freed blocks were dropped');
+  t.equal(pool.collections, 0, 'not while the engine was busy');
+  for (let waited = 0; pool.collections === 0 && waited < 8000; waited += 100) await new Promise((res) => setTimeout(res, 100));
+  t.equal(pool.collections, 1, 'every thread collected once the engine was idle');
+  t.equal(pool.relocations, 0, 'no move');
+  t.same(await scan(), want, 'the workers scan the same memory as before');
+  await new Promise((res) => setTimeout(res, 2500));
+  t.equal(pool.collections, 1, 'and not again while nothing more was dropped');
 });
 
 t.test('without the helper nothing is dropped', async (t) => {

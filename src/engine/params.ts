@@ -232,9 +232,13 @@ export const MEMORY = {
    * pass, every free range of at least minRangeBytes (and the memory above the highest block, past
    * keepAboveTopBytes) has its written pages dropped: they leave the RSS at once, with no copy and
    * no second memory, and cost a page fault each when written again. The bounds keep a search's
-   * scratch, freed and taken again at once, from being dropped and faulted in over and over.
+   * scratch, freed and taken again at once, from being dropped and faulted in over and over. Once
+   * the engine is idle (relocate.idleMs) after collectAfterBytes were dropped since every thread last
+   * collected its heap, every thread collects (runtime/pool.ts collectAll), as before a move: what
+   * the workers decoded and built for those merges is garbage then.
    */
   discard: {
+    collectAfterBytes: 32 * 2 ** 20,
     minBytes: 16 * 2 ** 20,
     minRangeBytes: 2 ** 20,
     keepAboveTopBytes: 4 * 2 ** 20,

@@ -71,6 +71,8 @@ export class EnginePool {
   private relocating = false;
   /** Relocations of the heap so far. */
   relocations = 0;
+  /** Collections of every thread's heap after pages were given back in place (collectAll). */
+  collections = 0;
   /**
    * How long the pool must have been idle before it tries a move by itself: MEMORY.relocate.idleMs,
    * doubled by each move given up (a task came) up to maxIdleMs, and back once a move is made, so
@@ -81,6 +83,8 @@ export class EnginePool {
     return this.idleNeededMs;
   }
   private idleNeededMs: number = MEMORY.relocate.idleMs;
+  /** The heap's bytesDiscarded when every thread last collected (collectAll, or a move). */
+  private collectedAt = 0;
   /** The process's memory bound (memory-limit.ts): a move must leave room under it for both memories. */
   private readonly memoryLimit: number;
 
@@ -126,10 +130,31 @@ export class EnginePool {
 
   private async relocateIfIdle(minBytes: number): Promise<void> {
     const idle = this.inflight.size === 0 && performance.now() - this.lastActive >= this.idleNeededMs;
+    if (!idle) return;
     // what was freed below MEMORY.discard's bound as blocks went goes back once the engine is idle
-    if (idle) this.heap.discardWhenIdle();
+    this.heap.discardWhenIdle();
     const { idleBytes, bytesInUse } = this.heap;
-    if (idle && relocationWorthIt(idleBytes, bytesInUse, minBytes)) await this.relocate();
+    if (relocationWorthIt(idleBytes, bytesInUse, minBytes)) await this.relocate();
+    else if (this.heap.stats().bytesDiscarded - this.collectedAt >= MEMORY.discard.collectAfterBytes) await this.collectAll();
+  }
+
+  /**
+   * Every thread collects its heap (a `collect` task to each worker, then this thread): after a
+   * busy spell whose merges were given back in place, the garbage of what the workers decoded and
+   * built is otherwise resident until V8 next collects each heap by itself, which an idle heap
+   * never does. A move collects the same way first.
+   */
+  private async collectAll(): Promise<void> {
+    if (this.relocating || this.closing !== undefined || this.broken !== undefined) return;
+    this.relocating = true;
+    try {
+      this.collectedAt = this.heap.stats().bytesDiscarded;
+      await this.everyWorker('collect');
+      collectGarbage();
+      this.collections++;
+    } finally {
+      this.relocating = false;
+    }
   }
 
   /**
@@ -149,6 +174,7 @@ export class EnginePool {
     try {
       // every thread's garbage goes first, or it stays resident beside both memories while the new
       // one is written (the move's peak)
+      this.collectedAt = this.heap.stats().bytesDiscarded;
       await this.everyWorker('collect');
       collectGarbage();
       if (busy()) return this.givenUp();
