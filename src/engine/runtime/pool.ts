@@ -11,7 +11,9 @@
 // (MEMORY.relocate): each worker and this thread collect their heaps first (a `collect` task to
 // each), then the new memory is written, then one `adopt` task goes to each worker and this thread
 // collects again, so that the old memory's pages go back to the system. A move that would not fit
-// under the process's memory bound (memory-limit.ts) with both memories is given up.
+// under the process's memory bound (memory-limit.ts) with both memories is given up. When idle, the
+// heap first drops the free pages it can in place (memory.ts discardWhenIdle); after enough were
+// dropped, with no move worth making, every thread collects all the same (collectAll, MEMORY.discard).
 
 import { availableParallelism } from 'node:os';
 import { Piscina, queueOptionsSymbol } from 'piscina';

@@ -1,11 +1,12 @@
-// Builds an immutable index segment image (one ArrayBuffer, or a block of shared memory given) from encoded documents: per-row dense
-// vectors and lengths, every row's term sequence and flags, its title terms (its document's, or in a
-// long document its section's, with the row its section starts at), and three sorted dictionaries
-// (dictionary.ts): body terms -> postings, title terms -> postings, title phrases -> rows. The
-// image is sized first (the dictionaries counted) and every section then written into it in place.
-// Pure TypeScript on plain buffers (runs in a worker or on the main thread); the layout is read by
-// view.ts. Invariants: rows keep input order; postings are sorted by row, packed as
-// `row << 8 | min(tf, 255)`; dictionary keys are sorted ascending and unique.
+// Builds an immutable index segment image from encoded documents, on a buffer of its own or in a
+// block of shared memory given (a merge's): per-row dense vectors and lengths, every row's term
+// sequence and flags, its title terms (its document's, or in a long document its section's, with
+// the row its section starts at), and three sorted dictionaries (dictionary.ts): body terms ->
+// postings, title terms -> postings, title phrases -> rows. The image is sized first (the
+// dictionaries counted) and every section then written into it in place. Pure TypeScript on plain
+// buffers (runs in a worker or on the main thread); the layout is read by view.ts. Invariants: rows
+// keep input order; postings are sorted by row, packed as `row << 8 | min(tf, 255)`; dictionary
+// keys are sorted ascending and unique; an image built in place is the same bytes as on its own.
 import { phraseKey } from '../text/index.js';
 import { Dictionary } from './dictionary.js';
 import { HEADER_WORDS, MAGIC, SEC, SECTION_COUNT } from './layout.js';
