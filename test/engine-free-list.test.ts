@@ -1,8 +1,9 @@
 // FreeList (src/engine/runtime/free-list.ts), the heap's address-range bookkeeping: alignment
 // checks, bump allocation under a limit, best fit over holes (with splitting), coalescing on
 // release, space at the top given back to the bump region, double/invalid release refused, and a
-// fast-check model test: after any operation sequence, live blocks match a model, never overlap,
-// are aligned, and the free list is exactly the maximal gaps below `top` (none ending at `top`).
+// fast-check model test: after any sequence of allocations, releases and shrinks (a block's end
+// given back), live blocks match a model, never overlap, are aligned, and the free list (and
+// freeRanges) is exactly the maximal gaps below `top` (none ending at `top`).
 
 import fc from 'fast-check';
 import t from 'tap';
@@ -78,6 +79,22 @@ t.test('release: sizes, double and invalid release, giving space back to the bum
   t.equal(fl.allocate(64, 64), 0, 'space below top is reused from the base');
 });
 
+t.test('shrink: the end of a block given back, joined with the hole after it or the bump region', async (t) => {
+  const fl = new FreeList(0);
+  const [a, b, c] = allocAll(fl, [64, 64, 64]);
+  fl.release(b);
+  t.equal(fl.shrink(a, 16), 48, 'returns the bytes given back');
+  t.same(fl.freeRanges(0), [[16, 128]], 'joined with the hole after it: one free block');
+  t.equal(fl.sizeOf(a), 16);
+  t.equal(fl.shrink(c, 32), 32, 'the top block');
+  t.equal(fl.top, 160, 'its end back to the bump region');
+  t.equal(fl.shrink(c, 64), 0, 'a size past the block changes nothing');
+  t.equal(fl.shrink(100, 16), undefined, 'not a live block');
+  t.throws(() => fl.shrink(a, 8), RangeError, 'not a multiple of ALIGN');
+  t.throws(() => fl.shrink(a, 0), RangeError, 'empty');
+  t.same(state(fl), { top: 160, live: 48, free: 112, liveBlocks: 2, freeBlocks: 1 });
+});
+
 t.test('coalescing with the hole before, after, and on both sides', async (t) => {
   const fl = new FreeList(0);
   const [a, b, c, d, e, guard] = allocAll(fl, [16, 32, 16, 64, 16, 16]);
@@ -131,8 +148,13 @@ t.test('a block split from a hole coalesces back when released', async (t) => {
   t.same([fl.freeBlocks, fl.freeBytes], [1, 128], 'y joins both neighbours: the original hole is whole again');
 });
 
-type Op = { kind: 'alloc'; units: number } | { kind: 'free'; pick: number } | { kind: 'bad'; pick: number; off: number };
+type Op =
+  | { kind: 'alloc'; units: number }
+  | { kind: 'free'; pick: number }
+  | { kind: 'shrink'; pick: number; units: number }
+  | { kind: 'bad'; pick: number; off: number };
 const op: fc.Arbitrary<Op> = fc.oneof(
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('shrink' as const), pick: fc.nat(1000), units: fc.integer({ min: 1, max: 12 }) }) },
   { weight: 5, arbitrary: fc.integer({ min: 1, max: 12 }).map((units) => ({ kind: 'alloc' as const, units })) },
   { weight: 4, arbitrary: fc.nat(1000).map((pick) => ({ kind: 'free' as const, pick })) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('bad' as const), pick: fc.nat(1000), off: fc.integer({ min: 1, max: 8 }) }) },
@@ -182,6 +204,12 @@ t.test('model check: random allocate/release sequences keep every invariant', as
           const [p, s] = sorted[o.pick % sorted.length];
           if (fl.release(p) !== s) fail(`release(${p}) should return ${s}`);
           model.delete(p);
+        } else if (o.kind === 'shrink') {
+          if (sorted.length === 0) continue;
+          const [p, s] = sorted[o.pick % sorted.length];
+          const size = Math.min(s, o.units * ALIGN);
+          if (fl.shrink(p, size) !== s - size) fail(`shrink(${p}, ${size}) of a block of ${s} should give back ${s - size}`);
+          model.set(p, size);
         } else {
           // not a live block start: inside a block, a freed address, or above top
           const cands = [...sorted.map(([p]) => p + o.off * ALIGN), ...holes.map(([h]) => h), fl.top + o.off];
@@ -206,6 +234,8 @@ t.test('model check: random allocate/release sequences keep every invariant', as
         if (fl.liveBytes !== live.reduce((a, [, s]) => a + s, 0)) fail('live bytes');
         if (fl.freeBlocks !== want.length) fail(`free blocks ${fl.freeBlocks}, want ${want.length} maximal gaps (full coalescing)`);
         if (fl.freeBytes !== fl.top - BASE - fl.liveBytes) fail('free bytes must cover exactly the gaps below top');
+        const ranges = fl.freeRanges(0).sort((x, y) => x[0] - y[0]);
+        if (JSON.stringify(ranges) !== JSON.stringify(want.map(([h, s]) => [h, h + s]))) fail(`freeRanges ${JSON.stringify(ranges)}`);
         checked++;
       }
       for (const p of [...model.keys()]) fl.release(p);

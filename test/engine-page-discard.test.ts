@@ -3,7 +3,8 @@
 // (Linux); a discard drops only whole pages of free ranges, never one a live block touches, so every
 // live block keeps its bytes; the pages dropped read as zero (the kernel took them) and leave the
 // process's RSS; freeing enough triggers it without a call; memory dropped is allocated and written
-// again; the ranges written lose exactly what was taken out; once idle after enough was dropped,
+// again; the ranges written lose exactly what was taken out; a block's end given back (shrink) is
+// dropped with the rest, never the block itself; once idle after enough was dropped,
 // every thread collects its heap (no move needed), and workers read the memory as before. Without the
 // helper nothing is dropped.
 import t from 'tap';
@@ -182,6 +183,38 @@ t.test('once idle after pages were dropped, every thread collects; no move, and 
   t.same(await scan(), want, 'the workers scan the same memory as before');
   await new Promise((res) => setTimeout(res, 2500));
   t.equal(pool.collections, 1, 'and not again while nothing more was dropped');
+});
+
+t.test("a block's end given back (shrink) is free, and dropped with the rest", async (t) => {
+  const calls: Array<[number, number]> = [];
+  const heap = new WasmHeap(createSharedMemory(), {
+    heapBase: 1024,
+    discard: (_view, start, end) => {
+      calls.push([start, end]);
+      return end - start;
+    },
+  });
+  const p = heap.alloc(8 * MiB);
+  const guard = heap.alloc(16);
+  heap.shrink(p, 1000);
+  t.equal(heap.sizeOf(p), 1008, 'the block keeps what it was cut to (rounded up to 16)');
+  t.equal(
+    heap.discardIdle(),
+    calls.reduce((n, [s, e]) => n + e - s, 0),
+  );
+  t.ok(
+    calls.some(([s, e]) => s <= p + 8 * MiB - MiB && e >= p + DISCARD_PAGE_BYTES),
+    'the pages past it were dropped',
+  );
+  t.ok(
+    calls.every(([s]) => s >= p + 1008),
+    'none of its own',
+  );
+  const pin = heap.pin();
+  heap.retire(guard);
+  t.throws(() => heap.shrink(guard, 16), { code: 'ERR_INVALID_POINTER', message: /retired/ }, 'not a retired block');
+  heap.unpin(pin);
+  t.throws(() => heap.shrink(p + 16, 16), { code: 'ERR_INVALID_POINTER' }, 'not inside a block');
 });
 
 t.test('without the helper nothing is dropped', async (t) => {

@@ -106,20 +106,7 @@ export class FreeList {
     if (size === undefined) return undefined;
     this.live.delete(ptr);
     this.liveTotal -= size;
-    let start = ptr;
-    let end = ptr + size;
-    const before = this.freeByEnd.get(start);
-    if (before !== undefined) {
-      this.removeFree(before, start - before);
-      start = before;
-    }
-    const afterSize = this.freeByStart.get(end);
-    if (afterSize !== undefined) {
-      this.removeFree(end, afterSize);
-      end += afterSize;
-    }
-    if (end === this.topAddr) this.topAddr = start;
-    else this.addFree(start, end - start);
+    this.freeRange(ptr, ptr + size);
     return size;
   }
 
@@ -134,8 +121,17 @@ export class FreeList {
     if (size >= old) return 0;
     this.live.set(ptr, size);
     this.liveTotal -= old - size;
-    const start = ptr + size;
-    let end = ptr + old;
+    this.freeRange(ptr + size, ptr + old);
+    return old - size;
+  }
+
+  /** Frees [start, end), joined with the free blocks on either side, or given back to the bump region. */
+  private freeRange(start: number, end: number): void {
+    const before = this.freeByEnd.get(start);
+    if (before !== undefined) {
+      this.removeFree(before, start - before);
+      start = before;
+    }
     const afterSize = this.freeByStart.get(end);
     if (afterSize !== undefined) {
       this.removeFree(end, afterSize);
@@ -143,7 +139,6 @@ export class FreeList {
     }
     if (end === this.topAddr) this.topAddr = start;
     else this.addFree(start, end - start);
-    return old - size;
   }
 
   private addFree(start: number, size: number): void {
