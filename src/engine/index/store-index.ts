@@ -206,9 +206,13 @@ export class MemoryStoreIndex implements StoreIndex {
     this.filters.changed();
     const { heap } = this.ctx;
     const nRows = built.rowDoc.length;
-    if (!('image' in built) && !blocks) throw new Error('install: a segment written in place comes with its blocks');
-    const { base, dead } = blocks ?? allocateBlocks(heap, built as BuiltSegment);
-    if ('image' in built) heap.views.write(base, new Uint8Array(built.image));
+    let placed = blocks;
+    if ('image' in built) {
+      placed ??= allocateBlocks(heap, built);
+      heap.views.write(placed.base, new Uint8Array(built.image));
+    }
+    if (!placed) throw new Error('install: a segment written in place comes with its blocks');
+    const { base, dead } = placed;
     heap.views.fill(dead, Math.max(nRows, 1), 1);
     const seg: Segment = {
       id: nextSegmentId++,

@@ -150,9 +150,7 @@ export class EnginePool {
     if (this.relocating || this.closing !== undefined || this.broken !== undefined) return;
     this.relocating = true;
     try {
-      this.collectedAt = this.heap.stats().bytesDiscarded;
-      await this.everyWorker('collect');
-      collectGarbage();
+      await this.collectEveryThread();
       this.collections++;
     } finally {
       this.relocating = false;
@@ -176,9 +174,7 @@ export class EnginePool {
     try {
       // every thread's garbage goes first, or it stays resident beside both memories while the new
       // one is written (the move's peak)
-      this.collectedAt = this.heap.stats().bytesDiscarded;
-      await this.everyWorker('collect');
-      collectGarbage();
+      await this.collectEveryThread();
       if (busy()) return this.givenUp();
       // the new memory's pages come on top of everything the process holds now, the old memory included
       if (process.memoryUsage.rss() + this.heap.bytesInUse > MEMORY.relocate.maxPeakShare * this.memoryLimit) return this.givenUp();
@@ -204,6 +200,13 @@ export class EnginePool {
     } finally {
       this.relocating = false;
     }
+  }
+
+  /** A `collect` task to each worker, then this thread's collection; notes the pages dropped by then. */
+  private async collectEveryThread(): Promise<void> {
+    this.collectedAt = this.heap.stats().bytesDiscarded;
+    await this.everyWorker('collect');
+    collectGarbage();
   }
 
   /** A move given up: the next one waits for a longer idle time (relocationIdleMs). */
