@@ -3,7 +3,8 @@
 // - mode 'http': ingested into a real svc server in a child process (`svc serve`) over HTTP (1000
 //   per request, as users do) and searched over HTTP after 16 untimed searches (the first one
 //   reported alone): ingest time, latency percentiles, all-gold@10, index bytes and the engine's
-//   memory (from /metrics), data dir, the server's RSS, peak RSS and RSS by kind of mapping;
+//   memory (from /metrics), data dir, the server's RSS, peak RSS and RSS by kind of mapping, right
+//   after the searches and again at rest (once no engine task has run for settleMs);
 // - mode 'engine': encoded and indexed in-process (no HTTP, no LMDB) and searched through the
 //   search op on this thread with profiled kernels: where a search's time and bytes go.
 // Prints one JSON report line. Args: { mode, size, queries (count per suite), threads?, settleMs? }.
@@ -161,10 +162,20 @@ if (args.mode === 'http') {
     relocations: m.get('svc_engine_memory_relocations_total'),
     discardedBytes: m.get('svc_engine_memory_discarded_bytes_total'),
     jsHeapBytes: m.get('nodejs_heap_size_total_bytes'),
+    jsHeapUsedBytes: m.get('nodejs_heap_size_used_bytes'),
     dataDirBytes: duBytes(dataDir),
     rssBytes: rss(),
     rssByMapping: rssByMapping(pid),
     maxRssBytes: procMaxRss(pid),
+  });
+  // the server at rest after the searches: what the engine's idle collections leave resident
+  await waitQuiet(server.base, args.settleMs);
+  const rested = await scrape(server.base);
+  Object.assign(report, {
+    rssRestedBytes: rss(),
+    rssByMappingRested: rssByMapping(pid),
+    jsHeapRestedBytes: rested.get('nodejs_heap_size_total_bytes'),
+    heapCompactedBytes: rested.get('svc_engine_heap_compacted_bytes_total'),
   });
   await stop(server);
   fs.rmSync(dataDir, { recursive: true, force: true });

@@ -45,6 +45,8 @@ async function scrape(url: string) {
     allocated: memory.get('{kind="allocated"}') ?? 0,
     relocations: samples(text, 'svc_engine_memory_relocations_total').get('') ?? -1,
     discarded: samples(text, 'svc_engine_memory_discarded_bytes_total').get('') ?? -1,
+    compacted: samples(text, 'svc_engine_heap_compacted_bytes_total').get('') ?? -1,
+    compactedType: /^# TYPE svc_engine_heap_compacted_bytes_total counter$/m.test(text),
     types: [...text.matchAll(/^# TYPE (svc_engine_memory_\w+_total) (\w+)$/gm)].map((m) => `${m[1]} ${m[2]}`),
   };
 }
@@ -80,6 +82,10 @@ t.test('a deleted store is given back once the engine is idle; the other searche
   }
   t.equal(after.discarded, 0, 'SVC_ENGINE_DISCARD=0: no page dropped in place');
   t.ok(after.relocations >= 1, `relocated (${after.relocations})`);
+  t.ok(
+    after.compactedType && after.compacted >= full.compacted && full.compacted >= 0,
+    `heaps compacted before the move: ${after.compacted} bytes`,
+  );
   t.ok(after.reserved < full.reserved, `the memory shrank: ${full.reserved} -> ${after.reserved} bytes`);
   t.ok(after.written < full.written, `less of it written: ${full.written} -> ${after.written} bytes`);
   t.ok(after.allocated <= after.written && after.written <= after.reserved, 'allocated <= written <= reserved');

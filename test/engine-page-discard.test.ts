@@ -179,6 +179,10 @@ t.test('once idle after pages were dropped, every thread collects; no move, and 
   t.equal(pool.collections, 0, 'not while the engine was busy');
   for (let waited = 0; pool.collections === 0 && waited < 8000; waited += 100) await new Promise((res) => setTimeout(res, 100));
   t.equal(pool.collections, 1, 'every thread collected once the engine was idle');
+  t.ok(
+    Number.isFinite(pool.heapBytesCompacted) && pool.heapBytesCompacted >= 0,
+    `their heaps compacted: ${pool.heapBytesCompacted} bytes given back`,
+  );
   t.equal(pool.relocations, 0, 'no move');
   t.same(await scan(), want, 'the workers scan the same memory as before');
   await new Promise((res) => setTimeout(res, 2500));

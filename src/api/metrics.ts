@@ -92,6 +92,15 @@ export class ServerMetrics {
         this.inc(engine.memory.discarded);
       },
     });
+    new Counter({
+      name: 'svc_engine_heap_compacted_bytes_total',
+      help: "Bytes of the engine threads' JavaScript heaps given back to the system by the collections run once the engine is idle after merges or before a relocation",
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        this.inc(engine.memory.heapCompacted);
+      },
+    });
     /** A gauge per store of the catalog; `value` undefined leaves a store out. */
     const perStore = (name: string, help: string, value: (e: StoreEntry) => number | undefined) =>
       new Gauge({

@@ -94,6 +94,7 @@ class SvcEngine implements Engine {
       limit: s.maxBytes,
       relocations: pool.relocations,
       discarded: s.bytesDiscarded,
+      heapCompacted: pool.heapBytesCompacted,
       givesBack: this.givesBack,
     };
   }

@@ -243,6 +243,19 @@ export const MEMORY = {
     minRangeBytes: 2 ** 20,
     keepAboveTopBytes: 4 * 2 ** 20,
   },
+  /**
+   * Every thread's collection once the engine is idle (runtime/pool.ts collectEveryThread: before a
+   * move, after pages were given back in place, and when the main thread's committed heap has grown
+   * by afterGrowthBytes since the last one) repeats until the heap's committed size falls by less
+   * than minGainBytes, at most maxRounds times (runtime/collect.ts compactHeap): V8 evacuates only
+   * some fragmented pages per collection, and an ingest's or a spell of searches' garbage leaves
+   * most old-space pages nearly empty. Each round is a full collection of an idle thread's heap.
+   */
+  compact: {
+    maxRounds: 4,
+    minGainBytes: 2 ** 20,
+    afterGrowthBytes: 32 * 2 ** 20,
+  },
 } as const;
 
 /** The store index's document table (main thread). */

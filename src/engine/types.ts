@@ -127,6 +127,8 @@ export interface EngineMemory {
   relocations: number;
   /** bytes of free pages given back to the system in place so far (MEMORY.discard) */
   discarded: number;
+  /** bytes of the threads' JavaScript heaps given back by the collections run once the engine is idle (MEMORY.compact) */
+  heapCompacted: number;
   /** how free memory goes back to the system: in place, or why only by relocation */
   givesBack: string;
 }

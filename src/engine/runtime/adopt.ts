@@ -8,7 +8,7 @@
 // buffers) is not resident beside both memories at the move's peak.
 // Invariants: a task's op only ever sees kernels on the memory its task named; generations only
 // grow (the pool relocates with no task in flight).
-import { collectGarbage } from './collect.js';
+import { collectGarbage, compactHeap } from './collect.js';
 import { WasmKernels } from './kernels.js';
 import type { OpContext } from './op-registry.js';
 import type { EngineWorkerData, TaskEnvelope } from './types.js';
@@ -52,9 +52,11 @@ export function adoptOp(_ctx: OpContext, { barrier, workers, waitMs }: AdoptArgs
   return Atomics.load(count, 0);
 }
 
-/** adoptOp, then a full collection of this worker's heap (pool.ts, before a relocation writes its new memory). */
+/**
+ * adoptOp, then this worker's heap collected and compacted (pool.ts, before a relocation writes its
+ * new memory, and once idle after pages were given back in place); returns the heap bytes given back.
+ */
 export function collectOp(ctx: OpContext, args: AdoptArgs): number {
-  const arrived = adoptOp(ctx, args);
-  collectGarbage();
-  return arrived;
+  adoptOp(ctx, args);
+  return compactHeap();
 }

@@ -1,9 +1,12 @@
 // A full garbage collection of the calling thread's isolate, on request: what frees a relocated
 // memory (memory.ts relocate), since V8 does not count a shared memory's pages as pressure that
-// would start one by itself. Invariant: the first call exposes V8's `gc` to the process (the flag
-// is process-wide, so workers created afterwards find it as a global); it changes nothing else.
+// would start one by itself; and, repeated, what gives back the old-space pages a busy spell left
+// emptied but committed (HeapCompaction). Invariant: the first call exposes V8's `gc` to the process
+// (the flag is process-wide, so workers created afterwards find it as a global); it changes
+// nothing else.
 import v8 from 'node:v8';
 import vm from 'node:vm';
+import { MEMORY } from '../params.js';
 
 let collect: (() => void) | undefined;
 
@@ -14,4 +17,44 @@ export function collectGarbage(): void {
     collect = (globalThis.gc as (() => void) | undefined) ?? (vm.runInNewContext('gc') as () => void);
   }
   collect();
+}
+
+/** The bytes this thread's heap holds committed (V8's total heap size): resident once written. */
+export function committedHeapBytes(): number {
+  return v8.getHeapStatistics().total_heap_size;
+}
+
+/**
+ * Full collections of this thread's heap, one per step, until its committed size falls by less than
+ * MEMORY.compact.minGainBytes (at most MEMORY.compact.maxRounds): a collection evacuates only some
+ * of the fragmented old-space pages, so after an ingest one collection leaves most of the pages its
+ * garbage emptied committed (resident) beside the few objects still on them. A caller may stop
+ * between steps (the main thread yields to its event loop there, and stops when work arrives).
+ */
+export class HeapCompaction {
+  private readonly before = committedHeapBytes();
+  private last = this.before;
+  private rounds = 0;
+
+  /** One full collection; whether another is worth running. */
+  step(): boolean {
+    collectGarbage();
+    const now = committedHeapBytes();
+    const gain = this.last - now;
+    this.last = now;
+    this.rounds++;
+    return gain >= MEMORY.compact.minGainBytes && this.rounds < MEMORY.compact.maxRounds;
+  }
+
+  /** Bytes given back to the system so far: the heap's committed size before, less now. */
+  get given(): number {
+    return Math.max(0, this.before - this.last);
+  }
+}
+
+/** Every step of a HeapCompaction at once (a worker's); returns the bytes given back. */
+export function compactHeap(): number {
+  const c = new HeapCompaction();
+  while (c.step());
+  return c.given;
 }

@@ -13,13 +13,15 @@
 // collects again, so that the old memory's pages go back to the system. A move that would not fit
 // under the process's memory bound (memory-limit.ts) with both memories is given up. When idle, the
 // heap first drops the free pages it can in place (memory.ts discardWhenIdle); after enough were
-// dropped, with no move worth making, every thread collects all the same (collectAll, MEMORY.discard).
+// dropped, or once this thread's heap grew, with no move worth making, every thread collects all the
+// same (collectAll, MEMORY.discard, MEMORY.compact). Every such collection is a compaction: full
+// collections until the heap stops shrinking (collect.ts HeapCompaction).
 
 import { availableParallelism } from 'node:os';
 import { Piscina, queueOptionsSymbol } from 'piscina';
 import { MEMORY, WORKERS } from '../params.js';
 import type { AdoptArgs } from './adopt.js';
-import { collectGarbage } from './collect.js';
+import { collectGarbage, committedHeapBytes, HeapCompaction } from './collect.js';
 import { errorFromWire, PoolBrokenError, PoolBusyError, PoolClosedError } from './errors.js';
 import { touchPages, type WasmHeap } from './memory.js';
 import { memoryLimitBytes } from './memory-limit.js';
@@ -73,8 +75,10 @@ export class EnginePool {
   private relocating = false;
   /** Relocations of the heap so far. */
   relocations = 0;
-  /** Collections of every thread's heap after pages were given back in place (collectAll). */
+  /** Collections of every thread's heap once idle, with no move (collectAll): after pages were given back in place, or this thread's heap grew. */
   collections = 0;
+  /** Bytes of the threads' JavaScript heaps given back by their idle collections (collect.ts compactHeap). */
+  heapBytesCompacted = 0;
   /**
    * How long the pool must have been idle before it tries a move by itself: MEMORY.relocate.idleMs,
    * doubled by each move given up (a task came) up to maxIdleMs, and back once a move is made, so
@@ -87,6 +91,8 @@ export class EnginePool {
   private idleNeededMs: number = MEMORY.relocate.idleMs;
   /** The heap's bytesDiscarded when every thread last collected (collectAll, or a move). */
   private collectedAt = 0;
+  /** This thread's committed heap after every thread last collected (or when the pool was made). */
+  private heapAfterCollection = committedHeapBytes();
   /** The process's memory bound (memory-limit.ts): a move must leave room under it for both memories. */
   private readonly memoryLimit: number;
 
@@ -137,7 +143,19 @@ export class EnginePool {
     this.heap.discardWhenIdle();
     const { idleBytes, bytesInUse } = this.heap;
     if (relocationWorthIt(idleBytes, bytesInUse, minBytes)) await this.relocate();
-    else if (this.heap.stats().bytesDiscarded - this.collectedAt >= MEMORY.discard.collectAfterBytes) await this.collectAll();
+    else if (this.collectionDue()) await this.collectAll();
+  }
+
+  /**
+   * Whether every thread should collect now that the engine is idle: pages were dropped in place
+   * since the last collection (the garbage of the merges that freed them), or this thread's heap
+   * grew since (a spell of searches and writes whose garbage V8 left in place).
+   */
+  private collectionDue(): boolean {
+    return (
+      this.heap.stats().bytesDiscarded - this.collectedAt >= MEMORY.discard.collectAfterBytes ||
+      committedHeapBytes() - this.heapAfterCollection >= MEMORY.compact.afterGrowthBytes
+    );
   }
 
   /**
@@ -202,11 +220,22 @@ export class EnginePool {
     }
   }
 
-  /** A `collect` task to each worker, then this thread's collection; notes the pages dropped by then. */
+  /**
+   * A `collect` task to each worker (each compacts its heap: collect.ts compactHeap), then this
+   * thread's compaction, which yields to the event loop between its collections and stops when a
+   * task is dispatched meanwhile (this thread holds the largest heap: the stores' document tables);
+   * notes the pages dropped by then and the heap bytes given back.
+   */
   private async collectEveryThread(): Promise<void> {
     this.collectedAt = this.heap.stats().bytesDiscarded;
-    await this.everyWorker('collect');
-    collectGarbage();
+    const workers = await this.everyWorker<number>('collect');
+    const own = new HeapCompaction();
+    while (own.step()) {
+      await new Promise((r) => setImmediate(r));
+      if (this.inflight.size > 0) break;
+    }
+    this.heapBytesCompacted += workers.reduce((a, b) => a + b, 0) + own.given;
+    this.heapAfterCollection = committedHeapBytes();
   }
 
   /** A move given up: the next one waits for a longer idle time (relocationIdleMs). */
@@ -216,9 +245,10 @@ export class EnginePool {
   }
 
   /** Runs `op` (adopt.ts) once on each worker: a barrier holds each task until all have arrived, so that no worker takes two. */
-  private async everyWorker(op: 'adopt' | 'collect'): Promise<void> {
+  private async everyWorker<R>(op: 'adopt' | 'collect'): Promise<R[]> {
     const args: AdoptArgs = { barrier: new SharedArrayBuffer(4), workers: this.threads, waitMs: MEMORY.relocate.adoptWaitMs };
-    await Promise.allSettled(Array.from({ length: this.threads }, () => this.run(op, args, { background: true })));
+    const settled = await Promise.allSettled(Array.from({ length: this.threads }, () => this.run<R>(op, args, { background: true })));
+    return settled.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
   }
 
   /** Piscina does not respawn workers that fail while starting; with none left, fail instead of hanging. */

@@ -1,0 +1,77 @@
+// A thread's heap compacted when the engine is idle (runtime/collect.ts compactHeap, MEMORY.compact):
+// after a spell that left most old-space pages nearly empty (an ingest's garbage), the collections
+// give those pages back, leaving the heap's committed old space close to what is live, and report
+// the bytes given back; a heap with nothing to give back costs one collection and reports nothing
+// (or next to nothing); a caller stepping through the collections sees at most maxRounds of them;
+// an idle pool whose thread's heap grew has every thread collect and compact, once.
+import v8 from 'node:v8';
+import t from 'tap';
+import { engineWorkerUrl } from '../src/engine/index.js';
+import { MEMORY } from '../src/engine/params.js';
+import { committedHeapBytes, compactHeap, HeapCompaction } from '../src/engine/runtime/collect.js';
+import { createEngineRuntime, EnginePool } from '../src/engine/runtime/index.js';
+
+const MiB = 2 ** 20;
+const oldSpace = () => v8.getHeapSpaceStatistics().find((s) => s.space_name === 'old_space')!;
+
+/** Objects spread over many old-space pages, one in twenty kept: the rest is garbage on the same pages. */
+function fragment(): Array<{ i: number; s: string }> {
+  let all: Array<{ i: number; s: string }> | undefined = [];
+  for (let i = 0; i < 3_000_000; i++) all.push({ i, s: `x${i}` });
+  const kept = all.filter((_, i) => i % 20 === 0);
+  all = undefined;
+  return kept;
+}
+
+t.test('the emptied old-space pages are given back, and the live objects kept', async (t) => {
+  const kept = fragment();
+  const before = committedHeapBytes();
+  const given = compactHeap();
+  const after = committedHeapBytes();
+  const old = oldSpace();
+  t.equal(given, before - after, 'returns what the committed heap lost');
+  t.ok(given > 64 * MiB, `gave back ${(given / MiB).toFixed(0)} MiB`);
+  t.ok(
+    old.space_size - old.space_used_size < 16 * MiB,
+    `old space: ${(old.space_size / MiB).toFixed(0)} MiB committed for ${(old.space_used_size / MiB).toFixed(0)} MiB live`,
+  );
+  t.equal(kept.length, 150_000);
+  t.ok(
+    kept.every((o, j) => o.i === 20 * j && o.s === `x${20 * j}`),
+    'every kept object intact',
+  );
+});
+
+t.test('step by step: at most maxRounds collections, each of them counted in what was given back', async (t) => {
+  const kept = fragment();
+  const before = committedHeapBytes();
+  const c = new HeapCompaction();
+  let rounds = 1;
+  while (c.step()) rounds++;
+  const after = committedHeapBytes();
+  t.ok(rounds >= 2 && rounds <= MEMORY.compact.maxRounds, `${rounds} collections`);
+  t.equal(c.given, before - after, 'given: the committed heap before less after');
+  t.ok(c.given > 64 * MiB, `gave back ${(c.given / MiB).toFixed(0)} MiB`);
+  t.equal(kept.length, 150_000);
+});
+
+t.test('a compacted heap has next to nothing more to give back', async (t) => {
+  compactHeap();
+  t.ok(compactHeap() < MEMORY.compact.minGainBytes * MEMORY.compact.maxRounds, 'a second pass finds nothing to give back');
+});
+
+t.test("once idle after this thread's heap grew, every thread collects and compacts; not again while it does not grow", async (t) => {
+  const rt = await createEngineRuntime();
+  const pool = new EnginePool({ module: rt.module, heap: rt.heap, workerUrl: engineWorkerUrl(), threads: 2, relocateMinBytes: 2 ** 31 });
+  t.teardown(() => pool.close());
+  const base = committedHeapBytes();
+  const grown = fragment();
+  t.ok(committedHeapBytes() - base >= MEMORY.compact.afterGrowthBytes, 'the heap grew past the bound since the pool was made');
+  for (let waited = 0; pool.collections === 0 && waited < 8000; waited += 100) await new Promise((res) => setTimeout(res, 100));
+  t.equal(pool.collections, 1, 'every thread collected once the engine was idle');
+  t.ok(pool.heapBytesCompacted > 32 * MiB, `and ${(pool.heapBytesCompacted / MiB).toFixed(0)} MiB of heap given back`);
+  t.equal(rt.heap.stats().bytesDiscarded, 0, 'with no page of the engine memory dropped');
+  await new Promise((res) => setTimeout(res, 2500));
+  t.equal(pool.collections, 1, 'and not again while the heap did not grow');
+  t.equal(grown.length, 150_000);
+});
