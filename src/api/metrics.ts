@@ -74,33 +74,32 @@ export class ServerMetrics {
         this.set({ kind: 'limit' }, m.limit);
       },
     });
-    new Counter({
-      name: 'svc_engine_memory_relocations_total',
-      help: "Relocations of the engine's memory: its live blocks copied into a fresh memory when idle, giving back what merges and deleted stores left",
-      registers: [this.registry],
-      collect() {
-        this.reset();
-        this.inc(engine.memory.relocations);
-      },
-    });
-    new Counter({
-      name: 'svc_engine_memory_discarded_bytes_total',
-      help: "Bytes of the engine's free memory pages given back to the system in place as blocks were freed (SVC_ENGINE_DISCARD, with the native helper)",
-      registers: [this.registry],
-      collect() {
-        this.reset();
-        this.inc(engine.memory.discarded);
-      },
-    });
-    new Counter({
-      name: 'svc_engine_heap_compacted_bytes_total',
-      help: "Bytes of the engine threads' JavaScript heaps given back to the system by the collections run once the engine is idle after merges or before a relocation",
-      registers: [this.registry],
-      collect() {
-        this.reset();
-        this.inc(engine.memory.heapCompacted);
-      },
-    });
+    /** A counter read from the engine's memory figures at each scrape. */
+    const engineTotal = (name: string, help: string, value: (m: Engine['memory']) => number) =>
+      new Counter({
+        name,
+        help,
+        registers: [this.registry],
+        collect() {
+          this.reset();
+          this.inc(value(engine.memory));
+        },
+      });
+    engineTotal(
+      'svc_engine_memory_relocations_total',
+      "Relocations of the engine's memory: its live blocks copied into a fresh memory when idle, giving back what merges and deleted stores left",
+      (m) => m.relocations,
+    );
+    engineTotal(
+      'svc_engine_memory_discarded_bytes_total',
+      "Bytes of the engine's free memory pages given back to the system in place as blocks were freed (SVC_ENGINE_DISCARD, with the native helper)",
+      (m) => m.discarded,
+    );
+    engineTotal(
+      'svc_engine_heap_compacted_bytes_total',
+      "Bytes of the engine threads' JavaScript heaps given back to the system by the collections run once the engine is idle (after merges, after the main thread's heap grew, before a relocation)",
+      (m) => m.heapCompacted,
+    );
     /** A gauge per store of the catalog; `value` undefined leaves a store out. */
     const perStore = (name: string, help: string, value: (e: StoreEntry) => number | undefined) =>
       new Gauge({
