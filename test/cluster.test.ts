@@ -161,9 +161,16 @@ t.test('the rate limit of a project holds across the cluster within 20%', async 
   let ok = 0;
   let limited = 0;
   const deadline = started + 2000;
+  // in a slow spell 24 clients may not send twice what the limit admits in 2 s: they go on (up to
+  // 6 s) until refusals outnumber admissions, and the limit's allowance counts the longer time
+  const cap = started + 6000;
+  const sending = () => {
+    const now = performance.now();
+    return now < deadline || (limited <= ok && now < cap);
+  };
   await Promise.all(
     Array.from({ length: 24 }, async (_, w) => {
-      while (performance.now() < deadline) {
+      while (sending()) {
         const r = await direct[w % 3].raw('GET', '/stores/wiki');
         if (r.status === 200) ok++;
         else if (r.status === 429 && r.body.error.type === 'rate_limited') limited++;
