@@ -4,8 +4,9 @@
 // the old memory go. The `adopt` op does nothing else: the pool sends one per worker after a
 // relocation (a barrier holds each until all have arrived, so no worker takes two), so that an
 // idle worker lets the old memory go too. The `collect` op, sent the same way before a move writes
-// its new memory, collects each worker's heap, so that the garbage the heaps hold (an ingest's
-// buffers) is not resident beside both memories at the move's peak.
+// its new memory (and when the engine is idle with no move to make), compacts each worker's heap, so
+// that the garbage the heaps hold (an ingest's buffers) is not resident beside both memories at the
+// move's peak, nor left resident afterwards.
 // Invariants: a task's op only ever sees kernels on the memory its task named; generations only
 // grow (the pool relocates with no task in flight).
 import { collectGarbage, compactHeap } from './collect.js';
@@ -53,8 +54,8 @@ export function adoptOp(_ctx: OpContext, { barrier, workers, waitMs }: AdoptArgs
 }
 
 /**
- * adoptOp, then this worker's heap collected and compacted (pool.ts, before a relocation writes its
- * new memory, and once idle after pages were given back in place); returns the heap bytes given back.
+ * adoptOp, then this worker's heap collected and compacted (pool.ts collectEveryThread: before a
+ * relocation writes its new memory, and once idle with no move); returns the heap bytes given back.
  */
 export function collectOp(ctx: OpContext, args: AdoptArgs): number {
   adoptOp(ctx, args);
