@@ -175,7 +175,7 @@ t.test('once idle after pages were dropped, every thread collects; no move, and 
   const big = [rt.heap.alloc(24 * MiB), rt.heap.alloc(24 * MiB)];
   for (const p of big) rt.heap.views.u8At(p, 24 * MiB).fill(1);
   for (const p of big) rt.heap.free(p);
-  t.ok(rt.heap.stats().bytesDiscarded >= MEMORY.discard.collectAfterBytes, 'the freed blocks were dropped');
+  t.ok(rt.heap.stats().bytesDiscarded >= MEMORY.compact.afterDiscardedBytes, 'the freed blocks were dropped');
   t.equal(pool.collections, 0, 'not while the engine was busy');
   for (let waited = 0; pool.collections === 0 && waited < 8000; waited += 100) await new Promise((res) => setTimeout(res, 100));
   t.equal(pool.collections, 1, 'every thread collected once the engine was idle');

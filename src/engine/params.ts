@@ -232,29 +232,30 @@ export const MEMORY = {
    * pass, every free range of at least minRangeBytes (and the memory above the highest block, past
    * keepAboveTopBytes) has its written pages dropped: they leave the RSS at once, with no copy and
    * no second memory, and cost a page fault each when written again. The bounds keep a search's
-   * scratch, freed and taken again at once, from being dropped and faulted in over and over. Once
-   * the engine is idle (relocate.idleMs) after collectAfterBytes were dropped since every thread last
-   * collected its heap, every thread collects (runtime/pool.ts collectAll), as before a move: what
-   * the workers decoded and built for those merges is garbage then.
+   * scratch, freed and taken again at once, from being dropped and faulted in over and over. What
+   * the workers decoded and built for the merges that freed those pages is garbage then: every
+   * thread collects once idle (compact.afterDiscardedBytes).
    */
   discard: {
-    collectAfterBytes: 32 * 2 ** 20,
     minBytes: 16 * 2 ** 20,
     minRangeBytes: 2 ** 20,
     keepAboveTopBytes: 4 * 2 ** 20,
   },
   /**
-   * Every thread's collection once the engine is idle (runtime/pool.ts collectEveryThread: before a
-   * move, after pages were given back in place, and when the main thread's committed heap has grown
-   * by afterGrowthBytes since the last one) repeats until the heap's committed size falls by less
-   * than minGainBytes, at most maxRounds times (runtime/collect.ts compactHeap): V8 evacuates only
-   * some fragmented pages per collection, and an ingest's or a spell of searches' garbage leaves
-   * most old-space pages nearly empty. Each round is a full collection of an idle thread's heap.
+   * Every thread's collection (runtime/pool.ts collectEveryThread): before a move, and, with no move
+   * to make, once the engine is idle (relocate.idleMs) after afterDiscardedBytes of pages were
+   * dropped in place or the main thread's committed heap grew by afterGrowthBytes since the last
+   * one (runtime/pool.ts collectAll). Each thread's collection repeats until its heap's committed
+   * size falls by less than minGainBytes, at most maxRounds times (runtime/collect.ts
+   * HeapCompaction): V8 evacuates only some fragmented pages per collection, and an ingest's or a
+   * spell of searches' garbage leaves most old-space pages nearly empty. Each round is a full
+   * collection of an idle thread's heap.
    */
   compact: {
+    afterDiscardedBytes: 32 * 2 ** 20,
+    afterGrowthBytes: 32 * 2 ** 20,
     maxRounds: 4,
     minGainBytes: 2 ** 20,
-    afterGrowthBytes: 32 * 2 ** 20,
   },
 } as const;
 

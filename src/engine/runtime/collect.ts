@@ -58,3 +58,16 @@ export function compactHeap(): number {
   while (c.step());
   return c.given;
 }
+
+/**
+ * The steps of a HeapCompaction with the event loop let run between them (the main thread's), up to
+ * the first after which `stop` holds; resolves to the bytes given back.
+ */
+export async function compactHeapBetween(stop: () => boolean): Promise<number> {
+  const c = new HeapCompaction();
+  while (c.step()) {
+    await new Promise((r) => setImmediate(r));
+    if (stop()) break;
+  }
+  return c.given;
+}

@@ -14,14 +14,14 @@
 // under the process's memory bound (memory-limit.ts) with both memories is given up. When idle, the
 // heap first drops the free pages it can in place (memory.ts discardWhenIdle); after enough were
 // dropped, or once this thread's heap grew, with no move worth making, every thread collects all the
-// same (collectAll, MEMORY.discard, MEMORY.compact). Every such collection is a compaction: full
+// same (collectAll, MEMORY.compact). Every such collection is a compaction: full
 // collections until the heap stops shrinking (collect.ts HeapCompaction).
 
 import { availableParallelism } from 'node:os';
 import { Piscina, queueOptionsSymbol } from 'piscina';
 import { MEMORY, WORKERS } from '../params.js';
 import type { AdoptArgs } from './adopt.js';
-import { collectGarbage, committedHeapBytes, HeapCompaction } from './collect.js';
+import { collectGarbage, committedHeapBytes, compactHeapBetween } from './collect.js';
 import { errorFromWire, PoolBrokenError, PoolBusyError, PoolClosedError } from './errors.js';
 import { touchPages, type WasmHeap } from './memory.js';
 import { memoryLimitBytes } from './memory-limit.js';
@@ -153,7 +153,7 @@ export class EnginePool {
    */
   private collectionDue(): boolean {
     return (
-      this.heap.stats().bytesDiscarded - this.collectedAt >= MEMORY.discard.collectAfterBytes ||
+      this.heap.stats().bytesDiscarded - this.collectedAt >= MEMORY.compact.afterDiscardedBytes ||
       committedHeapBytes() - this.heapAfterCollection >= MEMORY.compact.afterGrowthBytes
     );
   }
@@ -229,12 +229,8 @@ export class EnginePool {
   private async collectEveryThread(): Promise<void> {
     this.collectedAt = this.heap.stats().bytesDiscarded;
     const workers = await this.everyWorker<number>('collect');
-    const own = new HeapCompaction();
-    while (own.step()) {
-      await new Promise((r) => setImmediate(r));
-      if (this.inflight.size > 0) break;
-    }
-    this.heapBytesCompacted += workers.reduce((a, b) => a + b, 0) + own.given;
+    const own = await compactHeapBetween(() => this.inflight.size > 0);
+    this.heapBytesCompacted += workers.reduce((a, b) => a + b, 0) + own;
     this.heapAfterCollection = committedHeapBytes();
   }
 
