@@ -27,6 +27,7 @@ const FILTERS: Array<{ name: string; keeps: string; filter: (b: number) => unkno
   { name: '`{"bucket": b}`', keeps: '1%', filter: (b) => ({ bucket: b }) },
   { name: '`{"bucket": {"$lt": 50}}`', keeps: '50%', filter: () => ({ bucket: { $lt: 50 } }) },
   { name: '`{"bucket": {"$in": [0..49]}}`', keeps: '50%', filter: () => ({ bucket: { $in: Array.from({ length: 50 }, (_, i) => i) } }) },
+  { name: '`{"$not": {"bucket": {"$ne": b}}}`', keeps: '1%', filter: (b) => ({ $not: { bucket: { $ne: b } } }) },
   {
     name: '`{"$or": [{"year": {"$lt": 1901}}, {"bucket": b}]}`',
     keeps: 'about 2%',

@@ -265,6 +265,24 @@ export const INDEX = {
   blockedCache: 16,
   /** a filter is remembered when evaluating it took at least this long (ms); a cheaper one is evaluated again */
   rememberMs: 2,
+  /**
+   * A set of document slots the metadata index builds is a byte per slot of the store from this
+   * many slots on, a Set below (index/slot-sets.ts): a byte array is a fast loop to build, intersect
+   * and complement, a Set is smaller while few slots are in it.
+   */
+  slotBytesFrom: 4096,
+} as const;
+
+/** A store index's document table (index/doc-table.ts): its ids and metadata as bytes in one buffer. */
+export const DOC_TABLE = {
+  /** slots of an empty table's columns (its hash table has twice as many buckets) */
+  initialSlots: 1024,
+  /** bytes of an empty table's buffer */
+  initialBytes: 64 * 1024,
+  /** freed and replaced bytes are reclaimed once they are at least this many and outweigh the live ones */
+  compactMinBytes: 1024 * 1024,
+  /** a new buffer holds the live bytes times this, so that the next appends do not copy it again soon */
+  slack: 1.5,
 } as const;
 
 /** Searches in scripts the model was not trained on (text/scripts.ts, ranking/confidence.ts). */

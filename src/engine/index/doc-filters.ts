@@ -8,21 +8,20 @@ import type { Filter, Metadata } from '../types.js';
 import type { DocTable } from './doc-table.js';
 import { compileFilter } from './filter.js';
 import { FilterIndex } from './filter-index.js';
+import type { SlotSet } from './slot-sets.js';
 import type { Segment } from './types.js';
 
 export class DocFilters {
-  private readonly index = new FilterIndex(() => this.entries());
+  private readonly index = new FilterIndex(
+    (key) => this.table.valuesOf(key),
+    () => this.table.liveMask(),
+  );
   /** The rows costly filters exclude, per filter (by its JSON), with the snapshot they were laid out for and what evaluating them took. */
   private readonly cache = new Map<string, { segments: Segment[]; rows: Uint8Array; ms: number }>();
   /** Where the rows a cheap filter excludes are laid out (see blockedRows). */
   private scratch = new Uint8Array(0);
 
   constructor(private readonly table: DocTable) {}
-
-  /** The slot and metadata of every document of the table. */
-  private *entries(): Iterable<readonly [number, Metadata]> {
-    for (const slot of this.table.liveSlots()) yield [slot, this.table.metadata[slot]!];
-  }
 
   add(slot: number, metadata: Metadata): void {
     this.changed();
@@ -79,22 +78,18 @@ export class DocFilters {
 
   /**
    * Slots of the documents a filter matches; undefined for an empty filter (no filtering). Where the
-   * metadata index's candidates are exact they are the answer as they are (read it before the next
-   * write); otherwise each candidate's metadata is tested.
+   * metadata index's candidates are exact (every operator is) they are the answer as they are (read
+   * it before the next write); otherwise each candidate's metadata is decoded and tested.
    */
-  matchSlots(filter: Filter | undefined): ReadonlySet<number> | undefined {
+  matchSlots(filter: Filter | undefined): SlotSet | undefined {
     if (!filter || Object.keys(filter).length === 0) return undefined;
     const candidates = this.index.candidates(filter);
     if (candidates?.exact) return candidates.slots;
     const test = compileFilter(filter);
     const out = new Set<number>();
-    if (candidates) {
-      for (const slot of candidates.slots) {
-        const metadata = this.table.metadata[slot];
-        if (metadata && test(metadata)) out.add(slot);
-      }
-    } else {
-      for (const [slot, metadata] of this.entries()) if (test(metadata)) out.add(slot);
+    for (const slot of candidates?.slots ?? this.table.liveSlots()) {
+      const metadata = this.table.metadataOf(slot);
+      if (metadata && test(metadata)) out.add(slot);
     }
     return out;
   }

@@ -2,25 +2,21 @@
 // type (1 is not "1"), and per key its values in order (numbers numerically, strings by code point),
 // built when a range asks for them and dropped when a write touches the key. It narrows a filter to
 // candidates; the filter's predicate decides where they are not exact. A key is indexed from the
-// first filter that names it on (read from every document then, `every`): the keys no filter names,
+// first filter that names it on (read from every document holding it then, `valuesOf`): the keys no filter names,
 // a title say, cost nothing. A value held by one document
 // keeps its slot as a plain number (most values of a key such as a title are unique, and a Set per
 // document is the larger part of the index); a Map keyed by the values themselves keeps 1 apart
-// from "1" and true from "true" (SameValueZero) without a key string per document. Invariants: `candidates`
-// never leaves out a slot whose metadata the filter matches (it answers undefined where it cannot
-// narrow: $ne, $nin, $not, $exists: false); when it says `exact`, its slots are the matches, no more
-// (equality, $in, ranges, $exists: true, and $and/$or/keys made only of them); `every` yields the
+// from "1" and true from "true" (SameValueZero) without a key string per document. $ne and $nin
+// read a key's values (a present value of the operand's type, not among the operands), and
+// $exists: false and $not take the complement among the live documents (`live`). Invariants:
+// `candidates` never leaves out a slot whose metadata the filter matches; when it says `exact`,
+// its slots are the matches, no more (every operator is exact, so only a $not of an inexact part
+// is not; undefined where nothing narrows, an empty filter); `valuesOf` and `live` read the
 // documents added and not removed since, so an indexed key holds what add/remove alone would have.
+import { INDEX } from '../params.js';
 import type { Filter, FilterCondition, Metadata, MetadataValue } from '../types.js';
 import { compareCodePoints } from './filter.js';
-
-const EMPTY: ReadonlySet<number> = new Set();
-
-/** The slots of one value: one document's slot, or the Set of several. */
-type Slots = number | Set<number>;
-
-const asSet = (slots: Slots | undefined): ReadonlySet<number> =>
-  slots === undefined ? EMPTY : typeof slots === 'number' ? new Set([slots]) : slots;
+import { EMPTY, type SlotSet, SlotSets, type Slots } from './slot-sets.js';
 
 /** A key's values of one type in order, each with its slots. */
 interface Sorted<T> {
@@ -45,11 +41,11 @@ const numCmp = (a: number, b: number) => a - b;
 
 /** Slots a filter may match; `exact`: they all match. Undefined where the index cannot narrow. */
 export interface Narrowed {
-  slots: ReadonlySet<number>;
+  slots: SlotSet;
   exact: boolean;
 }
 
-const exactly = (slots: ReadonlySet<number>): Narrowed => ({ slots, exact: true });
+const exactly = (slots: SlotSet): Narrowed => ({ slots, exact: true });
 
 export class FilterIndex {
   /** per indexed key, its values with their slots (absent while no document has the key) */
@@ -59,8 +55,20 @@ export class FilterIndex {
   /** per key, its numbers and strings in order (absent until a range asks; dropped by a write to the key) */
   private readonly sorted = new Map<string, { num: Sorted<number>; str: Sorted<string> }>();
 
-  /** `every`: the slot and metadata of every document of the table (added and not removed since). */
-  constructor(private readonly every: () => Iterable<readonly [number, Metadata]>) {}
+  private readonly sets: SlotSets;
+
+  /**
+   * `valuesOf(key)`: the slot and value of every document of the table holding `key`; `live`: a byte
+   * per slot of the table, 1 where a document is (both: the documents added and not removed since);
+   * `bitsFrom`: the size from which a set of slots is built as bytes (slot-sets.ts).
+   */
+  constructor(
+    private readonly valuesOf: (key: string) => Iterable<readonly [number, MetadataValue]>,
+    live: () => Uint8Array,
+    bitsFrom: number = INDEX.slotBytesFrom,
+  ) {
+    this.sets = new SlotSets(live, bitsFrom);
+  }
 
   add(slot: number, metadata: Metadata): void {
     for (const [k, v] of Object.entries(metadata)) {
@@ -106,31 +114,41 @@ export class FilterIndex {
     const parts: Array<Narrowed | undefined> = [];
     for (const [key, value] of Object.entries(filter)) {
       if (value === undefined) continue;
-      if (key === '$and') parts.push(intersect((value as Filter[]).map((f) => this.candidates(f))));
-      else if (key === '$or') parts.push(union((value as Filter[]).map((f) => this.candidates(f))));
-      else if (key === '$not') parts.push(undefined);
+      if (key === '$and') parts.push(this.intersect((value as Filter[]).map((f) => this.candidates(f))));
+      else if (key === '$or') parts.push(this.union((value as Filter[]).map((f) => this.candidates(f))));
+      else if (key === '$not') parts.push(this.complement(this.candidates(value as Filter)));
       else {
         const v = value as MetadataValue | FilterCondition;
         parts.push(typeof v === 'object' ? this.condition(key, v) : this.equal(key, [v]));
       }
     }
-    return intersect(parts);
+    return this.intersect(parts);
   }
 
   /** A key's values with their slots, indexed from every document the first time a filter names it. */
-  private valuesOf(key: string): Map<MetadataValue, Slots> | undefined {
+  private slotsOf(key: string): Map<MetadataValue, Slots> | undefined {
     if (!this.indexed.has(key)) {
       this.indexed.add(key);
-      for (const [slot, metadata] of this.every()) {
-        if (Object.hasOwn(metadata, key)) this.addValue(key, metadata[key], slot);
-      }
+      for (const [slot, v] of this.valuesOf(key)) this.addValue(key, v, slot);
     }
     return this.byKey.get(key);
   }
 
   private equal(key: string, values: MetadataValue[]): Narrowed {
-    const byValue = this.valuesOf(key);
-    return union(values.map((v) => exactly(asSet(byValue?.get(v)))))!;
+    const byValue = this.slotsOf(key);
+    return this.union(values.map((v) => exactly(this.sets.of(byValue?.get(v)))))!;
+  }
+
+  /** The slots whose value of `key` has one of `types` and is not one of `except`. */
+  private otherValues(key: string, types: ReadonlySet<string>, except: ReadonlySet<MetadataValue>): Narrowed {
+    const kept: Slots[] = [];
+    for (const [v, slots] of this.slotsOf(key) ?? []) if (types.has(typeof v) && !except.has(v)) kept.push(slots);
+    return exactly(this.sets.collect(kept));
+  }
+
+  /** The live slots an exact part leaves out; undefined (no narrowing) for an inexact or unknown part. */
+  private complement(part: Narrowed | undefined): Narrowed | undefined {
+    return part?.exact ? exactly(this.sets.complement(part.slots)) : undefined;
   }
 
   private condition(key: string, c: FilterCondition): Narrowed | undefined {
@@ -143,13 +161,36 @@ export class FilterIndex {
       const type = typeof bounds[0];
       if (bounds.some((b) => typeof b !== type)) return exactly(EMPTY);
       const s = this.sortedOf(key);
-      if (type === 'number') parts.push(exactly(range(s.num, c as Record<string, number | undefined>, numCmp)));
-      else parts.push(exactly(range(s.str, c as Record<string, string | undefined>, compareCodePoints)));
+      const within =
+        type === 'number'
+          ? inRange(s.num, c as Record<string, number | undefined>, numCmp)
+          : inRange(s.str, c as Record<string, string | undefined>, compareCodePoints);
+      parts.push(exactly(this.sets.collect(within)));
     }
-    if (c.$exists === true) parts.push(exactly(collect(this.valuesOf(key)?.values() ?? [])));
-    // what the index cannot narrow leaves the rest a superset
-    if (c.$ne !== undefined || c.$nin !== undefined || c.$exists === false) parts.push(undefined);
-    return intersect(parts);
+    if (c.$ne !== undefined) parts.push(this.otherValues(key, new Set([typeof c.$ne]), new Set([c.$ne])));
+    if (c.$nin !== undefined) parts.push(this.otherValues(key, new Set(c.$nin.map((v) => typeof v)), new Set(c.$nin)));
+    if (c.$exists !== undefined) {
+      const holding = exactly(this.sets.collect([...(this.slotsOf(key)?.values() ?? [])]));
+      parts.push(c.$exists ? holding : this.complement(holding));
+    }
+    return this.intersect(parts);
+  }
+
+  /** The union, exact when every part is; undefined when any is unknown (undefined) or there is none. */
+  private union(parts: Array<Narrowed | undefined>): Narrowed | undefined {
+    if (parts.length === 0) return exactly(EMPTY);
+    if (parts.some((p) => p === undefined)) return undefined;
+    const known = parts as Narrowed[];
+    if (known.length === 1) return known[0];
+    return { slots: this.sets.collect(known.map((p) => p.slots)), exact: known.every((p) => p.exact) };
+  }
+
+  /** The intersection of the known parts (exact when every part is known and exact), or undefined when none is known. */
+  private intersect(parts: Array<Narrowed | undefined>): Narrowed | undefined {
+    const known = parts.filter((p): p is Narrowed => p !== undefined);
+    if (known.length === 0) return undefined;
+    const exact = known.length === parts.length && known.every((p) => p.exact);
+    return { slots: this.sets.intersect(known.map((p) => p.slots)), exact };
   }
 
   private sortedOf(key: string): { num: Sorted<number>; str: Sorted<string> } {
@@ -157,7 +198,7 @@ export class FilterIndex {
     if (!s) {
       const nums: Array<[number, Slots]> = [];
       const strs: Array<[string, Slots]> = [];
-      for (const [v, slots] of this.valuesOf(key) ?? []) {
+      for (const [v, slots] of this.slotsOf(key) ?? []) {
         if (typeof v === 'number') nums.push([v, slots]);
         else if (typeof v === 'string') strs.push([v, slots]);
       }
@@ -174,45 +215,12 @@ export class FilterIndex {
 }
 
 /** The slots of the values within a condition's bounds. */
-function range<T>(s: Sorted<T>, c: { $gt?: T; $gte?: T; $lt?: T; $lte?: T }, cmp: (a: T, b: T) => number): ReadonlySet<number> {
+function inRange<T>(s: Sorted<T>, c: { $gt?: T; $gte?: T; $lt?: T; $lte?: T }, cmp: (a: T, b: T) => number): Slots[] {
   let from = 0;
   let to = s.values.length;
   if (c.$gt !== undefined) from = Math.max(from, lowerBound(s.values, c.$gt, cmp, true));
   if (c.$gte !== undefined) from = Math.max(from, lowerBound(s.values, c.$gte, cmp, false));
   if (c.$lt !== undefined) to = Math.min(to, lowerBound(s.values, c.$lt, cmp, false));
   if (c.$lte !== undefined) to = Math.min(to, lowerBound(s.values, c.$lte, cmp, true));
-  return to - from === 1 ? asSet(s.slots[from]) : collect(s.slots.slice(from, Math.max(from, to)));
-}
-
-/** Every slot of some values, in one Set. */
-function collect(values: Iterable<Slots>): ReadonlySet<number> {
-  const out = new Set<number>();
-  for (const slots of values) {
-    if (typeof slots === 'number') out.add(slots);
-    else for (const x of slots) out.add(x);
-  }
-  return out;
-}
-
-/** The union, exact when every part is; undefined when any is unknown (undefined) or there is none. */
-function union(parts: Array<Narrowed | undefined>): Narrowed | undefined {
-  if (parts.length === 0) return exactly(EMPTY);
-  if (parts.some((p) => p === undefined)) return undefined;
-  const known = parts as Narrowed[];
-  const exact = known.every((p) => p.exact);
-  if (known.length === 1) return known[0];
-  const out = new Set<number>();
-  for (const p of known) for (const x of p.slots) out.add(x);
-  return { slots: out, exact };
-}
-
-/** The intersection of the known parts (exact when every part is known and exact), or undefined when none is known. */
-function intersect(parts: Array<Narrowed | undefined>): Narrowed | undefined {
-  const known = parts.filter((p): p is Narrowed => p !== undefined).sort((a, b) => a.slots.size - b.slots.size);
-  if (known.length === 0) return undefined;
-  const exact = known.length === parts.length && known.every((p) => p.exact);
-  if (known.length === 1) return { slots: known[0].slots, exact };
-  const out = new Set<number>();
-  for (const x of known[0].slots) if (known.every((p) => p.slots.has(x))) out.add(x);
-  return { slots: out, exact };
+  return s.slots.slice(from, Math.max(from, to));
 }

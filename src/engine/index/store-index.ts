@@ -28,6 +28,9 @@ import type { EngineContext, Segment, SegmentBatch } from './types.js';
 /** Segment ids are unique in the process, across stores: searches key what they remember of a segment by it (term-ranges.ts). */
 let nextSegmentId = 1;
 
+/** What install() is given for each document of a merge (the moved ones keep their own). */
+const MERGED: { metadata: Metadata } = { metadata: {} };
+
 export class MemoryStoreIndex implements StoreIndex {
   private segments: Segment[] = [];
   private readonly table = new DocTable();
@@ -130,7 +133,7 @@ export class MemoryStoreIndex implements StoreIndex {
     const slot = this.table.slotOf(docId);
     if (slot === undefined) return;
     this.kill(slot);
-    this.filters.remove(slot, this.table.metadata[slot]!);
+    this.filters.remove(slot, this.table.metadataOf(slot)!);
     this.table.free(slot);
     this.armIdleMerge();
   }
@@ -139,8 +142,8 @@ export class MemoryStoreIndex implements StoreIndex {
   setMetadata(docId: string, metadata: Metadata): boolean {
     const slot = this.table.slotOf(docId);
     if (slot === undefined) return false;
-    this.filters.remove(slot, this.table.metadata[slot]!);
-    this.table.metadata[slot] = metadata;
+    this.filters.remove(slot, this.table.metadataOf(slot)!);
+    this.table.setMetadata(slot, metadata);
     this.filters.add(slot, metadata);
     return true;
   }
@@ -149,7 +152,7 @@ export class MemoryStoreIndex implements StoreIndex {
   idsMatching(filter: Filter): string[] {
     const slots = this.filters.matchSlots(filter);
     if (!slots) return [...this.table.keys()];
-    return [...slots].map((slot) => this.table.ids[slot]!);
+    return [...slots].map((slot) => this.table.idOf(slot)!);
   }
 
   /** Restarts the idle clock (after each write): the idle merge runs SEGMENTS.idleMs after the last one. */
@@ -191,12 +194,13 @@ export class MemoryStoreIndex implements StoreIndex {
 
   /**
    * Places a built segment in shared memory and points its documents at it, replacing older
-   * versions. Documents given without an id (merge leftovers) keep their rows dead. With `moved`
-   * (a merge), a document is the same version moved from its source rows, which stay unflagged.
+   * versions. Documents given without an id keep their rows dead. With `moved` (a merge), the
+   * document of index i whose slot is moved[i] (-1: none, a merge leftover, dead) is the same
+   * version moved from its source rows, which stay unflagged.
    */
   private install(
-    { built, docs }: { built: BuiltSegment | PlacedSegment; docs: Array<{ id?: string; metadata: Metadata }> },
-    moved?: Map<string, number>,
+    { built, docs }: { built: BuiltSegment | PlacedSegment; docs: ReadonlyArray<{ id?: string; metadata: Metadata }> },
+    moved?: Int32Array,
     blocks?: SegmentBlocks,
   ): void {
     if (this.closed) {
@@ -232,11 +236,10 @@ export class MemoryStoreIndex implements StoreIndex {
     docs.forEach((doc, di) => {
       const first = r;
       while (r < nRows && built.rowDoc[r] === di) r++;
-      if (doc.id === undefined) return;
-      const from = moved?.get(doc.id);
+      const from = moved ? moved[di] : -1;
       let slot: number;
       let version: number;
-      if (from !== undefined) {
+      if (from >= 0) {
         const source = this.table.segs[from]!;
         const start = this.table.first(from);
         for (let row = start; row < start + this.table.count(from); row++) this.account(source, row, -1);
@@ -244,6 +247,7 @@ export class MemoryStoreIndex implements StoreIndex {
         slot = from;
         version = this.table.version(from);
       } else {
+        if (doc.id === undefined) return;
         this.remove(doc.id);
         slot = this.table.put(doc.id, doc.metadata);
         version = this.nextVersion++;
@@ -351,20 +355,19 @@ export class MemoryStoreIndex implements StoreIndex {
    * deleted during the merge stay dead in the result.
    */
   private installMerged(plan: Segment[], built: PlacedSegment, rowSource: Uint32Array, blocks: SegmentBlocks): void {
-    const docs: Array<{ id?: string; metadata: Metadata }> = [];
-    const moved = new Map<string, number>();
-    for (let r = 0; r < built.rowDoc.length; r++) {
+    const nRows = built.rowDoc.length;
+    const moved = new Int32Array(nRows > 0 ? built.rowDoc[nRows - 1] + 1 : 0).fill(-1);
+    for (let r = 0; r < nRows; r++) {
       const di = built.rowDoc[r];
-      if (docs[di]) continue;
+      if (moved[di] >= 0) continue;
       const seg = plan[rowSource[r] >>> 24];
       const row = rowSource[r] & 0xffffff;
       const slot = seg.rowSlot[row];
-      const id = this.table.ids[slot];
       // the slot may have been freed, or reused by another document, since the merge began
-      const alive = id !== undefined && this.table.holds(slot, seg, row);
-      docs[di] = alive ? { id, metadata: this.table.metadata[slot]! } : { metadata: {} };
-      if (alive) moved.set(id, slot);
+      if (this.table.holds(slot, seg, row)) moved[di] = slot;
     }
+    // a moved document keeps its slot's id and metadata: none is read here
+    const docs = new Array<{ metadata: Metadata }>(moved.length).fill(MERGED);
     this.install({ built, docs }, moved, blocks);
   }
 
@@ -397,7 +400,7 @@ export class MemoryStoreIndex implements StoreIndex {
   /** The document id of a global row of `segments`. */
   docIdOf(row: number, segments: Segment[]): string | undefined {
     for (const s of segments) {
-      if (row < s.nRows) return this.table.ids[s.rowSlot[row]];
+      if (row < s.nRows) return this.table.idOf(s.rowSlot[row]);
       row -= s.nRows;
     }
     return undefined;
@@ -410,9 +413,9 @@ export class MemoryStoreIndex implements StoreIndex {
     const pending = await runSearch(this.ctx, snapshot, stats, params, blocked, started);
     return pending.resolve((seg, row) => {
       const slot = seg.rowSlot[row];
-      const id = this.table.ids[slot];
+      const id = this.table.idOf(slot);
       if (id === undefined || this.table.version(slot) !== seg.rowVersion[row]) return undefined;
-      return { docId: id, start: seg.rowStart[row], end: seg.rowEnd[row], metadata: this.table.metadata[slot]! };
+      return { docId: id, start: seg.rowStart[row], end: seg.rowEnd[row], metadata: this.table.metadataOf(slot)! };
     }, readText);
   }
 
