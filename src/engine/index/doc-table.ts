@@ -32,6 +32,17 @@ const grown = <T extends Uint32Array | Uint8Array>(a: T, n: number): T => {
   return b;
 };
 
+const emptyColumns = () => ({
+  alive: new Uint8Array(DOC_TABLE.initialSlots),
+  hash: new Uint32Array(DOC_TABLE.initialSlots),
+  at: new Uint32Array(DOC_TABLE.initialSlots),
+  idLen: new Uint32Array(DOC_TABLE.initialSlots),
+  metaLen: new Uint32Array(DOC_TABLE.initialSlots),
+  version: new Uint32Array(DOC_TABLE.initialSlots),
+  first: new Uint32Array(DOC_TABLE.initialSlots),
+  count: new Uint32Array(DOC_TABLE.initialSlots),
+});
+
 export class DocTable {
   private readonly codec = new MetadataCodec();
   private readonly writer = new ByteWriter();
@@ -49,16 +60,7 @@ export class DocTable {
    * per slot: whether it is live, its id's hash, where its bytes start, its id's and its metadata's
    * byte lengths, the version its rows were written for, and its first row and row count in its segment
    */
-  private cols = {
-    alive: new Uint8Array(DOC_TABLE.initialSlots),
-    hash: new Uint32Array(DOC_TABLE.initialSlots),
-    at: new Uint32Array(DOC_TABLE.initialSlots),
-    idLen: new Uint32Array(DOC_TABLE.initialSlots),
-    metaLen: new Uint32Array(DOC_TABLE.initialSlots),
-    version: new Uint32Array(DOC_TABLE.initialSlots),
-    first: new Uint32Array(DOC_TABLE.initialSlots),
-    count: new Uint32Array(DOC_TABLE.initialSlots),
-  };
+  private cols = emptyColumns();
   /** slots handed out so far (live or free) */
   private high = 0;
   private readonly freeSlots: number[] = [];
@@ -181,8 +183,9 @@ export class DocTable {
     for (let slot = 0; slot < this.high; slot++) if (alive[slot]) yield slot;
   }
 
+  /** Empties the table, letting go of its memory. */
   clear(): void {
-    this.cols.alive.fill(0);
+    this.cols = emptyColumns();
     this.buckets = new Int32Array(DOC_TABLE.initialSlots * 2);
     this.bytes = Buffer.alloc(DOC_TABLE.initialBytes);
     this.used = 0;

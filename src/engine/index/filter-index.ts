@@ -1,18 +1,19 @@
 // Metadata index of one store: (key, typed value) -> document slots, comparing values with their
 // type (1 is not "1"), and per key its values in order (numbers numerically, strings by code point),
-// built when a range asks for them and dropped when a write touches the key. It narrows a filter to
-// candidates; the filter's predicate decides where they are not exact. A key is indexed from the
-// first filter that names it on (read from every document holding it then, `valuesOf`): the keys no filter names,
-// a title say, cost nothing. A value held by one document
-// keeps its slot as a plain number (most values of a key such as a title are unique, and a Set per
-// document is the larger part of the index); a Map keyed by the values themselves keeps 1 apart
-// from "1" and true from "true" (SameValueZero) without a key string per document. $ne and $nin
-// read a key's values (a present value of the operand's type, not among the operands), and
+// built when a range asks for them and dropped when a write touches the key. It answers a filter
+// with the slots it matches; the filter's predicate decides only where a part is empty. A key is
+// indexed from the first filter that names it on (its value read from every document holding it
+// then, `valuesOf`): the keys no filter names, a title say, cost nothing. A value held by one
+// document keeps its slot as a plain number (most values of a key such as a title are unique, and a
+// Set per document is the larger part of the index); a Map keyed by the values themselves keeps 1
+// apart from "1" and true from "true" (SameValueZero) without a key string per document. $ne and
+// $nin read a key's values (a present value of the operand's type, not among the operands), and
 // $exists: false and $not take the complement among the live documents (`live`). Invariants:
-// `candidates` never leaves out a slot whose metadata the filter matches; when it says `exact`,
-// its slots are the matches, no more (every operator is exact, so only a $not of an inexact part
-// is not; undefined where nothing narrows, an empty filter); `valuesOf` and `live` read the
-// documents added and not removed since, so an indexed key holds what add/remove alone would have.
+// `candidates` never leaves out a slot whose metadata the filter matches; when it says `exact`, its
+// slots are the matches, no more (every operator is exact: only a part that is an empty filter or
+// condition, which narrows nothing, is not; undefined for an empty filter); `valuesOf` and `live`
+// read the documents added and not removed since, so an indexed key holds what add/remove alone
+// would have.
 import { INDEX } from '../params.js';
 import type { Filter, FilterCondition, Metadata, MetadataValue } from '../types.js';
 import { compareCodePoints } from './filter.js';
