@@ -51,10 +51,8 @@ export class ByteWriter {
 
   /** UTF-8 bytes of `s`, after their length. */
   lengthAndText(s: string): void {
-    const n = Buffer.byteLength(s);
-    this.varint(n);
-    this.ensure(n);
-    this.pos += this.buf.write(s, this.pos);
+    this.varint(Buffer.byteLength(s));
+    this.text(s);
   }
 }
 
