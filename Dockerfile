@@ -8,9 +8,9 @@ COPY bin/ bin/
 COPY src/ src/
 COPY models/ models/
 COPY packages/ packages/
-COPY native/pages.c native/binding.gyp native/
+COPY native/pages.c native/heap.cc native/binding.gyp native/
 COPY scripts/build-console.ts scripts/build-native.ts scripts/
-# the native helper's build tools (it gives the engine's free memory pages back: docs/deploying.md)
+# the native helper's build tools (it gives free memory back: docs/deploying.md)
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
 # npm ci builds the WebAssembly kernels, the native helper, the TypeScript and the web console (the
 # `prepare` script); then drop dev tools.

@@ -2,7 +2,7 @@
   "targets": [
     {
       "target_name": "pages",
-      "sources": ["pages.c"],
+      "sources": ["pages.c", "heap.cc"],
       "cflags": ["-O2", "-Wall"]
     }
   ]

@@ -1,9 +1,11 @@
-// svc's one native helper: gives pages of a (shared) WebAssembly memory back to the system.
+// svc's one native helper: gives memory back to the system, in two calls.
 // discard(view, start, end) tells the kernel that the whole pages inside [start, end) of `view`
 // (a typed array over the memory's buffer) are no longer needed (madvise MADV_DONTNEED on Linux):
 // they stop counting in the process's RSS, and read as zeros when next touched. Returns the bytes
 // given back (0 where the system has no such call). The caller guarantees that no thread reads or
 // writes the range meanwhile (runtime/page-discard.ts, memory.ts discardIdle: free blocks only).
+// reduceHeap() collects the calling thread's V8 heap and shrinks it to what is live, its young
+// generation included (heap.cc); returns whether it could (runtime/collect.ts HeapCompaction).
 #include <node_api.h>
 #include <stdint.h>
 #if defined(__linux__)
@@ -44,9 +46,20 @@ static napi_value discard(napi_env env, napi_callback_info info) {
   return result;
 }
 
+int svc_reduce_heap(void);
+
+static napi_value reduce_heap(napi_env env, napi_callback_info info) {
+  (void)info;
+  napi_value result;
+  napi_get_boolean(env, svc_reduce_heap() != 0, &result);
+  return result;
+}
+
 NAPI_MODULE_INIT() {
   napi_value fn;
   napi_create_function(env, "discard", NAPI_AUTO_LENGTH, discard, NULL, &fn);
   napi_set_named_property(env, exports, "discard", fn);
+  napi_create_function(env, "reduceHeap", NAPI_AUTO_LENGTH, reduce_heap, NULL, &fn);
+  napi_set_named_property(env, exports, "reduceHeap", fn);
   return exports;
 }

@@ -3,16 +3,20 @@
 // give those pages back, leaving the heap's committed old space close to what is live, and report
 // the bytes given back; a heap with nothing to give back costs one collection and reports nothing
 // (or next to nothing); a caller stepping through the collections sees at most maxRounds of them;
-// an idle pool whose thread's heap grew has every thread collect and compact, once.
+// an idle pool whose thread's heap grew has every thread collect and compact, once. With the native
+// helper (Linux), the compaction also shrinks the young generation a busy spell grew, and gives
+// back the malloc arenas' free pages that the collection left (native/heap.cc).
 import v8 from 'node:v8';
 import t from 'tap';
 import { engineWorkerUrl } from '../src/engine/index.js';
 import { MEMORY } from '../src/engine/params.js';
-import { committedHeapBytes, compactHeap, HeapCompaction } from '../src/engine/runtime/collect.js';
+import { collectGarbage, committedHeapBytes, compactHeap, HeapCompaction } from '../src/engine/runtime/collect.js';
 import { createEngineRuntime, EnginePool } from '../src/engine/runtime/index.js';
+import { nativeHelper } from '../src/engine/runtime/native-helper.js';
 
 const MiB = 2 ** 20;
 const oldSpace = () => v8.getHeapSpaceStatistics().find((s) => s.space_name === 'old_space')!;
+const newSpace = () => v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space')!;
 
 /** Objects spread over many old-space pages, one in twenty kept: the rest is garbage on the same pages. */
 function fragment(): Array<{ i: number; s: string }> {
@@ -58,6 +62,44 @@ t.test('step by step: at most maxRounds collections, each of them counted in wha
 t.test('a compacted heap has next to nothing more to give back', async (t) => {
   compactHeap();
   t.ok(compactHeap() < MEMORY.compact.minGainBytes * MEMORY.compact.maxRounds, 'a second pass finds nothing to give back');
+});
+
+t.test('the young generation a busy spell grew is shrunk, and the free malloc pages go back (native helper)', async (t) => {
+  if (process.platform !== 'linux') {
+    t.pass(`not on ${process.platform}: ${nativeHelper().why}`);
+    return;
+  }
+  t.ok(nativeHelper().helper, 'the native helper is built (npm run build:native)');
+  let young: unknown[] = [];
+  for (let i = 0; i < 2_000_000; i++) {
+    young.push({ i, s: `y${i}` });
+    if (i % 1000 === 0) young = [];
+  }
+  const grown = newSpace().physical_space_size;
+  t.ok(grown >= 8 * MiB, `a spell of short-lived objects grew the young generation to ${(grown / MiB).toFixed(0)} MiB`);
+  // 200 MiB of malloc'd buffers, one in twenty kept: the freed ones cannot be trimmed from the top of the arena
+  let buffers: Buffer[] | undefined = [];
+  for (let i = 0; i < 3200; i++) buffers.push(Buffer.allocUnsafeSlow(64 * 1024).fill(1));
+  const kept = buffers.filter((_, i) => i % 20 === 19);
+  buffers = undefined;
+  collectGarbage();
+  collectGarbage();
+  await new Promise((res) => setTimeout(res, 200));
+  const afterPlain = process.memoryUsage.rss();
+  compactHeap();
+  const afterCompaction = process.memoryUsage.rss();
+  t.ok(
+    newSpace().physical_space_size <= 2 * MiB,
+    `young generation ${(newSpace().physical_space_size / MiB).toFixed(1)} MiB after the compaction`,
+  );
+  t.ok(
+    afterPlain - afterCompaction > 100 * MiB,
+    `RSS ${(afterPlain / MiB).toFixed(0)} MiB after plain collections, ${(afterCompaction / MiB).toFixed(0)} MiB after the compaction`,
+  );
+  t.ok(
+    kept.every((b) => b.length === 64 * 1024 && b[0] === 1 && b[b.length - 1] === 1),
+    'every kept buffer intact',
+  );
 });
 
 t.test("once idle after this thread's heap grew, every thread collects and compacts; not again while it does not grow", async (t) => {

@@ -249,9 +249,13 @@ export const MEMORY = {
    * size falls by less than minGainBytes, at most maxRounds times (runtime/collect.ts
    * HeapCompaction): V8 evacuates only some fragmented pages per collection, and an ingest's or a
    * spell of searches' garbage leaves most old-space pages nearly empty. Each round is a full
-   * collection of an idle thread's heap.
+   * collection of an idle thread's heap; with shrinkYoung and the native helper, one that also
+   * shrinks the young generation to its least (collect.ts reduceHeap): a busy spell grows it to
+   * its bound (WORKERS.youngGenMb for a worker), resident until then, and the next spell grows it
+   * again within a few scavenges.
    */
   compact: {
+    shrinkYoung: true,
     afterDiscardedBytes: 32 * 2 ** 20,
     afterGrowthBytes: 32 * 2 ** 20,
     maxRounds: 4,

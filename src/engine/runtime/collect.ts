@@ -1,12 +1,14 @@
 // A full garbage collection of the calling thread's isolate, on request: what frees a relocated
 // memory (memory.ts relocate), since V8 does not count a shared memory's pages as pressure that
 // would start one by itself; and, repeated, what gives back the old-space pages a busy spell left
-// emptied but committed (HeapCompaction). Invariant: the first call exposes V8's `gc` to the process
-// (the flag is process-wide, so workers created afterwards find it as a global); it changes
+// emptied but committed (HeapCompaction), with the young generation shrunk as well where the native
+// helper is built (native-helper.ts reduceHeap). Invariant: the first call exposes V8's `gc` to the
+// process (the flag is process-wide, so workers created afterwards find it as a global); it changes
 // nothing else.
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { MEMORY } from '../params.js';
+import { nativeHelper } from './native-helper.js';
 
 let collect: (() => void) | undefined;
 
@@ -17,6 +19,16 @@ export function collectGarbage(): void {
     collect = (globalThis.gc as (() => void) | undefined) ?? (vm.runInNewContext('gc') as () => void);
   }
   collect();
+}
+
+/**
+ * A full collection of this thread's heap that also gives back what V8 keeps for a busy spell:
+ * its young generation, at the size the last spell grew it to (MEMORY.compact.shrinkYoung), and
+ * every fragmented page, with the native helper; a plain full collection without it.
+ */
+export function reduceHeap(): void {
+  if (MEMORY.compact.shrinkYoung && nativeHelper().helper?.reduceHeap?.()) return;
+  collectGarbage();
 }
 
 /** The bytes this thread's heap holds committed (V8's total heap size): resident once written. */
@@ -36,9 +48,9 @@ export class HeapCompaction {
   private last = this.before;
   private rounds = 0;
 
-  /** One full collection; whether another is worth running. */
+  /** One full collection (reduceHeap); whether another is worth running. */
   step(): boolean {
-    collectGarbage();
+    reduceHeap();
     const now = committedHeapBytes();
     const gain = this.last - now;
     this.last = now;

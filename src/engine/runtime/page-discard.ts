@@ -5,13 +5,11 @@
 // helper that is missing, built for another platform or without effect leaves the engine as it was
 // without it (its memory given back by relocation: memory.ts relocate).
 // Invariant: only the heap calls it, and only on free ranges (memory.ts discardIdle).
-import { createRequire } from 'node:module';
+import { nativeHelper } from './native-helper.js';
 import type { PageDiscard } from './types.js';
 
 /** The size of the pages the helper drops (the system's; 4 KiB on the platforms it is built for). */
 export const DISCARD_PAGE_BYTES = 4096;
-
-const HELPER = '../../../native/build/Release/pages.node';
 
 let loaded: { discard?: PageDiscard; why: string } | undefined;
 
@@ -22,12 +20,9 @@ export function pageDiscard(): { discard?: PageDiscard; why: string } {
 }
 
 function load(): { discard?: PageDiscard; why: string } {
-  let discard: PageDiscard;
-  try {
-    discard = (createRequire(import.meta.url)(HELPER) as { discard: PageDiscard }).discard;
-  } catch (err) {
-    return { why: `the native helper is not built (npm run build:native): ${(err as Error).message.split('\n')[0]}` };
-  }
+  const { helper, why } = nativeHelper();
+  if (!helper) return { why };
+  const { discard } = helper;
   const memory = new WebAssembly.Memory({ initial: 1, maximum: 1, shared: true });
   const u8 = new Uint8Array(memory.buffer);
   u8.fill(1);
