@@ -3,7 +3,9 @@
 // rows in input order (spans, vectors, scales, lengths, term sequences, flags, titles), body and
 // title postings packed `row << 8 | min(tf, 255)` and sorted by row, sorted unique dictionaries,
 // title phrases (kind 1 full, 2 base) and prefixes, an empty build, a document without passages;
-// the dictionaries' builder against a naive one (many keys, keys 0 and 2^32 - 1); and a fast-check property comparing random builds with a naive model
+// documents read on demand (a merge's) building the same bytes as documents given, a reader that
+// changes between the two passes refused; the dictionaries' builder against a naive one (many
+// keys, keys 0 and 2^32 - 1); and a fast-check property comparing random builds with a naive model
 // (including a row's title line and a term's summed frequency over a range of rows).
 
 import fc from 'fast-check';
@@ -240,14 +242,76 @@ function naiveDictionary(rows: number[][]): { keys: number[]; start: number[]; p
   return { keys, start, postings };
 }
 
+/** A dictionary with every row counted. */
+function counted(rows: number[][]): Dictionary {
+  const d = new Dictionary();
+  for (const [r, row] of rows.entries()) d.count(r, Uint32Array.from(row));
+  return d;
+}
+
 function written(rows: number[][]): { keys: number[]; start: number[]; postings: number[] } {
-  const d = new Dictionary(rows.map((r) => Uint32Array.from(r)));
+  const d = counted(rows);
   const keys = new Uint32Array(d.nKeys);
   const start = new Uint32Array(d.nKeys + 1);
   const postings = new Uint32Array(d.nPostings);
-  d.write(keys, start, postings);
+  d.begin(keys, start, postings);
+  for (const [r, row] of rows.entries()) d.place(r, row);
   return { keys: [...keys], start: [...start], postings: [...postings] };
 }
+
+t.test('documents read on demand build the same bytes as documents given; a reader that changes between passes is refused', async (t) => {
+  const sectioned: SegmentDoc = {
+    title: u32(60, 61),
+    baseLen: 1,
+    sections: [
+      { first: 1, title: u32(70, 71, 72), baseLen: 2 },
+      { first: 2, title: u32(80), baseLen: 0 },
+    ],
+    passages: [
+      passage(0, 4, 1, [1, 1, 1, 1], [60, 61, 5], [1, 1, 0]),
+      passage(4, 9, 1, [2, 2, 2, 2], [70, 71, 6], [0, 0, 0]),
+      passage(9, 12, 1, [3, 3, 3, 3], [80, 5], [0, 0]),
+    ],
+  };
+  const docs = [...DOCS, sectioned, ...DOCS];
+  const rows = docs.reduce((n, d) => n + d.passages.length, 0);
+  const fresh = (d: SegmentDoc): SegmentDoc => structuredClone(d);
+  let reads = 0;
+  const read = (i: number) => {
+    reads++;
+    return fresh(docs[i]);
+  };
+  const given = buildSegment({ docs, dim: 4 });
+  const onDemand = buildSegment({ docs: { count: docs.length, rows, read }, dim: 4 });
+  t.same(new Uint8Array(onDemand.image), new Uint8Array(given.image), 'the same image');
+  t.same([...onDemand.rowDoc], [...given.rowDoc], 'the same rows');
+  t.equal(reads, 2 * docs.length, 'each document read twice');
+  const into = new Uint8Array(given.image.byteLength + 64).fill(0xab);
+  const placed = buildSegment({ docs: { count: docs.length, rows, read }, dim: 4 }, into);
+  t.same(into.subarray(0, placed.bytes), new Uint8Array(given.image), 'and the same bytes in place');
+  let pass = 0;
+  const changing = (i: number) => {
+    if (i === 0) pass++;
+    const d = fresh(docs[i]);
+    if (pass === 2 && i === 3) d.passages[1].terms = u32(1, 2, 3, 4, 5);
+    return d;
+  };
+  t.throws(
+    () => buildSegment({ docs: { count: docs.length, rows, read: changing }, dim: 4 }),
+    RangeError,
+    'documents that differ the second time',
+  );
+  pass = 0;
+  const shorter = (i: number) => {
+    if (i === 0) pass++;
+    const d = fresh(docs[i]);
+    if (pass === 2 && i === docs.length - 1) d.passages = [];
+    return d;
+  };
+  t.throws(() => buildSegment({ docs: { count: docs.length, rows, read: shorter }, dim: 4 }), RangeError, 'fewer rows the second time');
+  t.throws(() => buildSegment({ docs: { count: docs.length, rows: rows - 1, read }, dim: 4 }), RangeError, 'more rows than announced');
+  t.throws(() => buildSegment({ docs: { count: docs.length, rows: rows + 1, read }, dim: 4 }), RangeError, 'fewer rows than announced');
+});
 
 t.test('Dictionary: sized, then written as a stable sort of the occurrences would give', async (t) => {
   t.same(written([]), { keys: [], start: [0], postings: [] }, 'no rows');
@@ -270,7 +334,7 @@ t.test('Dictionary: sized, then written as a stable sort of the occurrences woul
   const many = Array.from({ length: 400 }, () =>
     Array.from({ length: 200 }, (_, i) => (i % 3 ? Math.floor(r() * 2 ** 32) : Math.floor(r() * 500))),
   );
-  const d = new Dictionary(many.map((row) => Uint32Array.from(row)));
+  const d = counted(many);
   const want = naiveDictionary(many);
   t.equal(d.nKeys, want.keys.length, `${want.keys.length} distinct keys counted`);
   t.equal(d.nPostings, want.postings.length, `${want.postings.length} postings counted`);

@@ -3,14 +3,16 @@
 // sequence and flags, its title terms (its document's, or in a long document its section's, with
 // the row its section starts at), and three sorted dictionaries (dictionary.ts): body terms ->
 // postings, title terms -> postings, title phrases -> rows. The image is sized first (the
-// dictionaries counted) and every section then written into it in place. Pure TypeScript on plain
+// dictionaries counted) and every section then written into it in place. The documents are read
+// twice, once per pass, and none is kept between them: a merge reads them from its sources as it
+// goes, so no object per row of the whole segment exists at once. Pure TypeScript on plain
 // buffers (runs in a worker or on the main thread); the layout is read by view.ts. Invariants: rows
 // keep input order; postings are sorted by row, packed as `row << 8 | min(tf, 255)`; dictionary
 // keys are sorted ascending and unique; an image built in place is the same bytes as on its own.
 import { phraseKey } from '../text/index.js';
 import { Dictionary } from './dictionary.js';
 import { HEADER_WORDS, MAGIC, SEC, SECTION_COUNT } from './layout.js';
-import type { BuiltSegment, EncodedPassage, PlacedSegment, SegmentInput } from './types.js';
+import type { BuiltSegment, PlacedSegment, SegmentDocReader, SegmentInput } from './types.js';
 
 /**
  * A title's phrase keys (full, and base when it has one: 0 otherwise), the nonzero ones listed in
@@ -43,12 +45,12 @@ export function buildSegment(input: SegmentInput): BuiltSegment;
 /** Builds a segment in place in `into` (zeroed first, up to the image's size): a RangeError when it does not fit. */
 export function buildSegment(input: SegmentInput, into: Uint8Array): PlacedSegment;
 export function buildSegment({ docs, dim }: SegmentInput, into?: Uint8Array): BuiltSegment | PlacedSegment {
-  const nRows = docs.reduce((n, d) => n + d.passages.length, 0);
+  const input: SegmentDocReader =
+    'read' in docs ? docs : { count: docs.length, rows: docs.reduce((n, d) => n + d.passages.length, 0), read: (i) => docs[i] };
+  const nRows = input.rows;
   if (nRows >= 1 << 24) throw new RangeError(`a segment holds at most ${(1 << 24) - 1} rows`);
-  // each row: its passage and its title (its document's, or its section's), and what is kept of them
-  const passages: EncodedPassage[] = [];
-  const titles: Uint32Array[] = [];
-  const phrases: Uint32Array[] = [];
+  // first pass: each row's spans, lengths and title keys (its document's title, or its section's),
+  // and the dictionaries counted
   const rowDoc = new Uint32Array(nRows);
   const rowStart = new Uint32Array(nRows);
   const rowEnd = new Uint32Array(nRows);
@@ -59,15 +61,20 @@ export function buildSegment({ docs, dim }: SegmentInput, into?: Uint8Array): Bu
   const section = new Uint32Array(nRows);
   const baseKeys = new Uint32Array(nRows);
   const prefixes = new Set<number>();
+  const bodyDict = new Dictionary();
+  const titleDict = new Dictionary();
+  const phraseDict = new Dictionary();
   let nTokens = 0;
   let nTitle = 0;
   let row = 0;
-  docs.forEach((d, di) => {
+  for (let di = 0; di < input.count; di++) {
+    const d = input.read(di);
     let t: { title: Uint32Array; baseLen: number } = d;
     let keys = titleKeys(t, prefixes);
     let s = -1;
     let sectionRow = 0;
-    d.passages.forEach((p, pi) => {
+    for (let pi = 0; pi < d.passages.length; pi++) {
+      const p = d.passages[pi];
       const at = s;
       while (s + 1 < d.sections.length && d.sections[s + 1].first <= pi) s++;
       if (s !== at) {
@@ -75,9 +82,10 @@ export function buildSegment({ docs, dim }: SegmentInput, into?: Uint8Array): Bu
         keys = titleKeys(t, prefixes);
         sectionRow = row + 1;
       }
-      passages.push(p);
-      titles.push(t.title);
-      phrases.push(keys.keys);
+      if (row === nRows) throw new RangeError(`the documents hold more than the ${nRows} rows announced`);
+      bodyDict.count(row, p.terms);
+      titleDict.count(row, t.title);
+      phraseDict.count(row, keys.keys);
       baseKeys[row] = keys.base;
       rowDoc[row] = di;
       rowStart[row] = p.start;
@@ -90,11 +98,9 @@ export function buildSegment({ docs, dim }: SegmentInput, into?: Uint8Array): Bu
       nTokens += p.terms.length;
       nTitle += t.title.length;
       row++;
-    });
-  });
-  const bodyDict = new Dictionary(passages.map((p) => p.terms));
-  const titleDict = new Dictionary(titles);
-  const phraseDict = new Dictionary(phrases);
+    }
+  }
+  if (row !== nRows) throw new RangeError(`the documents hold ${row} rows, not the ${nRows} announced`);
   const prefixKeys = Uint32Array.from(prefixes).sort();
 
   // the image sized first, every section then written in place
@@ -139,22 +145,44 @@ export function buildSegment({ docs, dim }: SegmentInput, into?: Uint8Array): Bu
   const flags = new Uint8Array(image, at + offsets[SEC.flags], nTokens);
   const titleStart = u32(SEC.titleStart);
   const titleSeq = u32(SEC.titleSeq);
-  for (let r = 0; r < nRows; r++) {
-    const p = passages[r];
-    vec.set(p.vec, r * dim);
-    vscale[r] = p.scale;
-    seq.set(p.terms, seqStart[r]);
-    flags.set(p.flags, seqStart[r]);
-    seqStart[r + 1] = seqStart[r] + p.terms.length;
-    titleSeq.set(titles[r], titleStart[r]);
-    titleStart[r + 1] = titleStart[r] + titles[r].length;
-  }
-  bodyDict.write(u32(SEC.termKeys), u32(SEC.termStart), u32(SEC.postings));
-  titleDict.write(u32(SEC.tTermKeys), u32(SEC.tTermStart), u32(SEC.tPostings));
+  bodyDict.begin(u32(SEC.termKeys), u32(SEC.termStart), u32(SEC.postings));
+  titleDict.begin(u32(SEC.tTermKeys), u32(SEC.tTermStart), u32(SEC.tPostings));
   const pKeys = u32(SEC.phraseKeys);
   const pStart = u32(SEC.phraseStart);
   const pRows = u32(SEC.phraseRows);
-  phraseDict.write(pKeys, pStart, pRows);
+  phraseDict.begin(pKeys, pStart, pRows);
+  // second pass: the documents read again, every row's vector, sequences and postings written
+  const rowKeys = new Uint32Array(2);
+  row = 0;
+  for (let di = 0; di < input.count; di++) {
+    const d = input.read(di);
+    let title = d.title;
+    let s = -1;
+    for (let pi = 0; pi < d.passages.length; pi++) {
+      const p = d.passages[pi];
+      const at = s;
+      while (s + 1 < d.sections.length && d.sections[s + 1].first <= pi) s++;
+      if (s !== at) title = d.sections[s].title;
+      if (row === nRows || p.terms.length !== blen[row] || title.length !== tlen[row])
+        throw new RangeError('the documents read a second time differ from the first');
+      vec.set(p.vec, row * dim);
+      vscale[row] = p.scale;
+      seq.set(p.terms, seqStart[row]);
+      flags.set(p.flags, seqStart[row]);
+      seqStart[row + 1] = seqStart[row] + p.terms.length;
+      titleSeq.set(title, titleStart[row]);
+      titleStart[row + 1] = titleStart[row] + title.length;
+      bodyDict.place(row, p.terms);
+      titleDict.place(row, title);
+      // the row's phrase keys, as titleKeys listed them: the full title's, then the base's, each when nonzero
+      let n = 0;
+      if (titleKey[row] !== 0) rowKeys[n++] = titleKey[row];
+      if (baseKeys[row] !== 0) rowKeys[n++] = baseKeys[row];
+      phraseDict.place(row, rowKeys, n);
+      row++;
+    }
+  }
+  if (row !== nRows) throw new RangeError('the documents read a second time differ from the first');
   // a phrase posting's low byte says which title it came from: 1 full, 2 base (never both: base != full)
   for (let i = 0; i < pKeys.length; i++) {
     for (let j = pStart[i]; j < pStart[i + 1]; j++) {

@@ -2,12 +2,13 @@
 // its rows' keys without sorting the occurrences: a first pass counts each distinct key's
 // postings in an open-addressing table, so the segment's image can be sized before anything is
 // written; a second writes the sorted keys, their starts and their postings straight into the
-// image. No list of (key, row) pairs is made: on a book of millions of term occurrences those
+// image. Rows are given one at a time in each pass (count, then place), so no list of them is held. No list of (key, row) pairs is made: on a book of millions of term occurrences those
 // lists and a sort's scratch were hundreds of megabytes of fresh memory, whose first touch cost
 // more than the sort.
 // Invariants: keys are written sorted ascending and unique; a key's postings are sorted by row,
 // packed `row << 8 | min(tf, 255)`, tf being how often the key occurs in the row (the same as a
-// stable sort of the occurrences by key would give); the result depends only on `rows`.
+// stable sort of the occurrences by key would give); the result depends only on the rows' keys,
+// given in the same order to both passes.
 
 const EMPTY = 0;
 
@@ -22,53 +23,55 @@ export class Dictionary {
   private keyOf = new Uint32Array(512);
   private postingsOf = new Uint32Array(512);
   private lastRow = new Int32Array(512);
+  /** While writing (begin): where distinct key k's next posting goes, and the postings written. */
+  private next = new Uint32Array(0);
+  private postings: Uint32Array<ArrayBufferLike> = new Uint32Array(0);
   /** Distinct keys. */
   nKeys = 0;
   /** Postings: distinct (key, row) pairs. */
   nPostings = 0;
 
-  /** Counts the postings of `rows` (row r's keys in `rows[r]`, a key repeated in a row counting once). */
-  constructor(private readonly rows: readonly Uint32Array[]) {
-    for (let r = 0; r < rows.length; r++) {
-      const keys = rows[r];
-      for (let i = 0; i < keys.length; i++) {
-        const k = this.find(keys[i]);
-        if (this.lastRow[k] === r + 1) continue;
-        this.lastRow[k] = r + 1;
-        this.postingsOf[k]++;
-        this.nPostings++;
-      }
+  /** Counts row r's keys (the first n of `keys`; a key repeated in a row counts once). Rows come in increasing order. */
+  count(r: number, keys: ArrayLike<number>, n = keys.length): void {
+    for (let i = 0; i < n; i++) {
+      const k = this.find(keys[i]);
+      if (this.lastRow[k] === r + 1) continue;
+      this.lastRow[k] = r + 1;
+      this.postingsOf[k]++;
+      this.nPostings++;
     }
   }
 
   /**
-   * Writes the dictionary: `keys` (nKeys) sorted, `start` (nKeys + 1) where each key's postings
-   * begin in `postings` (nPostings), and the postings. The arrays are the image's sections.
+   * Once every row is counted: writes `keys` (nKeys) sorted and `start` (nKeys + 1), where each
+   * key's postings begin in `postings` (nPostings), which place() then fills. The arrays are the
+   * image's sections.
    */
-  write(keys: Uint32Array, start: Uint32Array, postings: Uint32Array): void {
+  begin(keys: Uint32Array, start: Uint32Array, postings: Uint32Array): void {
     keys.set(this.keyOf.subarray(0, this.nKeys));
     keys.sort();
-    // next[k]: where distinct key k's next posting goes
-    const next = new Uint32Array(this.nKeys);
+    this.next = new Uint32Array(this.nKeys);
     let at = 0;
     for (let i = 0; i < this.nKeys; i++) {
       const k = this.find(keys[i]);
       start[i] = at;
-      next[k] = at;
+      this.next[k] = at;
       at += this.postingsOf[k];
     }
     start[this.nKeys] = at;
     this.lastRow.fill(0);
-    const rows = this.rows;
-    for (let r = 0; r < rows.length; r++) {
-      const row = rows[r];
-      for (let i = 0; i < row.length; i++) {
-        const k = this.find(row[i]);
-        if (this.lastRow[k] !== r + 1) {
-          this.lastRow[k] = r + 1;
-          postings[next[k]++] = ((r << 8) | 1) >>> 0;
-        } else if ((postings[next[k] - 1] & 255) < 255) postings[next[k] - 1]++;
-      }
+    this.postings = postings;
+  }
+
+  /** Writes row r's postings (the first n of `keys`): every row counted, again, in the same order. */
+  place(r: number, keys: ArrayLike<number>, n = keys.length): void {
+    const { next, postings } = this;
+    for (let i = 0; i < n; i++) {
+      const k = this.find(keys[i]);
+      if (this.lastRow[k] !== r + 1) {
+        this.lastRow[k] = r + 1;
+        postings[next[k]++] = ((r << 8) | 1) >>> 0;
+      } else if ((postings[next[k] - 1] & 255) < 255) postings[next[k] - 1]++;
     }
   }
 

@@ -19,23 +19,41 @@ export function segmentDocOf(blob: Uint8Array, fingerprint: number): SegmentDoc 
   return decodeBlob(blob, fingerprint);
 }
 
+/**
+ * Merges the live documents of its sources, read from them as the build reads each (twice): no
+ * object per row of the merged segment is held at once, which for the largest merges was most of a
+ * worker's memory while they ran.
+ */
 export function mergeOp(ctx: OpContext, a: MergeArgs): MergeResult {
-  const docs: SegmentDoc[] = [];
-  const source: number[] = [];
+  const views = a.sources.map((src) => new SegmentView(ctx.kernels.views, src.base));
+  // the live documents, in order: their source, first row and rows
+  const docSource: number[] = [];
+  const docFirst: number[] = [];
+  const docRows: number[] = [];
+  let rows = 0;
   a.sources.forEach((src, si) => {
-    const view = new SegmentView(ctx.kernels.views, src.base);
     const dead = ctx.kernels.views.u8At(src.dead, src.nRows).slice();
     let r = 0;
     while (r < src.nRows) {
       const first = r;
       while (r < src.nRows && src.rowSlot[r] === src.rowSlot[first]) r++;
       if (dead[first]) continue;
-      docs.push(view.readDoc(first, r - first, src.rowStart, src.rowEnd));
-      for (let k = first; k < r; k++) source.push(((si << 24) | k) >>> 0);
+      docSource.push(si);
+      docFirst.push(first);
+      docRows.push(r - first);
+      rows += r - first;
     }
   });
+  const rowSource = new Uint32Array(rows);
+  for (let i = 0, at = 0; i < docSource.length; i++) {
+    for (let k = 0; k < docRows[i]; k++) rowSource[at++] = ((docSource[i] << 24) | (docFirst[i] + k)) >>> 0;
+  }
+  const read = (i: number): SegmentDoc => {
+    const src = a.sources[docSource[i]];
+    return views[docSource[i]].readDoc(docFirst[i], docRows[i], src.rowStart, src.rowEnd);
+  };
   const into = ctx.kernels.views.u8At(a.into.ptr, a.into.bytes);
-  return { placed: buildSegment({ docs, dim: a.dim }, into), rowSource: Uint32Array.from(source) };
+  return { placed: buildSegment({ docs: { count: docSource.length, rows, read }, dim: a.dim }, into), rowSource };
 }
 
 /** The buffers of a built segment (each array has its own). */

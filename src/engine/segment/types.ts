@@ -23,8 +23,20 @@ export interface EncodingHead {
   nPassages: number;
 }
 
+/**
+ * Documents a segment is built from, read on demand (a merge reads them from its sources): `read`
+ * is called for each document in order, twice (build.ts), and must give the same content both
+ * times; it may make fresh objects each time.
+ */
+export interface SegmentDocReader {
+  count: number;
+  /** the documents' passages, in all */
+  rows: number;
+  read(i: number): SegmentDoc;
+}
+
 export interface SegmentInput {
-  docs: SegmentDoc[];
+  docs: readonly SegmentDoc[] | SegmentDocReader;
   dim: number;
 }
 
