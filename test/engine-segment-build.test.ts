@@ -339,6 +339,9 @@ t.test('Dictionary: sized, then written as a stable sort of the occurrences woul
   t.equal(d.nKeys, want.keys.length, `${want.keys.length} distinct keys counted`);
   t.equal(d.nPostings, want.postings.length, `${want.postings.length} postings counted`);
   t.same(written(many), want, 'written as the naive model writes them');
+  const other = counted([[1, 2]]);
+  other.begin(new Uint32Array(2), new Uint32Array(3), new Uint32Array(2));
+  t.throws(() => other.place(0, [1, 3]), RangeError, 'a key placed that was not counted is refused');
 });
 
 t.test('property: random builds match a naive model through SegmentView', async (t) => {

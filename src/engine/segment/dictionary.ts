@@ -2,7 +2,8 @@
 // its rows' keys without sorting the occurrences: a first pass counts each distinct key's
 // postings in an open-addressing table, so the segment's image can be sized before anything is
 // written; a second writes the sorted keys, their starts and their postings straight into the
-// image. Rows are given one at a time in each pass (count, then place), so no list of them is held. No list of (key, row) pairs is made: on a book of millions of term occurrences those
+// image. Rows are given one at a time in each pass (count, then place), so no list of them is
+// held, and no list of (key, row) pairs is made: on a book of millions of term occurrences those
 // lists and a sort's scratch were hundreds of megabytes of fresh memory, whose first touch cost
 // more than the sort.
 // Invariants: keys are written sorted ascending and unique; a key's postings are sorted by row,
@@ -68,6 +69,7 @@ export class Dictionary {
     const { next, postings } = this;
     for (let i = 0; i < n; i++) {
       const k = this.find(keys[i]);
+      if (k >= next.length) throw new RangeError(`key ${keys[i]} of row ${r} was not counted`);
       if (this.lastRow[k] !== r + 1) {
         this.lastRow[k] = r + 1;
         postings[next[k]++] = ((r << 8) | 1) >>> 0;
