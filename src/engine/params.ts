@@ -251,8 +251,8 @@ export const MEMORY = {
    * spell of searches' garbage leaves most old-space pages nearly empty. Each round is a full
    * collection of an idle thread's heap; with shrinkYoung and the native helper, one that also
    * shrinks the young generation to its least (collect.ts reduceHeap): a busy spell grows it to
-   * its bound (WORKERS.youngGenMb for a worker), resident until then, and the next spell grows it
-   * again within a few scavenges.
+   * its bound (WORKERS.youngGenMb for a worker), resident until then, and the next busy spell
+   * grows it again as it needs.
    */
   compact: {
     shrinkYoung: true,
