@@ -17,7 +17,7 @@ import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import { startServer } from '../src/api/server.js';
 import { loadConfig } from '../src/config.js';
-import { BENCH_DIR, machineLine, median, REPO_DIR, rssByMapping, suiteCorpus, suiteQueries, table } from './bench-util.js';
+import { BENCH_DIR, machineLine, median, percentile, REPO_DIR, rssByMapping, suiteCorpus, suiteQueries, table } from './bench-util.js';
 import { waitSettled } from './eval-server.js';
 
 const MiB = (x: number) => `${(x / 2 ** 20).toFixed(0)}`;
@@ -71,7 +71,6 @@ async function child(phase: 'ingest' | 'restart', threads: number, dataDir: stri
     await call('POST', `/stores/${STORE}/search`, { query: q.query, max_results: 10 });
     took.push(performance.now() - t0);
   }
-  took.sort((a, b) => a - b);
   // the workers are idle for a while before the figures (long enough for the engine memory's relocation, MEMORY.relocate)
   await new Promise((r) => setTimeout(r, 4000));
   const gc = (globalThis as { gc?: () => void }).gc;
@@ -89,8 +88,8 @@ async function child(phase: 'ingest' | 'restart', threads: number, dataDir: stri
     wasmUsed: wasm.bytesInUse,
     relocations: services.engine.ctx.pool.relocations,
     index: open()?.index.memoryBytes ?? 0,
-    p50: took[Math.floor(0.5 * took.length)],
-    p99: took[Math.floor(0.99 * took.length)],
+    p50: median(took),
+    p99: percentile(took, 99),
     ...rssByMapping(),
   };
   process.stdout.write(`${JSON.stringify(report)}\n`);

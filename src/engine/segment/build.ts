@@ -12,7 +12,7 @@
 import { phraseKey } from '../text/index.js';
 import { Dictionary } from './dictionary.js';
 import { HEADER_WORDS, MAGIC, SEC, SECTION_COUNT } from './layout.js';
-import type { BuiltSegment, PlacedSegment, SegmentDocReader, SegmentInput } from './types.js';
+import type { BuiltSegment, EncodedPassage, PlacedSegment, SegmentDoc, SegmentDocReader, SegmentInput } from './types.js';
 
 /**
  * A title's phrase keys (full, and base when it has one: 0 otherwise), the nonzero ones listed in
@@ -38,6 +38,36 @@ function layout(bytes: number[]): { offsets: number[]; size: number } {
     size += (bytes[s] + 15) & ~15;
   }
   return { offsets, size };
+}
+
+type TitleOf = { title: Uint32Array; baseLen: number };
+
+/**
+ * Reads the documents once, in order: `doc` for each (passages or not), then `visit` for each of
+ * its rows (passages) with the row's index, its document's, the title it takes (its document's, or
+ * in a long document its section's) and whether a section starts at it. A RangeError when the
+ * documents hold more or fewer rows than announced.
+ */
+function eachRow(
+  input: SegmentDocReader,
+  visit: (row: number, di: number, p: EncodedPassage, t: TitleOf, sectionStarts: boolean) => void,
+  doc?: (d: SegmentDoc) => void,
+): void {
+  let row = 0;
+  for (let di = 0; di < input.count; di++) {
+    const d = input.read(di);
+    doc?.(d);
+    let t: TitleOf = d;
+    let s = -1;
+    for (let pi = 0; pi < d.passages.length; pi++) {
+      const at = s;
+      while (s + 1 < d.sections.length && d.sections[s + 1].first <= pi) s++;
+      if (s !== at) t = d.sections[s];
+      if (row === input.rows) throw new RangeError(`the documents hold more than the ${input.rows} rows announced`);
+      visit(row++, di, d.passages[pi], t, s !== at);
+    }
+  }
+  if (row !== input.rows) throw new RangeError(`the documents hold ${row} rows, not the ${input.rows} announced`);
 }
 
 /** Builds a segment on a buffer of its own. */
@@ -66,23 +96,16 @@ export function buildSegment({ docs, dim }: SegmentInput, into?: Uint8Array): Bu
   const phraseDict = new Dictionary();
   let nTokens = 0;
   let nTitle = 0;
-  let row = 0;
-  for (let di = 0; di < input.count; di++) {
-    const d = input.read(di);
-    let t: { title: Uint32Array; baseLen: number } = d;
-    let keys = titleKeys(t, prefixes);
-    let s = -1;
-    let sectionRow = 0;
-    for (let pi = 0; pi < d.passages.length; pi++) {
-      const p = d.passages[pi];
-      const at = s;
-      while (s + 1 < d.sections.length && d.sections[s + 1].first <= pi) s++;
-      if (s !== at) {
-        t = d.sections[s];
+  // the current title's keys and section row: set by each document, then by each section in it
+  let keys!: ReturnType<typeof titleKeys>;
+  let sectionRow = 0;
+  eachRow(
+    input,
+    (row, di, p, t, sectionStarts) => {
+      if (sectionStarts) {
         keys = titleKeys(t, prefixes);
         sectionRow = row + 1;
       }
-      if (row === nRows) throw new RangeError(`the documents hold more than the ${nRows} rows announced`);
       bodyDict.count(row, p.terms);
       titleDict.count(row, t.title);
       phraseDict.count(row, keys.keys);
@@ -97,10 +120,12 @@ export function buildSegment({ docs, dim }: SegmentInput, into?: Uint8Array): Bu
       section[row] = sectionRow;
       nTokens += p.terms.length;
       nTitle += t.title.length;
-      row++;
-    }
-  }
-  if (row !== nRows) throw new RangeError(`the documents hold ${row} rows, not the ${nRows} announced`);
+    },
+    (d) => {
+      keys = titleKeys(d, prefixes);
+      sectionRow = 0;
+    },
+  );
   const prefixKeys = Uint32Array.from(prefixes).sort();
 
   // the image sized first, every section then written in place
@@ -153,36 +178,24 @@ export function buildSegment({ docs, dim }: SegmentInput, into?: Uint8Array): Bu
   phraseDict.begin(pKeys, pStart, pRows);
   // second pass: the documents read again, every row's vector, sequences and postings written
   const rowKeys = new Uint32Array(2);
-  row = 0;
-  for (let di = 0; di < input.count; di++) {
-    const d = input.read(di);
-    let title = d.title;
-    let s = -1;
-    for (let pi = 0; pi < d.passages.length; pi++) {
-      const p = d.passages[pi];
-      const at = s;
-      while (s + 1 < d.sections.length && d.sections[s + 1].first <= pi) s++;
-      if (s !== at) title = d.sections[s].title;
-      if (row === nRows || p.terms.length !== blen[row] || title.length !== tlen[row])
-        throw new RangeError('the documents read a second time differ from the first');
-      vec.set(p.vec, row * dim);
-      vscale[row] = p.scale;
-      seq.set(p.terms, seqStart[row]);
-      flags.set(p.flags, seqStart[row]);
-      seqStart[row + 1] = seqStart[row] + p.terms.length;
-      titleSeq.set(title, titleStart[row]);
-      titleStart[row + 1] = titleStart[row] + title.length;
-      bodyDict.place(row, p.terms);
-      titleDict.place(row, title);
-      // the row's phrase keys, as titleKeys listed them: the full title's, then the base's, each when nonzero
-      let n = 0;
-      if (titleKey[row] !== 0) rowKeys[n++] = titleKey[row];
-      if (baseKeys[row] !== 0) rowKeys[n++] = baseKeys[row];
-      phraseDict.place(row, rowKeys, n);
-      row++;
-    }
-  }
-  if (row !== nRows) throw new RangeError('the documents read a second time differ from the first');
+  eachRow(input, (row, _di, p, { title }) => {
+    if (p.terms.length !== blen[row] || title.length !== tlen[row])
+      throw new RangeError('the documents read a second time differ from the first');
+    vec.set(p.vec, row * dim);
+    vscale[row] = p.scale;
+    seq.set(p.terms, seqStart[row]);
+    flags.set(p.flags, seqStart[row]);
+    seqStart[row + 1] = seqStart[row] + p.terms.length;
+    titleSeq.set(title, titleStart[row]);
+    titleStart[row + 1] = titleStart[row] + title.length;
+    bodyDict.place(row, p.terms);
+    titleDict.place(row, title);
+    // the row's phrase keys, as titleKeys listed them: the full title's, then the base's, each when nonzero
+    let n = 0;
+    if (titleKey[row] !== 0) rowKeys[n++] = titleKey[row];
+    if (baseKeys[row] !== 0) rowKeys[n++] = baseKeys[row];
+    phraseDict.place(row, rowKeys, n);
+  });
   // a phrase posting's low byte says which title it came from: 1 full, 2 base (never both: base != full)
   for (let i = 0; i < pKeys.length; i++) {
     for (let j = pStart[i]; j < pStart[i + 1]; j++) {
