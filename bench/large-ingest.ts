@@ -1,9 +1,10 @@
-// `npm run bench -- large-ingest [--mb 30] [--untitled] [--threads N] [--baseline DIR]`: one very large document
+// `npm run bench -- large-ingest [--mb 30] [--untitled | --articles] [--threads N] [--baseline DIR]`: one very large document
 // ingested over HTTP while another store is searched. For this build (and, with --baseline, another
 // checkout's, run the same way before it), a server in a child process gets a store of 2,000
 // wiki-pool paragraphs, searched by one client in a loop with hotpotqa-dev's questions; after 3 s
 // of that, the wiki-pool's next paragraphs, `mb` megabytes of them (the pool from its start again
-// past its end), are sent as ONE document to another store; before that, the same document is sent
+// past its end; with --articles, the squad-articles-dev articles, whose paragraphs are longer, so
+// that consecutive passages overlap), are sent as ONE document to another store; before that, the same document is sent
 // to a third store with nothing else running. Prints both ingests' round trips and rates (MB/s of
 // document text, from the request's first byte to the acknowledged write; the body is serialised
 // once, beforehand), and the other store's search round trips before and during the ingest.
@@ -20,16 +21,19 @@ const { values: args } = parseArgs({
     threads: { type: 'string' },
     baseline: { type: 'string' },
     untitled: { type: 'boolean', default: false },
+    articles: { type: 'boolean', default: false },
   },
 });
 const SIDE_DOCS = 2000;
 const corpus = suiteCorpus('hotpotqa-dev');
+// --articles: the SQuAD articles (about 1.6 MB), each a title line and paragraphs of several sentences
+const source = args.articles ? suiteCorpus('squad-articles-dev') : corpus;
 const parts: string[] = [];
 let size = 0;
-// the paragraphs after the side store's, from the first again when the pool runs out (it holds about 31 MB)
-for (let i = SIDE_DOCS; ; i = i + 1 < corpus.length ? i + 1 : 0) {
+// the paragraphs after the side store's (the articles from their first), from the first again when they run out (the pool holds about 31 MB)
+for (let i = args.articles ? 0 : SIDE_DOCS; ; i = i + 1 < source.length ? i + 1 : 0) {
   // --untitled: each paragraph without its title line, a text with no headings (read by its entries)
-  const text = args.untitled ? corpus[i].text.slice(corpus[i].text.indexOf('\n') + 1) : corpus[i].text;
+  const text = args.untitled ? source[i].text.slice(source[i].text.indexOf('\n') + 1) : source[i].text;
   if (size + Buffer.byteLength(text) + 2 > Number(args.mb) * 1e6) break;
   parts.push(text);
   size += Buffer.byteLength(text) + 2;
@@ -113,7 +117,7 @@ const builds: Array<[string, string]> = [
 const rows: string[][] = [];
 for (const [label, build] of builds) rows.push(await measure(label, build));
 console.log(
-  `\n\`npm run bench -- large-ingest --mb ${args.mb}${args.untitled ? ' --untitled' : ''}${args.threads ? ` --threads ${args.threads}` : ''}\`, ${parts.length} paragraphs as one document.\n${machineLine()}\n`,
+  `\n\`npm run bench -- large-ingest --mb ${args.mb}${args.untitled ? ' --untitled' : ''}${args.articles ? ' --articles' : ''}${args.threads ? ` --threads ${args.threads}` : ''}\`, ${parts.length} ${args.articles ? 'articles' : 'paragraphs'} as one document.\n${machineLine()}\n`,
 );
 console.log(
   table(

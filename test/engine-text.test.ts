@@ -4,11 +4,13 @@
 // passages found region by region are the whole text's; the blob format round-trips and refuses another model. Scripts without spaces are cut into
 // dictionary words (bigrams where the runtime has no dictionary), forms are NFKC and case-folded,
 // combining marks stay inside words, and their sentence ends cut passages.
+import fs from 'node:fs';
 import fc from 'fast-check';
 import t, { type Test } from 'tap';
 import { decodeBlob, EncodingFormatError, encodeBlob, packBlobs } from '../src/engine/segment/index.js';
 import {
   analyzeDocument,
+  analyzePassages,
   analyzerId,
   bigrams,
   countTokens,
@@ -290,6 +292,73 @@ t.test('passages found region by region are the passages of the whole text', asy
   t.pass('the same passages on 500 random texts, 1 to 6 regions, passages of 20 to 90 characters');
   const long = Array.from({ length: 3000 }, (_, i) => `Paragraph ${i} has a sentence. And another one follows it here.`).join('\n\n');
   t.equal(passageRegions(long, 4).length, 4, 'a long text in as many regions as asked');
+});
+
+t.test('overlapping passages analysed from one tokenization are each passage analysed alone', async (t) => {
+  const stop = new Set(['the', 'a', 'of', 'and', 'is']);
+  /** What analyzePassages gave before it shared a tokenization: each passage's own slice, tokenized and read alone. */
+  const alone = (text: string, spans: ReadonlyArray<readonly [number, number]>) =>
+    spans.map(([s, e]) => {
+      const slice = text.slice(s, e);
+      return { start: s, end: e, ...termSeq(slice, tokenize(slice), stop) };
+    });
+  const same = (text: string, spans: ReadonlyArray<readonly [number, number]>, offset = 0) => {
+    const got = analyzePassages(text.slice(offset), spans, stop, offset);
+    const want = alone(text, spans);
+    return (
+      got.nTokens === want.reduce((n, p) => n + p.terms.length, 0) &&
+      got.passages.every(
+        (p, i) =>
+          p.start === want[i].start &&
+          p.end === want[i].end &&
+          p.terms.join() === want[i].terms.join() &&
+          p.flags.join() === want[i].flags.join(),
+      )
+    );
+  };
+  const piece = fc.constantFrom(
+    'The cat',
+    'sat on the mat',
+    'Paris',
+    '1990',
+    'e.g. this',
+    'Dr.',
+    'naïve café',
+    'e\u0301te\u0301',
+    'ﬁnal ½',
+    'ประเทศไทย',
+    '中文。',
+    '山の気候、',
+    'x'.repeat(70),
+    'Ab'.repeat(40),
+    ' ',
+    '. ',
+    '! ',
+    '? "',
+    '\u00a0',
+    '\n',
+    '\n\n',
+    '\nHeading\n',
+  );
+  fc.assert(
+    fc.property(fc.array(piece, { maxLength: 300 }), fc.integer({ min: 20, max: 200 }), (parts, max) => {
+      const text = parts.join('');
+      return same(text, splitPassages(text, max));
+    }),
+    { numRuns: 500, seed: 7 },
+  );
+  t.pass('the same terms and flags on 500 random texts, passages of 20 to 200 characters (words cut at hard splits among them)');
+  const articles = fs
+    .readFileSync('../shared/bench/squad-articles-dev/corpus.jsonl', 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => (JSON.parse(l) as { text: string }).text);
+  const book = articles.join('\n\n');
+  const spans = splitPassages(book);
+  t.ok(spans.length > 1000, 'the SQuAD articles joined make a long text of overlapping passages');
+  t.ok(same(book, spans), '... analysed as each passage alone');
+  const from = spans[500][0];
+  t.ok(same(book, spans.slice(500), from), '... also from a piece of the text that starts at an offset');
 });
 
 t.test('titles and per-token flags', async (t) => {

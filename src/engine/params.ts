@@ -137,6 +137,16 @@ export const TITLES = {
 } as const;
 
 /**
+ * A document's passages overlap (each takes in the sentences after it, text/passages.ts), so
+ * analyze.ts analyzePassages tokenizes the text under consecutive passages once, at most
+ * `groupChars` characters of it at a time, and gives each passage its part: a bound on what one
+ * tokenization holds (its forms and offsets) when one text holds thousands of passages.
+ */
+export const ANALYSIS = {
+  groupChars: 1 << 17,
+} as const;
+
+/**
  * The text analysis's caches, per thread (text/analyze.ts, text/tokenize.ts): a form's term id and
  * its stem, and a run's folded forms (a run with a character outside ASCII, or longer than a
  * token), kept once computed and all dropped when a cache holds this many. Each form

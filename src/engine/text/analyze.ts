@@ -2,7 +2,7 @@
 // term sequence of each passage with per-token flags, and the document's title terms. Pure and
 // deterministic given the model's stop list. A document's title is found by title.ts, a long
 // document's sections by sections.ts.
-import { TEXT_CACHES } from '../params.js';
+import { ANALYSIS, TEXT_CACHES } from '../params.js';
 import { CLOSERS, MAX_PASSAGE, SCRIPT_STOP, splitPassages } from './passages.js';
 import { type SectionStart, sectionHeadings, sectionStarts, titledSections } from './sections.js';
 import { documentTitle } from './title.js';
@@ -187,7 +187,9 @@ export function sectionsPacked(
  * The passages `spans` of a document, analysed: `text` is the document's text from `offset` on
  * (a piece of it holding the spans; the whole text by default), the spans and the passages'
  * offsets are the document's. Each passage depends on its own text alone, so a document analysed
- * piece by piece gives the passages it gives whole.
+ * piece by piece gives the passages it gives whole. Consecutive passages overlap, so the text
+ * under a group of them (at most ANALYSIS.groupChars) is tokenized once and each passage takes its
+ * tokens from it (sharedPassage); a passage whose edge falls inside a word is analysed alone.
  */
 export function analyzePassages(
   text: string,
@@ -197,11 +199,69 @@ export function analyzePassages(
 ): Pick<AnalyzedDoc, 'passages' | 'nTokens'> {
   const passages: AnalyzedPassage[] = [];
   let nTokens = 0;
-  for (const [start, end] of spans) {
-    const slice = text.slice(start - offset, end - offset);
-    const tokens = tokenize(slice);
-    nTokens += tokens.forms.length;
-    passages.push({ start, end, ...termSeq(slice, tokens, stop) });
+  for (let i = 0; i < spans.length; ) {
+    const lo = spans[i][0];
+    let hi = spans[i][1];
+    let j = i + 1;
+    while (j < spans.length && Math.max(hi, spans[j][1]) - lo <= ANALYSIS.groupChars) hi = Math.max(hi, spans[j++][1]);
+    const group = j - i > 1 ? sharedText(text.slice(lo - offset, hi - offset), stop) : undefined;
+    for (; i < j; i++) {
+      const [start, end] = spans[i];
+      const p = (group && sharedPassage(group, start - lo, end - lo)) ?? passageAlone(text.slice(start - offset, end - offset), stop);
+      nTokens += p.terms.length;
+      passages.push({ start, end, ...p });
+    }
   }
   return { passages, nTokens };
+}
+
+function passageAlone(slice: string, stop: ReadonlySet<string>): TermSeq {
+  return termSeq(slice, tokenize(slice), stop);
+}
+
+/** The text under a group of passages, tokenized and read into terms once. */
+interface SharedText {
+  text: string;
+  tokens: Tokens;
+  seq: TermSeq;
+}
+
+function sharedText(text: string, stop: ReadonlySet<string>): SharedText {
+  const tokens = tokenize(text);
+  return { text, tokens, seq: termSeq(text, tokens, stop) };
+}
+
+/**
+ * The passage [s, e) of a shared text, as termSeq of its own slice gives it, or undefined when an
+ * edge may fall inside a word (its tokens could then differ from the whole text's). The tokens
+ * are those starting in [s, e) (none crosses e, no word does); each one's flags depend on its own
+ * form and on the text back to the previous token, which lies in the passage, except the first,
+ * which always starts the passage's first sentence.
+ */
+function sharedPassage({ text, tokens, seq }: SharedText, s: number, e: number): TermSeq | undefined {
+  if (mayCutWord(text, s) || mayCutWord(text, e)) return undefined;
+  const a = firstAtOrAfter(tokens.start, s);
+  const b = firstAtOrAfter(tokens.start, e);
+  const flags = seq.flags.slice(a, b);
+  if (b > a) flags[0] |= FLAG_SENTENCE_START;
+  return { terms: seq.terms.slice(a, b), flags };
+}
+
+/** Whether position p of a text may split a word: the characters on both sides are not ASCII separators (anything outside ASCII counts as a word character). */
+function mayCutWord(text: string, p: number): boolean {
+  if (p <= 0 || p >= text.length) return false;
+  const word = (c: number) => c >= 128 || (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+  return word(text.charCodeAt(p - 1)) && word(text.charCodeAt(p));
+}
+
+/** The first index of a non-decreasing array whose value is at least v (its length when none is). */
+function firstAtOrAfter(xs: Uint32Array, v: number): number {
+  let lo = 0;
+  let hi = xs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (xs[mid] < v) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
