@@ -21,32 +21,57 @@ export const FLAG_YEAR = 16;
 /**
  * termId's cache: open addressing on the form's hash32, the form kept to check it (a Map keyed by
  * the forms cost more per token, which a book has millions of), at most half full: emptied when it
- * holds TEXT_CACHES.termIds forms.
+ * holds TEXT_CACHES.termIds forms. Beside each id, termSeq keeps the flags that depend on the form
+ * alone (stop word, number, year) for the stop list it was last given (FORM_KNOWN once computed).
  */
 const CACHE_SLOTS = 2 * TEXT_CACHES.termIds;
 const cachedForms: Array<string | undefined> = new Array(CACHE_SLOTS).fill(undefined);
 const cachedIds = new Uint32Array(CACHE_SLOTS);
+const cachedFlags = new Uint8Array(CACHE_SLOTS);
+const FORM_KNOWN = 128;
+let flagsStop: ReadonlySet<string> | undefined;
 let cached = 0;
 
-/** hash32 of the form's stem, cached per form. */
-export function termId(form: string): number {
+/** The cache slot of a form, its id computed (hash32 of its stem) when it is new. */
+function slotOf(form: string): number {
   const mask = CACHE_SLOTS - 1;
   const h = hash32(form);
   let s = h & mask;
   for (let k = cachedForms[s]; k !== undefined; k = cachedForms[s]) {
-    if (k === form) return cachedIds[s];
+    if (k === form) return s;
     s = (s + 1) & mask;
   }
   const id = hash32(stem(form));
   if (cached >= TEXT_CACHES.termIds) {
     cachedForms.fill(undefined);
+    cachedFlags.fill(0);
     cached = 0;
     s = h & mask;
   }
   cachedForms[s] = form;
   cachedIds[s] = id;
+  cachedFlags[s] = 0;
   cached++;
-  return id;
+  return s;
+}
+
+/** hash32 of the form's stem, cached per form. */
+export function termId(form: string): number {
+  return cachedIds[slotOf(form)];
+}
+
+/** FLAG_STOP, FLAG_NUMBER and FLAG_YEAR of the form in `slot`, cached there for `stop`. */
+function formFlags(slot: number, form: string, stop: ReadonlySet<string>): number {
+  if (stop !== flagsStop) {
+    cachedFlags.fill(0);
+    flagsStop = stop;
+  }
+  let f = cachedFlags[slot];
+  if (f === 0) {
+    f = FORM_KNOWN | (stop.has(form) ? FLAG_STOP : 0) | numberFlags(form);
+    cachedFlags[slot] = f;
+  }
+  return f & ~FORM_KNOWN;
 }
 
 /** Opening CJK brackets and quotes: 「『（【《. */
@@ -98,12 +123,11 @@ export function termSeq(text: string, tokens: Tokens, stop: ReadonlySet<string>)
   const flags = new Uint8Array(n);
   for (let i = 0; i < n; i++) {
     const form = tokens.forms[i];
-    terms[i] = termId(form);
+    const slot = slotOf(form);
+    terms[i] = cachedIds[slot];
     const s = tokens.start[i];
-    let f = isCapitalised(text, s) ? FLAG_CAPITALISED : 0;
-    if (stop.has(form)) f |= FLAG_STOP;
+    let f = formFlags(slot, form, stop) | (isCapitalised(text, s) ? FLAG_CAPITALISED : 0);
     if (i === 0 || startsSentence(text, tokens.end[i - 1], s)) f |= FLAG_SENTENCE_START;
-    f |= numberFlags(form);
     flags[i] = f;
   }
   return { terms, flags };

@@ -27,16 +27,23 @@ const ABBREVIATIONS = new Set(
 const SENTENCE_END = /[.!?]+["')\]\u2019\u201d]*(?=\s+["'([\u2018\u201cA-Z0-9])/g;
 
 /** Full stops that end a sentence whatever follows: CJK (。！？ and the half-width ｡), the Devanagari danda and double danda, Khmer, Myanmar, Ethiopic, the Arabic question mark and the Urdu full stop. */
-export const SCRIPT_STOP = /[\u3002\uff01\uff1f\uff61\u0964\u0965\u17d4\u17d5\u104b\u1362\u061f\u06d4]/;
+const SCRIPT_STOPS = '\u3002\uff01\uff1f\uff61\u0964\u0965\u17d4\u17d5\u104b\u1362\u061f\u06d4';
+export const SCRIPT_STOP = new RegExp(`[${SCRIPT_STOPS}]`);
 /** Closing quotes and brackets that may follow a full stop. */
 export const CLOSERS = /["')\]\u2019\u201d\u300d\u300f\uff09\u3011\u300b]/;
 const SCRIPT_END = new RegExp(`${SCRIPT_STOP.source}+${CLOSERS.source}*`, 'g');
 /** A space between two Thai or Lao letters. */
 const THAI_SPACE = /(?<=[\p{sc=Thai}\p{sc=Lao}])\s+(?=[\p{sc=Thai}\p{sc=Lao}])/gu;
 
+/** Whether text[i] is whitespace (\s; ASCII read by its code). */
+function isSpace(text: string, i: number): boolean {
+  const c = text.charCodeAt(i);
+  return c < 128 ? c === 32 || (c >= 9 && c <= 13) : /\s/.test(text[i]);
+}
+
 function trim(text: string, s: number, e: number): Span | undefined {
-  while (s < e && /\s/.test(text[s])) s++;
-  while (e > s && /\s/.test(text[e - 1])) e--;
+  while (s < e && isSpace(text, s)) s++;
+  while (e > s && isSpace(text, e - 1)) e--;
   return s < e ? [s, e] : undefined;
 }
 
@@ -50,15 +57,33 @@ function paragraphs(text: string): Span[] {
   return out;
 }
 
+/** The code points of SCRIPT_STOP, for a scan that tests no expression. */
+const SCRIPT_STOP_CODES = new Set(Array.from(SCRIPT_STOPS, (ch) => ch.charCodeAt(0)));
+
 /**
- * Whether a text holds a character from the Arabic block on (U+0600): neither SCRIPT_STOP's full
- * stops nor Thai and Lao letters come before it, so a text without one is spared those two
- * expressions' scans.
+ * Which of SCRIPT_END and THAI_SPACE could match in a text: it holds one of SCRIPT_STOP's full
+ * stops, or a Thai or Lao letter (U+0E00 to U+0EFF), so a text with neither (most, even with
+ * curly quotes and dashes) is spared those two expressions' scans.
  */
-function beyondArabic(text: string): boolean {
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) >= 0x600) return true;
-  return false;
+function scriptEnds(text: string): { stops: boolean; thai: boolean } {
+  let stops = false;
+  let thai = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x600) continue;
+    if (c >= 0xe00 && c <= 0xeff) thai = true;
+    else if (SCRIPT_STOP_CODES.has(c)) stops = true;
+  }
+  return { stops, thai };
 }
+
+/** Whether text[i] is a letter or a digit (ASCII read by its code, the rest by its property). */
+function letterOrDigit(text: string, i: number): boolean {
+  const c = text.charCodeAt(i);
+  if (c < 128) return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+  return LETTER_OR_DIGIT.test(text[i]);
+}
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 
 /** Sentences of a paragraph; no cut after an abbreviation or an initial. */
 function sentences(text: string, [ps, pe]: Span): Span[] {
@@ -67,15 +92,14 @@ function sentences(text: string, [ps, pe]: Span): Span[] {
   for (const m of seg.matchAll(SENTENCE_END)) {
     const j = m.index;
     let k = j;
-    while (k > 0 && (/[\p{L}\p{N}]/u.test(seg[k - 1]) || seg[k - 1] === '.')) k--;
+    while (k > 0 && (letterOrDigit(seg, k - 1) || seg.charCodeAt(k - 1) === 46)) k--;
     const prev = seg.slice(k, j);
     if (seg[j] === '.' && (ABBREVIATIONS.has(prev.toLowerCase()) || (prev.length === 1 && prev !== prev.toLowerCase()))) continue;
     cuts.push(m.index + m[0].length);
   }
-  if (beyondArabic(seg)) {
-    for (const m of seg.matchAll(SCRIPT_END)) cuts.push(m.index + m[0].length);
-    for (const m of seg.matchAll(THAI_SPACE)) cuts.push(m.index);
-  }
+  const { stops, thai } = scriptEnds(seg);
+  if (stops) for (const m of seg.matchAll(SCRIPT_END)) cuts.push(m.index + m[0].length);
+  if (thai) for (const m of seg.matchAll(THAI_SPACE)) cuts.push(m.index);
   cuts.sort((a, b) => a - b);
   const out: Span[] = [];
   let s = 0;
