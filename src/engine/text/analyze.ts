@@ -213,7 +213,8 @@ export function sectionsPacked(
  * offsets are the document's. Each passage depends on its own text alone, so a document analysed
  * piece by piece gives the passages it gives whole. Consecutive passages overlap, so the text
  * under a group of them (at most ANALYSIS.groupChars) is tokenized once and each passage takes its
- * tokens from it (sharedPassage); a passage whose edge falls inside a word is analysed alone.
+ * tokens from it (sharedPassage); a passage whose edge may fall inside a word is analysed alone, and
+ * so is every passage of a group where those that could share would not save the region's reading.
  */
 export function analyzePassages(
   text: string,
@@ -228,10 +229,18 @@ export function analyzePassages(
     let hi = spans[i][1];
     let j = i + 1;
     while (j < spans.length && Math.max(hi, spans[j][1]) - lo <= ANALYSIS.groupChars) hi = Math.max(hi, spans[j++][1]);
-    const group = j - i > 1 ? sharedText(text.slice(lo - offset, hi - offset), stop) : undefined;
+    const region = text.slice(lo - offset, hi - offset);
+    const shares = ([start, end]: readonly [number, number]) => !mayCutWord(region, start - lo) && !mayCutWord(region, end - lo);
+    // the region is tokenized only when the passages that can share it cover more text than it holds
+    let covered = 0;
+    for (let k = i; k < j; k++) if (shares(spans[k])) covered += spans[k][1] - spans[k][0];
+    const group = covered > hi - lo ? sharedText(region, stop) : undefined;
     for (; i < j; i++) {
       const [start, end] = spans[i];
-      const p = (group && sharedPassage(group, start - lo, end - lo)) ?? passageAlone(text.slice(start - offset, end - offset), stop);
+      const p =
+        group && shares(spans[i])
+          ? sharedPassage(group, start - lo, end - lo)
+          : passageAlone(text.slice(start - offset, end - offset), stop);
       nTokens += p.terms.length;
       passages.push({ start, end, ...p });
     }
@@ -245,25 +254,22 @@ function passageAlone(slice: string, stop: ReadonlySet<string>): TermSeq {
 
 /** The text under a group of passages, tokenized and read into terms once. */
 interface SharedText {
-  text: string;
   tokens: Tokens;
   seq: TermSeq;
 }
 
 function sharedText(text: string, stop: ReadonlySet<string>): SharedText {
   const tokens = tokenize(text);
-  return { text, tokens, seq: termSeq(text, tokens, stop) };
+  return { tokens, seq: termSeq(text, tokens, stop) };
 }
 
 /**
- * The passage [s, e) of a shared text, as termSeq of its own slice gives it, or undefined when an
- * edge may fall inside a word (its tokens could then differ from the whole text's). The tokens
- * are those starting in [s, e) (none crosses e, no word does); each one's flags depend on its own
- * form and on the text back to the previous token, which lies in the passage, except the first,
- * which always starts the passage's first sentence.
+ * The passage [s, e) of a shared text, neither edge inside a word (mayCutWord), as termSeq of its
+ * own slice gives it: the tokens starting in [s, e) (none crosses e, no word does), each one's
+ * flags depending on its own form and on the text back to the previous token, which lies in the
+ * passage, except the first, which always starts the passage's first sentence.
  */
-function sharedPassage({ text, tokens, seq }: SharedText, s: number, e: number): TermSeq | undefined {
-  if (mayCutWord(text, s) || mayCutWord(text, e)) return undefined;
+function sharedPassage({ tokens, seq }: SharedText, s: number, e: number): TermSeq {
   const a = firstAtOrAfter(tokens.start, s);
   const b = firstAtOrAfter(tokens.start, e);
   const flags = seq.flags.slice(a, b);
