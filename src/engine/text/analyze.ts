@@ -6,7 +6,7 @@ import { ANALYSIS, TEXT_CACHES } from '../params.js';
 import { CLOSERS, MAX_PASSAGE, SCRIPT_STOP, splitPassages } from './passages.js';
 import { type SectionStart, sectionHeadings, sectionStarts, titledSections } from './sections.js';
 import { documentTitle } from './title.js';
-import { hash32, isUpperUnit, stem, tokenize } from './tokenize.js';
+import { hash32, isUpperUnit, mayCrossToken, stem, tokenize } from './tokenize.js';
 import type { AnalyzedDoc, AnalyzedPassage, PackedTitles, Section, TermSeq, Tokens } from './types.js';
 
 /** Token starts with an uppercase letter or a digit. */
@@ -230,17 +230,14 @@ export function analyzePassages(
     let j = i + 1;
     while (j < spans.length && Math.max(hi, spans[j][1]) - lo <= ANALYSIS.groupChars) hi = Math.max(hi, spans[j++][1]);
     const region = text.slice(lo - offset, hi - offset);
-    const shares = ([start, end]: readonly [number, number]) => !mayCutWord(region, start - lo) && !mayCutWord(region, end - lo);
-    // the region is tokenized only when the passages that can share it cover more text than it holds
-    let covered = 0;
-    for (let k = i; k < j; k++) if (shares(spans[k])) covered += spans[k][1] - spans[k][0];
+    // which passages can take their terms from the region's, and whether they cover more text than it holds
+    const shares = spans.slice(i, j).map(([s, e]) => !mayCrossToken(region, s - lo) && !mayCrossToken(region, e - lo));
+    const covered = shares.reduce((n, ok, k) => (ok ? n + spans[i + k][1] - spans[i + k][0] : n), 0);
     const group = covered > hi - lo ? sharedText(region, stop) : undefined;
-    for (; i < j; i++) {
+    for (let k = 0; i < j; i++, k++) {
       const [start, end] = spans[i];
       const p =
-        group && shares(spans[i])
-          ? sharedPassage(group, start - lo, end - lo)
-          : passageAlone(text.slice(start - offset, end - offset), stop);
+        group && shares[k] ? sharedPassage(group, start - lo, end - lo) : passageAlone(text.slice(start - offset, end - offset), stop);
       nTokens += p.terms.length;
       passages.push({ start, end, ...p });
     }
@@ -264,7 +261,7 @@ function sharedText(text: string, stop: ReadonlySet<string>): SharedText {
 }
 
 /**
- * The passage [s, e) of a shared text, neither edge inside a word (mayCutWord), as termSeq of its
+ * The passage [s, e) of a shared text, neither edge inside a token (mayCrossToken), as termSeq of its
  * own slice gives it: the tokens starting in [s, e) (none crosses e, no word does), each one's
  * flags depending on its own form and on the text back to the previous token, which lies in the
  * passage, except the first, which always starts the passage's first sentence.
@@ -275,13 +272,6 @@ function sharedPassage({ tokens, seq }: SharedText, s: number, e: number): TermS
   const flags = seq.flags.slice(a, b);
   if (b > a) flags[0] |= FLAG_SENTENCE_START;
   return { terms: seq.terms.slice(a, b), flags };
-}
-
-/** Whether position p of a text may split a word: the characters on both sides are not ASCII separators (anything outside ASCII counts as a word character). */
-function mayCutWord(text: string, p: number): boolean {
-  if (p <= 0 || p >= text.length) return false;
-  const word = (c: number) => c >= 128 || (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
-  return word(text.charCodeAt(p - 1)) && word(text.charCodeAt(p));
 }
 
 /** The first index of a non-decreasing array whose value is at least v (its length when none is). */

@@ -13,6 +13,7 @@
 // anywhere but inside a character.
 
 import { entryLines, type Heading, headingLines, type SectionReading, sectionHeadings, sectionReading } from './sections.js';
+import { letterOrDigitAt } from './tokenize.js';
 
 export const MAX_PASSAGE = 1200;
 
@@ -77,14 +78,6 @@ function scriptEnds(text: string): { stops: boolean; thai: boolean } {
   return { stops, thai };
 }
 
-/** Whether text[i] is a letter or a digit (ASCII read by its code, the rest by its property). */
-function letterOrDigit(text: string, i: number): boolean {
-  const c = text.charCodeAt(i);
-  if (c < 128) return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
-  return LETTER_OR_DIGIT.test(text[i]);
-}
-const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
-
 /** Sentences of a paragraph; no cut after an abbreviation or an initial. */
 function sentences(text: string, [ps, pe]: Span): Span[] {
   const seg = text.slice(ps, pe);
@@ -92,7 +85,7 @@ function sentences(text: string, [ps, pe]: Span): Span[] {
   for (const m of seg.matchAll(SENTENCE_END)) {
     const j = m.index;
     let k = j;
-    while (k > 0 && (letterOrDigit(seg, k - 1) || seg.charCodeAt(k - 1) === 46)) k--;
+    while (k > 0 && (letterOrDigitAt(seg, k - 1) || seg.charCodeAt(k - 1) === 46)) k--;
     const prev = seg.slice(k, j);
     if (seg[j] === '.' && (ABBREVIATIONS.has(prev.toLowerCase()) || (prev.length === 1 && prev !== prev.toLowerCase()))) continue;
     cuts.push(m.index + m[0].length);
@@ -118,7 +111,7 @@ const INSIDE = /[\udc00-\udfff\p{M}]/u;
 /** Where to cut a span at `s` that is over `max` long: at the last whitespace, else after the last CJK comma, in the second half; else at `max`, moved back out of a character. */
 function cutAt(text: string, s: number, max: number): number {
   const half = s + max / 2;
-  for (let c = s + max; c > half; c--) if (/\s/.test(text[c])) return c;
+  for (let c = s + max; c > half; c--) if (isSpace(text, c)) return c;
   for (let c = s + max; c > half; c--) if (CJK_COMMA.test(text[c - 1])) return c;
   let c = s + max;
   while (c > s + 1 && INSIDE.test(text[c])) c--;

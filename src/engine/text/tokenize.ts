@@ -36,6 +36,29 @@ export function fold(s: string): string {
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 const MARK = /\p{M}/u;
 
+/** Whether a UTF-16 code unit is an ASCII letter or digit. */
+function asciiAlnum(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+}
+
+/** Whether text[i] is a letter or a digit (ASCII by its code; a lone surrogate is neither). */
+export function letterOrDigitAt(text: string, i: number): boolean {
+  const c = text.charCodeAt(i);
+  return c < 128 ? asciiAlnum(c) : LETTER_OR_DIGIT.test(text[i]);
+}
+
+/**
+ * Whether a token of the text may cross position p: neither character beside it is an ASCII
+ * separator (any character outside ASCII counts as part of a word, which a mark, a letter of a
+ * script without spaces or half of a surrogate pair may be). False at the text's ends. When it is
+ * false, the tokens of text.slice(a, b) for a or b = p are those of the whole text in [a, b).
+ */
+export function mayCrossToken(text: string, p: number): boolean {
+  if (p <= 0 || p >= text.length) return false;
+  const word = (c: number) => c >= 128 || asciiAlnum(c);
+  return word(text.charCodeAt(p - 1)) && word(text.charCodeAt(p));
+}
+
 /** classify's class of a character other than an ASCII one. */
 function classOf(ch: string): number {
   return LETTER_OR_DIGIT.test(ch) ? 3 : MARK.test(ch) ? 4 : 0;
