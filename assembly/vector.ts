@@ -137,3 +137,14 @@ export function max_diff_f32(a: usize, b: usize, n: i32): f32 {
   }
   return r;
 }
+
+// dst[0..n) = value (bytes): one bulk-memory fill, far faster than a typed array's fill over
+// shared memory, which stores byte by byte.
+export function fill_bytes(dst: usize, value: u8, n: usize): void {
+  memory.fill(dst, value, n);
+}
+
+// dst[0..n) = src[0..n) (bytes; the ranges may overlap): one bulk-memory copy.
+export function copy_bytes(dst: usize, src: usize, n: usize): void {
+  memory.copy(dst, src, n);
+}

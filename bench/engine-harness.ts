@@ -55,7 +55,7 @@ export class EngineHarness {
     const totalRows = segments.reduce((n, s) => n + s.nRows, 0);
     const dim = this.model.params.dense?.dim ?? 0;
     const heap = this.runtime.heap;
-    const scratch = heap.alloc(searchScratchBytes(totalRows, dim, maxResults));
+    const scratch = heap.allocScratch(searchScratchBytes(totalRows, dim, maxResults));
     try {
       const task: SearchTask = {
         query,
@@ -82,7 +82,7 @@ export class EngineHarness {
       const spans = out.hits.map((h): [number, number] => [segments[h.seg].rowStart[h.row], segments[h.seg].rowEnd[h.row]]);
       return { docIds, spans, confidence: out.confidence, ms, hops: out.hopsUsed };
     } finally {
-      heap.free(scratch);
+      heap.freeScratch(scratch);
     }
   }
 

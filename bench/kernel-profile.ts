@@ -16,6 +16,8 @@ const BYTES: Record<string, (a: Args) => number> = {
   histogramF32: (a) => 4 * a[1],
   maxDiffF32: (a) => 8 * a[2],
   axpyF32: (a) => 12 * a[0],
+  fillBytes: (a) => a[1],
+  copyBytes: (a) => 2 * a[2],
   maskDead: (a) => 5 * a[1],
   bm25Accumulate: (a) => 16 * a[1],
   dotI8Rows: (a) => a[1] * a[2] + 8 * a[1],

@@ -232,3 +232,46 @@ t.test('without the helper nothing is dropped', async (t) => {
   t.equal(heap.stats().bytesDiscarded, 0);
   t.ok(heap.idleBytes >= 40 * MiB, 'the memory written stays written');
 });
+
+t.test("a task's scratch is kept live for the next task, past the discard's bound, until the engine is idle", async (t) => {
+  if (process.platform !== 'linux') {
+    t.pass(`not on ${process.platform}: ${pageDiscard().why}`);
+    return;
+  }
+  const { heap } = await createEngineRuntime();
+  const size = 2 * MEMORY.discard.minBytes;
+  heap.free(heap.alloc(2 * size)); // room, so that no allocation below needs the memory to grow
+  const dropped = heap.stats().bytesDiscarded;
+  const a = heap.allocScratch(size);
+  heap.views.u8At(a, size).fill(7);
+  heap.freeScratch(a);
+  t.equal(heap.stats().bytesDiscarded, dropped, 'ended scratch larger than the bound: nothing dropped');
+  t.equal(heap.stats().bytesScratchKept, heap.sizeOf(a), 'it is kept live');
+  t.equal(heap.allocScratch(size - 4096), a, 'the next task of about its size takes it again');
+  t.ok(
+    heap.views.u8At(a, size).every((b) => b === 7),
+    'with its pages still written',
+  );
+  heap.freeScratch(a);
+  const other = heap.allocScratch(Math.floor(size / (MEMORY.scratch.maxOversize + 1)));
+  t.not(other, a, 'a task needing far less takes a block of its own');
+  heap.freeScratch(other);
+  const avail = heap.bytesAvailable;
+  t.equal(avail, heap.maxBytes - heap.bytesInUse + heap.stats().bytesScratchKept, 'kept scratch counts as available');
+  const blocks: number[] = [];
+  for (let i = 0; i < MEMORY.scratch.keep + 2; i++) blocks.push(heap.allocScratch(1000 * (i + 1)));
+  for (const p of blocks) heap.freeScratch(p);
+  t.ok(
+    !blocks.slice(0, blocks.length - MEMORY.scratch.keep).some((p) => heap.sizeOf(p) !== undefined),
+    'at most keep blocks are kept: the oldest are freed',
+  );
+  heap.discardWhenIdle();
+  t.equal(heap.stats().bytesScratchKept, 0, 'idle: every kept block is freed');
+  t.ok(heap.stats().bytesDiscarded - dropped >= size - 2 * DISCARD_PAGE_BYTES, 'and its pages dropped');
+  t.throws(() => heap.freeScratch(a), /not a live block/, 'ending a block twice is refused');
+  const kept = heap.allocScratch(size);
+  heap.freeScratch(kept);
+  const beyond = heap.alloc(heap.views.byteLength);
+  t.equal(heap.stats().bytesScratchKept, 0, 'an allocation that would grow the memory frees the kept scratch first');
+  heap.free(beyond);
+});

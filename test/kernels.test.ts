@@ -420,6 +420,39 @@ t.test('mask_dead', async (t) => {
   }
 });
 
+t.test("fill_bytes, copy_bytes and the views' fill match reference at any offset and length", async (t) => {
+  const r = rng(11);
+  for (const n of [0, 1, 3, 4, 5, 15, 16, 17, 100, 1029]) {
+    for (const off of [0, 1, 2, 3, 5]) {
+      const A = new Arena(rt);
+      const base = Uint8Array.from({ length: n + 16 }, () => Math.floor(r() * 256));
+      const value = Math.floor(r() * 256);
+      const want = base.slice();
+      want.fill(value, off, off + n);
+      const pF = A.put(base);
+      K.fillBytes(pF + off, n, value);
+      t.same([...A.u8(pF, n + 16)], [...want], `fill_bytes n ${n} at +${off}`);
+      const pV = A.put(base);
+      rt.heap.views.fill(pV + off, n, value);
+      t.same([...A.u8(pV, n + 16)], [...want], `views.fill n ${n} at +${off}`);
+      const src = Uint8Array.from({ length: n }, () => Math.floor(r() * 256));
+      const pS = A.put(src);
+      const pC = A.put(base);
+      K.copyBytes(pC + off, pS, n);
+      const copied = base.slice();
+      copied.set(src, off);
+      t.same([...A.u8(pC, n + 16)], [...copied], `copy_bytes n ${n} at +${off}`);
+      // overlapping ranges copy as memmove does
+      const pO = A.put(base);
+      K.copyBytes(pO + off, pO, Math.min(n, 16));
+      const moved = base.slice();
+      moved.set(base.slice(0, Math.min(n, 16)), off);
+      t.same([...A.u8(pO, n + 16)], [...moved], `overlapping copy_bytes n ${n} at +${off}`);
+      A.freeAll();
+    }
+  }
+});
+
 t.test('wrappers reject out-of-bounds and malformed arguments', async (t) => {
   const A = new Arena(rt);
   const end = rt.heap.views.byteLength;
@@ -445,6 +478,10 @@ t.test('wrappers reject out-of-bounds and malformed arguments', async (t) => {
     ['touch marks past the end', () => K.bm25AccumulateTouch(f, 0, 4, f, 10, 1.2, 0.75, 1, f, end - 2)],
     ['marked_indices out past the end', () => K.markedIndices(f, 4, end - 8)],
     ['gather source past the end', () => K.gatherF32(end - 8, 4, f, 1, f)],
+    ['fill past the end', () => K.fillBytes(end - 2, 4)],
+    ['fill value above a byte', () => K.fillBytes(f, 4, 256)],
+    ['copy source past the end', () => K.copyBytes(f, end - 2, 4)],
+    ['copy destination past the end', () => K.copyBytes(end - 2, f, 4)],
   ];
   for (const [name, fn] of cases) throwsTyped(t, fn, KernelBoundsError, 'ERR_KERNEL_BOUNDS', name);
   t.ok(new KernelBoundsError('x') instanceof RangeError, 'KernelBoundsError is a RangeError');

@@ -236,6 +236,17 @@ export const MEMORY = {
     maxPeakShare: 0.9,
   },
   /**
+   * Task scratch (runtime/memory.ts freeScratch): a search's per-row buffers (about 30 bytes a row)
+   * ended are kept live for the next task, at most `keep` blocks, and one is taken again for a task
+   * needing down to 1/maxOversize of it. Freed, they were dropped by the eager discard below once
+   * larger than its minBytes (stores past about half a million passages), and every search then
+   * faulted its scratch in afresh.
+   */
+  scratch: {
+    keep: 4,
+    maxOversize: 2,
+  },
+  /**
    * Free pages given back in place (runtime/memory.ts discardIdle, with the native helper of
    * runtime/page-discard.ts; where it is missing, relocation alone gives memory back). Whenever a
    * block is freed and the memory written and no longer in use has grown by minBytes since the last

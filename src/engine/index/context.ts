@@ -1,6 +1,7 @@
 // What a store index needs from the engine: the shared heap, the worker pool, the model, and the
 // worker round trips that build segments. Scratch blocks for a task are allocated here on the main
-// thread and freed once the task settled (workers never allocate). Building and merging segments
+// thread and ended once the task settled (kept for the next task: WasmHeap.freeScratch; workers
+// never allocate). Building and merging segments
 // run in the pool's background lane, behind every waiting search. The encodings a build reads are
 // packed into one buffer that moves to the worker (the caller's copies are left untouched).
 import type { ModelDescriptor } from '../model/index.js';
@@ -23,11 +24,11 @@ export function createContext(heap: WasmHeap, pool: EnginePool, model: ModelDesc
     },
     mergeSegments: (sources, into) => pool.run<MergeResult>('merge', { sources, dim, into } satisfies MergeArgs, BACKGROUND),
     async withScratch<R>(op: string, bytes: number, args: Record<string, unknown>, lane: LaneOptions = {}): Promise<R> {
-      const scratch = heap.alloc(bytes);
+      const scratch = heap.allocScratch(bytes);
       try {
         return await pool.run<R>(op, { ...args, scratch }, lane);
       } finally {
-        heap.free(scratch);
+        heap.freeScratch(scratch);
       }
     },
   };

@@ -383,10 +383,13 @@ export class SearchCorpus {
     return this.segs[si].titleLineLength(row - this.rowBase[si]);
   }
 
-  /** Whether any segment has a title starting with this phrase key. */
+  /** Whether any segment has a title starting with this phrase key (memoised: a passage read asks it of each of its words). */
   hasPrefix(key: number): boolean {
-    for (const s of this.segs) if (s.hasPrefix(key)) return true;
-    return false;
+    const known = this.rangeCache.prefix.get(key);
+    if (known !== undefined) return known;
+    const has = this.segs.some((s) => s.hasPrefix(key));
+    this.rangeCache.prefix.set(key, has);
+    return has;
   }
 
   /** Titles (title keys) a phrase key names, with whether it is their full title (memoised: do not modify). */
@@ -412,15 +415,16 @@ export class SearchCorpus {
   titleRows(titleKey: number): readonly number[] {
     const hit = this.titleRowsCache.get(titleKey);
     if (hit) return hit;
-    const out: number[] = [];
-    this.segs.forEach((s, si) => {
-      const rows = s.phrase(titleKey);
-      if (!rows) return;
-      for (const packed of rows) {
-        const r = packed >>> 8;
-        if ((packed & 255) === 1 && !this.excluded(this.rowBase[si] + r)) out.push(this.rowBase[si] + r);
-      }
-    });
+    let all = this.rangeCache.titles.get(titleKey);
+    if (!all) {
+      const rows: number[] = [];
+      this.segs.forEach((s, si) => {
+        for (const packed of s.phrase(titleKey) ?? []) if ((packed & 255) === 1) rows.push(this.rowBase[si] + (packed >>> 8));
+      });
+      this.rangeCache.titles.set(titleKey, rows);
+      all = rows;
+    }
+    const out = all.filter((r) => !this.excluded(r));
     this.titleRowsCache.set(titleKey, out);
     return out;
   }

@@ -175,9 +175,9 @@ export class Searcher {
     const qidf = qt.map((t) => c.idf(t));
     const n = c.totalRows;
     const kk = c.kernels;
-    kk.views.fill(this.buf.sBody, 4 * n, 0);
-    kk.views.fill(this.buf.sTitle, 4 * n, 0);
-    kk.views.fill(this.buf.mark, n, 0);
+    kk.fillBytes(this.buf.sBody, 4 * n);
+    kk.fillBytes(this.buf.sTitle, 4 * n);
+    kk.fillBytes(this.buf.mark, n);
     const qw = qt.map((t) => this.theta.get(t) ?? 1);
     const restrict = restrictedTerms(c, qt, this.scanBudget);
     const fields: ScanTarget[] = [
@@ -185,7 +185,7 @@ export class Searcher {
       { field: 'title', scores: this.buf.sTitle, scale: 1 },
     ];
     this.hop1Marked = c.scan(fields, qt, qw, { ptr: this.buf.mark, restrict });
-    kk.views.write(this.buf.s, this.scoresOf(this.buf.sBody));
+    kk.copyBytes(this.buf.s, this.buf.sBody, 4 * n);
     kk.axpyF32(n, c.lexical.titleWeight, this.buf.sTitle, this.buf.s);
     c.mask(this.buf.s);
     c.mask(this.buf.sBody);
@@ -294,8 +294,8 @@ export class Searcher {
     const p = reads[reads.length - 1];
     const exp = this.expansion(q, p, x);
     // s2 = s + e: the question's scores plus the scan of the read passage's terms (e = s2 - s)
-    kk.views.write(this.buf.s2, this.scoresOf(this.buf.s));
-    kk.views.write(this.buf.mark2, kk.views.u8At(this.buf.mark, n));
+    kk.copyBytes(this.buf.s2, this.buf.s, 4 * n);
+    kk.copyBytes(this.buf.mark2, this.buf.mark, n);
     const marked = exp.terms.length
       ? c.accumulate(exp.terms, exp.weights, this.buf.s2, { ptr: this.buf.mark2, restrict: restrictedTerms(c, exp.terms, this.scanBudget) })
       : 0;

@@ -32,11 +32,14 @@ export function titleHits(
       const len = j - i + 1;
       let caps = 0;
       if (flags) for (let k = i; k <= j; k++) caps += flags[k] & FLAG_CAPITALISED ? 1 : 0;
+      // one copy of the window for every title it names (a one-word base title may be many titles')
+      let terms: Uint32Array | undefined;
       for (const { titleKey, full } of rows) {
         if (titleKey === exclude || c.titleRows(titleKey).length === 0) continue;
         const old = out.get(titleKey);
         if (old && old.len >= len) continue;
-        out.set(titleKey, { len, capfrac: flags ? caps / len : 0, pos: old ? old.pos : i - skip, full, key, terms: seq.slice(i, j + 1) });
+        terms ??= seq.slice(i, j + 1);
+        out.set(titleKey, { len, capfrac: flags ? caps / len : 0, pos: old ? old.pos : i - skip, full, key, terms });
       }
     }
   }

@@ -15,7 +15,7 @@ export interface TitleHit {
   full: boolean;
   /** Phrase key of the mention (for its mention count). */
   key: number;
-  /** Terms of the mention (for its mention count). */
+  /** Terms of the mention (for its mention count; shared by the titles one window names: do not modify). */
   terms: Uint32Array;
 }
 

@@ -126,6 +126,22 @@ export class WasmKernels {
     this.k.axpy_f32(n, a, x, y);
   }
 
+  /** bytes[dst, dst + n) = value: one bulk fill (a typed array's fill over shared memory stores byte by byte). */
+  fillBytes(dst: number, n: number, value = 0): void {
+    int('n', n);
+    int('value', value, 0, 255);
+    this.span('dst', dst, n, 1);
+    this.k.fill_bytes(dst, value, n);
+  }
+
+  /** bytes[dst, dst + n) = bytes[src, src + n) (the ranges may overlap): one bulk copy. */
+  copyBytes(dst: number, src: number, n: number): void {
+    int('n', n);
+    this.span('dst', dst, n, 1);
+    this.span('src', src, n, 1);
+    this.k.copy_bytes(dst, src, n);
+  }
+
   /** How many of scores[0..n) are strictly greater than v (the 0-based rank of v). */
   countAbove(scores: number, n: number, v: number): number {
     int('n', n);

@@ -1,9 +1,11 @@
 // The engine's single shared WebAssembly memory and its allocator (main thread only).
 // Invariants: blocks are 16-byte aligned, never overlap, and start at or above
-// the kernels' heap base; the memory only grows (up to 4 GiB or maxBytes) and a
-// failed allocation leaves every block and the bookkeeping unchanged. A retired
-// block is reused only once every task pinned before the retire has unpinned;
-// free() reuses at once and is meant for per-task scratch the caller owns.
+// the kernels' heap base; the memory only grows (up to 4 GiB or maxBytes), and only
+// once the kept scratch is freed; a failed allocation leaves every other block and
+// the bookkeeping unchanged. A retired block is reused only once every task pinned
+// before the retire has unpinned; free() reuses at once and is meant for blocks the
+// caller owns; freeScratch() keeps a task's scratch live for the next task's
+// allocScratch() until the engine is idle (its pages stay written).
 // relocate() moves every live block, at the same address, into a fresh memory that
 // spans only up to the highest one: the old memory's pages (the high-water mark of
 // merges, a deleted store's index) can then go back to the system once no thread
@@ -55,6 +57,9 @@ export class WasmHeap {
   private discardedBytes = 0;
   /** idleBytes after the last discardIdle (or less, as blocks took it again): what it could not give back. */
   private idleFloor = 0;
+  /** Task scratch blocks ended and kept live for the next task (freeScratch), oldest first. */
+  private readonly kept: number[] = [];
+  private keptBytes = 0;
 
   constructor(memory: WebAssembly.Memory, opts: HeapOptions) {
     this.views = new MemoryViews(memory);
@@ -142,6 +147,7 @@ export class WasmHeap {
     if (this.epochs.outstandingPins > 0 || this.retired.size > 0) {
       throw new InvalidPointerError('relocate: tasks are in flight or blocks await reclamation');
     }
+    this.releaseScratch();
     const need = Math.ceil(Math.max(this.blocks.top, this.blocks.base) / PAGE_BYTES) - into.buffer.byteLength / PAGE_BYTES;
     if (need > 0) into.grow(need);
     const from = this.views.u8;
@@ -169,9 +175,9 @@ export class WasmHeap {
     return this.blocks.liveBytes;
   }
 
-  /** Bytes that live and retired blocks leave of maxBytes (free blocks and room to grow; fragmentation aside). */
+  /** Bytes that live and retired blocks leave of maxBytes (free blocks, kept scratch and room to grow; fragmentation aside). */
   get bytesAvailable(): number {
-    return this.maxBytes - this.blocks.liveBytes;
+    return this.maxBytes - this.blocks.liveBytes + this.keptBytes;
   }
 
   /** Reserves `bytes` (16-byte aligned); contents are undefined unless `zero`. */
@@ -179,6 +185,7 @@ export class WasmHeap {
     if (!Number.isSafeInteger(bytes) || bytes < 0) throw new AllocSizeError(`alloc: size must be a non-negative integer, got ${bytes}`);
     const size = alignUp(Math.max(bytes, 1));
     let ptr = this.blocks.allocate(size, this.views.byteLength);
+    if (ptr === undefined && this.releaseScratch()) ptr = this.blocks.allocate(size, this.views.byteLength);
     if (ptr === undefined) {
       this.growTo(this.blocks.needed(size), bytes);
       ptr = this.blocks.allocate(size, this.views.byteLength);
@@ -188,6 +195,50 @@ export class WasmHeap {
     this.touched.add(ptr, ptr + size);
     this.idleFloor = Math.min(this.idleFloor, this.idleBytes);
     return ptr;
+  }
+
+  /**
+   * A block for one task's scratch (contents undefined): the smallest kept one (freeScratch) of at
+   * least `bytes` and at most MEMORY.scratch.maxOversize times it, else a fresh block.
+   */
+  allocScratch(bytes: number): number {
+    const want = alignUp(Math.max(bytes, 1));
+    let best = -1;
+    let bestSize = Infinity;
+    this.kept.forEach((ptr, i) => {
+      const size = this.blocks.sizeOf(ptr) ?? 0;
+      if (size >= want && size <= want * MEMORY.scratch.maxOversize && size < bestSize) [best, bestSize] = [i, size];
+    });
+    if (best < 0) return this.alloc(bytes);
+    const [ptr] = this.kept.splice(best, 1);
+    this.keptBytes -= bestSize;
+    return ptr;
+  }
+
+  /**
+   * Ends a task's scratch: the block stays live for the next task (its pages written, so no task
+   * faults them in again, and no eager discard drops them), up to MEMORY.scratch.keep blocks, the
+   * oldest freed beyond; every kept block is freed when the engine is idle (discardWhenIdle), before
+   * a move, and when an allocation would otherwise grow the memory.
+   */
+  freeScratch(ptr: number): void {
+    const size = this.blocks.sizeOf(ptr);
+    if (size === undefined || this.retired.has(ptr)) throw new InvalidPointerError(`freeScratch: ${ptr} is not a live block`);
+    this.kept.push(ptr);
+    this.keptBytes += size;
+    while (this.kept.length > MEMORY.scratch.keep) this.freeKept(this.kept.shift()!);
+  }
+
+  /** Frees every kept scratch block; returns whether there was one. */
+  releaseScratch(): boolean {
+    const any = this.kept.length > 0;
+    for (const ptr of this.kept.splice(0)) this.freeKept(ptr);
+    return any;
+  }
+
+  private freeKept(ptr: number): void {
+    this.keptBytes -= this.blocks.sizeOf(ptr) ?? 0;
+    this.free(ptr);
   }
 
   /** Frees a block at once. Only for blocks no in-flight task can still read. */
@@ -242,6 +293,7 @@ export class WasmHeap {
       capacity: this.views.byteLength,
       maxBytes: this.maxBytes,
       bytesDiscarded: this.discardedBytes,
+      bytesScratchKept: this.keptBytes,
     };
   }
 
@@ -260,6 +312,7 @@ export class WasmHeap {
 
   /** discardIdle when the engine is idle (pool.ts) and anything worth it was freed since the last pass. */
   discardWhenIdle(): number {
+    this.releaseScratch();
     return this.idleBytes - this.idleFloor >= MEMORY.discard.minRangeBytes ? this.discardIdle() : 0;
   }
 

@@ -22,6 +22,8 @@ const KERNEL_NAMES: readonly (keyof KernelExports)[] = [
   'l2_normalize',
   'quantize_i8',
   'axpy_f32',
+  'fill_bytes',
+  'copy_bytes',
   'count_above',
   'max_f32',
   'histogram_f32',

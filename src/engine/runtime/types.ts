@@ -45,6 +45,8 @@ export interface HeapStats {
   maxBytes: number;
   /** Bytes of free pages given back to the system so far (discardIdle). */
   bytesDiscarded: number;
+  /** Bytes of ended task scratch kept live for the next task (freeScratch). */
+  bytesScratchKept: number;
 }
 
 /** Raw kernel exports; pointers are byte offsets, all arguments unchecked. */
@@ -72,6 +74,8 @@ export interface KernelExports {
   l2_normalize(v: number, dim: number): number;
   quantize_i8(src: number, dim: number, dst: number): number;
   axpy_f32(n: number, a: number, x: number, y: number): void;
+  fill_bytes(dst: number, value: number, n: number): void;
+  copy_bytes(dst: number, src: number, n: number): void;
   count_above(scores: number, n: number, v: number): number;
   max_f32(scores: number, n: number): number;
   histogram_f32(scores: number, n: number, lo: number, hi: number, bins: number, out: number): void;

@@ -101,10 +101,18 @@ export class MemoryViews {
     this.bytes.set(new Uint8Array(src.buffer, src.byteOffset, src.byteLength), ptr);
   }
 
-  /** Sets `bytes` bytes at `ptr` to `value`. */
+  /**
+   * Sets `bytes` bytes at `ptr` to `value`. The whole words of the span are filled through the
+   * 32-bit view: over shared memory a byte view's fill stores byte by byte, four times slower.
+   */
   fill(ptr: number, bytes: number, value = 0): void {
     this.check('fill', ptr, bytes, 1);
-    this.bytes.fill(value, ptr, ptr + bytes);
+    const end = ptr + bytes;
+    const lo = Math.min(Math.ceil(ptr / 4) * 4, end);
+    const hi = Math.max(Math.floor(end / 4) * 4, lo);
+    this.bytes.fill(value, ptr, lo);
+    this.uints32.fill(((value & 255) * 0x01010101) >>> 0, lo >>> 2, hi >>> 2);
+    this.bytes.fill(value, hi, end);
   }
 
   /** Transient views (invalid once memory grows): use at once, do not keep. */
