@@ -275,3 +275,16 @@ t.test("a task's scratch is kept live for the next task, past the discard's boun
   t.equal(heap.stats().bytesScratchKept, 0, 'an allocation that would grow the memory frees the kept scratch first');
   heap.free(beyond);
 });
+
+t.test('a pool that never relocates still gives the kept scratch back once idle', async (t) => {
+  const rt = await createEngineRuntime();
+  const pool = new EnginePool({ module: rt.module, heap: rt.heap, workerUrl: engineWorkerUrl(), threads: 1, relocateMinBytes: 0 });
+  t.teardown(() => pool.close());
+  rt.heap.freeScratch(rt.heap.allocScratch(MiB));
+  t.ok(rt.heap.stats().bytesScratchKept >= MiB, 'kept after the task');
+  const deadline = MEMORY.relocate.idleMs + 3 * MEMORY.relocate.checkMs;
+  for (let waited = 0; rt.heap.stats().bytesScratchKept > 0 && waited < deadline; waited += 100)
+    await new Promise((res) => setTimeout(res, 100));
+  t.equal(rt.heap.stats().bytesScratchKept, 0, 'freed once the engine was idle');
+  t.equal(pool.relocations, 0, 'and nothing moved');
+});

@@ -14,7 +14,8 @@
 // under the process's memory bound (memory-limit.ts) with both memories is given up. When idle, the
 // heap first drops the free pages it can in place (memory.ts discardWhenIdle); after enough were
 // dropped, or once this thread's heap grew, with no move worth making, every thread collects all the
-// same (collectAll, MEMORY.compact). Every such collection is a compaction: full
+// same (collectAll, MEMORY.compact). With relocation on or off, the task scratch the heap keeps for
+// the next task (memory.ts freeScratch) goes back once the engine is idle. Every such collection is a compaction: full
 // collections until the heap stops shrinking (collect.ts HeapCompaction).
 
 import { availableParallelism } from 'node:os';
@@ -71,7 +72,7 @@ export class EnginePool {
   private broken: PoolBrokenError | undefined;
   private lastWorkerError: Error | undefined;
   private lastActive = performance.now();
-  private readonly relocateTimer: NodeJS.Timeout | undefined;
+  private readonly relocateTimer: NodeJS.Timeout;
   private relocating = false;
   /** Relocations of the heap so far. */
   relocations = 0;
@@ -128,17 +129,20 @@ export class EnginePool {
     });
     this.piscina.on('workerDestroy', () => setImmediate(() => this.checkAlive()));
     const minBytes = opts.relocateMinBytes ?? 0;
-    if (minBytes > 0) {
-      // a relocation that fails (no memory for the new one) leaves the heap as it was: reported, never thrown
-      const check = () => this.relocateIfIdle(minBytes).catch((err: Error) => opts.onWorkerError?.(err));
-      this.relocateTimer = setInterval(check, MEMORY.relocate.checkMs);
-      this.relocateTimer.unref();
-    }
+    // a relocation that fails (no memory for the new one) leaves the heap as it was: reported, never thrown
+    const check = () => this.relocateIfIdle(minBytes).catch((err: Error) => opts.onWorkerError?.(err));
+    this.relocateTimer = setInterval(check, MEMORY.relocate.checkMs);
+    this.relocateTimer.unref();
   }
 
+  /** Once idle: the kept task scratch goes back (memory.ts freeScratch); with relocation on (minBytes > 0), free pages, collections and moves too. */
   private async relocateIfIdle(minBytes: number): Promise<void> {
     const idle = this.inflight.size === 0 && performance.now() - this.lastActive >= this.idleNeededMs;
     if (!idle) return;
+    if (minBytes === 0) {
+      this.heap.releaseScratch();
+      return;
+    }
     // what was freed below MEMORY.discard's bound as blocks went goes back once the engine is idle
     this.heap.discardWhenIdle();
     const { idleBytes, bytesInUse } = this.heap;
