@@ -59,7 +59,6 @@ export class WasmHeap {
   private idleFloor = 0;
   /** Task scratch blocks ended and kept live for the next task (freeScratch), oldest first. */
   private readonly kept: number[] = [];
-  private keptBytes = 0;
 
   constructor(memory: WebAssembly.Memory, opts: HeapOptions) {
     this.views = new MemoryViews(memory);
@@ -203,16 +202,13 @@ export class WasmHeap {
    */
   allocScratch(bytes: number): number {
     const want = alignUp(Math.max(bytes, 1));
+    const fits = (size: number) => size >= want && size <= want * MEMORY.scratch.maxOversize;
     let best = -1;
-    let bestSize = Infinity;
-    this.kept.forEach((ptr, i) => {
-      const size = this.blocks.sizeOf(ptr) ?? 0;
-      if (size >= want && size <= want * MEMORY.scratch.maxOversize && size < bestSize) [best, bestSize] = [i, size];
-    });
-    if (best < 0) return this.alloc(bytes);
-    const [ptr] = this.kept.splice(best, 1);
-    this.keptBytes -= bestSize;
-    return ptr;
+    for (let i = 0; i < this.kept.length; i++) {
+      const size = this.blocks.sizeOf(this.kept[i]) ?? 0;
+      if (fits(size) && (best < 0 || size < (this.blocks.sizeOf(this.kept[best]) ?? 0))) best = i;
+    }
+    return best < 0 ? this.alloc(bytes) : this.kept.splice(best, 1)[0];
   }
 
   /**
@@ -222,23 +218,22 @@ export class WasmHeap {
    * a move, and when an allocation would otherwise grow the memory.
    */
   freeScratch(ptr: number): void {
-    const size = this.blocks.sizeOf(ptr);
-    if (size === undefined || this.retired.has(ptr)) throw new InvalidPointerError(`freeScratch: ${ptr} is not a live block`);
+    if (this.blocks.sizeOf(ptr) === undefined || this.retired.has(ptr))
+      throw new InvalidPointerError(`freeScratch: ${ptr} is not a live block`);
     this.kept.push(ptr);
-    this.keptBytes += size;
-    while (this.kept.length > MEMORY.scratch.keep) this.freeKept(this.kept.shift()!);
+    while (this.kept.length > MEMORY.scratch.keep) this.free(this.kept.shift()!);
   }
 
   /** Frees every kept scratch block; returns whether there was one. */
   releaseScratch(): boolean {
     const any = this.kept.length > 0;
-    for (const ptr of this.kept.splice(0)) this.freeKept(ptr);
+    for (const ptr of this.kept.splice(0)) this.free(ptr);
     return any;
   }
 
-  private freeKept(ptr: number): void {
-    this.keptBytes -= this.blocks.sizeOf(ptr) ?? 0;
-    this.free(ptr);
+  /** Bytes of the kept scratch blocks. */
+  private get keptBytes(): number {
+    return this.kept.reduce((n, ptr) => n + (this.blocks.sizeOf(ptr) ?? 0), 0);
   }
 
   /** Frees a block at once. Only for blocks no in-flight task can still read. */
