@@ -113,3 +113,46 @@ export function topk(scores: usize, n: i32, k: i32, outIdx: usize, outScores: us
   topk_sort(outIdx, outScores, c);
   return c;
 }
+
+// Best k of scores[0..n) where entry i stands for keys[i] (a row): into outIdx (the keys) and
+// outScores, best first, ties to the lower key; returns the count. The same selection as topk over
+// a buffer indexed by key, whatever order the keys come in.
+export function topk_keyed(scores: usize, keys: usize, n: i32, k: i32, outIdx: usize, outScores: usize): i32 {
+  if (k <= 0) return 0;
+  let count = 0;
+  let i = 0;
+  for (; i < n && count < k; i++) {
+    const s = load<f32>(scores + (<usize>i << 2));
+    if (s > -Infinity) {
+      store<f32>(outScores + (<usize>count << 2), s);
+      store<u32>(outIdx + (<usize>count << 2), load<u32>(keys + (<usize>i << 2)));
+      sift_up(outIdx, outScores, count);
+      count++;
+    }
+  }
+  if (count == k) {
+    let rs = load<f32>(outScores);
+    let ri = load<u32>(outIdx);
+    for (; i < n; i++) {
+      // Skip 16 scores at a time while none reaches the root (a tie may win by its key: >=).
+      if ((i & 15) == 0 && i + 16 <= n) {
+        const p = scores + (<usize>i << 2);
+        const t = f32x4.splat(rs);
+        const m = v128.or(v128.or(f32x4.ge(v128.load(p), t), f32x4.ge(v128.load(p, 16), t)),
+          v128.or(f32x4.ge(v128.load(p, 32), t), f32x4.ge(v128.load(p, 48), t)));
+        if (!v128.any_true(m)) { i += 15; continue; }
+      }
+      const s = load<f32>(scores + (<usize>i << 2));
+      const id = load<u32>(keys + (<usize>i << 2));
+      if (worse(rs, ri, s, id)) {
+        store<f32>(outScores, s);
+        store<u32>(outIdx, id);
+        sift_down(outIdx, outScores, 0, k);
+        rs = load<f32>(outScores);
+        ri = load<u32>(outIdx);
+      }
+    }
+  }
+  topk_sort(outIdx, outScores, count);
+  return count;
+}

@@ -197,6 +197,56 @@ t.test('topk: best first, ties to lower index, NaN and -Infinity never selected'
   A.freeAll();
 });
 
+t.test('topk_keyed over keys in any order equals topk over a buffer indexed by key', async (t) => {
+  const r = rng(41);
+  for (const n of [0, 1, 5, 16, 17, 33, 100, 1000, 4099])
+    for (const k of [0, 1, 3, 16, 256, n + 5]) {
+      const A = new Arena(rt);
+      const byKey = tieHeavyScores(r, n);
+      const keys = Uint32Array.from(byKey.keys());
+      for (let i = n - 1; i > 0; i--) {
+        const j = Math.floor(r() * (i + 1));
+        [keys[i], keys[j]] = [keys[j], keys[i]];
+      }
+      const m = Math.min(k, n),
+        pIdx = A.alloc(m * 4),
+        pSc = A.alloc(m * 4);
+      const c = K.topkKeyed(A.put(Float32Array.from(keys, (key) => byKey[key])), A.put(keys), n, k, pIdx, pSc);
+      const want = refTopk(byKey, k);
+      t.same([...A.u32(pIdx, c)], want.ids, `n ${n} k ${k} keys`);
+      t.same([...A.f32(pSc, c)], want.scores, `n ${n} k ${k} scores`);
+      A.freeAll();
+    }
+});
+
+t.test('copy_rows_f32 and copy_rows_u8 copy the listed rows below the limit, nothing else', async (t) => {
+  const r = rng(43);
+  for (const n of [0, 1, 17, 1029])
+    for (const listed of [0, 1, 5, 300]) {
+      const A = new Arena(rt);
+      const rows = Uint32Array.from({ length: listed }, () => Math.floor(r() * (n + 8)));
+      const src = randF32(r, n),
+        dst = randF32(r, n);
+      const src8 = Uint8Array.from({ length: n }, () => Math.floor(r() * 256)),
+        dst8 = Uint8Array.from({ length: n }, () => Math.floor(r() * 256));
+      const pDst = A.put(dst),
+        pDst8 = A.put(dst8),
+        pRows = A.put(rows);
+      K.copyRowsF32(pDst, A.put(src), pRows, listed, n);
+      K.copyRowsU8(pDst8, A.put(src8), pRows, listed, n);
+      const want = Array.from(dst),
+        want8 = Array.from(dst8);
+      for (const row of rows)
+        if (row < n) {
+          want[row] = src[row];
+          want8[row] = src8[row];
+        }
+      t.same([...A.f32(pDst, n)], want, `n ${n}, ${listed} rows: f32`);
+      t.same([...A.u8(pDst8, n)], want8, `n ${n}, ${listed} rows: u8`);
+      A.freeAll();
+    }
+});
+
 t.test('topk_push over chunks in any order equals topk over the whole', async (t) => {
   const r = rng(5);
   for (const [n, k] of [
@@ -340,7 +390,7 @@ t.test('bm25_accumulate matches the TypeScript bm25 the features use, and stops 
   A.freeAll();
 });
 
-t.test('bm25_accumulate_touch and _marked match bm25_accumulate on their rows; marked_indices and gather_f32', async (t) => {
+t.test('bm25_accumulate_touch and _marked match bm25_accumulate on their rows; the touched rows listed; gather_f32', async (t) => {
   const r = rng(12);
   const k1 = 1.2,
     b = 0.75,
@@ -364,7 +414,9 @@ t.test('bm25_accumulate_touch and _marked match bm25_accumulate on their rows; m
       pTouch = A.put(s0),
       pMark = A.put(marks0);
     K.bm25Accumulate(pRare, rare.length, nRows, pL, avg, k1, b, weight, pFull);
-    const added = K.bm25AccumulateTouch(pRare, rare.length, nRows, pL, avg, k1, b, weight, pTouch, pMark);
+    const base = 1000;
+    const pList = A.put(new Uint32Array(nRows + 1).fill(0xdeadbeef));
+    const added = K.bm25AccumulateTouch(pRare, rare.length, nRows, pL, avg, k1, b, weight, pTouch, pMark, pList, nRows, base);
     t.same([...A.f32(pTouch, nRows)], [...A.f32(pFull, nRows)], `n ${nRows}: touch scores as bm25_accumulate`);
     const marks = A.u8(pMark, nRows);
     const rareRows = new Set(Array.from(rare, (p) => p >>> 8));
@@ -373,7 +425,34 @@ t.test('bm25_accumulate_touch and _marked match bm25_accumulate on their rows; m
       [...marks0].map((m, i) => (m || rareRows.has(i) ? 1 : 0)),
       `n ${nRows}: marks`,
     );
-    t.equal(added, [...rareRows].filter((row) => !marks0[row]).length, `n ${nRows}: newly marked count`);
+    const fresh = [...rareRows].filter((row) => !marks0[row]);
+    t.equal(added, fresh.length, `n ${nRows}: newly marked count`);
+    t.same(
+      [...A.u32(pList, added)],
+      fresh.map((row) => row + base),
+      `n ${nRows}: the newly marked rows listed, from the row base`,
+    );
+    t.equal(A.u32(pList, nRows + 1)[nRows], 0xdeadbeef, `n ${nRows}: nothing written past the capacity`);
+    if (rareRows.size >= 2) {
+      const pCapped = A.put(Uint32Array.of(7, 7));
+      const all = K.bm25AccumulateTouch(
+        pRare,
+        rare.length,
+        nRows,
+        pL,
+        avg,
+        k1,
+        b,
+        weight,
+        A.put(s0),
+        A.put(new Uint8Array(nRows)),
+        pCapped,
+        1,
+        0,
+      );
+      t.equal(all, rareRows.size, `n ${nRows}: a full list still counts every row it marks`);
+      t.same([...A.u32(pCapped, 2)], [Math.min(...rareRows), 7], `n ${nRows}: and lists none past its capacity`);
+    }
     const before = [...A.f32(pTouch, nRows)];
     K.bm25AccumulateMarked(pCommon, common.length, nRows, pL, avg, k1, b, weight, pTouch, pMark);
     const want = [...before];
@@ -383,10 +462,9 @@ t.test('bm25_accumulate_touch and _marked match bm25_accumulate on their rows; m
       if (marks[row]) want[row] = Math.fround(want[row] + (weight * (k1 + 1) * tf) / (tf + k1 * (1 - b) + ((k1 * b) / avg) * docLen[row]));
     }
     near(t, A.f32(pTouch, nRows), want, 1e-6, 1e-7, `n ${nRows}: marked adds to marked rows only`);
-    const pIdx = A.alloc(4 * nRows);
-    const count = K.markedIndices(pMark, nRows, pIdx);
-    const listed = [...marks.keys()].filter((i) => marks[i]);
-    t.same([...A.u32(pIdx, count)], listed, `n ${nRows}: marked_indices ascending`);
+    const listed = [...marks.keys()].filter((i) => marks[i]).reverse();
+    const count = listed.length;
+    const pIdx = A.put(Uint32Array.from(listed));
     const pOut = A.alloc(4 * count);
     K.gatherF32(pTouch, nRows, pIdx, count, pOut);
     t.same(
@@ -475,8 +553,13 @@ t.test('wrappers reject out-of-bounds and malformed arguments', async (t) => {
     ['bm25 b outside [0, 1]', () => K.bm25Accumulate(f, 0, 0, f, 10, 1.2, 1.5, 1, f)],
     ['bm25 avgLen zero', () => K.bm25Accumulate(f, 0, 0, f, 0, 1.2, 0.75, 1, f)],
     ['mask flags past the end', () => K.maskDead(f, 4, end - 2)],
-    ['touch marks past the end', () => K.bm25AccumulateTouch(f, 0, 4, f, 10, 1.2, 0.75, 1, f, end - 2)],
-    ['marked_indices out past the end', () => K.markedIndices(f, 4, end - 8)],
+    ['touch marks past the end', () => K.bm25AccumulateTouch(f, 0, 4, f, 10, 1.2, 0.75, 1, f, end - 2, f, 0, 0)],
+    ['touch list past the end', () => K.bm25AccumulateTouch(f, 0, 4, f, 10, 1.2, 0.75, 1, f, f, end - 8, 4, 0)],
+    ['touch row base overflowing u32', () => K.bm25AccumulateTouch(f, 0, 4, f, 10, 1.2, 0.75, 1, f, f, f, 0, 2 ** 32 - 2)],
+    ['topk keys past the end', () => K.topkKeyed(f, end - 8, 4, 2, f, f)],
+    ['row copy rows past the end', () => K.copyRowsF32(f, f, end - 8, 4, 4)],
+    ['row copy destination past the end', () => K.copyRowsF32(end - 8, f, f, 0, 4)],
+    ['u8 row copy source past the end', () => K.copyRowsU8(f, end - 2, f, 0, 4)],
     ['gather source past the end', () => K.gatherF32(end - 8, 4, f, 1, f)],
     ['fill past the end', () => K.fillBytes(end - 2, 4)],
     ['fill value above a byte', () => K.fillBytes(f, 4, 256)],

@@ -1,9 +1,11 @@
 // The candidate caps of a hop (ranking/hops.ts, ranking/phrases.ts): bestRows picks what a full sort
 // would (ties to the lower row, -Infinity last), bestMentions keeps the longest, full, earliest
-// mentions, and both keep everything when under their cap.
+// mentions, and both keep everything when under their cap; a passage names only titles of rows a
+// search may return.
 import t from 'tap';
-import { bestMentions, bestRows, type TitleHit } from '../src/engine/ranking/index.js';
+import { bestMentions, bestRows, type TitleHit, titleHits } from '../src/engine/ranking/index.js';
 import { rng } from './helpers/engine.js';
+import { DEVOTION, openShippedStore } from './helpers/shipped-store.js';
 
 t.test('bestRows equals sorting by score (ties to the lower row) and taking k', async (t) => {
   const r = rng(41);
@@ -28,4 +30,45 @@ t.test('bestMentions keeps the longest, then full, then earliest mentions', asyn
   ]);
   t.same(bestMentions(hits, 3), [12, 11, 14]);
   t.same(bestMentions(hits, 5), [10, 11, 12, 13, 14], 'under the cap: all, in mention order');
+});
+
+t.test('bestMentions equals sorting every mention and taking k, over thousands of tied mentions', async (t) => {
+  const r = rng(47);
+  for (const n of [0, 3, 30, 3000])
+    for (const k of [1, 2, 16, 24]) {
+      const hits = new Map<number, TitleHit>();
+      while (hits.size < n) {
+        const len = 1 + Math.floor(r() * 3);
+        hits.set(Math.floor(r() * 1e6), {
+          len,
+          full: r() < 0.3,
+          pos: Math.floor(r() * 5),
+          capfrac: 1,
+          key: 0,
+          terms: new Uint32Array(len),
+        });
+      }
+      const want = [...hits].sort(([ka, a], [kb, b]) => b.len - a.len || +b.full - +a.full || a.pos - b.pos || ka - kb).map(([key]) => key);
+      t.same(bestMentions(hits, k), n <= k ? [...hits.keys()] : want.slice(0, k), `${n} mentions, k ${k}`);
+    }
+});
+
+t.test('a passage names the titles of rows the search may return, and only those', async (t) => {
+  const store = await openShippedStore([
+    ...DEVOTION,
+    { id: 'film2', text: 'Guido Brignone (film)\nGuido Brignone is a 1950 documentary film.', metadata: {} },
+  ]);
+  t.teardown(() => store.close());
+  const [film] = store.rowsOf('film');
+  const named = (hidden: string[]) => {
+    const c = store.searcher(hidden).c;
+    const { terms, flags } = c.seq(film);
+    const keys = [...titleHits(c, terms, flags, c.titleLineLength(film), c.titleKey(film)).keys()];
+    return keys.map((k) =>
+      k === c.titleKey(store.rowsOf('director')[0]) ? 'director' : k === c.titleKey(store.rowsOf('film2')[0]) ? 'film2' : k,
+    );
+  };
+  t.same(named([]).sort(), ['director', 'film2'], 'the person, and the film named after him (by its base title)');
+  t.same(named(['director']), ['film2'], 'a hidden (dead) document is not named');
+  t.same(named(['director', 'film2']), [], 'nor is any when every row bearing them is hidden');
 });

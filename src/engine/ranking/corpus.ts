@@ -1,13 +1,15 @@
 // A search task's view of one store: the snapshot's segments laid end to end as one row space
 // (global row = segment's row base + local row), with live corpus statistics, document frequencies
 // summed over segments, BM25 accumulation over both fields into a score buffer, and masking of
-// dead and filtered-out rows. Worker side; reads segments only through SegmentView and kernels.
+// dead and filtered-out rows; its titles are corpus-titles.ts's. Worker side; reads segments only
+// through SegmentView and kernels.
 // The per-row accessors run in the search's inner loops: they allocate nothing but the views and
 // tuples they return (a search's garbage is what its collections cost at a million rows).
 import type { LexicalParams } from '../model/index.js';
 import { FEATURE_TEXT } from '../params.js';
 import type { WasmKernels } from '../runtime/index.js';
 import { type PostingRange, SEC, SegmentView } from '../segment/index.js';
+import { CorpusTitles } from './corpus-titles.js';
 import { type TermTable, termTable } from './term-ranges.js';
 import type { CorpusStats, ScanMarks, ScanTarget, SnapshotSegment } from './types.js';
 
@@ -26,7 +28,6 @@ export class SearchCorpus {
   private readonly dfCache = new Map<number, number>();
   private readonly tdfCache = new Map<number, number>();
   private readonly idfCache = new Map<number, number>();
-  private readonly titleRowsCache = new Map<number, number[]>();
   private readonly searchableCache = new Map<number, boolean>();
   /** [first, count] of each document met, by its key (documentOf), and of each section met, by its key (-1 - its first row) */
   private readonly docRowsCache = new Map<number, [number, number]>();
@@ -34,6 +35,8 @@ export class SearchCorpus {
   private readonly rangeCache: TermTable;
   /** The memory's bytes, for the dead and filter flags (blocks allocated before the snapshot, so covered). */
   private readonly flags: Uint8Array;
+  /** the snapshot's titles: prefixes, the titles a phrase names, the rows bearing a title */
+  readonly titles: CorpusTitles;
 
   constructor(
     readonly kernels: WasmKernels,
@@ -55,6 +58,9 @@ export class SearchCorpus {
     });
     if (blocked) kernels.views.check('filter flags', blocked, base, 1);
     this.flags = kernels.views.u8;
+    // no row needs its flags read when none is dead (as the snapshot counts them) or filtered out
+    const excludes = blocked !== 0 || snapshot.some((s) => (s.deadRows ?? 0) > 0);
+    this.titles = new CorpusTitles(this.segs, this.rowBase, this.rangeCache, excludes ? (row) => this.excluded(row) : undefined);
   }
 
   /** Segment index of a global row. */
@@ -198,8 +204,8 @@ export class SearchCorpus {
   /**
    * For each target, scores += Σ weight_t · scale · bm25_field(t). Without marks every row holding a
    * term is scored. With marks, the terms not restricted are scanned first and mark the rows they
-   * touch (u8 per global row); the restricted terms then add to marked rows only. Returns how many
-   * rows it newly marked.
+   * touch (u8 per global row), appending each row they newly mark to the marks' list; the restricted
+   * terms then add to marked rows only. Returns how many rows it newly marked.
    */
   scan(targets: ScanTarget[], terms: ArrayLike<number>, weights: ArrayLike<number>, marks?: ScanMarks): number {
     const restricted = (i: number) => marks?.restrict?.[i] ?? false;
@@ -208,13 +214,20 @@ export class SearchCorpus {
       for (const t of targets) {
         for (let i = 0; i < terms.length; i++)
           if (restricted(i) === phase)
-            marked += this.scanTerm(t, terms[i], weights[i] * t.scale, phase ? 'marked' : marks ? 'touch' : 'all', marks?.ptr ?? 0);
+            marked += this.scanTerm(t, terms[i], weights[i] * t.scale, phase ? 'marked' : marks ? 'touch' : 'all', marks, marked);
       }
     }
     return marked;
   }
 
-  private scanTerm(t: ScanTarget, term: number, weight: number, how: 'all' | 'touch' | 'marked', mark: number): number {
+  private scanTerm(
+    t: ScanTarget,
+    term: number,
+    weight: number,
+    how: 'all' | 'touch' | 'marked',
+    marks: ScanMarks | undefined,
+    marked: number,
+  ): number {
     const { k1, b, k1Title, bTitle } = this.lexical;
     const body = t.field === 'body';
     const avg = Math.max(body ? this.stats.avgBody : this.stats.avgTitle, 1e-3);
@@ -224,20 +237,38 @@ export class SearchCorpus {
     const ranges = this.ranges(t.field, term);
     const k1f = body ? k1 : k1Title;
     const bf = body ? b : bTitle;
-    let marked = 0;
+    const mark = marks?.ptr ?? 0;
+    let added = 0;
     // a plain loop and direct calls: this runs per term, field and segment of every hop, and allocates nothing
     for (let si = 0; si < this.segs.length; si++) {
       const range = ranges[si];
       if (!range) continue;
       const s = this.segs[si];
       const lens = s.ptr(body ? SEC.blen : SEC.tlen);
-      const scores = t.scores + 4 * this.rowBase[si];
+      const base = this.rowBase[si];
+      const scores = t.scores + 4 * base;
       if (how === 'all') kk.bm25Accumulate(range.ptr, range.count, s.nRows, lens, avg, k1f, bf, w, scores);
-      else if (how === 'touch')
-        marked += kk.bm25AccumulateTouch(range.ptr, range.count, s.nRows, lens, avg, k1f, bf, w, scores, mark + this.rowBase[si]);
-      else kk.bm25AccumulateMarked(range.ptr, range.count, s.nRows, lens, avg, k1f, bf, w, scores, mark + this.rowBase[si]);
+      else if (how === 'touch' && marks) {
+        const listed = marks.listed + marked + added;
+        const list = marks.list + 4 * listed;
+        added += kk.bm25AccumulateTouch(
+          range.ptr,
+          range.count,
+          s.nRows,
+          lens,
+          avg,
+          k1f,
+          bf,
+          w,
+          scores,
+          mark + base,
+          list,
+          this.totalRows - listed,
+          base,
+        );
+      } else kk.bm25AccumulateMarked(range.ptr, range.count, s.nRows, lens, avg, k1f, bf, w, scores, mark + base);
     }
-    return marked;
+    return added;
   }
 
   /** Sets dead and filtered-out rows of `scores` to -Infinity. */
@@ -381,52 +412,6 @@ export class SearchCorpus {
   titleLineLength(row: number): number {
     const si = this.segOf(row);
     return this.segs[si].titleLineLength(row - this.rowBase[si]);
-  }
-
-  /** Whether any segment has a title starting with this phrase key (memoised: a passage read asks it of each of its words). */
-  hasPrefix(key: number): boolean {
-    const known = this.rangeCache.prefix.get(key);
-    if (known !== undefined) return known;
-    const has = this.segs.some((s) => s.hasPrefix(key));
-    this.rangeCache.prefix.set(key, has);
-    return has;
-  }
-
-  /** Titles (title keys) a phrase key names, with whether it is their full title (memoised: do not modify). */
-  phraseRows(key: number): ReadonlyArray<{ titleKey: number; full: boolean }> {
-    const hit = this.rangeCache.phrase.get(key);
-    if (hit) return hit;
-    const out = new Map<number, boolean>();
-    this.segs.forEach((s) => {
-      const rows = s.phrase(key);
-      if (!rows) return;
-      for (const packed of rows) {
-        const tk = s.titleKey(packed >>> 8);
-        const full = (packed & 255) === 1;
-        out.set(tk, (out.get(tk) ?? false) || full);
-      }
-    });
-    const titles = [...out].map(([titleKey, full]) => ({ titleKey, full }));
-    this.rangeCache.phrase.set(key, titles);
-    return titles;
-  }
-
-  /** Live global rows whose full title has this title key (memoised: do not modify). */
-  titleRows(titleKey: number): readonly number[] {
-    const hit = this.titleRowsCache.get(titleKey);
-    if (hit) return hit;
-    let all = this.rangeCache.titles.get(titleKey);
-    if (!all) {
-      const rows: number[] = [];
-      this.segs.forEach((s, si) => {
-        for (const packed of s.phrase(titleKey) ?? []) if ((packed & 255) === 1) rows.push(this.rowBase[si] + (packed >>> 8));
-      });
-      this.rangeCache.titles.set(titleKey, rows);
-      all = rows;
-    }
-    const out = all.filter((r) => !this.excluded(r));
-    this.titleRowsCache.set(titleKey, out);
-    return out;
   }
 
   /** Live global rows whose body holds a term (filtered-out rows included, as in every statistic). */

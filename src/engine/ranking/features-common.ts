@@ -66,7 +66,7 @@ export function nPassages(c: SearchCorpus, q: QueryFeatureContext, titleKey: num
   if (!titleKey) return 0;
   let n = q.titleSizes.get(titleKey);
   if (n === undefined) {
-    n = c.titleRows(titleKey).length;
+    n = c.titles.rows(titleKey).length;
     q.titleSizes.set(titleKey, n);
   }
   return Math.log(Math.max(n, 1)) / 5;

@@ -4,9 +4,11 @@
 // titles the question names. A later hop reads a passage p: p's rare terms (title line, capitalised
 // words, other words, weighted) are scanned and added to the question's scores (the query update),
 // and the titles p names become link candidates. Feature definitions: hop1-features.ts, hop2-features.ts.
-// Every scan marks the rows it touches; reductions over a score buffer (top-k, maxima, rank
-// histograms) run over those rows only when they are few (touched-rows.ts), and with a scan budget
-// common terms only add to rows the rare ones touched (scan-budget.ts: the approximate scan).
+// Every scan marks the rows it touches and lists them; reductions over a score buffer (top-k, maxima,
+// rank histograms) run over those rows only when they are few (touched-rows.ts), and with a scan
+// budget common terms only add to rows the rare ones touched (scan-budget.ts: the approximate scan).
+// A later hop scans into s2 / mark2, copied from hop 1's s / mark once per search, and puts back the
+// rows it listed when it ends, so that it costs what it touched rather than the store's size.
 // A hop's candidates are bounded whatever the store: at most HOPS.hitTitles / HOPS.linkTitles named
 // titles (params.ts).
 import type { DenseTables, ExpansionParams } from '../model/index.js';
@@ -53,14 +55,14 @@ export class Searcher {
   /** Rows marked by hop 1's scan (set by query()). */
   private hop1Marked = 0;
 
-  /** The `count` rows marked in `mark` (the marks and the row list must not change while in use). */
-  private touched(mark: number, count: number): TouchedRows {
-    return new TouchedRows(this.c.kernels, this.c.totalRows, { mark, idx: this.buf.idx, g: this.buf.g, g2: this.buf.g2 }, count);
+  /** The first `count` rows of the touched-row list (the list must not change while in use). */
+  private touched(count: number): TouchedRows {
+    return new TouchedRows(this.c.kernels, this.c.totalRows, { idx: this.buf.idx, g: this.buf.g, g2: this.buf.g2 }, count);
   }
 
   /** Hop 1's best rows (after query()), best first, at most k. */
   topOfQuery(k: number): Array<[number, number]> {
-    return this.top(this.touched(this.buf.mark, this.hop1Marked), this.buf.s, k);
+    return this.top(this.touched(this.hop1Marked), this.buf.s, k);
   }
 
   /** Rows of `scores` with a positive score, best first (at most k); `rows` are the rows the scan touched. */
@@ -77,7 +79,7 @@ export class Searcher {
    * rank(row): how many rows score above it, capped at HOPS.rankCap: exact for the rows of `exact`
    * (the top of the scan, best first), estimated beyond them from a histogram of the scores
    * (SCAN.histBins bins over [0, max]; rows are spread evenly within a bin). The histogram is taken
-   * now when `eager` (the touched-row list is then free for the next scan), else at the first
+   * now when `eager` (the gather buffers are then free for the next scan), else at the first
    * estimate, while `ptr` and the list still hold this scan.
    */
   private ranker(
@@ -184,13 +186,16 @@ export class Searcher {
       { field: 'body', scores: this.buf.sBody, scale: 1 },
       { field: 'title', scores: this.buf.sTitle, scale: 1 },
     ];
-    this.hop1Marked = c.scan(fields, qt, qw, { ptr: this.buf.mark, restrict });
+    this.hop1Marked = c.scan(fields, qt, qw, { ptr: this.buf.mark, list: this.buf.idx, listed: 0, restrict });
     kk.copyBytes(this.buf.s, this.buf.sBody, 4 * n);
     kk.axpyF32(n, c.lexical.titleWeight, this.buf.sTitle, this.buf.s);
     c.mask(this.buf.s);
     c.mask(this.buf.sBody);
     c.mask(this.buf.sTitle);
-    const touched = this.touched(this.buf.mark, this.hop1Marked);
+    // s2 and mark2 start as s and mark; each later hop puts back the rows it changed (hopNext)
+    kk.copyBytes(this.buf.s2, this.buf.s, 4 * n);
+    kk.copyBytes(this.buf.mark2, this.buf.mark, n);
+    const touched = this.touched(this.hop1Marked);
     const order = this.top(touched, this.buf.s, HOPS.topTake);
     const flags = Uint8Array.from(caps, (v) => (v ? FLAG_CAPITALISED : 0));
     const hits = titleHits(c, ids, flags, 0);
@@ -247,7 +252,7 @@ export class Searcher {
     const rows = q.order.slice(0, HOPS.pool);
     const seen = new Set(rows);
     for (const titleKey of bestMentions(q.hits, HOPS.hitTitles)) {
-      for (const r of bestRows(this.c.titleRows(titleKey), q.s, HOPS.hitPerTitle)) {
+      for (const r of bestRows(this.c.titles.rows(titleKey), q.s, HOPS.hitPerTitle)) {
         if (!seen.has(r) && q.s[r] > 0) {
           seen.add(r);
           rows.push(r);
@@ -293,13 +298,31 @@ export class Searcher {
     const n = c.totalRows;
     const p = reads[reads.length - 1];
     const exp = this.expansion(q, p, x);
-    // s2 = s + e: the question's scores plus the scan of the read passage's terms (e = s2 - s)
-    kk.copyBytes(this.buf.s2, this.buf.s, 4 * n);
-    kk.copyBytes(this.buf.mark2, this.buf.mark, n);
+    // s2 = s + e: the question's scores plus the scan of the read passage's terms (e = s2 - s), the
+    // rows it marks listed after hop 1's; only listed rows differ from s and mark, and are put back
+    const restrict = restrictedTerms(c, exp.terms, this.scanBudget);
     const marked = exp.terms.length
-      ? c.accumulate(exp.terms, exp.weights, this.buf.s2, { ptr: this.buf.mark2, restrict: restrictedTerms(c, exp.terms, this.scanBudget) })
+      ? c.accumulate(exp.terms, exp.weights, this.buf.s2, { ptr: this.buf.mark2, list: this.buf.idx, listed: this.hop1Marked, restrict })
       : 0;
-    const touched = this.touched(this.buf.mark2, this.hop1Marked + marked);
+    try {
+      return this.nextCandidates(q, reads, beam, exp, this.touched(this.hop1Marked + marked));
+    } finally {
+      const listed = this.hop1Marked + marked;
+      kk.copyRowsF32(this.buf.s2, this.buf.s, this.buf.idx, listed, n);
+      kk.copyRowsU8(this.buf.mark2, this.buf.mark, this.buf.idx, listed, n);
+    }
+  }
+
+  /** hopNext's candidates and features, once the read passage's scan is in s2 and `touched`. */
+  private nextCandidates(
+    q: Query,
+    reads: number[],
+    beam: ReadonlySet<number>,
+    exp: { terms: number[]; weights: number[]; positions: number[] },
+    touched: TouchedRows,
+  ): HopNext {
+    const c = this.c;
+    const p = reads[reads.length - 1];
     const s2 = this.scoresOf(this.buf.s2);
     const s = q.s;
     const readDocs = new Set(reads.map((r) => c.docOf(r)));
@@ -330,7 +353,7 @@ export class Searcher {
     const pSkip = c.titleLineLength(p);
     const links = this.linksOf(p);
     for (const titleKey of bestMentions(links, HOPS.linkTitles))
-      for (const r of bestRows(c.titleRows(titleKey), s2, HOPS.linkPerTitle)) add(r, true);
+      for (const r of bestRows(c.titles.rows(titleKey), s2, HOPS.linkPerTitle)) add(r, true);
     for (const r of q.order.slice(0, HOPS.questionCandidates)) add(r);
     const earlier = new Set<number>();
     for (const r of reads.slice(0, -1)) for (const k of this.linksOf(r).keys()) earlier.add(k);

@@ -10,7 +10,8 @@ import type { TitleHit } from './types.js';
 
 /**
  * Titles mentioned in seq[skip:] that a row the search may return bears (live, not filtered out),
- * longest mention per title; `exclude` (a title key) is skipped.
+ * longest mention per title; `exclude` (a title key) is skipped. Titles one window names may share
+ * one hit object: hits are read-only.
  * At each start the window grows while some title of the store starts with it.
  */
 export function titleHits(
@@ -26,20 +27,30 @@ export function titleHits(
     for (let j = i; j < Math.min(seq.length, i + FEATURE_TEXT.maxPhrase); j++) {
       h = phraseExtend(h, seq[j]);
       const key = phraseFinal(h);
-      if (!c.hasPrefix(key)) break;
-      const rows = c.phraseRows(key);
+      if (!c.titles.hasPrefix(key)) break;
+      const rows = c.titles.named(key);
       if (rows.length === 0) continue;
       const len = j - i + 1;
       let caps = 0;
       if (flags) for (let k = i; k <= j; k++) caps += flags[k] & FLAG_CAPITALISED ? 1 : 0;
-      // one copy of the window for every title it names (a one-word base title may be many titles')
+      // one copy of the window, and one hit per kind, for every title it first names (a one-word
+      // base title may be thousands of titles')
+      const capfrac = flags ? caps / len : 0;
       let terms: Uint32Array | undefined;
+      const hit = (full: boolean, pos: number): TitleHit => {
+        terms ??= seq.slice(i, j + 1);
+        return { len, capfrac, pos, full, key, terms };
+      };
+      const first: Array<TitleHit | undefined> = [undefined, undefined];
       for (const { titleKey, full } of rows) {
-        if (titleKey === exclude || c.titleRows(titleKey).length === 0) continue;
+        if (titleKey === exclude || !c.titles.hasRow(titleKey)) continue;
         const old = out.get(titleKey);
         if (old && old.len >= len) continue;
-        terms ??= seq.slice(i, j + 1);
-        out.set(titleKey, { len, capfrac: flags ? caps / len : 0, pos: old ? old.pos : i - skip, full, key, terms });
+        if (old) out.set(titleKey, hit(full, old.pos));
+        else {
+          first[+full] ??= hit(full, i - skip);
+          out.set(titleKey, first[+full] as TitleHit);
+        }
       }
     }
   }
@@ -108,8 +119,21 @@ export function phraseMentions(c: SearchCorpus, terms: Uint32Array, cache: Map<n
 /** Title keys of the `k` best mentions: longest first, then full titles, then earliest, then by key. */
 export function bestMentions(hits: Map<number, TitleHit>, k: number): number[] {
   if (hits.size <= k) return [...hits.keys()];
-  return [...hits]
-    .sort(([ka, a], [kb, b]) => b.len - a.len || +b.full - +a.full || a.pos - b.pos || ka - kb)
-    .slice(0, k)
-    .map(([key]) => key);
+  // a sorted list of the best k so far: a window can name thousands of titles, most not kept
+  const before = ([ka, a]: [number, TitleHit], [kb, b]: [number, TitleHit]) =>
+    b.len - a.len || +b.full - +a.full || a.pos - b.pos || ka - kb;
+  const best: Array<[number, TitleHit]> = [];
+  for (const e of hits) {
+    if (best.length === k && before(e, best[k - 1]) >= 0) continue;
+    let lo = 0;
+    let hi = best.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (before(best[mid], e) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    best.splice(lo, 0, e);
+    if (best.length > k) best.pop();
+  }
+  return best.map(([key]) => key);
 }

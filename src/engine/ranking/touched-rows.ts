@@ -1,10 +1,11 @@
 // The rows a scan touched, and reductions over a score buffer that count only them. BM25
-// accumulation marks every row it adds to (a u8 per row) and counts them; when they are few (at most
-// 1/SCAN.sparseShare of the rows) they are listed in row order and top-k, maximum, largest difference and
-// histogram run over their gathered scores, so a hop's work follows the postings it read rather than
-// the store size; otherwise the kernels run over the whole buffer. Both give the same answers: rows
-// never touched score 0 (or -Infinity where masked) and are counted as zeros (in the sparse
-// histogram, dead untouched rows too: the only difference, in bin 0).
+// accumulation marks every row it adds to (a u8 per row) and lists each row as it first marks it
+// (idx, in the order met, not sorted). When they are few (at most 1/SCAN.sparseShare of the rows)
+// top-k, maximum, largest difference and histogram run over their gathered scores, so a hop's work
+// follows the postings it read rather than the store size; otherwise the kernels run over the whole
+// buffer. Both give the same answers: rows never touched score 0 (or -Infinity where masked) and are
+// counted as zeros (in the sparse histogram, dead untouched rows too: the only difference, in bin 0),
+// and top-k breaks ties by row either way.
 import { SCAN } from '../params.js';
 import type { WasmKernels } from '../runtime/index.js';
 import type { RowSetBuffers } from './types.js';
@@ -13,7 +14,7 @@ export class TouchedRows {
   private readonly sparse: boolean;
   private gathered = -1;
 
-  /** `count`: how many rows the marks hold. */
+  /** `count`: how many rows are marked, all of them listed in idx[0..count). */
   constructor(
     private readonly kk: WasmKernels,
     readonly totalRows: number,
@@ -21,7 +22,6 @@ export class TouchedRows {
     readonly count: number,
   ) {
     this.sparse = count * SCAN.sparseShare <= totalRows;
-    if (this.sparse) this.count = kk.markedIndices(buf.mark, totalRows, buf.idx);
   }
 
   /** Rows never touched (they score 0 unless masked). */
@@ -42,13 +42,12 @@ export class TouchedRows {
   top(ptr: number, k: number, topIdx: number, topScores: number): Array<[number, number]> {
     const kk = this.kk;
     const n = this.sparse
-      ? kk.topk(this.gather(ptr), this.count, k, topIdx, topScores)
+      ? kk.topkKeyed(this.gather(ptr), this.buf.idx, this.count, k, topIdx, topScores)
       : kk.topk(ptr, this.totalRows, k, topIdx, topScores);
-    const at = kk.views.readU32(topIdx, n);
+    const rows = kk.views.readU32(topIdx, n);
     const sc = kk.views.readF32(topScores, n);
-    const rows = this.sparse ? kk.views.u32At(this.buf.idx, this.count) : undefined;
     const out: Array<[number, number]> = [];
-    for (let i = 0; i < n; i++) out.push([rows ? rows[at[i]] : at[i], sc[i]]);
+    for (let i = 0; i < n; i++) out.push([rows[i], sc[i]]);
     return out;
   }
 

@@ -3,7 +3,7 @@
 // Plain interfaces only; the code that builds them lives in hops.ts, stages.ts, loop.ts and
 // search-op.ts.
 
-/** A document title a term sequence mentions (phrases.ts). */
+/** A document title a term sequence mentions (phrases.ts titleHits; read-only: titles may share one). */
 export interface TitleHit {
   /** Terms in the mention. */
   len: number;
@@ -216,9 +216,15 @@ export interface ScanTarget {
   scale: number;
 }
 
-/** Touched-row marks of a scan (u8 per global row) and the terms that only add to marked rows. */
+/**
+ * Touched-row marks of a scan (u8 per global row), the list of marked rows it extends and the terms
+ * that only add to marked rows.
+ */
 export interface ScanMarks {
   ptr: number;
+  /** u32[totalRows]: the rows marked so far are list[0..listed); a scan appends the rows it marks */
+  list: number;
+  listed: number;
   restrict?: readonly boolean[];
 }
 
@@ -243,9 +249,8 @@ export interface HopBuffers {
   dense: number;
 }
 
-/** Marks (u8[totalRows]), the row list (u32[totalRows]) and two f32[totalRows] gather buffers (touched-rows.ts). */
+/** The touched-row list (u32[totalRows]) and two f32[totalRows] gather buffers (touched-rows.ts). */
 export interface RowSetBuffers {
-  mark: number;
   idx: number;
   g: number;
   g2: number;

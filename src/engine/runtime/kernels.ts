@@ -186,6 +186,21 @@ export class WasmKernels {
     return this.k.topk(scores, n, k, outIdx, outScores);
   }
 
+  /**
+   * Best k of scores[0..n), entry i standing for keys[i]: the keys into outIdx, best first, ties to
+   * the lower key (topk over a buffer indexed by key, whatever the keys' order).
+   */
+  topkKeyed(scores: number, keys: number, n: number, k: number, outIdx: number, outScores: number): number {
+    int('n', n);
+    int('k', k);
+    const m = Math.min(k, n);
+    this.span('scores', scores, n, 4);
+    this.span('keys', keys, n, 4);
+    this.span('outIdx', outIdx, m, 4);
+    this.span('outScores', outScores, m, 4);
+    return this.k.topk_keyed(scores, keys, n, k, outIdx, outScores);
+  }
+
   /** Offers scores[i] as index base+i to a k-slot heap holding `count` entries; returns the new count. */
   topkPush(scores: number, n: number, base: number, k: number, heapIdx: number, heapScores: number, count: number): number {
     int('n', n);
@@ -262,7 +277,11 @@ export class WasmKernels {
     this.k.bm25_accumulate(postings, n, rowLimit, docLen, avgLen, k1, b, weight, scores);
   }
 
-  /** bm25Accumulate that also sets mark[row] = 1 on every row it touches (u8 marks of rowLimit); returns how many it newly marked. */
+  /**
+   * bm25Accumulate that also sets mark[row] = 1 on every row it touches (u8 marks of rowLimit) and
+   * writes the rows it newly marks, as rowBase + row, to list (u32, in the order met, at most `cap`;
+   * the entry after the last may be overwritten); returns how many it newly marked.
+   */
   bm25AccumulateTouch(
     postings: number,
     n: number,
@@ -274,10 +293,16 @@ export class WasmKernels {
     weight: number,
     scores: number,
     mark: number,
+    list: number,
+    cap: number,
+    rowBase: number,
   ): number {
     this.bm25Args(postings, n, rowLimit, docLen, avgLen, k1, b, weight, scores);
     this.span('mark', mark, rowLimit, 1);
-    return this.k.bm25_accumulate_touch(postings, n, rowLimit, docLen, avgLen, k1, b, weight, scores, mark);
+    int('cap', cap);
+    int('rowBase', rowBase, 0, 2 ** 32 - 1 - rowLimit);
+    this.span('list', list, cap, 4);
+    return this.k.bm25_accumulate_touch(postings, n, rowLimit, docLen, avgLen, k1, b, weight, scores, mark, list, cap, rowBase);
   }
 
   /** bm25Accumulate into the rows with mark[row] != 0 only. */
@@ -298,12 +323,26 @@ export class WasmKernels {
     this.k.bm25_accumulate_marked(postings, n, rowLimit, docLen, avgLen, k1, b, weight, scores, mark);
   }
 
-  /** Writes the indices i < n with mark[i] != 0 to out (u32, ascending); returns their count. */
-  markedIndices(mark: number, n: number, out: number): number {
+  /** dst[r] = src[r] (f32) for the n rows r listed in `rows` that are below `limit` (the others skipped). */
+  copyRowsF32(dst: number, src: number, rows: number, n: number, limit: number): void {
+    this.rowCopyArgs(rows, n, limit);
+    this.span('dst', dst, limit, 4);
+    this.span('src', src, limit, 4);
+    this.k.copy_rows_f32(dst, src, rows, n, limit >>> 0);
+  }
+
+  /** The same over u8 elements. */
+  copyRowsU8(dst: number, src: number, rows: number, n: number, limit: number): void {
+    this.rowCopyArgs(rows, n, limit);
+    this.span('dst', dst, limit, 1);
+    this.span('src', src, limit, 1);
+    this.k.copy_rows_u8(dst, src, rows, n, limit >>> 0);
+  }
+
+  private rowCopyArgs(rows: number, n: number, limit: number): void {
     int('n', n);
-    this.span('mark', mark, n, 1);
-    this.span('out', out, n, 4);
-    return this.k.marked_indices(mark, n, out);
+    int('limit', limit);
+    this.span('rows', rows, n, 4);
   }
 
   /** dst[i] = src[idx[i]] for i < n (NaN where idx[i] >= srcLength: the kernel checks each index). */

@@ -15,6 +15,7 @@ const KERNEL_NAMES: readonly (keyof KernelExports)[] = [
   'dot_f32_rows',
   'gemv_f32',
   'topk',
+  'topk_keyed',
   'topk_push',
   'topk_sort',
   'pool_f32',
@@ -31,7 +32,8 @@ const KERNEL_NAMES: readonly (keyof KernelExports)[] = [
   'bm25_accumulate',
   'bm25_accumulate_touch',
   'bm25_accumulate_marked',
-  'marked_indices',
+  'copy_rows_f32',
+  'copy_rows_u8',
   'gather_f32',
   'mask_dead',
 ];

@@ -67,6 +67,7 @@ export interface KernelExports {
   dot_f32_rows(rows: number, nRows: number, dim: number, q: number, alpha: number, beta: number, out: number): void;
   gemv_f32(W: number, rows: number, cols: number, x: number, y: number): void;
   topk(scores: number, n: number, k: number, outIdx: number, outScores: number): number;
+  topk_keyed(scores: number, keys: number, n: number, k: number, outIdx: number, outScores: number): number;
   topk_push(scores: number, n: number, base: number, k: number, hIdx: number, hScores: number, count: number): number;
   topk_sort(hIdx: number, hScores: number, count: number): void;
   pool_f32(table: number, dim: number, ids: number, weights: number, n: number, out: number): void;
@@ -102,6 +103,9 @@ export interface KernelExports {
     weight: number,
     scores: number,
     mark: number,
+    list: number,
+    cap: number,
+    rowBase: number,
   ): number;
   bm25_accumulate_marked(
     postings: number,
@@ -115,7 +119,8 @@ export interface KernelExports {
     scores: number,
     mark: number,
   ): void;
-  marked_indices(mark: number, n: number, out: number): number;
+  copy_rows_f32(dst: number, src: number, rows: number, n: number, limit: number): void;
+  copy_rows_u8(dst: number, src: number, rows: number, n: number, limit: number): void;
   gather_f32(src: number, srcLength: number, idx: number, n: number, dst: number): void;
   mask_dead(scores: number, n: number, flags: number): void;
 }
