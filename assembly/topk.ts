@@ -48,17 +48,17 @@ function sift_up(hIdx: usize, hScores: usize, pos: i32): void {
   store<u32>(hIdx + (<usize>pos << 2), id);
 }
 
-// Offers scores[0..n) with indices base+i to a heap holding `count` entries
-// (capacity k); returns the new count. Pushing chunks in any order gives the
-// same set as one call over the concatenation.
-export function topk_push(scores: usize, n: i32, base: u32, k: i32, hIdx: usize, hScores: usize, count: i32): i32 {
+// Offers scores[0..n) to a heap holding `count` entries (capacity k); returns the new count. Entry i
+// is known by keys[i] when `keyed`, else by base + i. Pushing chunks in any order gives the same set
+// as one call over the concatenation.
+function push(scores: usize, n: i32, keyed: bool, keys: usize, base: u32, k: i32, hIdx: usize, hScores: usize, count: i32): i32 {
   if (k <= 0) return 0;
   let i = 0;
   for (; i < n && count < k; i++) {
     const s = load<f32>(scores + (<usize>i << 2));
     if (s > -Infinity) {
       store<f32>(hScores + (<usize>count << 2), s);
-      store<u32>(hIdx + (<usize>count << 2), base + <u32>i);
+      store<u32>(hIdx + (<usize>count << 2), keyed ? load<u32>(keys + (<usize>i << 2)) : base + <u32>i);
       sift_up(hIdx, hScores, count);
       count++;
     }
@@ -67,13 +67,13 @@ export function topk_push(scores: usize, n: i32, base: u32, k: i32, hIdx: usize,
   let rs = load<f32>(hScores);
   let ri = load<u32>(hIdx);
   for (; i < n; i++) {
-    // Skip 16 scores at a time while none can enter the heap. A score equal to
-    // the root can only win with a lower index, which needs the >= test.
+    // Skip 16 scores at a time while none can enter the heap. A score equal to the root can only
+    // win with a lower index, which needs the >= test (always, with keys in any order).
     if ((i & 15) == 0 && i + 16 <= n) {
       const p = scores + (<usize>i << 2);
       const t = f32x4.splat(rs);
       let m: v128;
-      if (base + <u32>i > ri) {
+      if (!keyed && base + <u32>i > ri) {
         m = v128.or(v128.or(f32x4.gt(v128.load(p), t), f32x4.gt(v128.load(p, 16), t)),
           v128.or(f32x4.gt(v128.load(p, 32), t), f32x4.gt(v128.load(p, 48), t)));
       } else {
@@ -83,7 +83,7 @@ export function topk_push(scores: usize, n: i32, base: u32, k: i32, hIdx: usize,
       if (!v128.any_true(m)) { i += 15; continue; }
     }
     const s = load<f32>(scores + (<usize>i << 2));
-    const id = base + <u32>i;
+    const id = keyed ? load<u32>(keys + (<usize>i << 2)) : base + <u32>i;
     if (worse(rs, ri, s, id)) {
       store<f32>(hScores, s);
       store<u32>(hIdx, id);
@@ -93,6 +93,11 @@ export function topk_push(scores: usize, n: i32, base: u32, k: i32, hIdx: usize,
     }
   }
   return count;
+}
+
+// push with indices base+i.
+export function topk_push(scores: usize, n: i32, base: u32, k: i32, hIdx: usize, hScores: usize, count: i32): i32 {
+  return push(scores, n, false, 0, base, k, hIdx, hScores, count);
 }
 
 // Sorts a heap built by topk_push in place, best first.
@@ -118,41 +123,7 @@ export function topk(scores: usize, n: i32, k: i32, outIdx: usize, outScores: us
 // outScores, best first, ties to the lower key; returns the count. The same selection as topk over
 // a buffer indexed by key, whatever order the keys come in.
 export function topk_keyed(scores: usize, keys: usize, n: i32, k: i32, outIdx: usize, outScores: usize): i32 {
-  if (k <= 0) return 0;
-  let count = 0;
-  let i = 0;
-  for (; i < n && count < k; i++) {
-    const s = load<f32>(scores + (<usize>i << 2));
-    if (s > -Infinity) {
-      store<f32>(outScores + (<usize>count << 2), s);
-      store<u32>(outIdx + (<usize>count << 2), load<u32>(keys + (<usize>i << 2)));
-      sift_up(outIdx, outScores, count);
-      count++;
-    }
-  }
-  if (count == k) {
-    let rs = load<f32>(outScores);
-    let ri = load<u32>(outIdx);
-    for (; i < n; i++) {
-      // Skip 16 scores at a time while none reaches the root (a tie may win by its key: >=).
-      if ((i & 15) == 0 && i + 16 <= n) {
-        const p = scores + (<usize>i << 2);
-        const t = f32x4.splat(rs);
-        const m = v128.or(v128.or(f32x4.ge(v128.load(p), t), f32x4.ge(v128.load(p, 16), t)),
-          v128.or(f32x4.ge(v128.load(p, 32), t), f32x4.ge(v128.load(p, 48), t)));
-        if (!v128.any_true(m)) { i += 15; continue; }
-      }
-      const s = load<f32>(scores + (<usize>i << 2));
-      const id = load<u32>(keys + (<usize>i << 2));
-      if (worse(rs, ri, s, id)) {
-        store<f32>(outScores, s);
-        store<u32>(outIdx, id);
-        sift_down(outIdx, outScores, 0, k);
-        rs = load<f32>(outScores);
-        ri = load<u32>(outIdx);
-      }
-    }
-  }
-  topk_sort(outIdx, outScores, count);
-  return count;
+  const c = push(scores, n, true, keys, 0, k, outIdx, outScores, 0);
+  topk_sort(outIdx, outScores, c);
+  return c;
 }
