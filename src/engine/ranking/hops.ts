@@ -24,7 +24,7 @@ import { bestMentions, titleHits } from './phrases.js';
 import { answerKind } from './question.js';
 import { restrictedTerms } from './scan-budget.js';
 import { TouchedRows } from './touched-rows.js';
-import type { Candidates, HopBuffers, HopNext, Query, ScanTarget, TitleHit } from './types.js';
+import type { Candidates, Expansion, HopBuffers, HopNext, Query, ScanTarget, TitleHit } from './types.js';
 
 export class Searcher {
   constructor(
@@ -267,7 +267,7 @@ export class Searcher {
   }
 
   /** The expansion of a read passage: its rare terms, weighted by where they occur. */
-  expansion(q: Query, p: number, x: ExpansionParams): { terms: number[]; weights: number[]; positions: number[] } {
+  expansion(q: Query, p: number, x: ExpansionParams): Expansion {
     const c = this.c;
     const { terms, flags } = c.seq(p);
     const nt = c.titleLineLength(p);
@@ -304,23 +304,17 @@ export class Searcher {
     const marked = exp.terms.length
       ? c.accumulate(exp.terms, exp.weights, this.buf.s2, { ptr: this.buf.mark2, list: this.buf.idx, listed: this.hop1Marked, restrict })
       : 0;
+    const listed = this.hop1Marked + marked;
     try {
-      return this.nextCandidates(q, reads, beam, exp, this.touched(this.hop1Marked + marked));
+      return this.nextCandidates(q, reads, beam, exp, this.touched(listed));
     } finally {
-      const listed = this.hop1Marked + marked;
       kk.copyRowsF32(this.buf.s2, this.buf.s, this.buf.idx, listed, n);
       kk.copyRowsU8(this.buf.mark2, this.buf.mark, this.buf.idx, listed, n);
     }
   }
 
   /** hopNext's candidates and features, once the read passage's scan is in s2 and `touched`. */
-  private nextCandidates(
-    q: Query,
-    reads: number[],
-    beam: ReadonlySet<number>,
-    exp: { terms: number[]; weights: number[]; positions: number[] },
-    touched: TouchedRows,
-  ): HopNext {
+  private nextCandidates(q: Query, reads: number[], beam: ReadonlySet<number>, exp: Expansion, touched: TouchedRows): HopNext {
     const c = this.c;
     const p = reads[reads.length - 1];
     const s2 = this.scoresOf(this.buf.s2);

@@ -3,6 +3,13 @@
 // Plain interfaces only; the code that builds them lives in hops.ts, stages.ts, loop.ts and
 // search-op.ts.
 
+/** The terms a read passage adds to a later hop's scan (hops.ts expansion), with their weights and positions in it. */
+export interface Expansion {
+  terms: number[];
+  weights: number[];
+  positions: number[];
+}
+
 /** A document title a term sequence mentions (phrases.ts titleHits; read-only: titles may share one). */
 export interface TitleHit {
   /** Terms in the mention. */

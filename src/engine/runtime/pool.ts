@@ -72,7 +72,7 @@ export class EnginePool {
   private broken: PoolBrokenError | undefined;
   private lastWorkerError: Error | undefined;
   private lastActive = performance.now();
-  private readonly relocateTimer: NodeJS.Timeout;
+  private readonly idleTimer: NodeJS.Timeout;
   private relocating = false;
   /** Relocations of the heap so far. */
   relocations = 0;
@@ -130,13 +130,13 @@ export class EnginePool {
     this.piscina.on('workerDestroy', () => setImmediate(() => this.checkAlive()));
     const minBytes = opts.relocateMinBytes ?? 0;
     // a relocation that fails (no memory for the new one) leaves the heap as it was: reported, never thrown
-    const check = () => this.relocateIfIdle(minBytes).catch((err: Error) => opts.onWorkerError?.(err));
-    this.relocateTimer = setInterval(check, MEMORY.relocate.checkMs);
-    this.relocateTimer.unref();
+    const check = () => this.whenIdle(minBytes).catch((err: Error) => opts.onWorkerError?.(err));
+    this.idleTimer = setInterval(check, MEMORY.relocate.checkMs);
+    this.idleTimer.unref();
   }
 
   /** Once idle: the kept task scratch goes back (memory.ts freeScratch); with relocation on (minBytes > 0), free pages, collections and moves too. */
-  private async relocateIfIdle(minBytes: number): Promise<void> {
+  private async whenIdle(minBytes: number): Promise<void> {
     const idle = this.inflight.size === 0 && performance.now() - this.lastActive >= this.idleNeededMs;
     if (!idle) return;
     if (minBytes === 0) {
@@ -304,7 +304,7 @@ export class EnginePool {
   /** Refuses new tasks, waits for in-flight ones, then stops the workers. Idempotent. */
   close(): Promise<void> {
     this.closing ??= (async () => {
-      clearInterval(this.relocateTimer);
+      clearInterval(this.idleTimer);
       while (this.inflight.size > 0) await Promise.allSettled([...this.inflight]);
       await this.piscina.destroy();
     })();
