@@ -101,3 +101,68 @@ export function copy_rows_u8(dst: usize, src: usize, rows: usize, n: i32, limit:
     if (r < limit) store<u8>(dst + <usize>r, load<u8>(src + <usize>r));
   }
 }
+
+// dst[r] = a[r] + w * b[r] for every r = rows[i], i in [0, n), with r < limit (the others are
+// skipped): a sum of fields over the rows a scan listed. f32 elements.
+export function sum_rows_f32(dst: usize, a: usize, b: usize, w: f32, rows: usize, n: i32, limit: u32): void {
+  for (let i = 0; i < n; i++) {
+    const r = load<u32>(rows + (<usize>i << 2));
+    if (r < limit) store<f32>(dst + (<usize>r << 2), load<f32>(a + (<usize>r << 2)) + w * load<f32>(b + (<usize>r << 2)));
+  }
+}
+
+// scores[r] = -Infinity for every r = rows[i], i in [0, n), with lo <= r < hi and flags[r - lo] != 0:
+// mask_dead over the rows a scan listed, for one segment's flags (lo its first global row).
+export function mask_rows(scores: usize, rows: usize, n: i32, lo: u32, hi: u32, flags: usize): void {
+  for (let i = 0; i < n; i++) {
+    const r = load<u32>(rows + (<usize>i << 2));
+    if (r >= lo && r < hi && load<u8>(flags + <usize>(r - lo)) != 0) store<f32>(scores + (<usize>r << 2), -Infinity);
+  }
+}
+
+// dst[r] = 0 for every r = rows[i], i in [0, n), with r < limit; elements of `width` bytes (1 or 4):
+// hands a scan's rows back clean.
+export function zero_rows(dst: usize, rows: usize, n: i32, limit: u32, width: u32): void {
+  for (let i = 0; i < n; i++) {
+    const r = load<u32>(rows + (<usize>i << 2));
+    if (r >= limit) continue;
+    if (width == 4) store<f32>(dst + (<usize>r << 2), 0);
+    else store<u8>(dst + <usize>r, 0);
+  }
+}
+
+// bm25_accumulate_marked for k terms at once, read from the listed rows' term sequences instead of
+// the terms' postings: for every r = rows[i], i in [0, n), with lo <= r < hi (one segment, local row
+// r - lo), counts each of terms[0..k) in seq[seqStart[r - lo] .. seqStart[r - lo + 1]) (never past
+// seqLength; capped at 255,
+// as a posting packs tf; counts: u32[k] of scratch), then adds each counted term's BM25 (weights[j])
+// in term order. Where the listed rows are the marked ones, the same sums as
+// bm25_accumulate_marked over each term in turn; it reads the rows' lengths, not the postings.
+export function bm25_accumulate_rows(rows: usize, n: i32, lo: u32, hi: u32, seqStart: usize, seq: usize, seqLength: u32, terms: usize, weights: usize,
+  k: i32, counts: usize, docLen: usize, avgLen: f32, k1: f32, b: f32, scores: usize): void {
+  const c0 = k1 * (<f32>1 - b), c1 = k1 * b / avgLen, kp1 = k1 + 1;
+  const kk = <usize>k;
+  for (let i = 0; i < n; i++) {
+    const r = load<u32>(rows + (<usize>i << 2));
+    if (r < lo || r >= hi) continue;
+    const local = r - lo;
+    for (let j: usize = 0; j < kk; j++) store<u32>(counts + (j << 2), 0);
+    const to = <usize>min<u32>(load<u32>(seqStart + ((<usize>local + 1) << 2)), seqLength);
+    const from = <usize>min<u32>(load<u32>(seqStart + (<usize>local << 2)), <u32>to);
+    for (let p = from; p < to; p++) {
+      const t = load<u32>(seq + (p << 2));
+      for (let j: usize = 0; j < kk; j++) {
+        if (load<u32>(terms + (j << 2)) == t) {
+          const at = counts + (j << 2);
+          store<u32>(at, load<u32>(at) + 1);
+        }
+      }
+    }
+    for (let j: usize = 0; j < kk; j++) {
+      const tf = load<u32>(counts + (j << 2));
+      if (tf == 0) continue;
+      const num = load<f32>(weights + (j << 2)) * kp1;
+      bm25_add(scores, docLen, local, <f32>min<u32>(tf, 255), c0, c1, num);
+    }
+  }
+}

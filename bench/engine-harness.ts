@@ -9,7 +9,7 @@ import type { MemoryStoreIndex } from '../src/engine/index/index.js';
 import type { Engine } from '../src/engine/index.js';
 import { startEngine } from '../src/engine/index.js';
 import { loadModel, type ModelDescriptor, readModelFolder } from '../src/engine/model/index.js';
-import { type SearchTask, searchOp, searchScratchBytes, snapshotOf } from '../src/engine/ranking/index.js';
+import { cleanTag, type SearchTask, searchOp, searchScratchBytes, snapshotOf } from '../src/engine/ranking/index.js';
 import { createEngineRuntime, type EngineRuntime } from '../src/engine/runtime/index.js';
 import type { Doc } from './bench-util.js';
 import { KernelProfile } from './kernel-profile.js';
@@ -55,7 +55,9 @@ export class EngineHarness {
     const totalRows = segments.reduce((n, s) => n + s.nRows, 0);
     const dim = this.model.params.dense?.dim ?? 0;
     const heap = this.runtime.heap;
-    const scratch = heap.allocScratch(searchScratchBytes(totalRows, dim, maxResults));
+    const tag = cleanTag(totalRows);
+    const scratch = heap.allocScratch(searchScratchBytes(totalRows, dim, maxResults), tag);
+    let clean = false;
     try {
       const task: SearchTask = {
         query,
@@ -68,11 +70,13 @@ export class EngineHarness {
         scratch,
         scan,
         scanBudget,
+        scratchClean: heap.isClean(scratch, tag),
       };
       const t0 = performance.now();
       const kernels = this.profileKernels ? this.profile.kernels : this.runtime.kernels;
       const out = searchOp({ kernels, shared: this.model }, task);
       const ms = performance.now() - t0;
+      clean = out.scratchClean;
       const bases: number[] = [];
       segments.reduce((b, s) => {
         bases.push(b);
@@ -82,7 +86,7 @@ export class EngineHarness {
       const spans = out.hits.map((h): [number, number] => [segments[h.seg].rowStart[h.row], segments[h.seg].rowEnd[h.row]]);
       return { docIds, spans, confidence: out.confidence, ms, hops: out.hopsUsed };
     } finally {
-      heap.freeScratch(scratch);
+      heap.freeScratch(scratch, clean ? tag : undefined);
     }
   }
 

@@ -1,20 +1,14 @@
 // A later hop's scan goes into score and mark buffers that hop 1 copied once (s2, mark2); each
 // hop puts back the rows it changed, from the touched-row list, instead of copying the buffers whole
 // again. Checked: after every hop s2 and mark2 equal s and mark again, and a hop's candidates and
-// features are the same whatever hops ran before it, with exact and with approximate scans.
+// features are the same whatever hops ran before it, with exact and with approximate scans; and the
+// restricted terms of an approximate scan add the same read from the listed rows (rows-scan.ts).
 import t from 'tap';
 import { restrictedTerms, Searcher } from '../src/engine/ranking/index.js';
-import { openShippedStore } from './helpers/shipped-store.js';
+import { termId, tokenize } from '../src/engine/text/index.js';
+import { NAMED_ROWS, openShippedStore } from './helpers/shipped-store.js';
 
-const words = ['river', 'castle', 'painter', 'harbour', 'treaty', 'opera', 'glacier', 'festival', 'railway', 'monastery'];
-const names = ['Alma Reyes', 'Borek Stein', 'Cato Lind', 'Dara Quinn', 'Elis Varga', 'Fenn Holt'];
-const docs = Array.from({ length: 400 }, (_, i) => {
-  const title = `${names[i % names.length]} ${i}`;
-  const other = `${names[(i * 7 + 3) % names.length]} ${(i * 7 + 3) % 400}`;
-  const body = [0, 1, 2, 3].map((j) => words[(i * (j + 3) + j) % words.length]).join(' ');
-  const verb = ['painted', 'mapped', 'sang of', 'guarded', 'signed'][i % 5];
-  return { id: `d${i}`, text: `${title}\n${title} ${verb} the ${body} near ${other}, in ${1800 + i}.`, metadata: {} };
-});
+const docs = NAMED_ROWS;
 const store = await openShippedStore(docs);
 t.teardown(() => store.close());
 const search = store.model.params.search;
@@ -53,3 +47,24 @@ for (const budget of [0, 60]) {
     for (const p of first.top) t.equal(backward.out.get(p), forward.out.get(p), `read ${p}: the same hop in either order`);
   });
 }
+
+t.test('restricted terms read from the listed rows add what their postings add', async (t) => {
+  const { c, buf } = store.searcher([]);
+  const n = c.totalRows;
+  const views = c.kernels.views;
+  const terms = Array.from(tokenize('Cato Lind glacier river painter castle').forms, termId);
+  const weights = terms.map((_, i) => 0.5 + i / 4);
+  const restrict = terms.map((_, i) => i >= 2);
+  const scan = (byRows: 'auto' | 'always' | undefined) => {
+    c.kernels.fillBytes(buf.s, 4 * n);
+    c.kernels.fillBytes(buf.mark, n);
+    const marks = { ptr: buf.mark, list: buf.idx, listed: 0, restrict, terms: byRows ? buf.rowTerms : 0, byRows };
+    const marked = c.accumulate(terms, weights, buf.s, marks);
+    return { marked, scores: Buffer.from(views.u8At(buf.s, 4 * n)) };
+  };
+  const postings = scan(undefined);
+  const rows = scan('always');
+  t.ok(postings.marked > 0 && postings.marked < n, 'the rare terms touch some rows');
+  t.equal(rows.marked, postings.marked, 'the same rows marked');
+  t.ok(rows.scores.equals(postings.scores), 'the same scores, bit for bit');
+});

@@ -247,6 +247,134 @@ t.test('copy_rows_f32 and copy_rows_u8 copy the listed rows below the limit, not
     }
 });
 
+t.test('sum_rows_f32, mask_rows and zero_rows touch the listed rows in range, nothing else', async (t) => {
+  const r = rng(44);
+  for (const n of [0, 1, 17, 1029])
+    for (const listed of [0, 1, 5, 300]) {
+      const A = new Arena(rt);
+      const rows = Uint32Array.from({ length: listed }, () => Math.floor(r() * (n + 8)));
+      const a = randF32(r, n),
+        b = randF32(r, n),
+        dst = randF32(r, n),
+        dst8 = Uint8Array.from({ length: n }, () => 1 + Math.floor(r() * 255));
+      const lo = Math.floor(n / 3),
+        hi = Math.max(lo, n - 2);
+      const flags = Uint8Array.from({ length: hi - lo }, () => (r() < 0.4 ? 1 : 0));
+      const pRows = A.put(rows),
+        pDst = A.put(dst),
+        pDst8 = A.put(dst8);
+      K.sumRowsF32(pDst, A.put(a), A.put(b), 0.5, pRows, listed, n);
+      const want = Array.from(dst);
+      for (const row of rows) if (row < n) want[row] = Math.fround(a[row] + Math.fround(0.5 * b[row]));
+      t.same([...A.f32(pDst, n)], want, `n ${n}, ${listed} rows: sum`);
+      K.maskRows(pDst, pRows, listed, lo, hi, A.put(flags));
+      for (const row of rows) if (row >= lo && row < hi && flags[row - lo]) want[row] = -Infinity;
+      t.same([...A.f32(pDst, n)], want, `n ${n}, ${listed} rows: mask`);
+      K.zeroRows(pDst, pRows, listed, n, 4);
+      K.zeroRows(pDst8, pRows, listed, n, 1);
+      const want8 = Array.from(dst8);
+      for (const row of rows)
+        if (row < n) {
+          want[row] = 0;
+          want8[row] = 0;
+        }
+      t.same([...A.f32(pDst, n)], want, `n ${n}, ${listed} rows: zero f32`);
+      t.same([...A.u8(pDst8, n)], want8, `n ${n}, ${listed} rows: zero u8`);
+      A.freeAll();
+    }
+});
+
+t.test('bm25_accumulate_rows gives bit for bit what bm25_accumulate_marked gives over each term in turn', async (t) => {
+  const r = rng(45);
+  for (const [nRows, k] of [
+    [1, 1],
+    [40, 3],
+    [700, 7],
+    [300, 40],
+  ]) {
+    const A = new Arena(rt);
+    const vocab = 12;
+    // each row a sequence of terms 0..vocab-1 (term 3 repeated past 255 in row 0, as a posting caps it)
+    const seqs = Array.from({ length: nRows }, (_, row) =>
+      row === 0 ? new Array<number>(300).fill(3) : Array.from({ length: Math.floor(r() * 30) }, () => Math.floor(r() * vocab)),
+    );
+    const starts = new Uint32Array(nRows + 1);
+    seqs.forEach((q, i) => {
+      starts[i + 1] = starts[i] + q.length;
+    });
+    const seq = Uint32Array.from(seqs.flat());
+    const docLen = Float32Array.from(seqs, (q) => q.length);
+    const avg = Math.max(1, seq.length / nRows);
+    const terms = Array.from({ length: k }, (_, j) => (j * 5) % vocab);
+    const weights = Float32Array.from(terms, () => 0.2 + r() * 2);
+    const lo = 1000;
+    const listed = [...Array(nRows).keys()].filter(() => r() < 0.6).map((row) => row + lo);
+    listed.push(lo + nRows + 3, lo - 1);
+    const marks = new Uint8Array(nRows);
+    for (const g of listed) if (g >= lo && g < lo + nRows) marks[g - lo] = 1;
+    const s0 = randF32(r, nRows);
+    const pL = A.put(docLen),
+      pMark = A.put(marks),
+      pWant = A.put(s0),
+      pGot = A.put(s0);
+    for (let j = 0; j < k; j++) {
+      const postings = Uint32Array.from(
+        seqs.flatMap((q, row) => {
+          const tf = q.filter((x) => x === terms[j]).length;
+          return tf ? [((row << 8) | Math.min(tf, 255)) >>> 0] : [];
+        }),
+      );
+      K.bm25AccumulateMarked(A.put(postings), postings.length, nRows, pL, avg, 1.2, 0.75, weights[j], pWant, pMark);
+    }
+    const pTerms = A.put(Uint32Array.from(terms)),
+      pW = A.put(weights);
+    const counts = A.alloc(4 * k);
+    K.bm25AccumulateRows(
+      A.put(Uint32Array.from(listed)),
+      listed.length,
+      lo,
+      lo + nRows,
+      A.put(starts),
+      A.put(seq),
+      seq.length,
+      pTerms,
+      pW,
+      k,
+      counts,
+      pL,
+      avg,
+      1.2,
+      0.75,
+      pGot,
+    );
+    t.same([...A.f32(pGot, nRows)], [...A.f32(pWant, nRows)], `${nRows} rows, ${k} terms`);
+    A.freeAll();
+  }
+  const A = new Arena(rt);
+  const pGot = A.put(new Float32Array(1));
+  // a sequence start past the sequences is read no further than their length
+  K.bm25AccumulateRows(
+    A.put(Uint32Array.of(0)),
+    1,
+    0,
+    1,
+    A.put(Uint32Array.of(0, 1e6)),
+    A.put(Uint32Array.of(2)),
+    1,
+    A.put(Uint32Array.of(2)),
+    A.put(Float32Array.of(1)),
+    1,
+    A.alloc(4),
+    A.put(Float32Array.of(1)),
+    1,
+    1.2,
+    0.75,
+    pGot,
+  );
+  t.ok(A.f32(pGot, 1)[0] > 0, 'a row whose sequence runs past the end counts the terms within it');
+  A.freeAll();
+});
+
 t.test('topk_push over chunks in any order equals topk over the whole', async (t) => {
   const r = rng(5);
   for (const [n, k] of [
@@ -561,6 +689,15 @@ t.test('wrappers reject out-of-bounds and malformed arguments', async (t) => {
     ['row copy destination past the end', () => K.copyRowsF32(end - 8, f, f, 0, 4)],
     ['u8 row copy source past the end', () => K.copyRowsU8(f, end - 2, f, 0, 4)],
     ['gather source past the end', () => K.gatherF32(end - 8, 4, f, 1, f)],
+    ['row sum source past the end', () => K.sumRowsF32(f, end - 8, f, 1, f, 0, 4)],
+    ['row sum weight not finite', () => K.sumRowsF32(f, f, f, NaN, f, 0, 4)],
+    ['row mask flags past the end', () => K.maskRows(f, f, 0, 0, 4, end - 2)],
+    ['row mask lo above hi', () => K.maskRows(f, f, 0, 5, 4, f)],
+    ['row zero width 2', () => K.zeroRows(f, f, 0, 4, 2 as 4)],
+    ['row zero destination past the end', () => K.zeroRows(end - 8, f, 0, 4, 4)],
+    ['row scan sequences past the end', () => K.bm25AccumulateRows(f, 0, 0, 1, f, end - 8, 4, f, f, 1, f, f, 10, 1.2, 0.75, f)],
+    ['row scan counts past the end', () => K.bm25AccumulateRows(f, 0, 0, 1, f, f, 0, f, f, 2, end - 4, f, 10, 1.2, 0.75, f)],
+    ['row scan b outside [0, 1]', () => K.bm25AccumulateRows(f, 0, 0, 1, f, f, 0, f, f, 1, f, f, 10, 1.2, 2, f)],
     ['fill past the end', () => K.fillBytes(end - 2, 4)],
     ['fill value above a byte', () => K.fillBytes(f, 4, 256)],
     ['copy source past the end', () => K.copyBytes(f, end - 2, 4)],

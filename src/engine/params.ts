@@ -172,6 +172,24 @@ export const SCAN = {
   budget: 1 << 15,
   /** reductions run over the touched rows only when they are at most 1/sparseShare of the rows */
   sparseShare: 8,
+  /**
+   * Stores with more rows than this keep a search's per-row scratch clean between searches
+   * (ranking/buffers.ts): hop 1 scans into buffers already zero, sums, masks and copies only the
+   * rows it listed, and zeroes those when the search ends, instead of zeroing, summing, masking and
+   * copying every row's buffers (about 40 bytes a row a search). Rows dead or filtered out that no
+   * scan touched then read 0 rather than -Infinity, as the reductions over touched rows already
+   * count them. Below it, and in training, every buffer is zeroed and masked whole.
+   */
+  cleanRows: 250_000,
+  /**
+   * The restricted terms of an approximate scan are read from the touched rows' term sequences
+   * rather than from their postings (ranking/rows-scan.ts) when the rows' length, times the terms
+   * and this cost, is below the postings' count; at most rowScanTerms terms per kernel call. A row's
+   * token is compared with every term, a posting only reads a mark: the cost was chosen on the scale
+   * bench's stores (bench/RESULTS.md, "Hop 1 on the rows it touched").
+   */
+  rowScanCost: 16,
+  rowScanTerms: 32,
   /** bins of the score histograms behind rank estimates */
   histBins: 2048,
   /** snapshots and terms per snapshot whose posting ranges a worker remembers (term-ranges.ts) */

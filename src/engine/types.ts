@@ -35,6 +35,8 @@ export interface SearchParams {
   /** How hops scan (benchmarks and tests; the HTTP API leaves it to the store size): see SearchTask. */
   scan?: 'exact' | 'approximate';
   scanBudget?: number;
+  /** keep the search's per-row scratch clean between searches (default: above SCAN.cleanRows rows; ranking/buffers.ts) */
+  keepClean?: boolean;
 }
 
 export interface PassageHit {

@@ -1,8 +1,9 @@
 // What a store index needs from the engine: the shared heap, the worker pool, the model, and the
 // worker round trips that build segments. Scratch blocks for a task are allocated here on the main
 // thread and ended once the task settled (kept for the next task: WasmHeap.freeScratch; workers
-// never allocate). Building and merging segments
-// run in the pool's background lane, behind every waiting search. The encodings a build reads are
+// never allocate); with a clean tag, the task is told whether its block is clean under it and says
+// whether it handed the block back so (`scratchClean` in its args and result). Building and merging
+// segments run in the pool's background lane, behind every waiting search. The encodings a build reads are
 // packed into one buffer that moves to the worker (the caller's copies are left untouched).
 import type { ModelDescriptor } from '../model/index.js';
 import type { EnginePool, LaneOptions, WasmHeap } from '../runtime/index.js';
@@ -23,12 +24,16 @@ export function createContext(heap: WasmHeap, pool: EnginePool, model: ModelDesc
       return pool.run<BuiltSegment>('build', { blobs, fingerprint: model.fingerprint, dim } satisfies BuildArgs, BACKGROUND, [buffer]);
     },
     mergeSegments: (sources, into) => pool.run<MergeResult>('merge', { sources, dim, into } satisfies MergeArgs, BACKGROUND),
-    async withScratch<R>(op: string, bytes: number, args: Record<string, unknown>, lane: LaneOptions = {}): Promise<R> {
-      const scratch = heap.allocScratch(bytes);
+    async withScratch<R>(op: string, bytes: number, args: Record<string, unknown>, lane: LaneOptions = {}, cleanTag?: string): Promise<R> {
+      const scratch = heap.allocScratch(bytes, cleanTag);
+      let clean = false;
       try {
-        return await pool.run<R>(op, { ...args, scratch }, lane);
+        const scratchClean = cleanTag !== undefined && heap.isClean(scratch, cleanTag);
+        const r = await pool.run<R>(op, { ...args, scratch, scratchClean }, lane);
+        clean = (r as { scratchClean?: unknown }).scratchClean === true;
+        return r;
       } finally {
-        heap.freeScratch(scratch);
+        heap.freeScratch(scratch, clean ? cleanTag : undefined);
       }
     },
   };

@@ -1,7 +1,7 @@
 // Main-thread side of a search: snapshots the segments, builds the filter mask, runs the `search`
 // op in a worker with its scratch, then maps the rows it returns to documents and renders the trace.
 // Rows whose document changed while the search ran are dropped (never returned with stale text).
-import { type SearchTask, type SearchTaskResult, searchScratchBytes, snapshotOf } from '../ranking/index.js';
+import { cleanTag, type SearchTask, type SearchTaskResult, searchScratchBytes, snapshotOf } from '../ranking/index.js';
 import type { PassageHit, SearchParams } from '../types.js';
 import { explain } from './explain.js';
 import type { EngineContext, PendingResult, Segment } from './types.js';
@@ -38,11 +38,14 @@ export async function runSearch(
       blocked,
       scan: params.scan,
       scanBudget: params.scanBudget,
+      keepClean: params.keepClean,
     };
     result = await ctx.withScratch<SearchTaskResult>(
       'search',
       searchScratchBytes(totalRows, dim, params.maxResults),
       task as unknown as Record<string, unknown>,
+      {},
+      cleanTag(totalRows),
     );
   } finally {
     if (blocked) ctx.heap.free(blocked);

@@ -54,5 +54,5 @@ export interface EngineContext {
   /** Merges `sources` into `into`, a block of at least their size (the image is written there). */
   mergeSegments(sources: MergeSource[], into: { ptr: number; bytes: number }): Promise<MergeResult>;
   /** Runs `op` with a scratch block of `bytes` bytes passed as `args.scratch`, in the pool's `lane` (default: foreground). */
-  withScratch<R>(op: string, bytes: number, args: Record<string, unknown>, lane?: LaneOptions): Promise<R>;
+  withScratch<R>(op: string, bytes: number, args: Record<string, unknown>, lane?: LaneOptions, cleanTag?: string): Promise<R>;
 }

@@ -1,7 +1,10 @@
 // The per-search scratch of the hops (hops.ts), laid out in one block: f32 score buffers,
 // the touched-row marks, list and gather buffers of touched-rows.ts (each per row of the snapshot),
-// then the top-k lists, the rank histogram and the dense encoder's scratch. Serving (search-op.ts)
-// and training (in-process.ts) lay it out the same way.
+// then the top-k lists, the rank histogram, the terms of a scan by rows (rows-scan.ts) and the
+// dense encoder's scratch. Serving (search-op.ts) and training (in-process.ts) lay it out the same way.
+// A block is clean for a layout (cleanTag) when its six per-row buffers that a scan adds to or
+// copies into (sBody, sTitle, s, s2, mark, mark2) are zero over their laid-out lengths: a search
+// given such a block scans without zeroing them, and may hand it back clean (question-scan.ts).
 
 import { SCAN } from '../params.js';
 import type { HopBuffers } from './types.js';
@@ -12,7 +15,12 @@ const align16 = (n: number) => (n + 15) & ~15;
 export function hopScratchBytes(totalRows: number, topK: number, denseBytes: number): number {
   const f = align16(4 * Math.max(totalRows, 1));
   const u8 = align16(Math.max(totalRows, 1));
-  return 7 * f + 2 * u8 + 8 * topK + 4 * SCAN.histBins + denseBytes;
+  return 7 * f + 2 * u8 + 8 * topK + 4 * SCAN.histBins + 12 * SCAN.rowScanTerms + denseBytes;
+}
+
+/** The tag under which a block kept clean for `totalRows` rows is known (blocks of one layout share it). */
+export function cleanTag(totalRows: number): string {
+  return `hops/${align16(4 * Math.max(totalRows, 1))}/${align16(Math.max(totalRows, 1))}`;
 }
 
 /** Lays HopBuffers out from `ptr` (a block of hopScratchBytes). */
@@ -31,9 +39,12 @@ export function hopBuffers(ptr: number, totalRows: number, topK: number): HopBuf
     g2: at(6),
     mark: ptr + 7 * f,
     mark2: ptr + 7 * f + u8,
+    rowBytes: f,
+    markBytes: u8,
     topIdx: top,
     topScores: top + 4 * topK,
     hist: top + 8 * topK,
-    dense: top + 8 * topK + 4 * SCAN.histBins,
+    rowTerms: top + 8 * topK + 4 * SCAN.histBins,
+    dense: top + 8 * topK + 4 * SCAN.histBins + 12 * SCAN.rowScanTerms,
   };
 }

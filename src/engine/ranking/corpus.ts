@@ -10,6 +10,7 @@ import { FEATURE_TEXT } from '../params.js';
 import type { WasmKernels } from '../runtime/index.js';
 import { type PostingRange, SEC, SegmentView } from '../segment/index.js';
 import { CorpusTitles } from './corpus-titles.js';
+import { scanByRows } from './rows-scan.js';
 import { type TermTable, termTable } from './term-ranges.js';
 import type { CorpusStats, ScanMarks, ScanTarget, SnapshotSegment } from './types.js';
 
@@ -169,7 +170,7 @@ export class SearchCorpus {
   }
 
   /** A term's postings in each segment, in one field (memoised). */
-  private ranges(field: 'body' | 'title', term: number): ReadonlyArray<PostingRange | undefined> {
+  ranges(field: 'body' | 'title', term: number): ReadonlyArray<PostingRange | undefined> {
     const cache = this.rangeCache[field];
     let r = cache.get(term);
     if (!r) {
@@ -212,6 +213,7 @@ export class SearchCorpus {
     let marked = 0;
     for (const phase of [false, true]) {
       for (const t of targets) {
+        if (phase && marks && scanByRows(this, t, { terms, weights, restricted }, marks, marks.listed + marked)) continue;
         for (let i = 0; i < terms.length; i++)
           if (restricted(i) === phase)
             marked += this.scanTerm(t, terms[i], weights[i] * t.scale, phase ? 'marked' : marks ? 'touch' : 'all', marks, marked);
@@ -277,6 +279,14 @@ export class SearchCorpus {
       this.kernels.maskDead(scores + 4 * this.rowBase[si], s.nRows, s.dead);
     });
     if (this.blocked) this.kernels.maskDead(scores, this.totalRows, this.blocked);
+  }
+
+  /** mask() over the rows list[0..count) only (the others are left as they are). */
+  maskListed(scores: number, list: number, count: number): void {
+    this.snapshot.forEach((s, si) => {
+      if (s.deadRows !== 0) this.kernels.maskRows(scores, list, count, this.rowBase[si], this.rowBase[si] + s.nRows, s.dead);
+    });
+    if (this.blocked) this.kernels.maskRows(scores, list, count, 0, this.totalRows, this.blocked);
   }
 
   /** Term ids and flags of a row's passage (views: use at once). */

@@ -8,7 +8,8 @@
 // rank histograms) run over those rows only when they are few (touched-rows.ts), and with a scan
 // budget common terms only add to rows the rare ones touched (scan-budget.ts: the approximate scan).
 // A later hop scans into s2 / mark2, copied from hop 1's s / mark once per search, and puts back the
-// rows it listed when it ends, so that it costs what it touched rather than the store's size.
+// rows it listed when it ends, so that it costs what it touched rather than the store's size. Hop 1's
+// scan, over every row or (clean scratch) the rows it listed only: question-scan.ts.
 // A hop's candidates are bounded whatever the store: at most HOPS.hitTitles / HOPS.linkTitles named
 // titles (params.ts).
 import type { DenseTables, ExpansionParams } from '../model/index.js';
@@ -22,9 +23,10 @@ import { h1Features } from './hop1-features.js';
 import { h2Features } from './hop2-features.js';
 import { bestMentions, titleHits } from './phrases.js';
 import { answerKind } from './question.js';
+import { QuestionScan, type ScratchMode } from './question-scan.js';
 import { restrictedTerms } from './scan-budget.js';
 import { TouchedRows } from './touched-rows.js';
-import type { Candidates, Expansion, HopBuffers, HopNext, Query, ScanTarget, TitleHit } from './types.js';
+import type { Candidates, Expansion, HopBuffers, HopNext, Query, TitleHit } from './types.js';
 
 export class Searcher {
   constructor(
@@ -37,7 +39,14 @@ export class Searcher {
     readonly denseTables?: DenseTables,
     /** postings a scan reads in full before it prunes common terms (see SCAN.approximateRows); 0: exact scans */
     readonly scanBudget = 0,
-  ) {}
+    /** how hop 1 treats the buffers (question-scan.ts): 'fill' every row, 'clean' or 'dirty' the rows it lists */
+    scratch: ScratchMode = 'fill',
+  ) {
+    this.question = new QuestionScan(c, buf, scratch);
+  }
+
+  /** Hop 1's scan of the question: the rows it marked (listed first in buf.idx), and the scratch's state. */
+  private readonly question: QuestionScan;
 
   private readonly links = new Map<number, Map<number, TitleHit>>();
 
@@ -52,9 +61,6 @@ export class Searcher {
     return hits;
   }
 
-  /** Rows marked by hop 1's scan (set by query()). */
-  private hop1Marked = 0;
-
   /** The first `count` rows of the touched-row list (the list must not change while in use). */
   private touched(count: number): TouchedRows {
     return new TouchedRows(this.c.kernels, this.c.totalRows, { idx: this.buf.idx, g: this.buf.g, g2: this.buf.g2 }, count);
@@ -62,7 +68,7 @@ export class Searcher {
 
   /** Hop 1's best rows (after query()), best first, at most k. */
   topOfQuery(k: number): Array<[number, number]> {
-    return this.top(this.touched(this.hop1Marked), this.buf.s, k);
+    return this.top(this.touched(this.question.marked), this.buf.s, k);
   }
 
   /** Rows of `scores` with a positive score, best first (at most k); `rows` are the rows the scan touched. */
@@ -175,27 +181,9 @@ export class Searcher {
     const breaks = tk.forms.map((_, i) => i > 0 && /[(,]/.test(text.slice(tk.end[i - 1], tk.start[i])));
     const qt = [...new Set(Array.from(ids).filter((_, i) => !stops[i]))];
     const qidf = qt.map((t) => c.idf(t));
-    const n = c.totalRows;
-    const kk = c.kernels;
-    kk.fillBytes(this.buf.sBody, 4 * n);
-    kk.fillBytes(this.buf.sTitle, 4 * n);
-    kk.fillBytes(this.buf.mark, n);
     const qw = qt.map((t) => this.theta.get(t) ?? 1);
-    const restrict = restrictedTerms(c, qt, this.scanBudget);
-    const fields: ScanTarget[] = [
-      { field: 'body', scores: this.buf.sBody, scale: 1 },
-      { field: 'title', scores: this.buf.sTitle, scale: 1 },
-    ];
-    this.hop1Marked = c.scan(fields, qt, qw, { ptr: this.buf.mark, list: this.buf.idx, listed: 0, restrict });
-    kk.copyBytes(this.buf.s, this.buf.sBody, 4 * n);
-    kk.axpyF32(n, c.lexical.titleWeight, this.buf.sTitle, this.buf.s);
-    c.mask(this.buf.s);
-    c.mask(this.buf.sBody);
-    c.mask(this.buf.sTitle);
-    // s2 and mark2 start as s and mark; each later hop puts back the rows it changed (hopNext)
-    kk.copyBytes(this.buf.s2, this.buf.s, 4 * n);
-    kk.copyBytes(this.buf.mark2, this.buf.mark, n);
-    const touched = this.touched(this.hop1Marked);
+    this.question.scan(qt, qw, restrictedTerms(c, qt, this.scanBudget));
+    const touched = this.touched(this.question.marked);
     const order = this.top(touched, this.buf.s, HOPS.topTake);
     const flags = Uint8Array.from(caps, (v) => (v ? FLAG_CAPITALISED : 0));
     const hits = titleHits(c, ids, flags, 0);
@@ -245,6 +233,11 @@ export class Searcher {
       docScore: this.docScorer(qt, qw, order),
       ...denseScorers(c, this.denseTables, this.buf.dense, ids),
     };
+  }
+
+  /** Ends the search's use of the buffers; whether they are clean for its layout (question-scan.ts). */
+  end(): boolean {
+    return this.question.end();
   }
 
   /** Hop-1 pool (best rows by s, plus the best rows of every title the question names) and features. */
@@ -301,15 +294,23 @@ export class Searcher {
     // s2 = s + e: the question's scores plus the scan of the read passage's terms (e = s2 - s), the
     // rows it marks listed after hop 1's; only listed rows differ from s and mark, and are put back
     const restrict = restrictedTerms(c, exp.terms, this.scanBudget);
+    const resume = this.question.suspend();
     const marked = exp.terms.length
-      ? c.accumulate(exp.terms, exp.weights, this.buf.s2, { ptr: this.buf.mark2, list: this.buf.idx, listed: this.hop1Marked, restrict })
+      ? c.accumulate(exp.terms, exp.weights, this.buf.s2, {
+          ptr: this.buf.mark2,
+          list: this.buf.idx,
+          listed: this.question.marked,
+          restrict,
+        })
       : 0;
-    const listed = this.hop1Marked + marked;
+    const listed = this.question.marked + marked;
+    this.question.maskLater(marked);
     try {
       return this.nextCandidates(q, reads, beam, exp, this.touched(listed));
     } finally {
       kk.copyRowsF32(this.buf.s2, this.buf.s, this.buf.idx, listed, n);
       kk.copyRowsU8(this.buf.mark2, this.buf.mark, this.buf.idx, listed, n);
+      resume();
     }
   }
 

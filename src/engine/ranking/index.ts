@@ -4,7 +4,7 @@
 // the loop, and the `search` op. Training fits the model on exactly these functions.
 export { assemble, weave } from './assemble.js';
 export { bm25 } from './bm25.js';
-export { hopBuffers, hopScratchBytes } from './buffers.js';
+export { cleanTag, hopBuffers, hopScratchBytes } from './buffers.js';
 export { CHAIN2_NAMES, CHAIN3_NAMES, chain2Vector, chain3Vector } from './chain-features.js';
 export { chainOrder, confidence, logit, returnedConfidence } from './confidence.js';
 export { SearchCorpus, snapshotOf } from './corpus.js';

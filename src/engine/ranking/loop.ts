@@ -21,6 +21,7 @@ import { dotw } from './feature-table.js';
 import { Searcher } from './hops.js';
 import { markTerms, stopIds } from './marks.js';
 import { isQuestion } from './question.js';
+import type { ScratchMode } from './question-scan.js';
 import { buildHop1, buildHop2, buildHop3, hop1Chains, stageOf } from './stages.js';
 import { sufficiencyFeatures } from './sufficiency-features.js';
 import type { Chains, HopBuffers, LoopOutput, Stage, Why } from './types.js';
@@ -85,15 +86,9 @@ interface Done {
  * stage's threshold) and max_hops allows; returns the stage whose evidence is most likely sufficient,
  * with the hops actually run and the path the deepest hop read.
  */
-export function runLoop(
-  c: SearchCorpus,
-  model: ModelDescriptor,
-  task: { query: string; maxHops: number; maxResults: number; lead?: number; approximate?: boolean; scanBudget?: number },
-  buf: HopBuffers,
-): LoopOutput {
+export function runLoop(c: SearchCorpus, model: ModelDescriptor, task: LoopTask, buf: HopBuffers): LoopOutput & { scratchClean: boolean } {
   const m = model.params.search;
   if (!m) throw new Error(`model ${model.name}@${model.version} has no search parameters`);
-  const k = task.maxResults;
   const s = new Searcher(
     c,
     new Set(model.params.stop),
@@ -101,7 +96,25 @@ export function runLoop(
     thetaOf(m),
     model.dense,
     task.approximate ? (task.scanBudget ?? SCAN.budget) : 0,
+    task.scratch,
   );
+  const out = loop(s, c, model, m, task);
+  return { ...out, scratchClean: s.end() };
+}
+
+/** What runLoop is asked: the question and its bounds, how hop 1 scans and how it treats its scratch (hops.ts Searcher). */
+interface LoopTask {
+  query: string;
+  maxHops: number;
+  maxResults: number;
+  lead?: number;
+  approximate?: boolean;
+  scanBudget?: number;
+  scratch?: ScratchMode;
+}
+
+function loop(s: Searcher, c: SearchCorpus, model: ModelDescriptor, m: LoopParams, task: LoopTask): LoopOutput {
+  const k = task.maxResults;
   let clock = performance.now();
   const costs: HopCost[] = [];
   /** Records the hop that ends now: its time since the previous one ended. */

@@ -1,7 +1,8 @@
 // The `search` worker op: runs the multi-hop loop of loop.ts over a snapshot of a store's
 // segments and returns rows (segment index, local row) with their scores and hops, the hops used,
 // the confidence and raw trace steps. Scratch: the hop buffers of buffers.ts (per-row score,
-// mark and gather buffers, then top-k buffers).
+// mark and gather buffers, then top-k buffers); above SCAN.cleanRows rows (or as the task says)
+// kept clean, and the result says whether it was handed back so.
 import { denseScratchBytes, type ModelDescriptor } from '../model/index.js';
 import { HOPS, SCAN } from '../params.js';
 import type { OpContext } from '../runtime/index.js';
@@ -18,7 +19,10 @@ export function searchOp(ctx: OpContext, t: SearchTask): SearchTaskResult {
   const model = ctx.shared as ModelDescriptor;
   const corpus = new SearchCorpus(ctx.kernels, t.segments, t.stats, model.params.lexical, t.blocked);
   const approximate = t.scan ? t.scan === 'approximate' : corpus.totalRows > SCAN.approximateRows;
-  const out = runLoop(corpus, model, { ...t, approximate }, hopBuffers(t.scratch, corpus.totalRows, Math.max(HOPS.rankCap, t.maxResults)));
+  const keepClean = t.keepClean ?? corpus.totalRows > SCAN.cleanRows;
+  const scratch = keepClean ? (t.scratchClean ? 'clean' : 'dirty') : 'fill';
+  const buf = hopBuffers(t.scratch, corpus.totalRows, Math.max(HOPS.rankCap, t.maxResults));
+  const out = runLoop(corpus, model, { ...t, approximate, scratch }, buf);
   return {
     hits: out.hits.map((h) => {
       const [seg, row] = corpus.locate(h.row);
@@ -32,5 +36,6 @@ export function searchOp(ctx: OpContext, t: SearchTask): SearchTaskResult {
       const why = s.why.kind === 'query' ? s.why : { ...s.why, from: corpus.locate(s.why.fromRow) };
       return { hop: s.hop, seg, row, why, ms: s.ms, candidates: s.candidates };
     }),
+    scratchClean: out.scratchClean,
   };
 }

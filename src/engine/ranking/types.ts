@@ -233,6 +233,10 @@ export interface ScanMarks {
   list: number;
   listed: number;
   restrict?: readonly boolean[];
+  /** scratch of 12 · SCAN.rowScanTerms bytes: with it (not 0), restricted terms may be read from the listed rows (rows-scan.ts) */
+  terms?: number;
+  /** 'always': read the restricted terms from the listed rows whatever it costs (tests); default by cost */
+  byRows?: 'auto' | 'always';
 }
 
 /** Score buffers (byte pointers of f32[totalRows]), touched-row scratch and top-k scratch (buffers.ts). */
@@ -244,12 +248,17 @@ export interface HopBuffers {
   /** u8[totalRows] marks of the rows hop 1 touched, and of those a later hop touched */
   mark: number;
   mark2: number;
+  /** laid-out bytes of each f32 row buffer and of each mark buffer (at least 4 · totalRows, totalRows) */
+  rowBytes: number;
+  markBytes: number;
   /** u32[totalRows] row list and two f32[totalRows] gather buffers */
   idx: number;
   g: number;
   g2: number;
   topIdx: number;
   topScores: number;
+  /** 12 · SCAN.rowScanTerms bytes for rows-scan.ts (terms, weights, counts) */
+  rowTerms: number;
   /** u32[histogram bins] for rank estimates */
   hist: number;
   /** denseScratchBytes(dim) for encoding the question (unused without an encoder) */
@@ -280,6 +289,10 @@ export interface SearchTask {
   scan?: 'exact' | 'approximate';
   /** postings an approximate scan reads in full (default: the params' scan budget) */
   scanBudget?: number;
+  /** whether `scratch` is clean for this layout (buffers.ts cleanTag), as the main thread kept it */
+  scratchClean?: boolean;
+  /** scan into clean scratch and hand it back clean (default: above the params' cleanRows rows); false: zero the buffers first */
+  keepClean?: boolean;
 }
 
 export interface RawStep {
@@ -298,4 +311,6 @@ export interface SearchTaskResult {
   stage: number;
   confidence: number;
   steps: RawStep[];
+  /** whether the search handed its scratch back clean (buffers.ts cleanTag) */
+  scratchClean: boolean;
 }

@@ -339,6 +339,91 @@ export class WasmKernels {
     this.k.copy_rows_u8(dst, src, rows, n, limit >>> 0);
   }
 
+  /**
+   * bm25AccumulateMarked for k terms at once from the rows' term sequences: for r = rows[i], i < n,
+   * lo <= r < hi, each term's count in seq[seqStart[r - lo] .. seqStart[r - lo + 1]) (a segment's
+   * sequences, read no further than seqLength; counts: u32[k] scratch) adds its BM25 with
+   * weights[j] to scores[r - lo].
+   */
+  bm25AccumulateRows(
+    rows: number,
+    n: number,
+    lo: number,
+    hi: number,
+    seqStart: number,
+    seq: number,
+    seqLength: number,
+    terms: number,
+    weights: number,
+    k: number,
+    counts: number,
+    docLen: number,
+    avgLen: number,
+    k1: number,
+    b: number,
+    scores: number,
+  ): void {
+    this.rowCopyArgs(rows, n, hi);
+    int('lo', lo, 0, hi);
+    int('k', k);
+    int('seqLength', seqLength);
+    this.span('seqStart', seqStart, hi - lo + 1, 4);
+    this.span('seq', seq, seqLength, 4);
+    this.span('terms', terms, k, 4);
+    this.span('weights', weights, k, 4);
+    this.span('counts', counts, k, 4);
+    this.span('docLen', docLen, hi - lo, 4);
+    this.span('scores', scores, hi - lo, 4);
+    finite('avgLen', avgLen, 2 ** -126);
+    finite('k1', k1, 0);
+    finite('b', b, 0, 1);
+    this.k.bm25_accumulate_rows(
+      rows,
+      n,
+      lo >>> 0,
+      hi >>> 0,
+      seqStart,
+      seq,
+      seqLength >>> 0,
+      terms,
+      weights,
+      k,
+      counts,
+      docLen,
+      avgLen,
+      k1,
+      b,
+      scores,
+    );
+  }
+
+  /** dst[r] = a[r] + w * b[r] for r = rows[i], i < n, r < limit (f32; the others skipped). */
+  sumRowsF32(dst: number, a: number, b: number, w: number, rows: number, n: number, limit: number): void {
+    this.rowCopyArgs(rows, n, limit);
+    this.span('dst', dst, limit, 4);
+    this.span('a', a, limit, 4);
+    this.span('b', b, limit, 4);
+    finite('w', w);
+    this.k.sum_rows_f32(dst, a, b, w, rows, n, limit >>> 0);
+  }
+
+  /** scores[r] = -Infinity for r = rows[i], i < n, lo <= r < hi, flags[r - lo] != 0 (one segment's dead or filter flags). */
+  maskRows(scores: number, rows: number, n: number, lo: number, hi: number, flags: number): void {
+    this.rowCopyArgs(rows, n, hi);
+    int('lo', lo, 0, hi);
+    this.span('scores', scores, hi, 4);
+    this.span('flags', flags, hi - lo, 1);
+    this.k.mask_rows(scores, rows, n, lo >>> 0, hi >>> 0, flags);
+  }
+
+  /** dst[r] = 0 for r = rows[i], i < n, r < limit; elements of `width` bytes (1 or 4). */
+  zeroRows(dst: number, rows: number, n: number, limit: number, width: 1 | 4): void {
+    this.rowCopyArgs(rows, n, limit);
+    if (width !== 1 && width !== 4) throw new KernelBoundsError(`width must be 1 or 4, got ${width}`);
+    this.span('dst', dst, limit, width);
+    this.k.zero_rows(dst, rows, n, limit >>> 0, width);
+  }
+
   private rowCopyArgs(rows: number, n: number, limit: number): void {
     int('n', n);
     int('limit', limit);

@@ -5,7 +5,8 @@
 // the bookkeeping unchanged. A retired block is reused only once every task pinned
 // before the retire has unpinned; free() reuses at once and is meant for blocks the
 // caller owns; freeScratch() keeps a task's scratch live for the next task's
-// allocScratch() until the engine is idle (its pages stay written).
+// allocScratch() until the engine is idle (its pages stay written), with the tag its task left it
+// clean under, if any (a block handed out again keeps its tag until it is ended or freed).
 // relocate() moves every live block, at the same address, into a fresh memory that
 // spans only up to the highest one: the old memory's pages (the high-water mark of
 // merges, a deleted store's index) can then go back to the system once no thread
@@ -59,6 +60,8 @@ export class WasmHeap {
   private idleFloor = 0;
   /** Task scratch blocks ended and kept live for the next task (freeScratch), oldest first. */
   private readonly kept: number[] = [];
+  /** The clean tag of each scratch block its last task ended clean (freeScratch). */
+  private readonly cleanTags = new Map<number, string>();
 
   constructor(memory: WebAssembly.Memory, opts: HeapOptions) {
     this.views = new MemoryViews(memory);
@@ -197,18 +200,27 @@ export class WasmHeap {
   }
 
   /**
-   * A block for one task's scratch (contents undefined): the smallest kept one (freeScratch) of at
-   * least `bytes` and at most MEMORY.scratch.maxOversize times it, else a fresh block.
+   * A block for one task's scratch (contents undefined unless isClean): the smallest kept one
+   * (freeScratch) of at least `bytes` and at most MEMORY.scratch.maxOversize times it, one kept clean
+   * under `tag` first, else a fresh block.
    */
-  allocScratch(bytes: number): number {
+  allocScratch(bytes: number, tag?: string): number {
     const want = alignUp(Math.max(bytes, 1));
     const fits = (size: number) => size >= want && size <= want * MEMORY.scratch.maxOversize;
+    const rank = (ptr: number) => [this.cleanTags.get(ptr) === tag && tag !== undefined ? 0 : 1, this.blocks.sizeOf(ptr) ?? 0];
     let best = -1;
     for (let i = 0; i < this.kept.length; i++) {
-      const size = this.blocks.sizeOf(this.kept[i]) ?? 0;
-      if (fits(size) && (best < 0 || size < (this.blocks.sizeOf(this.kept[best]) ?? 0))) best = i;
+      if (!fits(this.blocks.sizeOf(this.kept[i]) ?? 0)) continue;
+      const [c, size] = rank(this.kept[i]);
+      const [bc, bsize] = best < 0 ? [2, 0] : rank(this.kept[best]);
+      if (c < bc || (c === bc && size < bsize)) best = i;
     }
     return best < 0 ? this.alloc(bytes) : this.kept.splice(best, 1)[0];
+  }
+
+  /** Whether a scratch block's last task ended it clean under `tag` (freeScratch). */
+  isClean(ptr: number, tag: string): boolean {
+    return this.cleanTags.get(ptr) === tag;
   }
 
   /**
@@ -217,9 +229,11 @@ export class WasmHeap {
    * oldest freed beyond; every kept block is freed when the engine is idle (discardWhenIdle), before
    * a move, and when an allocation would otherwise grow the memory.
    */
-  freeScratch(ptr: number): void {
+  freeScratch(ptr: number, cleanTag?: string): void {
     if (this.blocks.sizeOf(ptr) === undefined || this.retired.has(ptr))
       throw new InvalidPointerError(`freeScratch: ${ptr} is not a live block`);
+    if (cleanTag === undefined) this.cleanTags.delete(ptr);
+    else this.cleanTags.set(ptr, cleanTag);
     this.kept.push(ptr);
     while (this.kept.length > MEMORY.scratch.keep) this.free(this.kept.shift()!);
   }
@@ -240,6 +254,7 @@ export class WasmHeap {
   free(ptr: number): void {
     if (this.retired.has(ptr)) throw new InvalidPointerError(`free: block ${ptr} is already retired`);
     if (this.blocks.release(ptr) === undefined) throw new InvalidPointerError(`free: ${ptr} is not a live block`);
+    this.cleanTags.delete(ptr);
     this.afterRelease();
   }
 
@@ -248,6 +263,7 @@ export class WasmHeap {
     if (this.retired.has(ptr)) throw new InvalidPointerError(`shrink: block ${ptr} is retired`);
     if (this.blocks.shrink(ptr, alignUp(Math.max(bytes, 1))) === undefined)
       throw new InvalidPointerError(`shrink: ${ptr} is not a live block`);
+    this.cleanTags.delete(ptr);
     this.afterRelease();
   }
 
@@ -257,6 +273,7 @@ export class WasmHeap {
     if (size === undefined) throw new InvalidPointerError(`retire: ${ptr} is not a live block`);
     if (this.retired.has(ptr)) throw new InvalidPointerError(`retire: block ${ptr} is already retired`);
     this.retired.add(ptr);
+    this.cleanTags.delete(ptr);
     this.retiredBytes += size;
     this.reclaim(this.epochs.retire(ptr));
   }

@@ -32,10 +32,14 @@ const KERNEL_NAMES: readonly (keyof KernelExports)[] = [
   'bm25_accumulate',
   'bm25_accumulate_touch',
   'bm25_accumulate_marked',
+  'bm25_accumulate_rows',
   'copy_rows_f32',
   'copy_rows_u8',
   'gather_f32',
   'mask_dead',
+  'mask_rows',
+  'sum_rows_f32',
+  'zero_rows',
 ];
 
 /** build/kernels.wasm, found from both src/engine (tsx, tests) and dist/engine. */

@@ -119,10 +119,31 @@ export interface KernelExports {
     scores: number,
     mark: number,
   ): void;
+  bm25_accumulate_rows(
+    rows: number,
+    n: number,
+    lo: number,
+    hi: number,
+    seqStart: number,
+    seq: number,
+    seqLength: number,
+    terms: number,
+    weights: number,
+    k: number,
+    counts: number,
+    docLen: number,
+    avgLen: number,
+    k1: number,
+    b: number,
+    scores: number,
+  ): void;
   copy_rows_f32(dst: number, src: number, rows: number, n: number, limit: number): void;
   copy_rows_u8(dst: number, src: number, rows: number, n: number, limit: number): void;
   gather_f32(src: number, srcLength: number, idx: number, n: number, dst: number): void;
   mask_dead(scores: number, n: number, flags: number): void;
+  mask_rows(scores: number, rows: number, n: number, lo: number, hi: number, flags: number): void;
+  sum_rows_f32(dst: number, a: number, b: number, w: number, rows: number, n: number, limit: number): void;
+  zero_rows(dst: number, rows: number, n: number, limit: number, width: number): void;
 }
 
 export interface WireError {

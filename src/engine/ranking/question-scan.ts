@@ -1,0 +1,102 @@
+// Hop 1's scan of the question into the hop buffers (buffers.ts), and what it leaves there for the
+// later hops and the next search. The scan adds BM25 of the question's terms to sBody and sTitle,
+// marks and lists the rows it touches (mark, idx), sets s = sBody + titleWeight · sTitle with dead and
+// filtered-out rows at -Infinity, and s2 / mark2 to s / mark (a later hop scans into those and puts
+// back the rows it changed: hops.ts hopNext).
+// Modes: 'fill' zeroes, sums, masks and copies every row (small stores and training); 'clean' takes
+// buffers already zero (the block kept clean: buffers.ts cleanTag), does all of it over the rows it
+// listed only, and end() zeroes those rows again; 'dirty' zeroes the buffers whole first, then works as
+// 'clean'. In the clean modes a dead or filtered-out row no scan touched reads 0, not -Infinity.
+// Invariant (clean modes): between scan() and end(), and outside a later hop's scan (suspend), every
+// buffer is zero but at the rows listed in idx[0..marked).
+import type { SearchCorpus } from './corpus.js';
+import type { HopBuffers, ScanTarget } from './types.js';
+
+export type ScratchMode = 'fill' | 'clean' | 'dirty';
+
+export class QuestionScan {
+  /** Rows the last scan marked, listed in idx[0..marked). */
+  marked = 0;
+  /** Clean modes: whether the buffers are zero; whether they are zero but for the listed rows. */
+  private zero: boolean;
+  private scanned = false;
+
+  constructor(
+    private readonly c: SearchCorpus,
+    private readonly buf: HopBuffers,
+    readonly mode: ScratchMode,
+  ) {
+    this.zero = mode === 'clean';
+  }
+
+  /** Scans the question's terms (weights qw; restrict: the terms that only add to touched rows). */
+  scan(qt: number[], qw: number[], restrict: readonly boolean[] | undefined): void {
+    const c = this.c;
+    const kk = c.kernels;
+    const n = c.totalRows;
+    const b = this.buf;
+    const whole = this.mode === 'fill';
+    if (whole) {
+      kk.fillBytes(b.sBody, 4 * n);
+      kk.fillBytes(b.sTitle, 4 * n);
+      kk.fillBytes(b.mark, n);
+    } else if (!this.end()) {
+      for (const p of [b.sBody, b.sTitle, b.s, b.s2]) kk.fillBytes(p, b.rowBytes);
+      for (const p of [b.mark, b.mark2]) kk.fillBytes(p, b.markBytes);
+    }
+    this.zero = false;
+    const fields: ScanTarget[] = [
+      { field: 'body', scores: b.sBody, scale: 1 },
+      { field: 'title', scores: b.sTitle, scale: 1 },
+    ];
+    this.marked = c.scan(fields, qt, qw, { ptr: b.mark, list: b.idx, listed: 0, restrict, terms: b.rowTerms });
+    const listed = this.marked;
+    if (whole) {
+      kk.copyBytes(b.s, b.sBody, 4 * n);
+      kk.axpyF32(n, c.lexical.titleWeight, b.sTitle, b.s);
+      for (const p of [b.s, b.sBody, b.sTitle]) c.mask(p);
+      kk.copyBytes(b.s2, b.s, 4 * n);
+      kk.copyBytes(b.mark2, b.mark, n);
+      return;
+    }
+    this.scanned = true;
+    kk.sumRowsF32(b.s, b.sBody, b.sTitle, c.lexical.titleWeight, b.idx, listed, n);
+    for (const p of [b.s, b.sBody, b.sTitle]) c.maskListed(p, b.idx, listed);
+    kk.copyRowsF32(b.s2, b.s, b.idx, listed, n);
+    kk.copyRowsU8(b.mark2, b.mark, b.idx, listed, n);
+  }
+
+  /**
+   * A later hop is about to scan into s2 / mark2: until the returned function runs (once its rows
+   * are put back), end() does not count the buffers clean.
+   */
+  suspend(): () => void {
+    const scanned = this.scanned;
+    this.scanned = false;
+    return () => {
+      this.scanned = scanned;
+    };
+  }
+
+  /** After a later hop's scan listed `count` rows after hop 1's: masks them in s2 (fill mode masked every row already). */
+  maskLater(count: number): void {
+    if (this.mode !== 'fill') this.c.maskListed(this.buf.s2, this.buf.idx + 4 * this.marked, count);
+  }
+
+  /**
+   * Ends the search's use of the buffers: in the clean modes, zeroes the rows the scan listed.
+   * Returns whether the buffers are clean (buffers.ts) for the search's layout.
+   */
+  end(): boolean {
+    if (this.scanned) {
+      const kk = this.c.kernels;
+      const n = this.c.totalRows;
+      const b = this.buf;
+      for (const p of [b.sBody, b.sTitle, b.s, b.s2]) kk.zeroRows(p, b.idx, this.marked, n, 4);
+      for (const p of [b.mark, b.mark2]) kk.zeroRows(p, b.idx, this.marked, n, 1);
+      this.scanned = false;
+      this.zero = true;
+    }
+    return this.zero;
+  }
+}
