@@ -291,7 +291,7 @@ export interface SearchTask {
   scanBudget?: number;
   /** whether `scratch` is clean for this layout (buffers.ts cleanTag), as the main thread kept it */
   scratchClean?: boolean;
-  /** scan into clean scratch and hand it back clean (default: above the params' cleanRows rows); false: zero the buffers first */
+  /** scan into clean scratch and hand it back clean (default: above the params' cleanRows rows); false: zero and mask every row's buffers */
   keepClean?: boolean;
 }
 
