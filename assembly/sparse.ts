@@ -1,5 +1,6 @@
 // Sparse scoring kernels: BM25 posting accumulation (all rows, marking and listing touched rows, or
-// marked rows only), gathers, copies of listed rows and dead-row masking.
+// marked rows only, from the postings or from the listed rows' sequences), gathers, and copies,
+// sums, masks and zeroing of listed rows, and dead-row masking.
 // Invariants: a posting packs (row << 8) | tf with tf in 1..255 and postings
 // sorted by row; only rows < rowLimit are touched, so docLen and scores need
 // rowLimit entries. Float results only: nothing traps on any input.
@@ -134,10 +135,10 @@ export function zero_rows(dst: usize, rows: usize, n: i32, limit: u32, width: u3
 // bm25_accumulate_marked for k terms at once, read from the listed rows' term sequences instead of
 // the terms' postings: for every r = rows[i], i in [0, n), with lo <= r < hi (one segment, local row
 // r - lo), counts each of terms[0..k) in seq[seqStart[r - lo] .. seqStart[r - lo + 1]) (never past
-// seqLength; capped at 255,
-// as a posting packs tf; counts: u32[k] of scratch), then adds each counted term's BM25 (weights[j])
-// in term order. Where the listed rows are the marked ones, the same sums as
-// bm25_accumulate_marked over each term in turn; it reads the rows' lengths, not the postings.
+// seqLength; capped at 255, as a posting packs tf; counts: u32[k] of scratch), then adds each
+// counted term's BM25 (weights[j]) in term order. Where the listed rows are the marked ones, the
+// same sums as bm25_accumulate_marked over each term in turn; it reads the rows' lengths, not the
+// postings.
 export function bm25_accumulate_rows(rows: usize, n: i32, lo: u32, hi: u32, seqStart: usize, seq: usize, seqLength: u32, terms: usize, weights: usize,
   k: i32, counts: usize, docLen: usize, avgLen: f32, k1: f32, b: f32, scores: usize): void {
   const c0 = k1 * (<f32>1 - b), c1 = k1 * b / avgLen, kp1 = k1 + 1;
