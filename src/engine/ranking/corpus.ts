@@ -1,16 +1,16 @@
 // A search task's view of one store: the snapshot's segments laid end to end as one row space
 // (global row = segment's row base + local row), with live corpus statistics, document frequencies
-// summed over segments, BM25 accumulation over both fields into a score buffer, and masking of
-// dead and filtered-out rows; its titles are corpus-titles.ts's. Worker side; reads segments only
-// through SegmentView and kernels.
+// summed over segments, BM25 accumulation over both fields into a score buffer (corpus-scan.ts),
+// and masking of dead and filtered-out rows; its titles are corpus-titles.ts's. Worker side; reads
+// segments only through SegmentView and kernels.
 // The per-row accessors run in the search's inner loops: they allocate nothing but the views and
 // tuples they return (a search's garbage is what its collections cost at a million rows).
 import type { LexicalParams } from '../model/index.js';
 import { FEATURE_TEXT } from '../params.js';
 import type { WasmKernels } from '../runtime/index.js';
-import { type PostingRange, SEC, SegmentView } from '../segment/index.js';
+import { type PostingRange, SegmentView } from '../segment/index.js';
+import { scanTargets } from './corpus-scan.js';
 import { CorpusTitles } from './corpus-titles.js';
-import { scanByRows } from './rows-scan.js';
 import { type TermTable, termTable } from './term-ranges.js';
 import type { CorpusStats, ScanMarks, ScanTarget, SnapshotSegment } from './types.js';
 
@@ -203,74 +203,11 @@ export class SearchCorpus {
   }
 
   /**
-   * For each target, scores += Σ weight_t · scale · bm25_field(t). Without marks every row holding a
-   * term is scored. With marks, the terms not restricted are scanned first and mark the rows they
-   * touch (u8 per global row), appending each row they newly mark to the marks' list; the restricted
-   * terms then add to marked rows only. Returns how many rows it newly marked.
+   * For each target, scores += Σ weight_t · scale · bm25_field(t), over every row or as `marks` says
+   * (corpus-scan.ts); returns how many rows it newly marked.
    */
   scan(targets: ScanTarget[], terms: ArrayLike<number>, weights: ArrayLike<number>, marks?: ScanMarks): number {
-    const restricted = (i: number) => marks?.restrict?.[i] ?? false;
-    let marked = 0;
-    for (const phase of [false, true]) {
-      for (const t of targets) {
-        if (phase && marks && scanByRows(this, t, { terms, weights, restricted }, marks, marks.listed + marked)) continue;
-        for (let i = 0; i < terms.length; i++)
-          if (restricted(i) === phase)
-            marked += this.scanTerm(t, terms[i], weights[i] * t.scale, phase ? 'marked' : marks ? 'touch' : 'all', marks, marked);
-      }
-    }
-    return marked;
-  }
-
-  private scanTerm(
-    t: ScanTarget,
-    term: number,
-    weight: number,
-    how: 'all' | 'touch' | 'marked',
-    marks: ScanMarks | undefined,
-    marked: number,
-  ): number {
-    const { k1, b, k1Title, bTitle } = this.lexical;
-    const body = t.field === 'body';
-    const avg = Math.max(body ? this.stats.avgBody : this.stats.avgTitle, 1e-3);
-    const w = weight * this.idf(term);
-    if (w === 0) return 0;
-    const kk = this.kernels;
-    const ranges = this.ranges(t.field, term);
-    const k1f = body ? k1 : k1Title;
-    const bf = body ? b : bTitle;
-    const mark = marks?.ptr ?? 0;
-    let added = 0;
-    // a plain loop and direct calls: this runs per term, field and segment of every hop, and allocates nothing
-    for (let si = 0; si < this.segs.length; si++) {
-      const range = ranges[si];
-      if (!range) continue;
-      const s = this.segs[si];
-      const lens = s.ptr(body ? SEC.blen : SEC.tlen);
-      const base = this.rowBase[si];
-      const scores = t.scores + 4 * base;
-      if (how === 'all') kk.bm25Accumulate(range.ptr, range.count, s.nRows, lens, avg, k1f, bf, w, scores);
-      else if (how === 'touch' && marks) {
-        const listed = marks.listed + marked + added;
-        const list = marks.list + 4 * listed;
-        added += kk.bm25AccumulateTouch(
-          range.ptr,
-          range.count,
-          s.nRows,
-          lens,
-          avg,
-          k1f,
-          bf,
-          w,
-          scores,
-          mark + base,
-          list,
-          this.totalRows - listed,
-          base,
-        );
-      } else kk.bm25AccumulateMarked(range.ptr, range.count, s.nRows, lens, avg, k1f, bf, w, scores, mark + base);
-    }
-    return added;
+    return scanTargets(this, targets, terms, weights, marks);
   }
 
   /** Sets dead and filtered-out rows of `scores` to -Infinity. */

@@ -12,7 +12,7 @@ import { type PostingRange, SEC, type SegmentView } from '../segment/index.js';
 import type { CorpusStats, ScanMarks, ScanTarget } from './types.js';
 
 /** What a scan by rows reads of the search corpus (corpus.ts SearchCorpus). */
-interface RowScanCorpus {
+export interface RowScanCorpus {
   readonly kernels: WasmKernels;
   readonly segs: readonly SegmentView[];
   readonly rowBase: readonly number[];

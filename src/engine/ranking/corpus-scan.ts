@@ -1,0 +1,91 @@
+// A scan of terms into score buffers over a snapshot's segments (corpus.ts SearchCorpus.scan): BM25
+// of each term in each target field, over every row holding it, or, with marks, the terms not
+// restricted first (marking and listing the rows they touch), then the restricted terms added to
+// marked rows only, from their postings or from the listed rows' sequences (rows-scan.ts).
+// Invariant: the rows a scan newly marks are listed after marks.listed, in the order met.
+import { SEC } from '../segment/index.js';
+import { type RowScanCorpus, scanByRows } from './rows-scan.js';
+import type { ScanMarks, ScanTarget } from './types.js';
+
+/** What a scan reads of the search corpus. */
+export interface ScanCorpus extends RowScanCorpus {
+  readonly totalRows: number;
+}
+
+/**
+ * For each target, scores += Σ weight_t · scale · bm25_field(t). Without marks every row holding a
+ * term is scored. With marks, the terms not restricted are scanned first and mark the rows they
+ * touch (u8 per global row), appending each row they newly mark to the marks' list; the restricted
+ * terms then add to marked rows only. Returns how many rows it newly marked.
+ */
+export function scanTargets(
+  c: ScanCorpus,
+  targets: ScanTarget[],
+  terms: ArrayLike<number>,
+  weights: ArrayLike<number>,
+  marks?: ScanMarks,
+): number {
+  const restricted = (i: number) => marks?.restrict?.[i] ?? false;
+  let marked = 0;
+  for (const phase of [false, true]) {
+    for (const t of targets) {
+      if (phase && marks && scanByRows(c, t, { terms, weights, restricted }, marks, marks.listed + marked)) continue;
+      for (let i = 0; i < terms.length; i++)
+        if (restricted(i) === phase)
+          marked += scanTerm(c, t, terms[i], weights[i] * t.scale, phase ? 'marked' : marks ? 'touch' : 'all', marks, marked);
+    }
+  }
+  return marked;
+}
+
+function scanTerm(
+  c: ScanCorpus,
+  t: ScanTarget,
+  term: number,
+  weight: number,
+  how: 'all' | 'touch' | 'marked',
+  marks: ScanMarks | undefined,
+  marked: number,
+): number {
+  const { k1, b, k1Title, bTitle } = c.lexical;
+  const body = t.field === 'body';
+  const avg = Math.max(body ? c.stats.avgBody : c.stats.avgTitle, 1e-3);
+  const w = weight * c.idf(term);
+  if (w === 0) return 0;
+  const kk = c.kernels;
+  const ranges = c.ranges(t.field, term);
+  const k1f = body ? k1 : k1Title;
+  const bf = body ? b : bTitle;
+  const mark = marks?.ptr ?? 0;
+  let added = 0;
+  // a plain loop and direct calls: this runs per term, field and segment of every hop, and allocates nothing
+  for (let si = 0; si < c.segs.length; si++) {
+    const range = ranges[si];
+    if (!range) continue;
+    const s = c.segs[si];
+    const lens = s.ptr(body ? SEC.blen : SEC.tlen);
+    const base = c.rowBase[si];
+    const scores = t.scores + 4 * base;
+    if (how === 'all') kk.bm25Accumulate(range.ptr, range.count, s.nRows, lens, avg, k1f, bf, w, scores);
+    else if (how === 'touch' && marks) {
+      const listed = marks.listed + marked + added;
+      const list = marks.list + 4 * listed;
+      added += kk.bm25AccumulateTouch(
+        range.ptr,
+        range.count,
+        s.nRows,
+        lens,
+        avg,
+        k1f,
+        bf,
+        w,
+        scores,
+        mark + base,
+        list,
+        c.totalRows - listed,
+        base,
+      );
+    } else kk.bm25AccumulateMarked(range.ptr, range.count, s.nRows, lens, avg, k1f, bf, w, scores, mark + base);
+  }
+  return added;
+}
