@@ -182,7 +182,7 @@ export const SCAN = {
    */
   cleanRows: 250_000,
   /**
-   * The restricted terms of an approximate scan are read from the touched rows' term sequences
+   * The restricted terms of hop 1's approximate scan are read from the touched rows' term sequences
    * rather than from their postings (ranking/rows-scan.ts) when the rows' length, times the terms
    * and this cost, is below the postings' count; at most rowScanTerms terms per kernel call. A row's
    * token is compared with every term, a posting only reads a mark: the cost was chosen on the scale

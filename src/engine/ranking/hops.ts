@@ -286,31 +286,15 @@ export class Searcher {
    * is empty (hop 3); `earlier` are the titles named by passages read before the last one.
    */
   hopNext(q: Query, reads: number[], beam: ReadonlySet<number>, x: ExpansionParams): HopNext {
-    const c = this.c;
-    const kk = c.kernels;
-    const n = c.totalRows;
     const p = reads[reads.length - 1];
     const exp = this.expansion(q, p, x);
-    // s2 = s + e: the question's scores plus the scan of the read passage's terms (e = s2 - s), the
-    // rows it marks listed after hop 1's; only listed rows differ from s and mark, and are put back
-    const restrict = restrictedTerms(c, exp.terms, this.scanBudget);
-    const resume = this.question.suspend();
-    const marked = exp.terms.length
-      ? c.accumulate(exp.terms, exp.weights, this.buf.s2, {
-          ptr: this.buf.mark2,
-          list: this.buf.idx,
-          listed: this.question.marked,
-          restrict,
-        })
-      : 0;
-    const listed = this.question.marked + marked;
-    this.question.maskLater(marked);
+    // s2 = s + e: the question's scores plus the scan of the read passage's terms (e = s2 - s); only
+    // the listed rows differ from s and mark, and are put back (question-scan.ts)
+    const listed = this.question.scanLater(exp.terms, exp.weights, restrictedTerms(this.c, exp.terms, this.scanBudget));
     try {
       return this.nextCandidates(q, reads, beam, exp, this.touched(listed));
     } finally {
-      kk.copyRowsF32(this.buf.s2, this.buf.s, this.buf.idx, listed, n);
-      kk.copyRowsU8(this.buf.mark2, this.buf.mark, this.buf.idx, listed, n);
-      resume();
+      this.question.putBack(listed);
     }
   }
 

@@ -1,14 +1,14 @@
 // Hop 1's scan of the question into the hop buffers (buffers.ts), and what it leaves there for the
 // later hops and the next search. The scan adds BM25 of the question's terms to sBody and sTitle,
 // marks and lists the rows it touches (mark, idx), sets s = sBody + titleWeight · sTitle with dead and
-// filtered-out rows at -Infinity, and s2 / mark2 to s / mark (a later hop scans into those and puts
-// back the rows it changed: hops.ts hopNext).
+// filtered-out rows at -Infinity, and s2 / mark2 to s / mark.
 // Modes: 'fill' zeroes, sums, masks and copies every row (small stores and training); 'clean' takes
 // buffers already zero (the block kept clean: buffers.ts cleanTag), does all of it over the rows it
 // listed only, and end() zeroes those rows again; 'dirty' zeroes the buffers whole first, then works as
 // 'clean'. In the clean modes a dead or filtered-out row no scan touched reads 0, not -Infinity.
-// Invariant (clean modes): between scan() and end(), and outside a later hop's scan (suspend), every
-// buffer is zero but at the rows listed in idx[0..marked).
+// A later hop scans into s2 / mark2 (scanLater) and puts back the rows it listed (putBack).
+// Invariant (clean modes): between scan() and end(), outside a later hop's scan, every buffer is zero
+// but at the rows listed in idx[0..marked).
 import type { SearchCorpus } from './corpus.js';
 import type { HopBuffers, ScanTarget } from './types.js';
 
@@ -20,6 +20,8 @@ export class QuestionScan {
   /** Clean modes: whether the buffers are zero; whether they are zero but for the listed rows. */
   private zero: boolean;
   private scanned = false;
+  /** A later hop's rows are in s2 / mark2, not yet put back. */
+  private later = false;
 
   constructor(
     private readonly c: SearchCorpus,
@@ -45,6 +47,7 @@ export class QuestionScan {
       for (const p of [b.mark, b.mark2]) kk.fillBytes(p, b.markBytes);
     }
     this.zero = false;
+    this.later = false;
     const fields: ScanTarget[] = [
       { field: 'body', scores: b.sBody, scale: 1 },
       { field: 'title', scores: b.sTitle, scale: 1 },
@@ -67,20 +70,27 @@ export class QuestionScan {
   }
 
   /**
-   * A later hop is about to scan into s2 / mark2: until the returned function runs (once its rows
-   * are put back), end() does not count the buffers clean.
+   * A later hop's scan of a read passage's terms into s2 / mark2, the rows it first marks listed
+   * after hop 1's (and masked: fill mode masked every row already; common terms from their postings
+   * only). Returns how many rows are listed
+   * now; until putBack(), end() does not count the buffers clean.
    */
-  suspend(): () => void {
-    const scanned = this.scanned;
-    this.scanned = false;
-    return () => {
-      this.scanned = scanned;
-    };
+  scanLater(terms: number[], weights: number[], restrict: readonly boolean[] | undefined): number {
+    const b = this.buf;
+    this.later = true;
+    const marked = terms.length ? this.c.accumulate(terms, weights, b.s2, { ptr: b.mark2, list: b.idx, listed: this.marked, restrict }) : 0;
+    if (this.mode !== 'fill') this.c.maskListed(b.s2, b.idx + 4 * this.marked, marked);
+    return this.marked + marked;
   }
 
-  /** After a later hop's scan listed `count` rows after hop 1's: masks them in s2 (fill mode masked every row already). */
-  maskLater(count: number): void {
-    if (this.mode !== 'fill') this.c.maskListed(this.buf.s2, this.buf.idx + 4 * this.marked, count);
+  /** Puts back the `listed` rows scanLater() returned: s2 / mark2 equal s / mark again. */
+  putBack(listed: number): void {
+    const kk = this.c.kernels;
+    const n = this.c.totalRows;
+    const b = this.buf;
+    kk.copyRowsF32(b.s2, b.s, b.idx, listed, n);
+    kk.copyRowsU8(b.mark2, b.mark, b.idx, listed, n);
+    this.later = false;
   }
 
   /**
@@ -88,6 +98,7 @@ export class QuestionScan {
    * Returns whether the buffers are clean (buffers.ts) for the search's layout.
    */
   end(): boolean {
+    if (this.later) return false;
     if (this.scanned) {
       const kk = this.c.kernels;
       const n = this.c.totalRows;

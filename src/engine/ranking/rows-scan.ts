@@ -2,8 +2,9 @@
 // touched. Read from their postings (bm25_accumulate_marked), that costs every posting of every
 // common term, which grows with the store; read from the touched rows' own term sequences
 // (bm25_accumulate_rows), it costs their lengths, which the scan budget bounds. scanByRows takes
-// the second way when it reads less (SCAN.rowScanCost), one field at a time, all its terms at once
-// (at most SCAN.rowScanTerms per call). The sums are the same either way: a posting's tf is the
+// the second way when it reads less (SCAN.rowScanCost) and the scan's marks give it scratch (hop 1's
+// scan does: question-scan.ts), one field at a time, all its terms at once (at most
+// SCAN.rowScanTerms per call). The sums are the same either way: a posting's tf is the
 // term's count in the row's sequence (capped at 255), and each row adds its terms in the same order.
 import type { LexicalParams } from '../model/index.js';
 import { SCAN } from '../params.js';

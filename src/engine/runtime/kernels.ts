@@ -177,12 +177,7 @@ export class WasmKernels {
 
   /** Best k scores (NaN and -Infinity skipped), best first, ties to the lower index; returns the count (<= min(k, n)). */
   topk(scores: number, n: number, k: number, outIdx: number, outScores: number): number {
-    int('n', n);
-    int('k', k);
-    const m = Math.min(k, n);
-    this.span('scores', scores, n, 4);
-    this.span('outIdx', outIdx, m, 4);
-    this.span('outScores', outScores, m, 4);
+    this.topkArgs(scores, n, k, outIdx, outScores);
     return this.k.topk(scores, n, k, outIdx, outScores);
   }
 
@@ -191,14 +186,18 @@ export class WasmKernels {
    * the lower key (topk over a buffer indexed by key, whatever the keys' order).
    */
   topkKeyed(scores: number, keys: number, n: number, k: number, outIdx: number, outScores: number): number {
+    this.topkArgs(scores, n, k, outIdx, outScores);
+    this.span('keys', keys, n, 4);
+    return this.k.topk_keyed(scores, keys, n, k, outIdx, outScores);
+  }
+
+  private topkArgs(scores: number, n: number, k: number, outIdx: number, outScores: number): void {
     int('n', n);
     int('k', k);
     const m = Math.min(k, n);
     this.span('scores', scores, n, 4);
-    this.span('keys', keys, n, 4);
     this.span('outIdx', outIdx, m, 4);
     this.span('outScores', outScores, m, 4);
-    return this.k.topk_keyed(scores, keys, n, k, outIdx, outScores);
   }
 
   /** Offers scores[i] as index base+i to a k-slot heap holding `count` entries; returns the new count. */

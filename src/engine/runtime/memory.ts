@@ -207,13 +207,14 @@ export class WasmHeap {
   allocScratch(bytes: number, tag?: string): number {
     const want = alignUp(Math.max(bytes, 1));
     const fits = (size: number) => size >= want && size <= want * MEMORY.scratch.maxOversize;
-    const rank = (ptr: number) => [this.cleanTags.get(ptr) === tag && tag !== undefined ? 0 : 1, this.blocks.sizeOf(ptr) ?? 0];
+    const size = (ptr: number) => this.blocks.sizeOf(ptr) ?? 0;
+    const tagged = (ptr: number) => tag !== undefined && this.cleanTags.get(ptr) === tag;
     let best = -1;
     for (let i = 0; i < this.kept.length; i++) {
-      if (!fits(this.blocks.sizeOf(this.kept[i]) ?? 0)) continue;
-      const [c, size] = rank(this.kept[i]);
-      const [bc, bsize] = best < 0 ? [2, 0] : rank(this.kept[best]);
-      if (c < bc || (c === bc && size < bsize)) best = i;
+      const p = this.kept[i];
+      if (!fits(size(p))) continue;
+      const q = this.kept[best];
+      if (best < 0 || (tagged(p) !== tagged(q) ? tagged(p) : size(p) < size(q))) best = i;
     }
     return best < 0 ? this.alloc(bytes) : this.kept.splice(best, 1)[0];
   }
