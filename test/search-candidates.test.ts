@@ -1,8 +1,9 @@
 // The candidate caps of a hop (ranking/hops.ts, ranking/phrases.ts): bestRows picks what a full sort
 // would (ties to the lower row, -Infinity last), bestMentions keeps the longest, full, earliest
 // mentions, and both keep everything when under their cap; a passage names only titles of rows a
-// search may return.
+// search may return, and none by a base title that more than FEATURE_TEXT.maxBaseTitles share.
 import t from 'tap';
+import { FEATURE_TEXT } from '../src/engine/params.js';
 import { bestMentions, bestRows, type TitleHit, titleHits } from '../src/engine/ranking/index.js';
 import { rng } from './helpers/engine.js';
 import { DEVOTION, openShippedStore } from './helpers/shipped-store.js';
@@ -71,4 +72,25 @@ t.test('a passage names the titles of rows the search may return, and only those
   t.same(named([]).sort(), ['director', 'film2'], 'the person, and the film named after him (by its base title)');
   t.same(named(['director']), ['film2'], 'a hidden (dead) document is not named');
   t.same(named(['director', 'film2']), [], 'nor is any when every row bearing them is hidden');
+});
+
+t.test('a base title more titles share than FEATURE_TEXT.maxBaseTitles names only the title it is whole', async (t) => {
+  const films = (n: number) =>
+    Array.from({ length: n }, (_, i) => ({ id: `film-${i}`, text: `Guido Brignone (film ${i})\nGuido Brignone is a film.`, metadata: {} }));
+  const named = async (n: number) => {
+    const store = await openShippedStore([...DEVOTION, ...films(n)]);
+    t.teardown(() => store.close());
+    const c = store.searcher([]).c;
+    const [film] = store.rowsOf('film');
+    const { terms, flags } = c.seq(film);
+    const keys = new Set(titleHits(c, terms, flags, c.titleLineLength(film), c.titleKey(film)).keys());
+    return {
+      director: keys.has(c.titleKey(store.rowsOf('director')[0])),
+      films: Array.from({ length: n }, (_, i) => c.titleKey(store.rowsOf(`film-${i}`)[0])).filter((k) => keys.has(k)).length,
+      size: keys.size,
+    };
+  };
+  const cap = FEATURE_TEXT.maxBaseTitles;
+  t.same(await named(cap), { director: true, films: cap, size: cap + 1 }, 'at the bound: the person and every film named after him');
+  t.same(await named(cap + 1), { director: true, films: 0, size: 1 }, 'past it: the person only');
 });

@@ -70,6 +70,13 @@ export const FEATURE_TEXT = {
   sentenceAvg: 25,
   /** longest title mention looked for (terms) */
   maxPhrase: 12,
+  /**
+   * A mention of a base title (a title without its trailing parenthetical) that more titles than
+   * this share names none of them by its base (phrases.ts titleHits): it does not say which one it
+   * means, and a hop would otherwise read every one of their passages as linked. No base title of
+   * the training data is shared by nearly as many.
+   */
+  maxBaseTitles: 32,
   /** a phrase whose rarest term has at most this many postings has its mentions counted exactly; above, that term's df stands in */
   exactMentions: 100,
   /**

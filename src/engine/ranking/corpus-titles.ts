@@ -5,7 +5,7 @@
 // Invariants: every list returned is memoised (do not modify); a title may have thousands of rows
 // (a common name's "X (film)", "X (band)", ...), so asking whether it has one stops at the first.
 import type { SegmentView } from '../segment/index.js';
-import type { TermTable } from './term-ranges.js';
+import type { NamedTitles, TermTable } from './term-ranges.js';
 
 export class CorpusTitles {
   private readonly liveRows = new Map<number, readonly number[]>();
@@ -27,8 +27,8 @@ export class CorpusTitles {
     return has;
   }
 
-  /** Titles (title keys) a phrase key names, with whether it is their full title. */
-  named(key: number): ReadonlyArray<{ titleKey: number; full: boolean }> {
+  /** Titles (title keys) a phrase key names, with whether it is their full title; and those it is the full title of. */
+  named(key: number): NamedTitles {
     const hit = this.table.phrase.get(key);
     if (hit) return hit;
     const out = new Map<number, boolean>();
@@ -38,7 +38,8 @@ export class CorpusTitles {
         out.set(tk, (out.get(tk) ?? false) || (packed & 255) === 1);
       }
     }
-    const titles = [...out].map(([titleKey, full]) => ({ titleKey, full }));
+    const all = [...out].map(([titleKey, full]) => ({ titleKey, full }));
+    const titles = { all, full: all.filter((t) => t.full) };
     this.table.phrase.set(key, titles);
     return titles;
   }

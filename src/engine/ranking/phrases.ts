@@ -11,7 +11,9 @@ import type { TitleHit } from './types.js';
 /**
  * Titles mentioned in seq[skip:] that a row the search may return bears (live, not filtered out),
  * longest mention per title; `exclude` (a title key) is skipped. Titles one window names may share
- * one hit object: hits are read-only.
+ * one hit object: hits are read-only. A window that is the base title of more than
+ * FEATURE_TEXT.maxBaseTitles titles ("Madonna" of "Madonna (1980 film)", "Madonna (band)", ...)
+ * names only the title it is whole: it does not say which of the others it means.
  * At each start the window grows while some title of the store starts with it.
  */
 export function titleHits(
@@ -28,7 +30,8 @@ export function titleHits(
       h = phraseExtend(h, seq[j]);
       const key = phraseFinal(h);
       if (!c.titles.hasPrefix(key)) break;
-      const rows = c.titles.named(key);
+      const named = c.titles.named(key);
+      const rows = named.all.length - named.full.length > FEATURE_TEXT.maxBaseTitles ? named.full : named.all;
       if (rows.length === 0) continue;
       const len = j - i + 1;
       let caps = 0;

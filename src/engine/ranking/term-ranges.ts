@@ -18,8 +18,18 @@ import type { PostingRange } from '../segment/index.js';
 export type TermField = 'body' | 'title';
 /** Per term, its postings in each segment of the snapshot (undefined where a segment lacks it). */
 export type TermRanges = Map<number, Array<PostingRange | undefined>>;
-/** The titles (title key, and whether the phrase is the whole title) of the documents whose title holds a phrase, by phrase key. */
-export type PhraseTitles = Map<number, ReadonlyArray<{ titleKey: number; full: boolean }>>;
+/** A title a phrase names: its title key, and whether the phrase is the whole title (else its base title, without a trailing parenthetical). */
+export interface NamedTitle {
+  titleKey: number;
+  full: boolean;
+}
+/** The titles a phrase names, in the snapshot's order, and those of them it is the whole title of. */
+export interface NamedTitles {
+  all: readonly NamedTitle[];
+  full: readonly NamedTitle[];
+}
+/** The titles of the documents whose title holds a phrase, by phrase key. */
+export type PhraseTitles = Map<number, NamedTitles>;
 /** Whether some title of the snapshot starts with a phrase, by phrase key. */
 export type PhrasePrefixes = Map<number, boolean>;
 /** The global rows (dead ones too) whose full title has a title key, by title key. */
