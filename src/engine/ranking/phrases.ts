@@ -36,8 +36,8 @@ export function titleHits(
       const len = j - i + 1;
       let caps = 0;
       if (flags) for (let k = i; k <= j; k++) caps += flags[k] & FLAG_CAPITALISED ? 1 : 0;
-      // one copy of the window, and one hit per kind, for every title it first names (a one-word
-      // base title may be thousands of titles')
+      // one copy of the window, and one hit per kind, for every title it first names (a base
+      // title may be up to FEATURE_TEXT.maxBaseTitles titles')
       const capfrac = flags ? caps / len : 0;
       let terms: Uint32Array | undefined;
       const hit = (full: boolean, pos: number): TitleHit => {
@@ -122,7 +122,7 @@ export function phraseMentions(c: SearchCorpus, terms: Uint32Array, cache: Map<n
 /** Title keys of the `k` best mentions: longest first, then full titles, then earliest, then by key. */
 export function bestMentions(hits: Map<number, TitleHit>, k: number): number[] {
   if (hits.size <= k) return [...hits.keys()];
-  // a sorted list of the best k so far: a window can name thousands of titles, most not kept
+  // a sorted list of the best k so far: a passage can name hundreds of titles, most not kept
   const before = ([ka, a]: [number, TitleHit], [kb, b]: [number, TitleHit]) =>
     b.len - a.len || +b.full - +a.full || a.pos - b.pos || ka - kb;
   const best: Array<[number, TitleHit]> = [];

@@ -83,13 +83,17 @@ export class QuestionScan {
     return this.marked + marked;
   }
 
-  /** Puts back the `listed` rows scanLater() returned: s2 / mark2 equal s / mark again. */
+  /**
+   * Puts back the `listed` rows scanLater() returned: s2 / mark2 equal s / mark again. A later hop
+   * may add to any listed row's score, but marks only the rows it listed after hop 1's (a mark is 1
+   * or 0), so only those are unmarked again.
+   */
   putBack(listed: number): void {
     const kk = this.c.kernels;
     const n = this.c.totalRows;
     const b = this.buf;
     kk.copyRowsF32(b.s2, b.s, b.idx, listed, n);
-    kk.copyRowsU8(b.mark2, b.mark, b.idx, listed, n);
+    kk.zeroRows(b.mark2, b.idx + 4 * this.marked, listed - this.marked, n, 1);
     this.later = false;
   }
 
