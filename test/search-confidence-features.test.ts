@@ -155,3 +155,24 @@ t.test("the top chain's first passage as hop 1 scores it", async (t) => {
   t.equal(feature(s, q, two([lord], [film, lord]), 'first.hit'), 1, 'the film passage, whose title the question names');
   t.not(read[H1_NAMES.indexOf('s')], h1Features(s.c, q, film)[H1_NAMES.indexOf('s')], 'the two passages score apart at hop 1');
 });
+
+t.test('a stage whose every chain scores -Infinity (its passages replaced while the search ran) has finite features', async (t) => {
+  const s = store.searcher([]);
+  const q = s.query('Who directed Devotion (1929 film)?');
+  const gone: Stage = {
+    ...stage([film], [film, other]),
+    chains: [[film], [other]],
+    scores: [-Infinity, -Infinity],
+    qcov: [0, 0],
+    lk: [0, 0],
+  };
+  const f = sufficiencyFeatures(s.c, q, gone, 2);
+  t.same(
+    SUFFICIENCY_NAMES.filter((_, i) => !Number.isFinite(f[i])),
+    [],
+    'every feature a number',
+  );
+  t.equal(f[SUFFICIENCY_NAMES.indexOf('p_top')], 0, "the top chain's probability, 0 / 0, reads 0");
+  const live = sufficiencyFeatures(s.c, q, stage([film], [film, other]), 2);
+  t.ok(live.every(Number.isFinite), 'a stage of a store that did not change: every feature a number, as before');
+});

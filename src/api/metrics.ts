@@ -142,11 +142,12 @@ export class ServerMetrics {
     });
   }
 
-  /** A search answered (each search of a batch too). */
+  /** A search answered (each search of a batch too); a value that is not a finite number is not observed (prom-client would throw). */
   searched(r: SearchResult): void {
-    this.hops.observe(r.hops_used);
-    this.confidence.observe(r.confidence);
-    this.engineSeconds.observe(r.latency_ms / 1000);
+    const observe = (h: Histogram, v: number) => Number.isFinite(v) && h.observe(v);
+    observe(this.hops, r.hops_used);
+    observe(this.confidence, r.confidence);
+    observe(this.engineSeconds, r.latency_ms / 1000);
   }
 
   documentsIngested(n: number): void {

@@ -102,7 +102,13 @@ export const SUFFICIENCY: ReadonlyArray<Feature<StageContext>> = [
 
 export const SUFFICIENCY_NAMES = namesOf(SUFFICIENCY);
 
-/** The sufficiency features of a stage whose list is cut at k. */
+/**
+ * The sufficiency features of a stage whose list is cut at k. A value that cannot be computed reads
+ * 0: a store changing under a search can leave a stage whose every chain scores -Infinity (each of
+ * its passages replaced or deleted while the search ran), whose probabilities are then 0 / 0; the
+ * confidence must stay a number. Every value of a stage read from an unchanging store is finite,
+ * so training reads the same features either way.
+ */
 export function sufficiencyFeatures(c: SearchCorpus, q: Query, st: Stage, k: number): Float64Array {
   const ret = st.ret.slice(0, k);
   const mx = Math.max(...st.scores);
@@ -121,7 +127,9 @@ export function sufficiencyFeatures(c: SearchCorpus, q: Query, st: Stage, k: num
     top: order[0],
     facts: questionFacts(q),
   };
-  return computeFeatures(SUFFICIENCY, ctx);
+  const f = computeFeatures(SUFFICIENCY, ctx);
+  for (let i = 0; i < f.length; i++) if (!Number.isFinite(f[i])) f[i] = 0;
+  return f;
 }
 
 /** The chains' probability mass (softmax of their scores) of the chains whose documents are all in the list. */
