@@ -11,22 +11,25 @@ import type { HopBuffers } from './types.js';
 
 const align16 = (n: number) => (n + 15) & ~15;
 
+/** Bytes of each f32 row buffer and of each u8 mark buffer for `totalRows` rows (16-byte aligned). */
+function rowSpans(totalRows: number): { f: number; u8: number } {
+  return { f: align16(4 * Math.max(totalRows, 1)), u8: align16(Math.max(totalRows, 1)) };
+}
+
 /** Bytes of HopBuffers for `totalRows` rows, top-k lists of `topK` and a dense scratch of `denseBytes`. */
 export function hopScratchBytes(totalRows: number, topK: number, denseBytes: number): number {
-  const f = align16(4 * Math.max(totalRows, 1));
-  const u8 = align16(Math.max(totalRows, 1));
-  return 7 * f + 2 * u8 + 8 * topK + 4 * SCAN.histBins + 12 * SCAN.rowScanTerms + denseBytes;
+  return hopBuffers(0, totalRows, topK).dense + denseBytes;
 }
 
 /** The tag under which a block kept clean for `totalRows` rows is known (blocks of one layout share it). */
 export function cleanTag(totalRows: number): string {
-  return `hops/${align16(4 * Math.max(totalRows, 1))}/${align16(Math.max(totalRows, 1))}`;
+  const { f, u8 } = rowSpans(totalRows);
+  return `hops/${f}/${u8}`;
 }
 
 /** Lays HopBuffers out from `ptr` (a block of hopScratchBytes). */
 export function hopBuffers(ptr: number, totalRows: number, topK: number): HopBuffers {
-  const f = align16(4 * Math.max(totalRows, 1));
-  const u8 = align16(Math.max(totalRows, 1));
+  const { f, u8 } = rowSpans(totalRows);
   const at = (i: number) => ptr + i * f;
   const top = ptr + 7 * f + 2 * u8;
   return {
