@@ -9,6 +9,7 @@ import type { StoredDocument } from '../src/engine/index.js';
 import { loadEngine } from '../src/engine/index.js';
 import { readModelFolder } from '../src/engine/model/index.js';
 import { SEGMENTS } from '../src/engine/params.js';
+import type { WasmHeap } from '../src/engine/runtime/index.js';
 import { type BuiltSegment, buildOp, type SegmentTables } from '../src/engine/segment/index.js';
 
 const engine = await loadEngine({ model: readModelFolder(defaultModelUri()), threads: 2 });
@@ -263,4 +264,60 @@ t.test('reserve sets a batch memory aside, release and close give it back, apply
   index.close();
   index.apply(pending);
   t.ok(heap.bytesInUse <= before, 'close gives back the segments and what was set aside');
+});
+
+t.test('a search running while documents are replaced and deleted answers from one state of the store', async (t) => {
+  const index = engine.createIndex({ compactWhenIdle: false }) as MemoryStoreIndex;
+  const n = 12;
+  await ingest(
+    index,
+    Array.from({ length: n }, (_, i) => doc(`w${i}`, `Walrus ${i}\nA walrus colony on shore number ${i}.`)),
+  );
+  const rewrite = await engine.encode([doc('w3', 'Walrus 3\nA walrus colony, since moved, on an ice floe.')]);
+  const ask = () => index.search({ query: 'walrus colony', maxHops: 1, maxResults: 100, trace: false }, noText);
+  for (const [what, write] of [
+    ['replaced', () => index.apply(rewrite)],
+    ['deleted', () => index.remove('w5')],
+  ] as const) {
+    const running = ask(); // its snapshot is taken now; the write lands while the worker searches
+    write();
+    const after = (await running).passages.map((p) => p.docId);
+    const now = (await ask()).passages.map((p) => p.docId);
+    t.same([...after].sort(), [...now].sort(), `a document ${what} during the search: the same documents as a search after it`);
+  }
+  const last = (await ask()).passages;
+  t.equal(last.length, n - 1, 'every document but the deleted one');
+  t.ok(
+    last.some((p) => p.docId === 'w3' && p.end > 50),
+    'the replaced document is found in its new version',
+  );
+  index.close();
+});
+
+t.test('rows that die while a task is in flight are flagged in a copy: a snapshot reads its flags as they were', async (t) => {
+  const heap = (engine as unknown as { ctx: { heap: WasmHeap } }).ctx.heap;
+  const index = engine.createIndex({ compactWhenIdle: false }) as MemoryStoreIndex;
+  await ingest(
+    index,
+    ['c0', 'c1', 'c2', 'c3'].map((id) => doc(id, `Copy ${id}\nA heron wades.`)),
+  );
+  const [seg] = index.snapshot().segments;
+  const handed = seg.dead;
+  const token = heap.pin(); // a search of that snapshot in flight
+  index.remove('c0');
+  t.not(seg.dead, handed, 'the segment flags the row in a copy');
+  t.same([...heap.views.u8At(handed, 4)], [0, 0, 0, 0], 'the flags the snapshot handed out are unchanged');
+  t.same([...heap.views.u8At(seg.dead, 4)], [1, 0, 0, 0], 'the copy has the row dead');
+  const copy = seg.dead;
+  index.remove('c1');
+  t.equal(seg.dead, copy, 'no snapshot since the copy: the next row dies in it');
+  heap.unpin(token);
+  for (let n = 0; n < 100 && heap.stats().outstandingPins > 0; n++) await new Promise((r) => setTimeout(r, 20));
+  t.equal(heap.stats().bytesRetired, 0, 'the old flags are freed once the task finishes');
+  index.snapshot();
+  index.remove('c2');
+  t.equal(seg.dead, copy, 'no task in flight: flagged in place');
+  t.same([...heap.views.u8At(seg.dead, 4)], [1, 1, 1, 0]);
+  t.same(await top(index, 'heron'), ['c3']);
+  index.close();
 });

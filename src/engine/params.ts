@@ -321,6 +321,12 @@ export const INDEX = {
    * and complement, a Set is smaller while few slots are in it.
    */
   slotBytesFrom: 4096,
+  /**
+   * A search whose returned or traced rows belong to documents replaced or deleted while it ran is
+   * run again on a fresh snapshot at most this many times (the last run drops those rows): under
+   * writes that never stop, a search costs at most this many runs more.
+   */
+  staleRetries: 2,
 } as const;
 
 /** A store index's document table (index/doc-table.ts): its ids and metadata as bytes in one buffer. */

@@ -7,7 +7,11 @@
 // - a document's live rows are all in one segment; an upsert marks the old rows dead and installs the
 //   new ones in the same synchronous step, so every search sees exactly one version of a document;
 // - a search task gets a snapshot of the segment list at dispatch; segment blocks leave the list only
-//   through `heap.retire`, so a snapshot stays readable until its task has finished;
+//   through `heap.retire`, so a snapshot stays readable until its task has finished; rows that die
+//   while a task is in flight are flagged in a copy of the flags a snapshot handed out, so a search
+//   reads every row's flag as at its snapshot (ownDeadFlags);
+// - a search returns rows of documents as they are when it returns: one whose rows' documents were
+//   replaced or deleted while it ran runs again on a fresh snapshot (INDEX.staleRetries);
 // - a merge moves documents without flagging their source rows dead: a search that snapshot the
 //   sources still sees every document there, and a row maps back to its document while the document's
 //   version (set by each upsert, kept by a merge) is the row's;
@@ -15,7 +19,7 @@
 // - segments are merged in the background: by the tiered policy after each write, and once a store
 //   has seen no write for SEGMENTS.idleMs, its smallest segments (SEGMENTS.idleMergeRows rows in all) into one (a
 //   search pays per segment for every term and title it looks up; a bulk load or a restart leaves many).
-import { MEMORY, SEGMENTS } from '../params.js';
+import { INDEX, MEMORY, SEGMENTS } from '../params.js';
 import type { CorpusStats } from '../ranking/index.js';
 import { type BuiltSegment, type MergeSource, mergePlan, type PlacedSegment } from '../segment/index.js';
 import type { EncodedBatch, Filter, Metadata, SearchOutcome, SearchParams, StoredDocument, StoreIndex, TextReader } from '../types.js';
@@ -222,6 +226,7 @@ export class MemoryStoreIndex implements StoreIndex {
       id: nextSegmentId++,
       base,
       dead,
+      deadShared: false,
       nRows,
       liveRows: 0,
       rowSlot: new Uint32Array(nRows),
@@ -274,6 +279,7 @@ export class MemoryStoreIndex implements StoreIndex {
   /** Flags a slot's rows dead (dropping its segment when no live row is left there). */
   private kill(slot: number): void {
     const seg = this.table.segs[slot]!;
+    this.ownDeadFlags(seg);
     const flags = this.ctx.heap.views.u8At(seg.dead, seg.nRows);
     for (let r = this.table.first(slot), end = r + this.table.count(slot); r < end; r++) {
       if (flags[r] === 0) {
@@ -282,6 +288,30 @@ export class MemoryStoreIndex implements StoreIndex {
       }
     }
     if (seg.liveRows === 0) this.dropSegment(seg);
+  }
+
+  /**
+   * Makes a segment's dead flags its own before a row of it dies: flags a snapshot handed out, while
+   * a task is in flight, are copied (the copy is the segment's from now on, the old block retired,
+   * so the search reads it unchanged until it finishes). With no room for the copy the flags change
+   * in place, and a search in flight may see rows die under it.
+   */
+  private ownDeadFlags(seg: Segment): void {
+    if (!seg.deadShared) return;
+    seg.deadShared = false;
+    const { heap } = this.ctx;
+    if (!heap.pinned) return;
+    const bytes = Math.max(seg.nRows, 1);
+    let copy: number;
+    try {
+      copy = heap.alloc(bytes);
+    } catch (err) {
+      this.ctx.log('dead flags changed in place: no room for a copy', { bytes, err: String(err) });
+      return;
+    }
+    heap.views.write(copy, heap.views.u8At(seg.dead, bytes));
+    heap.retire(seg.dead);
+    seg.dead = copy;
   }
 
   private account(seg: Segment, row: number, sign: 1 | -1): void {
@@ -374,6 +404,7 @@ export class MemoryStoreIndex implements StoreIndex {
   /** The live segments and statistics a search task reads (training searches in-process with it). */
   snapshot(): { segments: Segment[]; stats: CorpusStats } {
     const segments = this.segments.filter((s) => s.liveRows > 0);
+    for (const s of segments) s.deadShared = true;
     const rows = Math.max(this.liveRows, 1);
     const stats = {
       rows: this.liveRows,
@@ -406,17 +437,28 @@ export class MemoryStoreIndex implements StoreIndex {
     return undefined;
   }
 
+  /**
+   * Runs a search on a snapshot. When a row it returns (or traces) belongs to a document replaced or
+   * deleted while it ran, it runs again on a fresh one, up to INDEX.staleRetries times: the last run
+   * drops such rows. Its latency counts every run.
+   */
   async search(params: SearchParams, readText: TextReader): Promise<SearchOutcome> {
     const started = performance.now();
-    const { segments: snapshot, stats } = this.snapshot();
-    const blocked = this.filters.blockedRows(params.filter, snapshot);
-    const pending = await runSearch(this.ctx, snapshot, stats, params, blocked, started);
-    return pending.resolve((seg, row) => {
-      const slot = seg.rowSlot[row];
-      const id = this.table.idOf(slot);
-      if (id === undefined || this.table.version(slot) !== seg.rowVersion[row]) return undefined;
-      return { docId: id, start: seg.rowStart[row], end: seg.rowEnd[row], metadata: this.table.metadataOf(slot)! };
-    }, readText);
+    for (let run = 0; ; run++) {
+      const { segments: snapshot, stats } = this.snapshot();
+      const blocked = this.filters.blockedRows(params.filter, snapshot);
+      const pending = await runSearch(this.ctx, snapshot, stats, params, blocked, started);
+      let stale = false;
+      const outcome = pending.resolve((seg, row) => {
+        const slot = seg.rowSlot[row];
+        const id = this.table.idOf(slot);
+        if (id !== undefined && this.table.version(slot) === seg.rowVersion[row])
+          return { docId: id, start: seg.rowStart[row], end: seg.rowEnd[row], metadata: this.table.metadataOf(slot)! };
+        stale = true;
+        return undefined;
+      }, readText);
+      if (!stale || run >= INDEX.staleRetries || this.closed) return outcome;
+    }
   }
 
   close(): void {

@@ -11,6 +11,12 @@ export interface Segment {
   id: number;
   base: number;
   dead: number;
+  /**
+   * A snapshot has handed out `dead` since it was last copied: the next row to die while a task is
+   * in flight is flagged in a copy (store-index.ts ownDeadFlags), so that a search reads the flags
+   * as they were at its snapshot.
+   */
+  deadShared: boolean;
   nRows: number;
   liveRows: number;
   rowSlot: Uint32Array;

@@ -284,6 +284,11 @@ export class WasmHeap {
     return this.epochs.pin();
   }
 
+  /** Whether a task is in flight: a block it may read must not change under it (copy it, retire the old). */
+  get pinned(): boolean {
+    return this.epochs.outstandingPins > 0;
+  }
+
   /** Marks a task as finished (exactly once per token). */
   unpin(token: PinToken): void {
     this.reclaim(this.epochs.unpin(token));
