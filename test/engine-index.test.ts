@@ -321,3 +321,20 @@ t.test('rows that die while a task is in flight are flagged in a copy: a snapsho
   t.same(await top(index, 'heron'), ['c3']);
   index.close();
 });
+
+t.test('a search with a filter never returns a document whose metadata stopped matching it while it ran', async (t) => {
+  const index = engine.createIndex({ compactWhenIdle: false }) as MemoryStoreIndex;
+  await ingest(
+    index,
+    Array.from({ length: 6 }, (_, i) => doc(`f${i}`, `Finch ${i}\nA finch sings at dawn number ${i}.`, { tag: 'keep' })),
+  );
+  const running = index.search({ query: 'finch sings', maxHops: 1, maxResults: 100, trace: false, filter: { tag: 'keep' } }, noText);
+  index.setMetadata('f2', { tag: 'drop' });
+  const got = (await running).passages;
+  t.same(got.map((p) => p.docId).sort(), ['f0', 'f1', 'f3', 'f4', 'f5'], 'the document is not returned');
+  t.ok(
+    got.every((p) => p.metadata.tag === 'keep'),
+    'every document returned matches the filter',
+  );
+  index.close();
+});

@@ -11,7 +11,8 @@
 //   while a task is in flight are flagged in a copy of the flags a snapshot handed out, so a search
 //   reads every row's flag as at its snapshot (ownDeadFlags);
 // - a search returns rows of documents as they are when it returns: one whose rows' documents were
-//   replaced or deleted while it ran runs again on a fresh snapshot (INDEX.staleRetries);
+//   replaced or deleted while it ran, or whose metadata stopped matching its filter, runs again on a
+//   fresh snapshot (INDEX.staleRetries);
 // - a merge moves documents without flagging their source rows dead: a search that snapshot the
 //   sources still sees every document there, and a row maps back to its document while the document's
 //   version (set by each upsert, kept by a merge) is the row's;
@@ -26,6 +27,7 @@ import type { EncodedBatch, Filter, Metadata, SearchOutcome, SearchParams, Store
 import { runSearch } from './dispatch.js';
 import { DocFilters } from './doc-filters.js';
 import { DocTable } from './doc-table.js';
+import { compileFilter } from './filter.js';
 import { allocateBlocks, freeBlocks, placedBlocks, Reservations, type SegmentBlocks } from './segment-blocks.js';
 import type { EngineContext, Segment, SegmentBatch } from './types.js';
 
@@ -439,11 +441,13 @@ export class MemoryStoreIndex implements StoreIndex {
 
   /**
    * Runs a search on a snapshot. When a row it returns (or traces) belongs to a document replaced or
-   * deleted while it ran, it runs again on a fresh one, up to INDEX.staleRetries times: the last run
-   * drops such rows. Its latency counts every run.
+   * deleted while it ran, or one whose metadata no longer matches the search's filter, it runs again
+   * on a fresh one, up to INDEX.staleRetries times: the last run drops such rows. Its latency counts
+   * every run.
    */
   async search(params: SearchParams, readText: TextReader): Promise<SearchOutcome> {
     const started = performance.now();
+    const matches = params.filter ? compileFilter(params.filter) : () => true;
     for (let run = 0; ; run++) {
       const { segments: snapshot, stats } = this.snapshot();
       const blocked = this.filters.blockedRows(params.filter, snapshot);
@@ -452,8 +456,8 @@ export class MemoryStoreIndex implements StoreIndex {
       const outcome = pending.resolve((seg, row) => {
         const slot = seg.rowSlot[row];
         const id = this.table.idOf(slot);
-        if (id !== undefined && this.table.version(slot) === seg.rowVersion[row])
-          return { docId: id, start: seg.rowStart[row], end: seg.rowEnd[row], metadata: this.table.metadataOf(slot)! };
+        const metadata = id !== undefined && this.table.version(slot) === seg.rowVersion[row] ? this.table.metadataOf(slot)! : undefined;
+        if (metadata && matches(metadata)) return { docId: id!, start: seg.rowStart[row], end: seg.rowEnd[row], metadata };
         stale = true;
         return undefined;
       }, readText);
