@@ -4,10 +4,12 @@
 // Invariants: a reservation is whole (every segment of its batch) or absent; one that would leave
 // the heap less than MEMORY's headroom (the room searches' scratch and merges need) is refused with
 // WasmOutOfMemoryError and holds nothing; a block set aside is freed exactly once, by take()'s
-// caller or by release() or clear().
+// caller or by release() or clear(); a segment's dead flags that a snapshot handed out change only
+// in a copy while a task is in flight (ownDeadFlags).
 import { MEMORY } from '../params.js';
 import { type WasmHeap, WasmOutOfMemoryError } from '../runtime/index.js';
 import type { BuiltSegment, PlacedSegment } from '../segment/index.js';
+import type { EngineContext, Segment } from './types.js';
 
 export interface SegmentBlocks {
   base: number;
@@ -34,6 +36,29 @@ export function placedBlocks(heap: WasmHeap, ptr: number, placed: PlacedSegment)
   const dead = heap.alloc(Math.max(placed.rowDoc.length, 1));
   heap.shrink(ptr, placed.bytes);
   return { base: ptr, dead };
+}
+
+/**
+ * Makes a segment's dead flags its own before a row of it dies: flags a snapshot handed out, while
+ * a task is in flight, are copied (the copy is the segment's from now on, the old block retired, so
+ * the search reads it unchanged until it finishes). With no room for the copy the flags change in
+ * place, and a search in flight may see rows die under it.
+ */
+export function ownDeadFlags(heap: WasmHeap, seg: Segment, log: EngineContext['log']): void {
+  if (!seg.deadShared) return;
+  seg.deadShared = false;
+  if (!heap.pinned) return;
+  const bytes = Math.max(seg.nRows, 1);
+  let copy: number;
+  try {
+    copy = heap.alloc(bytes);
+  } catch (err) {
+    log('dead flags changed in place: no room for a copy', { bytes, err: String(err) });
+    return;
+  }
+  heap.views.write(copy, heap.views.u8At(seg.dead, bytes));
+  heap.retire(seg.dead);
+  seg.dead = copy;
 }
 
 export function freeBlocks(heap: WasmHeap, { base, dead }: SegmentBlocks): void {

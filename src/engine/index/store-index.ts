@@ -9,7 +9,7 @@
 // - a search task gets a snapshot of the segment list at dispatch; segment blocks leave the list only
 //   through `heap.retire`, so a snapshot stays readable until its task has finished; rows that die
 //   while a task is in flight are flagged in a copy of the flags a snapshot handed out, so a search
-//   reads every row's flag as at its snapshot (ownDeadFlags);
+//   reads every row's flag as at its snapshot (segment-blocks.ts ownDeadFlags);
 // - a search returns rows of documents as they are when it returns: one whose rows' documents were
 //   replaced or deleted while it ran, or whose metadata stopped matching its filter, runs again on a
 //   fresh snapshot (INDEX.staleRetries);
@@ -28,7 +28,7 @@ import { runSearch } from './dispatch.js';
 import { DocFilters } from './doc-filters.js';
 import { DocTable } from './doc-table.js';
 import { compileFilter } from './filter.js';
-import { allocateBlocks, freeBlocks, placedBlocks, Reservations, type SegmentBlocks } from './segment-blocks.js';
+import { allocateBlocks, freeBlocks, ownDeadFlags, placedBlocks, Reservations, type SegmentBlocks } from './segment-blocks.js';
 import type { EngineContext, Segment, SegmentBatch } from './types.js';
 
 /** Segment ids are unique in the process, across stores: searches key what they remember of a segment by it (term-ranges.ts). */
@@ -281,7 +281,7 @@ export class MemoryStoreIndex implements StoreIndex {
   /** Flags a slot's rows dead (dropping its segment when no live row is left there). */
   private kill(slot: number): void {
     const seg = this.table.segs[slot]!;
-    this.ownDeadFlags(seg);
+    ownDeadFlags(this.ctx.heap, seg, this.ctx.log);
     const flags = this.ctx.heap.views.u8At(seg.dead, seg.nRows);
     for (let r = this.table.first(slot), end = r + this.table.count(slot); r < end; r++) {
       if (flags[r] === 0) {
@@ -290,30 +290,6 @@ export class MemoryStoreIndex implements StoreIndex {
       }
     }
     if (seg.liveRows === 0) this.dropSegment(seg);
-  }
-
-  /**
-   * Makes a segment's dead flags its own before a row of it dies: flags a snapshot handed out, while
-   * a task is in flight, are copied (the copy is the segment's from now on, the old block retired,
-   * so the search reads it unchanged until it finishes). With no room for the copy the flags change
-   * in place, and a search in flight may see rows die under it.
-   */
-  private ownDeadFlags(seg: Segment): void {
-    if (!seg.deadShared) return;
-    seg.deadShared = false;
-    const { heap } = this.ctx;
-    if (!heap.pinned) return;
-    const bytes = Math.max(seg.nRows, 1);
-    let copy: number;
-    try {
-      copy = heap.alloc(bytes);
-    } catch (err) {
-      this.ctx.log('dead flags changed in place: no room for a copy', { bytes, err: String(err) });
-      return;
-    }
-    heap.views.write(copy, heap.views.u8At(seg.dead, bytes));
-    heap.retire(seg.dead);
-    seg.dead = copy;
   }
 
   private account(seg: Segment, row: number, sign: 1 | -1): void {
