@@ -4,7 +4,10 @@
 //   per request, as users do) and searched over HTTP after 16 untimed searches (the first one
 //   reported alone): ingest time, latency percentiles, all-gold@10, index bytes and the engine's
 //   memory (from /metrics), data dir, the server's RSS, peak RSS and RSS by kind of mapping, right
-//   after the searches and again at rest (once no engine task has run for settleMs);
+//   after the searches and again at rest (once no engine task has run for settleMs); with
+//   `reopen`, the server is then stopped and started again on its data dir: time to ready, the
+//   first search (which opens the store: stores open lazily), the time until the engine is quiet
+//   (the merges after the load), RSS, and the queries searched again (latency, all-gold@10);
 // - mode 'engine': encoded and indexed in-process (no HTTP, no LMDB) and searched through the
 //   search op on this thread with profiled kernels: where a search's time and bytes go.
 // Prints one JSON report line. Args: { mode, size, queries (count per suite), threads?, settleMs? }.
@@ -33,6 +36,8 @@ interface Args {
    * the engine relocate its memory first (it writes the new memory's pages with no task running)
    */
   settleMs?: number;
+  /** mode 'http': restart the server on its data dir after the searches and measure the store's reopening */
+  reopen?: boolean;
 }
 
 const args = JSON.parse(process.argv[2]) as Args;
@@ -65,6 +70,50 @@ async function ingest(add: (docs: Doc[]) => Promise<void>): Promise<number> {
   }
   synth = undefined; // the generator's vocabularies are not part of the system's memory after ingest
   return spent;
+}
+
+/** One search over HTTP: its round trip, the engine's latency, and the documents it returned. */
+async function searchOnce(base: string, query: string) {
+  const t = performance.now();
+  const r = (await call(base, 'POST', `/stores/${STORE}/search`, { query, max_results: 10 })) as {
+    latency_ms: number;
+    passages: Array<{ doc_id: string }>;
+  };
+  return { ms: performance.now() - t, engineMs: r.latency_ms, hits: r.passages.map((p) => ({ docId: p.doc_id, text: '' })) };
+}
+
+/**
+ * A server started again on `dataDir`: time to ready, the first search (it opens the store), how
+ * long the engine then runs tasks (the load's merges), RSS, and the queries searched again.
+ */
+async function reopen(dataDir: string): Promise<Record<string, unknown>> {
+  const server = await serve(REPO_DIR, dataDir, args.threads ? { SVC_THREADS: String(args.threads) } : {});
+  const pid = server.child.pid!;
+  const first = await searchOnce(server.base, queries[0].query);
+  const rssOpenedBytes = rssMiB(pid) * 2 ** 20;
+  const quietSeconds = await waitQuiet(server.base, args.settleMs);
+  for (let i = 0; i < WARMUP; i++) await searchOnce(server.base, queries[i % queries.length].query);
+  const engine: number[] = [];
+  let gold10 = 0;
+  for (const q of queries) {
+    const a = await searchOnce(server.base, q.query);
+    engine.push(a.engineMs);
+    gold10 += +allGold(q, a.hits, 10);
+  }
+  const out = {
+    readyMs: server.readyMs,
+    firstSearchMs: first.ms,
+    firstSearchEngineMs: first.engineMs,
+    rssOpenedBytes,
+    quietSeconds,
+    engineP50: percentile(engine, 50),
+    engineP99: percentile(engine, 99),
+    allGold10: gold10 / queries.length,
+    rssBytes: rssMiB(pid) * 2 ** 20,
+    maxRssBytes: procMaxRss(pid),
+  };
+  await stop(server);
+  return out;
 }
 
 if (args.mode === 'http') {
@@ -111,14 +160,7 @@ if (args.mode === 'http') {
   report.maxRssIngestBytes = procMaxRss(pid);
   report.settleSeconds = await waitQuiet(server.base, args.settleMs);
   report.rssSettledBytes = rss();
-  const search = async (query: string) => {
-    const t = performance.now();
-    const r = (await call(server.base, 'POST', `${store}/search`, { query, max_results: 10 })) as {
-      latency_ms: number;
-      passages: Array<{ doc_id: string }>;
-    };
-    return { ms: performance.now() - t, engineMs: r.latency_ms, hits: r.passages.map((p) => ({ docId: p.doc_id, text: '' })) };
-  };
+  const search = (query: string) => searchOnce(server.base, query);
   // A fresh server's first searches compile the search code and touch a new million-row scratch:
   // the first is reported on its own, and WARMUP untimed searches come before the timed ones.
   for (let i = 0; i < WARMUP; i++) {
@@ -177,7 +219,11 @@ if (args.mode === 'http') {
     jsHeapRestedBytes: rested.get('nodejs_heap_size_total_bytes'),
     heapCompactedBytes: rested.get('svc_engine_heap_compacted_bytes_total'),
   });
+  const stopping = performance.now();
   await stop(server);
+  // a store left open at shutdown closes then, leaving its index for the next start (store-snapshot.ts)
+  report.stopMs = performance.now() - stopping;
+  if (args.reopen) report.reopen = await reopen(dataDir);
   fs.rmSync(dataDir, { recursive: true, force: true });
 } else {
   const h = await EngineHarness.open({ threads: args.threads });

@@ -338,3 +338,72 @@ t.test('a search with a filter never returns a document whose metadata stopped m
   );
   index.close();
 });
+
+t.test('an index persisted and restored answers as the original, and takes writes as before', async (t) => {
+  const heap = (engine as unknown as { ctx: { heap: WasmHeap } }).ctx.heap;
+  const index = engine.createIndex({ compactWhenIdle: false }) as MemoryStoreIndex;
+  for (let i = 0; i < 5; i++)
+    await ingest(
+      index,
+      Array.from({ length: 4 }, (_, j) =>
+        doc(
+          `p${i}-${j}`,
+          `Persist ${i} ${j}\nA passage about ${'otters '.repeat(i + 1)}and ${'rivers '.repeat(j + 1)}near weir${i}x${j}.`,
+          {
+            group: j % 2,
+          },
+        ),
+      ),
+    );
+  index.remove('p1-1');
+  await ingest(index, [doc('p2-2', 'Persist 2 2 rewritten\nNow about otters in a canal.', { group: 0 })]);
+  index.setMetadata('p3-3', { group: 7, note: 'changed' });
+  const chunks: Uint8Array[] = [];
+  await index.persist(async (bytes) => {
+    chunks.push(bytes.slice());
+  });
+  const stream = Buffer.concat(chunks);
+  const reader = (from: Uint8Array) => {
+    let at = 0;
+    return (into: Uint8Array) => {
+      if (at + into.length > from.length) throw new Error('short stream');
+      into.set(from.subarray(at, at + into.length));
+      at += into.length;
+    };
+  };
+  const restored = engine.createIndex({ compactWhenIdle: false }) as MemoryStoreIndex;
+  t.ok(restored.restore(reader(stream)), 'restored');
+  t.equal(restored.passageCount, index.passageCount);
+  t.equal(restored.segmentCount, index.segmentCount);
+  const answers = async (ix: MemoryStoreIndex, filter?: Record<string, number>) =>
+    (await ix.search({ query: 'otters rivers', maxHops: 2, maxResults: 20, trace: false, filter }, noText)).passages.map((p) => [
+      p.docId,
+      p.score,
+      p.metadata,
+    ]);
+  t.same(await answers(restored), await answers(index), 'the same passages, scores and metadata');
+  t.same(await answers(restored, { group: 1 }), await answers(index, { group: 1 }), 'a filter too');
+  t.same(await top(restored, 'canal'), ['p2-2'], 'the replaced document in its new version');
+  t.same(await top(restored, 'weir1x1'), [], 'the deleted one stays deleted');
+  t.same(restored.idsMatching({ group: 7 }), ['p3-3'], 'metadata as it was last set');
+  await ingest(restored, [doc('p0-0', 'Persist 0 0 again\nNow about herons.', { group: 0 }), doc('n1', 'New\nA new heron passage.')]);
+  restored.remove('p4-3');
+  t.same((await top(restored, 'herons heron')).sort(), ['n1', 'p0-0'], 'upserts after the restore');
+  t.same(await top(restored, 'weir4x3'), [], 'a delete after the restore');
+  t.equal(restored.passageCount, index.passageCount, 'one added, one removed');
+  t.same(
+    restored.idsMatching({ group: 0 }).sort(),
+    ['p0-0', 'p0-2', 'p1-0', 'p1-2', 'p2-0', 'p2-2', 'p3-0', 'p3-2', 'p4-0', 'p4-2'].sort(),
+  );
+
+  const foreign = Buffer.from(stream);
+  foreign.writeUInt32LE(99, 4); // another format
+  const other = engine.createIndex() as MemoryStoreIndex;
+  t.notOk(other.restore(reader(foreign)), 'another format is not read');
+  t.equal(other.passageCount, 0);
+  const inUse = heap.bytesInUse;
+  t.throws(() => other.restore(reader(stream.subarray(0, stream.length - 9))), /short stream/, 'a short stream throws');
+  t.equal(heap.bytesInUse, inUse, 'and frees what it took');
+  t.equal(other.passageCount, 0, 'the index stays empty');
+  for (const ix of [index, restored, other]) ix.close();
+});

@@ -37,6 +37,7 @@ import {
 import { Mutex } from './mutex.js';
 import { type Lease, newEntry, type OpenStore, type StoreEntry } from './store-entry.js';
 import { reencode } from './store-reencode.js';
+import { leaveSnapshot, loadIndex } from './store-snapshot.js';
 
 export type { Lease, OpenStore, StoreEntry } from './store-entry.js';
 
@@ -107,6 +108,7 @@ export class StoreRegistry {
   /** Closes an open store's database and leaves its summary for the next start. */
   private async shut(entry: StoreEntry, store: OpenStore): Promise<void> {
     entry.counts = { docs: store.db.nDocs, bytes: store.db.sizeBytes() };
+    await leaveSnapshot(store.index, store.db, this.log);
     store.index.close();
     await store.db.close();
     writeSummary(entry.dir, { meta: entry.meta, ...entry.counts });
@@ -130,8 +132,8 @@ export class StoreRegistry {
     let db = created ?? StoreDb.open(entry.dir);
     const index = this.engine.createIndex();
     try {
-      await index.load(db.encodedDocs());
-      if (!created) {
+      const from = await loadIndex(index, db, this.log, created !== undefined);
+      if (from === 'documents' && !created) {
         // reading every encoding mapped the whole data file in; a fresh handle maps only what is read from now on
         await db.close();
         db = StoreDb.open(entry.dir);
@@ -144,6 +146,7 @@ export class StoreRegistry {
         store: db.meta.name,
         id: db.meta.id,
         passages: index.passageCount,
+        from,
         ms: Math.round(performance.now() - started),
       });
       return store;

@@ -91,6 +91,17 @@ export interface StoreIndex {
   /** Rebuilds the index of an opened store from its persisted documents (in ingest order). */
   load(docs: Iterable<StoredDocument>): Promise<void>;
   /**
+   * Writes the index's state as it is at the call, in order, to `sink` (restore() reads it back in
+   * another process); no write to the index may run until it resolves.
+   */
+  persist(sink: (bytes: Uint8Array) => Promise<void>): Promise<void>;
+  /**
+   * Takes a state persist() wrote into this new, empty index: false, nothing changed, when another
+   * model or format wrote it (load() the documents instead); throws, the index left empty, on a
+   * short stream or when the engine memory has no room. `read` fills its argument whole.
+   */
+  restore(read: (into: Uint8Array) => void): boolean;
+  /**
    * Sets aside the engine memory the batch's segments will take, before the caller writes anything:
    * throws WasmOutOfMemoryError (name 'WasmOutOfMemoryError') when it is not there, holding nothing.
    * apply() then installs the batch in it; a batch reserved and not applied must be released.

@@ -16,6 +16,7 @@ export {
   writeSummary,
 } from './catalog.js';
 export { type DataDirLock, DataDirLockedError, lockDataDir } from './data-dir-lock.js';
+export { hasIndexSnapshot, readIndexSnapshot, writeIndexSnapshot } from './index-snapshot.js';
 export { KeyNotFoundError, type KeyRecord, KeyRing, keyId, keyMatches, newKey } from './keys.js';
 export { residentBytesByMapping } from './map-residency.js';
 export { ensureFree, faultOf, freeBytes, MIN_FREE_BYTES, StorageError, type StorageFault, storageError } from './storage-error.js';

@@ -131,6 +131,16 @@ export class StoreDb {
     return pages * pageSize;
   }
 
+  /**
+   * What the database's state is known by: its last transaction's id, and its data file's size and
+   * modification time (a write commits a transaction; a compaction makes another file). A cache of
+   * the store (index-snapshot.ts) is valid while the stamp it was written for is the stamp now.
+   */
+  stamp(): string {
+    const st = fs.statSync(path.join(this.dir, 'data.mdb'));
+    return `${(this.root.getStats() as { lastTxnId: number }).lastTxnId}:${st.size}:${st.mtimeMs}`;
+  }
+
   /** Bytes of the environment's data file: live pages, free pages awaiting reuse, and the unused tail LMDB keeps. */
   fileBytes(): number {
     return fs.statSync(path.join(this.dir, 'data.mdb')).size;

@@ -13,7 +13,7 @@ import { Buffer } from 'node:buffer';
 import { DOC_TABLE } from '../params.js';
 import type { Metadata, MetadataValue } from '../types.js';
 import { ByteWriter, MetadataCodec } from './metadata-codec.js';
-import type { Segment } from './types.js';
+import type { DocTableParts, Segment } from './types.js';
 
 /** FNV-1a over a string's UTF-16 code units, then mixed so that the low bits (the bucket) spread. */
 function hashId(id: string): number {
@@ -181,6 +181,79 @@ export class DocTable {
   *liveSlots(): IterableIterator<number> {
     const alive = this.cols.alive;
     for (let slot = 0; slot < this.high; slot++) if (alive[slot]) yield slot;
+  }
+
+  /**
+   * The table's state (persist.ts writes it; restoreParts reads it back): its scalars, its codec's
+   * keys, its buffer up to `used`, its buckets, its columns up to `high`, and each slot's segment
+   * as an index into `segments` (-1: none).
+   */
+  parts(segments: readonly Segment[]): DocTableParts {
+    const at = new Map(segments.map((s, i) => [s, i]));
+    const segIndex = new Int32Array(this.high);
+    for (let slot = 0; slot < this.high; slot++) {
+      const seg = this.segs[slot];
+      segIndex[slot] = seg === undefined ? -1 : (at.get(seg) ?? -1);
+    }
+    const c = this.cols;
+    const h = this.high;
+    return {
+      scalars: {
+        used: this.used,
+        garbage: this.garbage,
+        live: this.live,
+        high: h,
+        keys: [...this.codec.keyList],
+        freeSlots: [...this.freeSlots],
+      },
+      arrays: {
+        bytes: this.bytes.subarray(0, this.used),
+        buckets: this.buckets,
+        alive: c.alive.subarray(0, h),
+        hash: c.hash.subarray(0, h),
+        at: c.at.subarray(0, h),
+        idLen: c.idLen.subarray(0, h),
+        metaLen: c.metaLen.subarray(0, h),
+        version: c.version.subarray(0, h),
+        first: c.first.subarray(0, h),
+        count: c.count.subarray(0, h),
+        segIndex,
+      },
+    };
+  }
+
+  /** Takes the state parts() gave (the table must be empty); a slot's segment is `segments[segIndex]`. */
+  restoreParts({ scalars, arrays }: DocTableParts, segments: readonly Segment[]): void {
+    if (this.high !== 0 || this.used !== 0) throw new Error('restoreParts: the table is not empty');
+    const h = scalars.high;
+    this.codec.restoreKeys(scalars.keys);
+    this.bytes = Buffer.alloc(Math.max(DOC_TABLE.initialBytes, Math.ceil(scalars.used * DOC_TABLE.slack)));
+    this.bytes.set(arrays.bytes);
+    this.used = scalars.used;
+    this.garbage = scalars.garbage;
+    this.live = scalars.live;
+    this.buckets = Int32Array.from(arrays.buckets);
+    const n = Math.max(DOC_TABLE.initialSlots, h);
+    const col = (a: Uint32Array) => {
+      const out = new Uint32Array(n);
+      out.set(a);
+      return out;
+    };
+    const alive = new Uint8Array(n);
+    alive.set(arrays.alive);
+    this.cols = {
+      alive,
+      hash: col(arrays.hash),
+      at: col(arrays.at),
+      idLen: col(arrays.idLen),
+      metaLen: col(arrays.metaLen),
+      version: col(arrays.version),
+      first: col(arrays.first),
+      count: col(arrays.count),
+    };
+    this.high = h;
+    this.freeSlots.push(...scalars.freeSlots);
+    for (let slot = 0; slot < h; slot++) this.segs[slot] = arrays.segIndex[slot] >= 0 ? segments[arrays.segIndex[slot]] : undefined;
   }
 
   /** Empties the table, letting go of its memory. */

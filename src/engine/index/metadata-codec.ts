@@ -79,6 +79,20 @@ export class MetadataCodec {
   private readonly keyIds = new Map<string, number>();
   private readonly keys: string[] = [];
 
+  /** Every key numbered so far, by number (a persisted index keeps them: its bytes name keys by number). */
+  get keyList(): readonly string[] {
+    return this.keys;
+  }
+
+  /** Numbers `keys` as a persisted codec did (the codec must be new). */
+  restoreKeys(keys: readonly string[]): void {
+    if (this.keys.length) throw new Error('restoreKeys: the codec has numbered keys already');
+    for (const key of keys) {
+      this.keyIds.set(key, this.keys.length);
+      this.keys.push(key);
+    }
+  }
+
   /** The number of a key some document holds, or undefined when none ever did. */
   keyId(key: string): number | undefined {
     return this.keyIds.get(key);

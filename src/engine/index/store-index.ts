@@ -17,18 +17,21 @@
 //   sources still sees every document there, and a row maps back to its document while the document's
 //   version (set by each upsert, kept by a merge) is the row's;
 // - live-row statistics (count, summed lengths) always equal those of the rows not flagged dead;
-// - segments are merged in the background: by the tiered policy after each write, and once a store
-//   has seen no write for SEGMENTS.idleMs, its smallest segments (SEGMENTS.idleMergeRows rows in all) into one (a
-//   search pays per segment for every term and title it looks up; a bulk load or a restart leaves many).
-import { INDEX, MEMORY, SEGMENTS } from '../params.js';
+// - segments are merged in the background (merges.ts): by the tiered policy after each write, and
+//   once a store has seen no write for a moment, its smallest segments into one;
+// - persist() writes the state as it is at the call, restore() takes one into a new index only
+//   (persist.ts).
+import { INDEX, SEGMENTS } from '../params.js';
 import type { CorpusStats } from '../ranking/index.js';
-import { type BuiltSegment, type MergeSource, mergePlan, type PlacedSegment } from '../segment/index.js';
+import type { BuiltSegment, PlacedSegment } from '../segment/index.js';
 import type { EncodedBatch, Filter, Metadata, SearchOutcome, SearchParams, StoredDocument, StoreIndex, TextReader } from '../types.js';
 import { runSearch } from './dispatch.js';
 import { DocFilters } from './doc-filters.js';
 import { DocTable } from './doc-table.js';
 import { compileFilter } from './filter.js';
-import { allocateBlocks, freeBlocks, ownDeadFlags, placedBlocks, Reservations, type SegmentBlocks } from './segment-blocks.js';
+import { SegmentMerges } from './merges.js';
+import { type IndexSink, type IndexSource, readIndex, writeIndex } from './persist.js';
+import { allocateBlocks, freeBlocks, ownDeadFlags, Reservations, type SegmentBlocks } from './segment-blocks.js';
 import type { EngineContext, Segment, SegmentBatch } from './types.js';
 
 /** Segment ids are unique in the process, across stores: searches key what they remember of a segment by it (term-ranges.ts). */
@@ -46,18 +49,25 @@ export class MemoryStoreIndex implements StoreIndex {
   private liveBody = 0;
   private liveTitle = 0;
   private closed = false;
-  private merging = false;
-  private idleTimer?: ReturnType<typeof setTimeout>;
   /** The blocks reserve() set aside, per batch, until apply() or release() */
   private readonly reserved: Reservations<EncodedBatch>;
-  private idleDue = false;
+  private readonly merges: SegmentMerges;
 
   /** `compactWhenIdle: false` keeps the segments as written and loaded (training needs a fixed layout). */
   constructor(
     private readonly ctx: EngineContext,
-    private readonly opts: { compactWhenIdle?: boolean } = {},
+    opts: { compactWhenIdle?: boolean } = {},
   ) {
     this.reserved = new Reservations(ctx.heap);
+    this.merges = new SegmentMerges(
+      {
+        ctx,
+        closed: () => this.closed,
+        segments: () => this.segments,
+        installMerged: (plan, built, rowSource, blocks) => this.installMerged(plan, built, rowSource, blocks),
+      },
+      opts.compactWhenIdle !== false,
+    );
   }
 
   get passageCount(): number {
@@ -70,12 +80,12 @@ export class MemoryStoreIndex implements StoreIndex {
   }
 
   get mergeRunning(): boolean {
-    return this.merging;
+    return this.merges.running;
   }
 
   /** No merge running and none due: the segments stay as they are until the next write. */
   get settled(): boolean {
-    return !this.merging && !this.idleDue;
+    return this.merges.settled;
   }
 
   get memoryBytes(): number {
@@ -112,7 +122,7 @@ export class MemoryStoreIndex implements StoreIndex {
     }
     if (cur.length) dispatch(cur);
     while (inFlight.length) await installOldest();
-    this.armIdleMerge();
+    this.merges.armIdle();
   }
 
   reserve(batch: EncodedBatch): void {
@@ -131,8 +141,7 @@ export class MemoryStoreIndex implements StoreIndex {
     (batch.segments as SegmentBatch[]).forEach((seg, i) => {
       this.install(seg, undefined, held?.[i]);
     });
-    this.maybeMerge();
-    this.armIdleMerge();
+    this.merges.afterWrite();
   }
 
   remove(docId: string): void {
@@ -141,7 +150,7 @@ export class MemoryStoreIndex implements StoreIndex {
     this.kill(slot);
     this.filters.remove(slot, this.table.metadataOf(slot)!);
     this.table.free(slot);
-    this.armIdleMerge();
+    this.merges.armIdle();
   }
 
   /** Replaces a document's metadata (its rows stay as they are). False when the document is not in the index. */
@@ -159,43 +168,6 @@ export class MemoryStoreIndex implements StoreIndex {
     const slots = this.filters.matchSlots(filter);
     if (!slots) return [...this.table.keys()];
     return [...slots].map((slot) => this.table.idOf(slot)!);
-  }
-
-  /** Restarts the idle clock (after each write): the idle merge runs SEGMENTS.idleMs after the last one. */
-  private armIdleMerge(): void {
-    if (this.opts.compactWhenIdle === false || this.closed) return;
-    clearTimeout(this.idleTimer);
-    this.idleDue = true;
-    this.idleTimer = setTimeout(() => {
-      this.idleDue = false;
-      this.idleMerge();
-    }, SEGMENTS.idleMs);
-    this.idleTimer.unref?.();
-  }
-
-  /**
-   * Merges the smallest segments, up to SEGMENTS.idleMergeRows rows in all, into one (after any merge
-   * running now), when the others hold at least 1/SEGMENTS.idleMergeRatio of the largest's rows: a trickle of small writes is not
-   * folded into a big segment each time (at most SEGMENTS.idleMergeRatio rows rewritten per row written, per size step),
-   * and the merge's memory stays bounded however large the store.
-   */
-  private idleMerge(): void {
-    if (this.closed) return;
-    if (this.merging) {
-      this.armIdleMerge();
-      return;
-    }
-    const small: Segment[] = [];
-    let rows = 0;
-    for (const seg of [...this.segments].sort((a, b) => a.nRows - b.nRows)) {
-      if (rows + seg.nRows > SEGMENTS.idleMergeRows) break;
-      small.push(seg);
-      rows += seg.nRows;
-    }
-    if (small.length < 2) return;
-    const largest = small[small.length - 1].nRows;
-    // in list order (oldest first), as the tiered merges keep it: ties between equal scores go to the lower row
-    if (SEGMENTS.idleMergeRatio * (rows - largest) >= largest) this.startMerge(this.segments.filter((seg) => small.includes(seg)));
   }
 
   /**
@@ -305,57 +277,6 @@ export class MemoryStoreIndex implements StoreIndex {
     this.ctx.heap.retire(seg.dead);
   }
 
-  /** Merges small segments in the background when there are too many (segment/merge-policy.ts). */
-  private maybeMerge(): void {
-    if (this.merging || this.closed) return;
-    const plan = mergePlan(this.segments);
-    if (plan) this.startMerge(plan);
-  }
-
-  private startMerge(plan: Segment[]): void {
-    // a merge never takes the room searches need (its result is at most its sources' size): at the
-    // memory's bound the segments stay as they are until writes or deletes change the plan
-    const bytes = plan.reduce((a, seg) => a + (this.ctx.heap.sizeOf(seg.base) ?? 0), 0);
-    if (this.ctx.heap.bytesAvailable - bytes < MEMORY.headroomBytes) {
-      this.ctx.log('segment merge skipped: the engine memory is nearly full', { bytes });
-      return;
-    }
-    // the merged image is written in place, in a block of its sources' size (never larger: merge
-    // drops rows, it adds none), cut to the image once written; its pages are written only as far
-    // as the image goes
-    let into: number | undefined;
-    try {
-      into = this.ctx.heap.alloc(bytes);
-    } catch (err) {
-      this.ctx.log('segment merge skipped: no block for its result', { bytes, err: String(err) });
-      return;
-    }
-    this.merging = true;
-    const sources: MergeSource[] = plan.map((s) => ({
-      base: s.base,
-      dead: s.dead,
-      nRows: s.nRows,
-      rowStart: s.rowStart,
-      rowEnd: s.rowEnd,
-      rowSlot: s.rowSlot,
-    }));
-    this.ctx
-      .mergeSegments(sources, { ptr: into, bytes })
-      .then(({ placed, rowSource }) => {
-        const blocks = placedBlocks(this.ctx.heap, into as number, placed);
-        into = undefined; // the segment's now
-        this.installMerged(plan, placed, rowSource, blocks);
-      })
-      .catch((err) => {
-        if (into !== undefined) this.ctx.heap.free(into);
-        this.ctx.log('segment merge failed', { err: String(err) });
-      })
-      .finally(() => {
-        this.merging = false;
-        this.maybeMerge();
-      });
-  }
-
   /**
    * Installs a merge of `plan`. A merged document is kept only if it still lives, unchanged, in the
    * source row it was merged from; it moves (same slot and version) and its source rows leave the
@@ -377,6 +298,52 @@ export class MemoryStoreIndex implements StoreIndex {
     // a moved document keeps its slot's id and metadata: none is read here
     const docs = new Array<{ metadata: Metadata }>(moved.length).fill(MERGED);
     this.install({ built, docs }, moved, blocks);
+  }
+
+  /**
+   * Writes the index's state as it is now to `sink` (persist.ts), for restore() in a later process.
+   * Nothing may write to the index meanwhile; merges may install (what is written is the state at
+   * the call: the heap stays pinned so that its blocks outlive them and stay where they are).
+   */
+  async persist(sink: IndexSink): Promise<void> {
+    const { heap } = this.ctx;
+    const token = heap.pin();
+    try {
+      const segments = [...this.segments];
+      const { scalars, arrays } = this.table.parts(segments);
+      const copies = Object.fromEntries(Object.entries(arrays).map(([k, a]) => [k, a.slice()])) as typeof arrays;
+      const state = {
+        nextVersion: this.nextVersion,
+        liveRows: this.liveRows,
+        liveBody: this.liveBody,
+        liveTitle: this.liveTitle,
+        segments,
+      };
+      await writeIndex(sink, heap, this.ctx.model.fingerprint, state, { scalars, arrays: copies });
+    } finally {
+      heap.unpin(token);
+    }
+  }
+
+  /**
+   * Takes the state persist() wrote into this empty index; false, with nothing changed, when it was
+   * written in another format or by another model. Throws (the index left empty) on a short
+   * stream or when the engine memory has no room.
+   */
+  restore(read: IndexSource): boolean {
+    if (this.segments.length || this.table.size || this.closed) throw new Error('restore: the index is not new');
+    const got = readIndex(read, this.ctx.heap, this.ctx.model.fingerprint, () => nextSegmentId++);
+    if (!got) return false;
+    const { state, table } = got;
+    this.table.restoreParts(table, state.segments);
+    this.segments = state.segments;
+    this.nextVersion = state.nextVersion;
+    this.liveRows = state.liveRows;
+    this.liveBody = state.liveBody;
+    this.liveTitle = state.liveTitle;
+    this.filters.changed();
+    this.merges.armIdle();
+    return true;
   }
 
   /** The live segments and statistics a search task reads (training searches in-process with it). */
@@ -444,7 +411,7 @@ export class MemoryStoreIndex implements StoreIndex {
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    clearTimeout(this.idleTimer);
+    this.merges.stop();
     for (const s of this.segments) {
       this.ctx.heap.retire(s.base);
       this.ctx.heap.retire(s.dead);

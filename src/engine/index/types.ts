@@ -62,3 +62,21 @@ export interface EngineContext {
   /** Runs `op` with a scratch block of `bytes` bytes passed as `args.scratch`, in the pool's `lane` (default: foreground). */
   withScratch<R>(op: string, bytes: number, args: Record<string, unknown>, lane?: LaneOptions, cleanTag?: string): Promise<R>;
 }
+
+/** A document table's state as plain parts (doc-table.ts parts / restoreParts; persist.ts writes them in this order). */
+export interface DocTableParts {
+  scalars: { used: number; garbage: number; live: number; high: number; keys: string[]; freeSlots: number[] };
+  arrays: {
+    bytes: Uint8Array;
+    buckets: Int32Array;
+    alive: Uint8Array;
+    hash: Uint32Array;
+    at: Uint32Array;
+    idLen: Uint32Array;
+    metaLen: Uint32Array;
+    version: Uint32Array;
+    first: Uint32Array;
+    count: Uint32Array;
+    segIndex: Int32Array;
+  };
+}

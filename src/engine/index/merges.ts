@@ -1,0 +1,143 @@
+// The background merges of one store index's segments (main thread): tiered after each write
+// (segment/ mergePlan), and once the store has seen no write for SEGMENTS.idleMs its smallest
+// segments into one (a search pays per segment for every term and title it looks up; a bulk load
+// or a restart leaves many). Invariants: one merge at a time per index; a merge never takes the
+// room searches need (MEMORY.headroomBytes), and its result, written in place in a block of its
+// sources' size, is handed to the index (MergeHost.installMerged) or its block freed; nothing
+// starts once the index is closed.
+import { MEMORY, SEGMENTS } from '../params.js';
+import { type MergeSource, mergePlan, type PlacedSegment } from '../segment/index.js';
+import { placedBlocks, type SegmentBlocks } from './segment-blocks.js';
+import type { EngineContext, Segment } from './types.js';
+
+/** What the merges read of their index, and how they hand it a merged segment. */
+export interface MergeHost {
+  readonly ctx: EngineContext;
+  closed(): boolean;
+  segments(): Segment[];
+  installMerged(plan: Segment[], built: PlacedSegment, rowSource: Uint32Array, blocks: SegmentBlocks): void;
+}
+
+export class SegmentMerges {
+  private merging = false;
+  private idleTimer?: ReturnType<typeof setTimeout>;
+  private idleDue = false;
+
+  /** `whenIdle: false`: no idle merge (training needs a fixed layout); the tiered ones still run. */
+  constructor(
+    private readonly host: MergeHost,
+    private readonly whenIdle: boolean,
+  ) {}
+
+  /** Whether a merge is running. */
+  get running(): boolean {
+    return this.merging;
+  }
+
+  /** No merge running and none due: the segments stay as they are until the next write. */
+  get settled(): boolean {
+    return !this.merging && !this.idleDue;
+  }
+
+  /** After a write that added segments: a tiered merge if one is due, and the idle clock restarted. */
+  afterWrite(): void {
+    this.maybeMerge();
+    this.armIdle();
+  }
+
+  /** Restarts the idle clock (after each write): the idle merge runs SEGMENTS.idleMs after the last one. */
+  armIdle(): void {
+    if (!this.whenIdle || this.host.closed()) return;
+    clearTimeout(this.idleTimer);
+    this.idleDue = true;
+    this.idleTimer = setTimeout(() => {
+      this.idleDue = false;
+      this.idleMerge();
+    }, SEGMENTS.idleMs);
+    this.idleTimer.unref?.();
+  }
+
+  /** Stops the idle clock (the index closes). */
+  stop(): void {
+    clearTimeout(this.idleTimer);
+  }
+
+  /**
+   * Merges the smallest segments, up to SEGMENTS.idleMergeRows rows in all, into one (after any merge
+   * running now), when the others hold at least 1/SEGMENTS.idleMergeRatio of the largest's rows: a
+   * trickle of small writes is not folded into a big segment each time (at most
+   * SEGMENTS.idleMergeRatio rows rewritten per row written, per size step), and the merge's memory
+   * stays bounded however large the store.
+   */
+  private idleMerge(): void {
+    if (this.host.closed()) return;
+    if (this.merging) {
+      this.armIdle();
+      return;
+    }
+    const segments = this.host.segments();
+    const small: Segment[] = [];
+    let rows = 0;
+    for (const seg of [...segments].sort((a, b) => a.nRows - b.nRows)) {
+      if (rows + seg.nRows > SEGMENTS.idleMergeRows) break;
+      small.push(seg);
+      rows += seg.nRows;
+    }
+    if (small.length < 2) return;
+    const largest = small[small.length - 1].nRows;
+    // in list order (oldest first), as the tiered merges keep it: ties between equal scores go to the lower row
+    if (SEGMENTS.idleMergeRatio * (rows - largest) >= largest) this.start(segments.filter((seg) => small.includes(seg)));
+  }
+
+  /** Merges small segments in the background when there are too many (segment/merge-policy.ts). */
+  private maybeMerge(): void {
+    if (this.merging || this.host.closed()) return;
+    const plan = mergePlan(this.host.segments());
+    if (plan) this.start(plan);
+  }
+
+  private start(plan: Segment[]): void {
+    const { ctx } = this.host;
+    // a merge never takes the room searches need (its result is at most its sources' size): at the
+    // memory's bound the segments stay as they are until writes or deletes change the plan
+    const bytes = plan.reduce((a, seg) => a + (ctx.heap.sizeOf(seg.base) ?? 0), 0);
+    if (ctx.heap.bytesAvailable - bytes < MEMORY.headroomBytes) {
+      ctx.log('segment merge skipped: the engine memory is nearly full', { bytes });
+      return;
+    }
+    // the merged image is written in place, in a block of its sources' size (never larger: merge
+    // drops rows, it adds none), cut to the image once written; its pages are written only as far
+    // as the image goes
+    let into: number | undefined;
+    try {
+      into = ctx.heap.alloc(bytes);
+    } catch (err) {
+      ctx.log('segment merge skipped: no block for its result', { bytes, err: String(err) });
+      return;
+    }
+    this.merging = true;
+    const sources: MergeSource[] = plan.map((s) => ({
+      base: s.base,
+      dead: s.dead,
+      nRows: s.nRows,
+      rowStart: s.rowStart,
+      rowEnd: s.rowEnd,
+      rowSlot: s.rowSlot,
+    }));
+    ctx
+      .mergeSegments(sources, { ptr: into, bytes })
+      .then(({ placed, rowSource }) => {
+        const blocks = placedBlocks(ctx.heap, into as number, placed);
+        into = undefined; // the segment's now
+        this.host.installMerged(plan, placed, rowSource, blocks);
+      })
+      .catch((err) => {
+        if (into !== undefined) ctx.heap.free(into);
+        ctx.log('segment merge failed', { err: String(err) });
+      })
+      .finally(() => {
+        this.merging = false;
+        this.maybeMerge();
+      });
+  }
+}

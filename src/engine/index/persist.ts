@@ -1,0 +1,168 @@
+// A store index's state as one stream of bytes, and back (store-index.ts persist / restore), so a
+// store reopens by reading its segments instead of building them again from every document's
+// encoding. The stream: a head (magic, format, the JSON's byte length), the JSON header (the model
+// that built the segments, the live statistics, each segment's sizes, the document table's
+// scalars), then the arrays in a fixed order: for each segment its image block, its dead flags and
+// its six per-row arrays; then the document table's arrays (TABLE_ARRAYS order). Invariants: what
+// writeIndex writes, readIndexHeader and the readers below read back in the same order; a stream
+// of another magic or format reads as no header (the caller builds the index as before), and a
+// short one throws (the source's reader does).
+import { Buffer } from 'node:buffer';
+import type { WasmHeap } from '../runtime/index.js';
+import type { DocTableParts, Segment } from './types.js';
+
+const MAGIC = 0x58495653; // 'SVIX'
+const FORMAT = 1;
+
+/** Takes the stream's next bytes, in order (a view: valid until the promise settles). */
+export type IndexSink = (bytes: Uint8Array) => Promise<void>;
+/** Fills `into` whole with the stream's next bytes, or throws. */
+export type IndexSource = (into: Uint8Array) => void;
+
+export interface PersistedSegment {
+  nRows: number;
+  liveRows: number;
+  /** bytes of the image's block */
+  block: number;
+}
+
+export interface IndexHeader {
+  model: number;
+  nextVersion: number;
+  liveRows: number;
+  liveBody: number;
+  liveTitle: number;
+  segments: PersistedSegment[];
+  table: DocTableParts['scalars'] & { buckets: number };
+}
+
+/** The document table's arrays, in stream order, with their element types. */
+export const TABLE_ARRAYS = [
+  ['bytes', Uint8Array],
+  ['buckets', Int32Array],
+  ['alive', Uint8Array],
+  ['hash', Uint32Array],
+  ['at', Uint32Array],
+  ['idLen', Uint32Array],
+  ['metaLen', Uint32Array],
+  ['version', Uint32Array],
+  ['first', Uint32Array],
+  ['count', Uint32Array],
+  ['segIndex', Int32Array],
+] as const;
+
+export type TypedArray = Uint8Array | Int32Array | Uint32Array | Float32Array;
+
+/** The bytes of a typed array (a view, not a copy). */
+export function bytesOf(a: TypedArray): Uint8Array {
+  return new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+}
+
+/** Reads `n` elements of `type` from the stream into a new array. */
+export function readArray<T extends TypedArray>(read: IndexSource, type: new (n: number) => T, n: number): T {
+  const a = new type(n);
+  read(bytesOf(a));
+  return a;
+}
+
+export async function writeHeader(sink: IndexSink, header: IndexHeader): Promise<void> {
+  const json = Buffer.from(JSON.stringify(header));
+  const head = new Uint32Array([MAGIC, FORMAT, json.length]);
+  await sink(bytesOf(head));
+  await sink(json);
+}
+
+/** The header, or undefined when the stream is of another magic or format. */
+export function readHeader(read: IndexSource): IndexHeader | undefined {
+  const head = readArray(read, Uint32Array, 3);
+  if (head[0] !== MAGIC || head[1] !== FORMAT) return undefined;
+  const json = new Uint8Array(head[2]);
+  read(json);
+  return JSON.parse(Buffer.from(json.buffer, json.byteOffset, json.byteLength).toString('utf8')) as IndexHeader;
+}
+
+/** How many elements each table array has, from the table's scalars. */
+export function tableLength(name: (typeof TABLE_ARRAYS)[number][0], t: IndexHeader['table']): number {
+  if (name === 'bytes') return t.used;
+  if (name === 'buckets') return t.buckets;
+  return t.high;
+}
+
+/** What a store index is, besides its document table: its segments and live statistics. */
+export interface IndexState {
+  nextVersion: number;
+  liveRows: number;
+  liveBody: number;
+  liveTitle: number;
+  segments: Segment[];
+}
+
+const ROW_ARRAYS = ['rowSlot', 'rowVersion', 'rowStart', 'rowEnd', 'blen', 'tlen'] as const;
+
+/** Bytes of a segment image's block the stream carries at a time (a view of the memory, taken afresh for each). */
+const CHUNK = 8 * 2 ** 20;
+
+/**
+ * Writes an index's state: `model` is the fingerprint of the model that built its segments. The
+ * caller keeps the blocks of `state.segments` where they are and readable until it resolves (the
+ * heap pinned), and `table`'s arrays unchanged (copies).
+ */
+export async function writeIndex(sink: IndexSink, heap: WasmHeap, model: number, state: IndexState, table: DocTableParts): Promise<void> {
+  const blocks = state.segments.map((s) => heap.sizeOf(s.base) ?? 0);
+  await writeHeader(sink, {
+    model,
+    nextVersion: state.nextVersion,
+    liveRows: state.liveRows,
+    liveBody: state.liveBody,
+    liveTitle: state.liveTitle,
+    segments: state.segments.map((s, i) => ({ nRows: s.nRows, liveRows: s.liveRows, block: blocks[i] })),
+    table: { ...table.scalars, buckets: table.arrays.buckets.length },
+  });
+  for (const [i, s] of state.segments.entries()) {
+    for (let at = 0; at < blocks[i]; at += CHUNK) await sink(heap.views.u8At(s.base + at, Math.min(CHUNK, blocks[i] - at)).slice());
+    await sink(heap.views.u8At(s.dead, Math.max(s.nRows, 1)).slice());
+    for (const name of ROW_ARRAYS) await sink(bytesOf(s[name]));
+  }
+  for (const [name] of TABLE_ARRAYS) await sink(bytesOf(table.arrays[name]));
+}
+
+/**
+ * Reads an index's state into newly allocated blocks of `heap`; undefined (nothing read past the
+ * header, nothing allocated) when the stream is of another format or was built by another model.
+ * On a failure (a short stream, no room) every block it allocated is freed and the error thrown.
+ */
+export function readIndex(
+  read: IndexSource,
+  heap: WasmHeap,
+  model: number,
+  newSegmentId: () => number,
+): { state: IndexState; table: DocTableParts } | undefined {
+  const header = readHeader(read);
+  if (!header || header.model !== model) return undefined;
+  const allocated: number[] = [];
+  const block = (bytes: number) => {
+    const ptr = heap.alloc(bytes);
+    allocated.push(ptr);
+    read(heap.views.u8At(ptr, bytes));
+    return ptr;
+  };
+  try {
+    const segments = header.segments.map(({ nRows, liveRows, block: bytes }): Segment => {
+      const base = block(bytes);
+      const dead = block(Math.max(nRows, 1));
+      const u32 = () => readArray(read, Uint32Array, nRows);
+      const [rowSlot, rowVersion, rowStart, rowEnd] = [u32(), u32(), u32(), u32()];
+      const [blen, tlen] = [readArray(read, Float32Array, nRows), readArray(read, Float32Array, nRows)];
+      return { id: newSegmentId(), base, dead, deadShared: false, nRows, liveRows, rowSlot, rowVersion, rowStart, rowEnd, blen, tlen };
+    });
+    const { buckets: _, ...scalars } = header.table;
+    const arrays = Object.fromEntries(
+      TABLE_ARRAYS.map(([name, type]) => [name, readArray(read, type as new (n: number) => TypedArray, tableLength(name, header.table))]),
+    ) as DocTableParts['arrays'];
+    const { nextVersion, liveRows, liveBody, liveTitle } = header;
+    return { state: { nextVersion, liveRows, liveBody, liveTitle, segments }, table: { scalars, arrays } };
+  } catch (err) {
+    for (const ptr of allocated) heap.free(ptr);
+    throw err;
+  }
+}

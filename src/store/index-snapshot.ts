@@ -1,0 +1,109 @@
+// A closed store's index, persisted beside its database (`index.snap`): opening the store then
+// reads its segments back (the engine's StoreIndex.restore) instead of building them again from
+// every document's encoding. A cache: written when a store closes, and read only while the stamp it
+// was written for (StoreDb.stamp: the last transaction, the data file's size and time) is the
+// database's stamp: after any write since, or a compaction, it is not read, and the store is built
+// from its documents as before. Invariants: the file appears whole or not at all (written as a
+// temporary file, flushed, then renamed; written without blocking the thread); writing it leaves at least SNAPSHOT_SPARE_BYTES free on
+// the file system, and a failure to write it leaves no file and is not an error of the store.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fsyncDir } from '../fsync.js';
+import { freeBytes, MIN_FREE_BYTES } from './storage-error.js';
+
+const FILE = 'index.snap';
+const TMP = '.index.snap.tmp';
+const MAGIC = 0x4e535653; // 'SVSN'
+/** Room a snapshot leaves on its file system, beyond the bytes it takes: a cache never fills a disk. */
+export const SNAPSHOT_SPARE_BYTES = 256 * 2 ** 20 + MIN_FREE_BYTES;
+
+/** Fills `into` whole from `fd` at its position, or throws at the end of the file. */
+function readFully(fd: number, into: Uint8Array): void {
+  for (let at = 0; at < into.length; ) {
+    const n = fs.readSync(fd, into, at, into.length - at, null);
+    if (n === 0) throw new Error(`${FILE}: the file ends ${into.length - at} bytes short`);
+    at += n;
+  }
+}
+
+/** The stamp a snapshot file was written for, read from its head (the file then positioned after it). */
+function readStamp(fd: number): string | undefined {
+  const head = new Uint32Array(2);
+  readFully(fd, new Uint8Array(head.buffer));
+  if (head[0] !== MAGIC || head[1] > 1024) return undefined;
+  const stamp = Buffer.alloc(head[1]);
+  readFully(fd, stamp);
+  return stamp.toString('utf8');
+}
+
+/**
+ * Gives `restore` a reader of the store's snapshot when it has one written for `stamp`, and returns
+ * what restore returned; false (restore not called) when there is none or it is stale. What
+ * restore throws is thrown.
+ */
+export function readIndexSnapshot(dir: string, stamp: string, restore: (read: (into: Uint8Array) => void) => boolean): boolean {
+  let fd: number;
+  try {
+    fd = fs.openSync(path.join(dir, FILE), 'r');
+  } catch {
+    return false;
+  }
+  try {
+    if (readStamp(fd) !== stamp) return false;
+    return restore((into) => readFully(fd, into));
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** Whether the store's folder holds a snapshot written for `stamp`. */
+export function hasIndexSnapshot(dir: string, stamp: string): boolean {
+  try {
+    const fd = fs.openSync(path.join(dir, FILE), 'r');
+    try {
+      return readStamp(fd) === stamp;
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Writes the store's snapshot for `stamp`: `persist` gives the index's bytes in order (about
+ * `bytes` in all). Returns the reason when it was not written (too little room, a file-system
+ * error); what was begun is removed and any older snapshot left (it is stale, so never read).
+ */
+export async function writeIndexSnapshot(
+  dir: string,
+  stamp: string,
+  bytes: number,
+  persist: (sink: (b: Uint8Array) => Promise<void>) => Promise<void>,
+): Promise<string | undefined> {
+  const free = freeBytes(dir);
+  if (free !== undefined && free < bytes + SNAPSHOT_SPARE_BYTES)
+    return `${Math.round(free / 2 ** 20)} MiB free, ${Math.round(bytes / 2 ** 20)} needed`;
+  const tmp = path.join(dir, TMP);
+  try {
+    const file = await fs.promises.open(tmp, 'w');
+    try {
+      const write = async (b: Uint8Array) => {
+        for (let at = 0; at < b.length; ) at += (await file.write(b, at, b.length - at)).bytesWritten;
+      };
+      const text = Buffer.from(stamp, 'utf8');
+      await write(new Uint8Array(new Uint32Array([MAGIC, text.length]).buffer));
+      await write(text);
+      await persist(write);
+      await file.sync();
+    } finally {
+      await file.close();
+    }
+    fs.renameSync(tmp, path.join(dir, FILE));
+    fsyncDir(dir);
+    return undefined;
+  } catch (err) {
+    fs.rmSync(tmp, { force: true });
+    return String(err);
+  }
+}
