@@ -4,40 +4,18 @@
 // that built the segments, the live statistics, each segment's sizes, the document table's
 // scalars), then the arrays in a fixed order: for each segment its image block, its dead flags and
 // its six per-row arrays; then the document table's arrays (TABLE_ARRAYS order). Invariants: what
-// writeIndex writes, readIndexHeader and the readers below read back in the same order; a stream
+// writeIndex writes, readIndex reads back in the same order; a stream
 // of another magic or format reads as no header (the caller builds the index as before), and a
 // short one throws (the source's reader does).
 import { Buffer } from 'node:buffer';
 import type { WasmHeap } from '../runtime/index.js';
-import type { DocTableParts, Segment } from './types.js';
+import type { DocTableParts, IndexHeader, IndexSink, IndexSource, IndexState, Segment } from './types.js';
 
 const MAGIC = 0x58495653; // 'SVIX'
 const FORMAT = 1;
 
-/** Takes the stream's next bytes, in order (a view: valid until the promise settles). */
-export type IndexSink = (bytes: Uint8Array) => Promise<void>;
-/** Fills `into` whole with the stream's next bytes, or throws. */
-export type IndexSource = (into: Uint8Array) => void;
-
-export interface PersistedSegment {
-  nRows: number;
-  liveRows: number;
-  /** bytes of the image's block */
-  block: number;
-}
-
-export interface IndexHeader {
-  model: number;
-  nextVersion: number;
-  liveRows: number;
-  liveBody: number;
-  liveTitle: number;
-  segments: PersistedSegment[];
-  table: DocTableParts['scalars'] & { buckets: number };
-}
-
 /** The document table's arrays, in stream order, with their element types. */
-export const TABLE_ARRAYS = [
+const TABLE_ARRAYS = [
   ['bytes', Uint8Array],
   ['buckets', Int32Array],
   ['alive', Uint8Array],
@@ -51,21 +29,21 @@ export const TABLE_ARRAYS = [
   ['segIndex', Int32Array],
 ] as const;
 
-export type TypedArray = Uint8Array | Int32Array | Uint32Array | Float32Array;
+type TypedArray = Uint8Array | Int32Array | Uint32Array | Float32Array;
 
 /** The bytes of a typed array (a view, not a copy). */
-export function bytesOf(a: TypedArray): Uint8Array {
+function bytesOf(a: TypedArray): Uint8Array {
   return new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
 }
 
 /** Reads `n` elements of `type` from the stream into a new array. */
-export function readArray<T extends TypedArray>(read: IndexSource, type: new (n: number) => T, n: number): T {
+function readArray<T extends TypedArray>(read: IndexSource, type: new (n: number) => T, n: number): T {
   const a = new type(n);
   read(bytesOf(a));
   return a;
 }
 
-export async function writeHeader(sink: IndexSink, header: IndexHeader): Promise<void> {
+async function writeHeader(sink: IndexSink, header: IndexHeader): Promise<void> {
   const json = Buffer.from(JSON.stringify(header));
   const head = new Uint32Array([MAGIC, FORMAT, json.length]);
   await sink(bytesOf(head));
@@ -73,7 +51,7 @@ export async function writeHeader(sink: IndexSink, header: IndexHeader): Promise
 }
 
 /** The header, or undefined when the stream is of another magic or format. */
-export function readHeader(read: IndexSource): IndexHeader | undefined {
+function readHeader(read: IndexSource): IndexHeader | undefined {
   const head = readArray(read, Uint32Array, 3);
   if (head[0] !== MAGIC || head[1] !== FORMAT) return undefined;
   const json = new Uint8Array(head[2]);
@@ -82,19 +60,10 @@ export function readHeader(read: IndexSource): IndexHeader | undefined {
 }
 
 /** How many elements each table array has, from the table's scalars. */
-export function tableLength(name: (typeof TABLE_ARRAYS)[number][0], t: IndexHeader['table']): number {
+function tableLength(name: (typeof TABLE_ARRAYS)[number][0], t: IndexHeader['table']): number {
   if (name === 'bytes') return t.used;
   if (name === 'buckets') return t.buckets;
   return t.high;
-}
-
-/** What a store index is, besides its document table: its segments and live statistics. */
-export interface IndexState {
-  nextVersion: number;
-  liveRows: number;
-  liveBody: number;
-  liveTitle: number;
-  segments: Segment[];
 }
 
 const ROW_ARRAYS = ['rowSlot', 'rowVersion', 'rowStart', 'rowEnd', 'blen', 'tlen'] as const;

@@ -30,9 +30,9 @@ import { DocFilters } from './doc-filters.js';
 import { DocTable } from './doc-table.js';
 import { compileFilter } from './filter.js';
 import { SegmentMerges } from './merges.js';
-import { type IndexSink, type IndexSource, readIndex, writeIndex } from './persist.js';
+import { readIndex, writeIndex } from './persist.js';
 import { allocateBlocks, freeBlocks, ownDeadFlags, Reservations, type SegmentBlocks } from './segment-blocks.js';
-import type { EngineContext, Segment, SegmentBatch } from './types.js';
+import type { EngineContext, IndexSink, IndexSource, Segment, SegmentBatch } from './types.js';
 
 /** Segment ids are unique in the process, across stores: searches key what they remember of a segment by it (term-ranges.ts). */
 let nextSegmentId = 1;

@@ -80,3 +80,34 @@ export interface DocTableParts {
     segIndex: Int32Array;
   };
 }
+
+/** Takes the stream's next bytes, in order (a view: valid until the promise settles). */
+export type IndexSink = (bytes: Uint8Array) => Promise<void>;
+/** Fills `into` whole with the stream's next bytes, or throws. */
+export type IndexSource = (into: Uint8Array) => void;
+
+export interface PersistedSegment {
+  nRows: number;
+  liveRows: number;
+  /** bytes of the image's block */
+  block: number;
+}
+
+export interface IndexHeader {
+  model: number;
+  nextVersion: number;
+  liveRows: number;
+  liveBody: number;
+  liveTitle: number;
+  segments: PersistedSegment[];
+  table: DocTableParts['scalars'] & { buckets: number };
+}
+
+/** What a store index is, besides its document table: its segments and live statistics. */
+export interface IndexState {
+  nextVersion: number;
+  liveRows: number;
+  liveBody: number;
+  liveTitle: number;
+  segments: Segment[];
+}
