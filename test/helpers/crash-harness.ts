@@ -2,7 +2,9 @@
 // process while another compacts it again and again, plus a store created and one deleted each
 // cycle; the server is killed with SIGKILL at a random moment (in the middle of a compaction as
 // often as not; the first kill only once some write was acknowledged), restarted on the same data
-// dir, and checked against what was acknowledged.
+// dir, and checked against what was acknowledged. Every other cycle the restarted server is then
+// also stopped cleanly and started again (its stores leave their indexes in `index.snap` and the
+// next start reads them back: checked again), so that the next kill leaves those snapshots stale.
 // Invariants checked after every restart: each store passes StoreDb.verify (no record without its
 // text, encoding or order entry, nothing orphaned); each document is in the state of its last
 // acknowledged write, or of the one write to it still in flight at the kill (a client owns its ids
@@ -10,6 +12,8 @@
 // its current version is found by search, and no deleted or replaced version is; every store whose
 // create was acknowledged exists, and none whose delete was.
 
+import fs from 'node:fs';
+import path from 'node:path';
 import { type ChildServer, startChild } from './child-server.js';
 import { rng } from './engine.js';
 import { verifyDataDir, walkDocs } from './store-check.js';
@@ -35,6 +39,8 @@ export interface CrashReport {
   inFlightApplied: number;
   docsChecked: number;
   staleChecked: number;
+  /** clean stops and starts (the stores reopened from the snapshots they left) */
+  cleanRestarts: number;
   problems: string[];
 }
 
@@ -169,6 +175,7 @@ export async function runCrashCycles(opts: CrashOptions): Promise<CrashReport> {
     inFlightApplied: 0,
     docsChecked: 0,
     staleChecked: 0,
+    cleanRestarts: 0,
     problems: [],
   };
   const owners = Array.from({ length: opts.clients ?? 4 }, (_, c) =>
@@ -209,6 +216,15 @@ export async function runCrashCycles(opts: CrashOptions): Promise<CrashReport> {
     report.problems.push(...(await verifyDataDir(opts.dataDir)).map((p) => `cycle ${cycle}: ${p}`));
     s = await startChild(opts.dataDir);
     await check(s, model, stores, report, cycle);
+    if (cycle % 2 === 0) {
+      await s.stop();
+      const project = path.join(opts.dataDir, 'default');
+      if (!fs.readdirSync(project).some((d) => fs.existsSync(path.join(project, d, 'index.snap'))))
+        report.problems.push(`cycle ${cycle}: a clean stop left no index snapshot`);
+      s = await startChild(opts.dataDir);
+      await check(s, model, stores, report, cycle);
+      report.cleanRestarts++;
+    }
     report.cycles = cycle;
     opts.log?.(
       `cycle ${cycle}: ${report.ackedWrites} writes, ${report.ackedDeletes} deletes and ${report.compactions} compactions acknowledged so far (${report.compactionsCut} cut by a kill), ${report.inFlightAtKill} in flight at kills, ${report.problems.length} problems`,
