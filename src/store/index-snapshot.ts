@@ -4,8 +4,9 @@
 // was written for (StoreDb.stamp: the last transaction, the data file's size and time) is the
 // database's stamp: after any write since, or a compaction, it is not read, and the store is built
 // from its documents as before. Invariants: the file appears whole or not at all (written as a
-// temporary file, flushed, then renamed; written without blocking the thread); writing it leaves at least SNAPSHOT_SPARE_BYTES free on
-// the file system, and a failure to write it leaves no file and is not an error of the store.
+// temporary file without blocking the thread, flushed, then renamed); writing it leaves at least
+// SNAPSHOT_SPARE_BYTES free on the file system, and a failure to write it leaves no new file and is
+// not an error of the store.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fsyncDir } from '../fsync.js';
