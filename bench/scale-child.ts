@@ -83,6 +83,28 @@ async function searchOnce(base: string, query: string) {
 }
 
 /**
+ * WARMUP untimed searches (the first one's engine latency kept: a fresh server's first searches
+ * compile the search code and touch a new million-row scratch), then every query timed.
+ */
+async function searchAll(base: string) {
+  let firstMs = 0;
+  for (let i = 0; i < WARMUP; i++) {
+    const a = await searchOnce(base, queries[i % queries.length].query);
+    if (i === 0) firstMs = a.engineMs;
+  }
+  const engine: number[] = [];
+  const roundTrip: number[] = [];
+  let gold10 = 0;
+  for (const q of queries) {
+    const a = await searchOnce(base, q.query);
+    roundTrip.push(a.ms);
+    engine.push(a.engineMs);
+    gold10 += +allGold(q, a.hits, 10);
+  }
+  return { firstMs, engine, roundTrip, allGold10: gold10 / queries.length };
+}
+
+/**
  * A server started again on `dataDir`: time to ready, the first search (it opens the store), how
  * long the engine then runs tasks (the load's merges), RSS, and the queries searched again.
  */
@@ -92,14 +114,7 @@ async function reopen(dataDir: string): Promise<Record<string, unknown>> {
   const first = await searchOnce(server.base, queries[0].query);
   const rssOpenedBytes = rssMiB(pid) * 2 ** 20;
   const quietSeconds = await waitQuiet(server.base, args.settleMs);
-  for (let i = 0; i < WARMUP; i++) await searchOnce(server.base, queries[i % queries.length].query);
-  const engine: number[] = [];
-  let gold10 = 0;
-  for (const q of queries) {
-    const a = await searchOnce(server.base, q.query);
-    engine.push(a.engineMs);
-    gold10 += +allGold(q, a.hits, 10);
-  }
+  const { engine, allGold10 } = await searchAll(server.base);
   const out = {
     readyMs: server.readyMs,
     firstSearchMs: first.ms,
@@ -108,7 +123,7 @@ async function reopen(dataDir: string): Promise<Record<string, unknown>> {
     quietSeconds,
     engineP50: percentile(engine, 50),
     engineP99: percentile(engine, 99),
-    allGold10: gold10 / queries.length,
+    allGold10,
     rssBytes: rssMiB(pid) * 2 ** 20,
     maxRssBytes: procMaxRss(pid),
   };
@@ -160,22 +175,8 @@ if (args.mode === 'http') {
   report.maxRssIngestBytes = procMaxRss(pid);
   report.settleSeconds = await waitQuiet(server.base, args.settleMs);
   report.rssSettledBytes = rss();
-  const search = (query: string) => searchOnce(server.base, query);
-  // A fresh server's first searches compile the search code and touch a new million-row scratch:
-  // the first is reported on its own, and WARMUP untimed searches come before the timed ones.
-  for (let i = 0; i < WARMUP; i++) {
-    const a = await search(queries[i % queries.length].query);
-    if (i === 0) report.firstSearchMs = a.engineMs;
-  }
-  const engine: number[] = [];
-  const roundTrip: number[] = [];
-  let gold10 = 0;
-  for (const q of queries) {
-    const a = await search(q.query);
-    roundTrip.push(a.ms);
-    engine.push(a.engineMs);
-    gold10 += +allGold(q, a.hits, 10);
-  }
+  const { firstMs, engine, roundTrip, allGold10 } = await searchAll(server.base);
+  report.firstSearchMs = firstMs;
   // what a store's description (its counts) and a metrics scrape cost at this size
   const timed = async (f: () => Promise<unknown>) => {
     const ms: number[] = [];
@@ -191,7 +192,7 @@ if (args.mode === 'http') {
   const m = await scrape(server.base);
   const label = `{project="default",store="${STORE}"}`;
   Object.assign(report, {
-    allGold10: gold10 / queries.length,
+    allGold10,
     engineP50: percentile(engine, 50),
     engineP99: percentile(engine, 99),
     roundTripP50: percentile(roundTrip, 50),

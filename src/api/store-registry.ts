@@ -132,7 +132,7 @@ export class StoreRegistry {
     let db = created ?? StoreDb.open(entry.dir);
     const index = this.engine.createIndex();
     try {
-      const from = await loadIndex(index, db, this.log, created !== undefined);
+      const from = await loadIndex(index, db, this.log);
       if (from === 'documents' && !created) {
         // reading every encoding mapped the whole data file in; a fresh handle maps only what is read from now on
         await db.close();

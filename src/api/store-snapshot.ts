@@ -9,18 +9,13 @@ import { hasIndexSnapshot, readIndexSnapshot, type StoreDb, writeIndexSnapshot }
 
 type Log = (msg: string, fields?: Record<string, unknown>) => void;
 
-/**
- * Fills a new, empty index: from the store's snapshot when it has a valid one (`created`: a store
- * just made has none), else from every document's encoding.
- */
-export async function loadIndex(index: StoreIndex, db: StoreDb, log: Log, created = false): Promise<'snapshot' | 'documents'> {
-  if (!created) {
-    try {
-      if (readIndexSnapshot(db.dir, db.stamp(), (read) => index.restore(read))) return 'snapshot';
-    } catch (err) {
-      // restore left the index empty
-      log('a store index snapshot could not be read; building the index from the documents', { dir: db.dir, err: String(err) });
-    }
+/** Fills a new, empty index: from the store's snapshot when it has a valid one, else from every document's encoding. */
+export async function loadIndex(index: StoreIndex, db: StoreDb, log: Log): Promise<'snapshot' | 'documents'> {
+  try {
+    if (readIndexSnapshot(db.dir, db.stamp(), (read) => index.restore(read))) return 'snapshot';
+  } catch (err) {
+    // restore left the index empty
+    log('a store index snapshot could not be read; building the index from the documents', { dir: db.dir, err: String(err) });
   }
   await index.load(db.encodedDocs());
   return 'documents';

@@ -322,9 +322,10 @@ export const INDEX = {
    */
   slotBytesFrom: 4096,
   /**
-   * A search whose returned or traced rows belong to documents replaced or deleted while it ran is
-   * run again on a fresh snapshot at most this many times (the last run drops those rows): under
-   * writes that never stop, a search costs at most this many runs more.
+   * A search whose returned or traced rows belong to documents replaced or deleted while it ran (or
+   * whose metadata stopped matching its filter) is run again on a fresh snapshot at most this many
+   * times (the last run drops those rows): under writes that never stop, a search costs at most
+   * this many runs more.
    */
   staleRetries: 2,
 } as const;

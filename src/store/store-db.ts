@@ -47,6 +47,12 @@ const openDatabase = (root: RootDatabase, name: DatabaseName) => root.openDB<unk
 /** Entries a compaction's copy writes per write transaction (it yields to the event loop between them). */
 const COPY_BATCH = 2000;
 
+/** The size and modification time of a store's data file: a write or a compaction changes it. */
+export function dataFileStamp(dir: string): string {
+  const st = fs.statSync(path.join(dir, 'data.mdb'));
+  return `${st.size}:${st.mtimeMs}`;
+}
+
 export class StoreDb {
   readonly dir: string;
   /** The data file's real path, as /proc/self/smaps names its mapping (residentBytes) */
@@ -137,8 +143,7 @@ export class StoreDb {
    * the store (index-snapshot.ts) is valid while the stamp it was written for is the stamp now.
    */
   stamp(): string {
-    const st = fs.statSync(path.join(this.dir, 'data.mdb'));
-    return `${(this.root.getStats() as { lastTxnId: number }).lastTxnId}:${st.size}:${st.mtimeMs}`;
+    return `${(this.root.getStats() as { lastTxnId: number }).lastTxnId}:${dataFileStamp(this.dir)}`;
   }
 
   /** Bytes of the environment's data file: live pages, free pages awaiting reuse, and the unused tail LMDB keeps. */

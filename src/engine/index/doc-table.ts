@@ -234,22 +234,15 @@ export class DocTable {
     this.live = scalars.live;
     this.buckets = Int32Array.from(arrays.buckets);
     const n = Math.max(DOC_TABLE.initialSlots, h);
-    const col = (a: Uint32Array) => {
-      const out = new Uint32Array(n);
-      out.set(a);
-      return out;
-    };
-    const alive = new Uint8Array(n);
-    alive.set(arrays.alive);
     this.cols = {
-      alive,
-      hash: col(arrays.hash),
-      at: col(arrays.at),
-      idLen: col(arrays.idLen),
-      metaLen: col(arrays.metaLen),
-      version: col(arrays.version),
-      first: col(arrays.first),
-      count: col(arrays.count),
+      alive: grown(arrays.alive, n),
+      hash: grown(arrays.hash, n),
+      at: grown(arrays.at, n),
+      idLen: grown(arrays.idLen, n),
+      metaLen: grown(arrays.metaLen, n),
+      version: grown(arrays.version, n),
+      first: grown(arrays.first, n),
+      count: grown(arrays.count, n),
     };
     this.high = h;
     this.freeSlots.push(...scalars.freeSlots);

@@ -13,7 +13,7 @@ export interface Segment {
   dead: number;
   /**
    * A snapshot has handed out `dead` since it was last copied: the next row to die while a task is
-   * in flight is flagged in a copy (store-index.ts ownDeadFlags), so that a search reads the flags
+   * in flight is flagged in a copy (segment-blocks.ts ownDeadFlags), so that a search reads the flags
    * as they were at its snapshot.
    */
   deadShared: boolean;
@@ -69,14 +69,14 @@ export interface DocTableParts {
   arrays: {
     bytes: Uint8Array;
     buckets: Int32Array;
-    alive: Uint8Array;
-    hash: Uint32Array;
-    at: Uint32Array;
-    idLen: Uint32Array;
-    metaLen: Uint32Array;
-    version: Uint32Array;
-    first: Uint32Array;
-    count: Uint32Array;
+    alive: Uint8Array<ArrayBuffer>;
+    hash: Uint32Array<ArrayBuffer>;
+    at: Uint32Array<ArrayBuffer>;
+    idLen: Uint32Array<ArrayBuffer>;
+    metaLen: Uint32Array<ArrayBuffer>;
+    version: Uint32Array<ArrayBuffer>;
+    first: Uint32Array<ArrayBuffer>;
+    count: Uint32Array<ArrayBuffer>;
     segIndex: Int32Array;
   };
 }

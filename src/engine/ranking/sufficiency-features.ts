@@ -104,10 +104,11 @@ export const SUFFICIENCY_NAMES = namesOf(SUFFICIENCY);
 
 /**
  * The sufficiency features of a stage whose list is cut at k. A value that cannot be computed reads
- * 0: a store changing under a search can leave a stage whose every chain scores -Infinity (each of
- * its passages replaced or deleted while the search ran), whose probabilities are then 0 / 0; the
- * confidence must stay a number. Every value of a stage read from an unchanging store is finite,
- * so training reads the same features either way.
+ * 0, so the confidence stays a number: a stage whose every chain scores -Infinity (probabilities
+ * 0 / 0) no longer comes from passages dying under a search (a search reads the dead flags as at its
+ * snapshot: index/segment-blocks.ts ownDeadFlags), except where the engine memory had no room for
+ * that copy. Every value of a stage read from an unchanging store is finite, so training reads the
+ * same features either way.
  */
 export function sufficiencyFeatures(c: SearchCorpus, q: Query, st: Stage, k: number): Float64Array {
   const ret = st.ret.slice(0, k);
