@@ -1,6 +1,7 @@
 // Server configuration, read only from the SVC_* variables of the spec plus SVC_ENRICH_TIMEOUT (the
 // bound on each call to the enrichment endpoint), SVC_MCP_WRITES (the MCP endpoint's writing tools),
 // SVC_METRICS_KEY (the token of /metrics), SVC_STORE_IDLE_S (when an unused store closes),
+// SVC_SNAPSHOT_QUIET_S (when a store no write changed leaves its index on disk),
 // SVC_THREADS (the engine's worker threads), SVC_ENGINE_MEMORY_MB (the most memory the engine's
 // indexes may take), SVC_ENGINE_RELOCATE_MB (when the engine's memory is relocated),
 // SVC_ENGINE_DISCARD (whether its free pages are given back in place), and the
@@ -38,6 +39,8 @@ export interface Config {
   metricsKey?: string;
   /** Seconds a store no request used stays open (SVC_STORE_IDLE_S, default 600); 0 keeps stores open once opened. */
   storeIdleS: number;
+  /** Seconds after its last write an open store's index is written beside its database (SVC_SNAPSHOT_QUIET_S, default 60); 0: only when it closes. */
+  snapshotQuietS: number;
   /** The engine's worker threads (SVC_THREADS); undefined: one per core. */
   threads?: number;
   /** The most bytes the engine's shared memory (the open stores' indexes and the model) may grow to (SVC_ENGINE_MEMORY_MB). */
@@ -97,6 +100,11 @@ export const SERVER_VARIABLES: ReadonlyArray<{ name: string; default: string; me
   { name: 'SVC_MCP_WRITES', default: '0', meaning: '1 offers MCP clients of /v1/mcp the writing tools' },
   { name: 'SVC_METRICS_KEY', default: 'unset: open', meaning: 'the bearer token GET /metrics requires' },
   { name: 'SVC_STORE_IDLE_S', default: '600', meaning: 'seconds an unused store stays open (0: until shutdown)' },
+  {
+    name: 'SVC_SNAPSHOT_QUIET_S',
+    default: '60',
+    meaning: "seconds after an open store's last write its index is written beside its database (0: only when it closes)",
+  },
   { name: 'SVC_THREADS', default: 'one per core', meaning: "the engine's worker threads (each holds a heap of its own)" },
   { name: 'SVC_ENGINE_MEMORY_MB', default: '4096', meaning: "the most memory the open stores' indexes and the model may take" },
   {
@@ -159,6 +167,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       `SVC_STORE_IDLE_S=${env.SVC_STORE_IDLE_S} is not a number of seconds, 0 or more (default 600; 0 keeps stores open)`,
     );
   }
+  const quiet = Number(env.SVC_SNAPSHOT_QUIET_S || 60);
+  if (!(Number.isFinite(quiet) && quiet >= 0)) {
+    throw new ConfigError(
+      `SVC_SNAPSHOT_QUIET_S=${env.SVC_SNAPSHOT_QUIET_S} is not a number of seconds, 0 or more (default 60; 0 writes a store's index only when it closes)`,
+    );
+  }
   const threads = env.SVC_THREADS ? Number(env.SVC_THREADS) : undefined;
   if (threads !== undefined && !(Number.isInteger(threads) && threads >= 1 && threads <= MAX_THREADS)) {
     throw new ConfigError(
@@ -194,6 +208,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     engineDiscard: discard === '1',
     metricsKey: env.SVC_METRICS_KEY || undefined,
     storeIdleS: idle,
+    snapshotQuietS: quiet,
     threads,
     engineMemoryBytes: memoryMb * 2 ** 20,
     engineRelocateBytes: relocateMb === undefined ? undefined : relocateMb * 2 ** 20,

@@ -407,3 +407,41 @@ t.test('an index persisted and restored answers as the original, and takes write
   t.equal(other.passageCount, 0, 'the index stays empty');
   for (const ix of [index, restored, other]) ix.close();
 });
+
+t.test('persist writes the index as it was at the call, whatever writes land while it writes', async (t) => {
+  const index = engine.createIndex({ compactWhenIdle: false }) as MemoryStoreIndex;
+  const docs = Array.from({ length: 12 }, (_, i) =>
+    doc(`w${i}`, `Writing ${i}\nA passage about kestrels and quarry${i}.`, { side: i % 2 }),
+  );
+  for (let i = 0; i < 12; i += 4) await ingest(index, docs.slice(i, i + 4));
+  const before = await top(index, 'kestrels', { max_results: 20 });
+  const chunks: Uint8Array[] = [];
+  let release!: () => void;
+  const gate = new Promise<void>((r) => (release = r));
+  const persisted = index.persist(async (bytes) => {
+    chunks.push(bytes.slice());
+    await gate;
+  });
+  // while it is held at its first chunk: a delete in each segment, a replace, a metadata edit, a new document
+  index.remove('w1');
+  index.remove('w6');
+  await ingest(index, [doc('w9', 'Writing 9 again\nNow about herons.', { side: 1 }), doc('w12', 'Writing 12\nKestrels over quarry12.')]);
+  index.setMetadata('w4', { side: 9 });
+  release();
+  await persisted;
+  const restored = engine.createIndex({ compactWhenIdle: false }) as MemoryStoreIndex;
+  const stream = Buffer.concat(chunks);
+  let at = 0;
+  t.ok(
+    restored.restore((into) => {
+      into.set(stream.subarray(at, at + into.length));
+      at += into.length;
+    }),
+  );
+  t.same(await top(restored, 'kestrels', { max_results: 20 }), before, 'the documents as they were at the call');
+  t.same(restored.idsMatching({ side: 9 }), [], 'and their metadata');
+  t.same(await top(restored, 'herons'), [], 'the replace after it is not in it');
+  t.not((await top(index, 'kestrels', { max_results: 20 })).join(), before.join(), 'the index itself took the writes');
+  index.close();
+  restored.close();
+});

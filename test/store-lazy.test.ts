@@ -185,3 +185,9 @@ t.test('SVC_STORE_IDLE_S: seconds, 0 or more', async (t) => {
   t.equal(loadConfig({ SVC_STORE_IDLE_S: '0' }).storeIdleS, 0, '0: stores stay open');
   for (const bad of ['-1', 'soon', 'Infinity']) t.throws(() => loadConfig({ SVC_STORE_IDLE_S: bad }), ConfigError, bad);
 });
+
+t.test('SVC_SNAPSHOT_QUIET_S: seconds, 0 or more', async (t) => {
+  t.equal(loadConfig({}).snapshotQuietS, 60, 'a minute by default');
+  t.equal(loadConfig({ SVC_SNAPSHOT_QUIET_S: '0' }).snapshotQuietS, 0, '0: only when a store closes');
+  for (const bad of ['-1', 'soon', 'Infinity']) t.throws(() => loadConfig({ SVC_SNAPSHOT_QUIET_S: bad }), ConfigError, bad);
+});

@@ -1,11 +1,14 @@
 // A closed store leaves its index beside its database (index.snap; src/store/index-snapshot.ts,
-// src/api/store-snapshot.ts) and opens again by reading it, answering exactly as before; a snapshot
-// written for another state of the database (a write since, a copy put back), or one cut short, is
-// not read: the store is built from its documents as before and answers with every write.
+// src/api/store-snapshot.ts) and opens again by reading it and applying the documents changed since
+// (the store's change log), answering exactly as before: after a clean stop, after a kill -9 (with
+// the snapshot a close left, or one written in the background once the store was quiet), and after
+// a compaction; a snapshot the change log no longer reaches (a copy put back), or one cut short,
+// is not read: the store is built from its documents as before and answers with every write.
 import fs from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
-import { hasIndexSnapshot, readIndexSnapshot, writeIndexSnapshot } from '../src/store/index.js';
+import { hasIndexSnapshot, readIndexSnapshot, StoreDb, writeIndexSnapshot } from '../src/store/index.js';
+import { startChild } from './helpers/child-server.js';
 import { logCapture, startTestServer, tempDir } from './helpers/server.js';
 import { untimed } from './helpers/untimed.js';
 
@@ -61,12 +64,25 @@ t.test('a store opens from the index it left when it closed, and answers as befo
   await s.api.delete('/stores/s/documents/late');
   await s.close();
 
-  // a snapshot for another state of the database: what a crash after a write would leave
+  // a snapshot from before the last snapshot's point: the change log no longer reaches it
   fs.writeFileSync(snap, stale);
   log = logCapture();
   s = await startTestServer(t, { dataDir: first.dataDir, logger: log.logger });
-  t.same(openedFrom(log.lines), ['documents'], 'a stale snapshot is not read');
+  t.same(openedFrom(log.lines), ['documents'], 'a snapshot the change log no longer reaches is not read');
+  t.notOk(fs.existsSync(snap), 'and is removed');
   t.same(await answers(s.api), before, 'the delete since it was written holds');
+  await s.close();
+
+  // a compaction keeps the snapshot (the change log is the same)
+  log = logCapture();
+  s = await startTestServer(t, { dataDir: first.dataDir, logger: log.logger });
+  await s.api.post('/stores/s/compact', undefined);
+  t.ok(fs.existsSync(snap), 'the compacted folder holds the snapshot');
+  await s.close();
+  log = logCapture();
+  s = await startTestServer(t, { dataDir: first.dataDir, logger: log.logger });
+  t.same(await answers(s.api), before);
+  t.same(openedFrom(log.lines), ['snapshot'], 'read after the compaction');
   await s.close();
 
   // cut short after its head: read, found short, and the store built from its documents
@@ -93,7 +109,8 @@ t.test('a snapshot is written whole or not at all, never into the last free spac
   t.notOk(hasIndexSnapshot(dir, 'b'), 'not for another stamp');
   const got: number[][] = [];
   t.ok(
-    readIndexSnapshot(dir, 'a', (read) => {
+    readIndexSnapshot(dir, (stamp, read) => {
+      t.equal(stamp, 'a', 'the stamp it was written for');
       for (const n of [1, 2]) {
         const b = new Uint8Array(n);
         read(b);
@@ -104,14 +121,14 @@ t.test('a snapshot is written whole or not at all, never into the last free spac
   );
   t.same(got, [[1], [2, 2]], 'read back in order');
   t.notOk(
-    readIndexSnapshot(dir, 'b', () => t.fail('a stale snapshot is not handed to restore') as never),
-    'stale: not read',
+    readIndexSnapshot(dir, () => false),
+    'restore declined: not read',
   );
   const pastTheEnd = (read: (into: Uint8Array) => void) => {
     read(new Uint8Array(4));
     return true;
   };
-  t.throws(() => readIndexSnapshot(dir, 'a', pastTheEnd), /short/, 'reading past its end throws');
+  t.throws(() => readIndexSnapshot(dir, (_, read) => pastTheEnd(read)), /short/, 'reading past its end throws');
   t.match(await writeIndexSnapshot(dir, 'c', 2 ** 52, sink([1])), /MiB free/, 'no room: not written, and says why');
   t.ok(hasIndexSnapshot(dir, 'a'), 'the one there is left');
   t.match(
@@ -123,4 +140,96 @@ t.test('a snapshot is written whole or not at all, never into the last free spac
   );
   t.same(fs.readdirSync(dir), ['index.snap'], 'leaves no temporary file');
   t.ok(hasIndexSnapshot(dir, 'a'));
+});
+
+t.test('the change log names every document changed after a point, and knows when it no longer reaches one', async (t) => {
+  const dir = tempDir(t);
+  await StoreDb.initialise(dir, { id: 'st_x', name: 'x', project: 'default', created_at: '2026-12-05T00:00:00Z', model: 'm@1' });
+  const db = StoreDb.open(dir);
+  t.teardown(() => db.close());
+  const doc = (id: string) => ({ id, text: id, metadata: {}, n_tokens: 1, encoding: new Uint8Array([1]) });
+  const empty = db.changePoint();
+  t.same(empty, { at: 0, entry: '' }, 'an empty log');
+  t.same(db.changedSince(empty), []);
+  await db.writeDocs([doc('a'), doc('b')]);
+  const p = db.changePoint();
+  t.same(p, { at: 2, entry: 'wb' });
+  await db.writeDocs([doc('c'), doc('a')]);
+  await db.deleteDocs(['b', 'nope']);
+  await db.setMetadata('c', { k: 1 });
+  const rows = (id: string) => ({ id, rows: true });
+  t.same(
+    db.changedSince(p),
+    [rows('c'), rows('a'), { id: 'b', rows: false }],
+    'each once, in the order of its last write; a delete or a metadata edit alone changes no rows (a missing id logs nothing)',
+  );
+  t.same(db.changedSince(empty), [rows('b'), rows('c'), rows('a')]);
+  t.equal(db.changedSince({ at: 2, entry: 'wa' }), undefined, 'another entry at that point: another history');
+  t.equal(db.changedSince({ at: 99, entry: 'wz' }), undefined, 'a point past the end');
+  await db.trimChanges(p.at);
+  t.same(db.changedSince(p)?.length, 3, 'trimmed up to the point: still reached');
+  t.equal(db.changedSince(empty), undefined, 'not before it');
+  t.equal(db.changedSince({ at: 1, entry: 'wa' }), undefined);
+  await db.trimChanges(db.changePoint().at);
+  const last = db.changePoint();
+  t.same(last, { at: 6, entry: 'mc' }, 'the last entry is never trimmed, so keys never repeat');
+  await db.writeDocs([doc('d')]);
+  t.same(db.changePoint(), { at: 7, entry: 'wd' });
+  t.same(db.changedSince(last), [rows('d')]);
+  t.same(db.verify(), [], 'the store is sound');
+});
+
+/** The `store opened` lines of a child server's log (SVC_LOG=info: JSON lines on stdout). */
+function opened(child: { stdout(): string }): Array<Record<string, unknown>> {
+  return child
+    .stdout()
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l) as Record<string, unknown>)
+    .filter((l) => l.msg === 'store opened' && l.store === 's');
+}
+
+t.test('after a kill -9 a store opens from its last snapshot and the documents changed since', async (t) => {
+  const dataDir = tempDir(t);
+  const env = { SVC_LOG: 'info', SVC_SNAPSHOT_QUIET_S: '0' };
+  let c = await startChild(dataDir, { args: ['--no-auth'], env });
+  await c.api.post('/stores', { name: 's' });
+  await c.api.post('/stores/s/documents', { documents: docs });
+  await c.stop();
+
+  c = await startChild(dataDir, { args: ['--no-auth'], env });
+  await c.api.post('/stores/s/documents', {
+    documents: [
+      { id: 'late', text: 'Hamlet Qz9\nA hamlet on the river Rvq, north of the hills.', metadata: { side: 'north' } },
+      { ...docs[6], text: 'Village 6\nVillage 6 moved to the coast.' },
+    ],
+  });
+  await c.api.delete('/stores/s/documents/v5');
+  await c.api.patch('/stores/s/documents/v9', { metadata: { side: 'north' } });
+  const expected = await answers(c.api);
+  t.equal(expected[1] && (expected[1] as any).passages.some((p: any) => p.doc_id === 'v9'), true, 'the metadata edit counts in the filter');
+  await c.kill();
+
+  c = await startChild(dataDir, { args: ['--no-auth'], env });
+  t.teardown(() => c.kill());
+  t.same(await answers(c.api), expected, 'the same answers as before the kill');
+  t.equal((await c.api.get('/stores/s')).n_docs, 40);
+  t.match(opened(c), [{ from: 'snapshot', replayed: 4 }], 'read from the snapshot, the four documents changed since applied');
+  await c.stop();
+});
+
+t.test('a store quiet for SVC_SNAPSHOT_QUIET_S leaves its index in the background, while writes go on', async (t) => {
+  const dataDir = tempDir(t);
+  const env = { SVC_LOG: 'info', SVC_SNAPSHOT_QUIET_S: '1' };
+  let c = await startChild(dataDir, { args: ['--no-auth'], env });
+  t.teardown(() => c.kill());
+  await c.api.post('/stores', { name: 's' });
+  await c.api.post('/stores/s/documents', { documents: docs });
+  while (!c.stdout().includes('store index snapshot written')) await new Promise((r) => setTimeout(r, 100));
+  await c.api.delete('/stores/s/documents/v5');
+  const expected = await answers(c.api);
+  await c.kill();
+  c = await startChild(dataDir, { args: ['--no-auth'], env });
+  t.same(await answers(c.api), expected);
+  t.match(opened(c), [{ from: 'snapshot', replayed: 1 }], 'the background snapshot, and the one delete since');
 });

@@ -168,7 +168,9 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       logger.warn({ err }, 'warm-up failed; the first searches may be slow');
     }
     services.state = 'ok';
-    registry.startMaintenance(config.storeIdleS, (err) => logger.error({ err }, 'store maintenance (idle close, compaction) failed'));
+    registry.startMaintenance(config.storeIdleS, config.snapshotQuietS, (err) =>
+      logger.error({ err }, 'store maintenance (idle close, snapshot, compaction) failed'),
+    );
     const prune = setInterval(
       () => void registry.eachOpen(pruneIdempotency).catch((err) => logger.error({ err }, 'idempotency pruning failed')),
       3600_000,

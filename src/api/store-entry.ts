@@ -11,6 +11,10 @@ export interface OpenStore {
   index: StoreIndex;
   lock: Mutex;
   closed: boolean;
+  /** a background snapshot (store-snapshot.ts): queued for the mutex, the write under way, the change-log key last tried */
+  snapshotQueued?: boolean;
+  snapshotting?: Promise<void>;
+  snapshotTried?: number;
 }
 
 /** A store of the catalog, open or not. */

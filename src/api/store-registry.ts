@@ -37,7 +37,7 @@ import {
 import { Mutex } from './mutex.js';
 import { type Lease, newEntry, type OpenStore, type StoreEntry } from './store-entry.js';
 import { reencode } from './store-reencode.js';
-import { leaveSnapshot, loadIndex } from './store-snapshot.js';
+import { leaveSnapshot, loadIndex, snapshotInBackground } from './store-snapshot.js';
 
 export type { Lease, OpenStore, StoreEntry } from './store-entry.js';
 
@@ -107,8 +107,8 @@ export class StoreRegistry {
 
   /** Closes an open store's database and leaves its summary for the next start. */
   private async shut(entry: StoreEntry, store: OpenStore): Promise<void> {
+    await leaveSnapshot(store, this.log);
     entry.counts = { docs: store.db.nDocs, bytes: store.db.sizeBytes() };
-    await leaveSnapshot(store.index, store.db, this.log);
     store.index.close();
     await store.db.close();
     writeSummary(entry.dir, { meta: entry.meta, ...entry.counts });
@@ -132,7 +132,7 @@ export class StoreRegistry {
     let db = created ?? StoreDb.open(entry.dir);
     const index = this.engine.createIndex();
     try {
-      const from = await loadIndex(index, db, this.log);
+      const { from, replayed } = await loadIndex(index, db, this.log);
       if (from === 'documents' && !created) {
         // reading every encoding mapped the whole data file in; a fresh handle maps only what is read from now on
         await db.close();
@@ -147,6 +147,7 @@ export class StoreRegistry {
         id: db.meta.id,
         passages: index.passageCount,
         from,
+        replayed,
         ms: Math.round(performance.now() - started),
       });
       return store;
@@ -263,6 +264,7 @@ export class StoreRegistry {
       return await store.lock.run(async () => {
         if (store.closed) this.entry(project, ref); // deleted while it waited: 404
         const started = performance.now();
+        await store.snapshotting; // its file is carried into the compacted folder whole
         const old = store.db;
         const before = old.fileBytes();
         store.db = await compactStore(old);
@@ -323,6 +325,7 @@ export class StoreRegistry {
     entry.counts = this.counts(entry);
     entry.open = undefined;
     const reopen = store.lock.run(async () => {
+      await store.snapshotting;
       await store.db.close();
       store.db = StoreDb.open(entry.dir);
     });
@@ -477,6 +480,7 @@ export class StoreRegistry {
       await store.lock.run(async () => {
         if (store.closed) return;
         store.closed = true;
+        await store.snapshotting;
         let finish: () => Promise<void>;
         try {
           finish = unlink(store.db);
@@ -489,6 +493,7 @@ export class StoreRegistry {
         entry.retired.push({
           until: entry.epoch,
           dispose: async () => {
+            await store.snapshotting;
             store.index.close();
             await finish();
           },
@@ -529,19 +534,29 @@ export class StoreRegistry {
     return closed;
   }
 
+  /** Starts a background snapshot of each open store no write has changed for `quietMs` (store-snapshot.ts snapshotInBackground). */
+  snapshotQuiet(quietMs: number, now = Date.now()): void {
+    for (const { entry } of this.catalog()) {
+      const store = entry.open;
+      if (store && !entry.opening && !entry.closing && now - store.db.changedAt >= quietMs) snapshotInBackground(store, this.log);
+    }
+  }
+
   /**
    * From now on, every so often and off the request path: closes the stores idle for `idleS`
-   * seconds (never when 0), compacts the wasteful ones, then reopens those with too much of their
-   * data file mapped in. One round at a time.
+   * seconds (never when 0), snapshots those quiet for `quietS` seconds (never when 0), compacts the
+   * wasteful ones, then reopens those with too much of their data file mapped in. One round at a time.
    */
-  startMaintenance(idleS: number, onError: (err: unknown) => void): void {
+  startMaintenance(idleS: number, quietS: number, onError: (err: unknown) => void): void {
     const ms = idleS * 1000;
+    const quietMs = quietS * 1000;
     let running = false;
     const round = async () => {
       if (running) return;
       running = true;
       try {
         if (ms > 0) await this.closeIdle(ms);
+        if (quietMs > 0) this.snapshotQuiet(quietMs);
         await this.compactWasteful();
         await this.remapResident();
       } catch (err) {
@@ -550,7 +565,8 @@ export class StoreRegistry {
         running = false;
       }
     };
-    this.idleTimer = setInterval(() => void round(), ms > 0 ? Math.min(ms / 2, MAINTAIN_MS) : MAINTAIN_MS);
+    const every = Math.min(MAINTAIN_MS, ...[ms, quietMs].filter((v) => v > 0).map((v) => v / 2));
+    this.idleTimer = setInterval(() => void round(), every);
     this.idleTimer.unref();
   }
 

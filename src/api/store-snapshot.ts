@@ -1,32 +1,165 @@
 // A store's index from its snapshot, and back (store/index-snapshot.ts holds the file): a store
-// opens by reading the index it had when it last closed, when its database has not changed since,
-// and a store that closes leaves its index for the next open. Invariants: a snapshot that cannot be
-// read (stale, another model or format, short, no room in the engine memory) only costs the build
-// from the documents that would have run anyway; an index is persisted only from a store no write
-// is running on (the caller holds it closed to requests).
+// opens by reading the index it last left and then applying the documents changed since (the
+// store's change log, store-db.ts), and it leaves its index when it closes and, in the background,
+// once it has been quiet a while, so that a restart after a crash reads little. Invariants: a
+// snapshot is read only while the change log still goes back to the point it was written at (else
+// it is removed: it could never be read again); one that cannot be read (another model or format,
+// short, no room in the engine memory) only costs the build from the documents that would have run
+// anyway; what a snapshot holds is the index as of the change-log point in its stamp, taken under
+// the store's write mutex; the change log is trimmed only up to a snapshot that is on disk.
 import type { StoreIndex } from '../engine/index.js';
-import { hasIndexSnapshot, readIndexSnapshot, type StoreDb, writeIndexSnapshot } from '../store/index.js';
+import {
+  type Changed,
+  type ChangePoint,
+  hasIndexSnapshot,
+  readIndexSnapshot,
+  removeIndexSnapshot,
+  type StoreDb,
+  writeIndexSnapshot,
+} from '../store/index.js';
+import type { OpenStore } from './store-entry.js';
 
 type Log = (msg: string, fields?: Record<string, unknown>) => void;
 
-/** Fills a new, empty index: from the store's snapshot when it has a valid one, else from every document's encoding. */
-export async function loadIndex(index: StoreIndex, db: StoreDb, log: Log): Promise<'snapshot' | 'documents'> {
+const SNAPSHOT = {
+  /** A snapshot is brought up to date only while fewer documents changed since than this share of the store's (else it is built). */
+  maxReplayShare: 0.5,
+} as const;
+
+/** What a snapshot's stamp says: the store it is of and the change-log point its index is as of. */
+function stampOf(db: StoreDb, point: ChangePoint): string {
+  return JSON.stringify({ store: db.meta.id, at: point.at, entry: point.entry });
+}
+
+/** The documents changed since the stamp's point, or undefined when the stamp is not of this store's log as it is now. */
+function changedSinceStamp(db: StoreDb, stamp: string): Changed[] | undefined {
+  let got: { store?: unknown; at?: unknown; entry?: unknown };
   try {
-    if (readIndexSnapshot(db.dir, db.stamp(), (read) => index.restore(read))) return 'snapshot';
+    got = JSON.parse(stamp);
+  } catch {
+    return undefined;
+  }
+  if (got.store !== db.meta.id || !Number.isSafeInteger(got.at) || typeof got.entry !== 'string') return undefined;
+  return db.changedSince({ at: got.at as number, entry: got.entry });
+}
+
+/**
+ * Fills a new, empty index: from the store's snapshot and the documents changed since it when it
+ * has a usable one, else from every document's encoding. `replayed`: the changed documents applied.
+ */
+export async function loadIndex(index: StoreIndex, db: StoreDb, log: Log): Promise<{ from: 'snapshot' | 'documents'; replayed: number }> {
+  let changed: Changed[] | undefined;
+  let unusable = false;
+  let restored = false;
+  try {
+    restored = readIndexSnapshot(db.dir, (stamp, read) => {
+      changed = changedSinceStamp(db, stamp);
+      unusable = changed === undefined || changed.length > SNAPSHOT.maxReplayShare * Math.max(db.nDocs, 1);
+      if (unusable) return false;
+      unusable = !index.restore(read);
+      return !unusable;
+    });
   } catch (err) {
     // restore left the index empty
     log('a store index snapshot could not be read; building the index from the documents', { dir: db.dir, err: String(err) });
   }
+  if (restored && changed) {
+    // a failure to apply them (no room in the engine memory) fails the open, as a build's would
+    if (changed.length) await replay(index, db, changed);
+    return { from: 'snapshot', replayed: changed.length };
+  }
+  if (unusable) {
+    try {
+      removeIndexSnapshot(db.dir);
+    } catch (err) {
+      // a read-only data dir: the store takes no write, so the stale snapshot harms nothing
+      log('a stale store index snapshot could not be removed', { dir: db.dir, err: String(err) });
+    }
+  }
   await index.load(db.encodedDocs());
-  return 'documents';
+  return { from: 'documents', replayed: 0 };
 }
 
-/** Leaves the index of a store about to close beside its database, unless one for the database as it is is there. */
-export async function leaveSnapshot(index: StoreIndex, db: StoreDb, log: Log): Promise<void> {
-  const stamp = db.stamp();
+/**
+ * Brings a restored index up to date as the writes did: the documents deleted since are removed,
+ * those written since loaded again (replacing their rows, in the order they were written), and
+ * those whose metadata alone changed given it.
+ */
+async function replay(index: StoreIndex, db: StoreDb, changed: Changed[]): Promise<void> {
+  for (const { id, rows } of changed) {
+    const metadata = db.getDoc(id)?.metadata;
+    if (!metadata) index.remove(id);
+    else if (!rows) index.setMetadata(id, metadata);
+  }
+  await index.load(db.encodedDocs(changed.filter((c) => c.rows).map((c) => c.id)));
+}
+
+/** Waits for a snapshot's write (begun at `started`), says how it went, and trims the change log up to it once it is on disk. */
+async function finishSnapshot(
+  db: StoreDb,
+  point: ChangePoint,
+  writing: Promise<string | undefined>,
+  started: number,
+  log: Log,
+): Promise<void> {
+  const failed = await writing;
+  if (failed) {
+    log('store index snapshot not written; the next open reads the documents instead', { dir: db.dir, why: failed });
+    return;
+  }
+  log('store index snapshot written', { dir: db.dir, ms: Math.round(performance.now() - started), at: point.at });
+  await db.trimChanges(point.at);
+}
+
+/** Leaves the index of a store about to close beside its database, unless the snapshot there is of the store as it is. */
+export async function leaveSnapshot(store: OpenStore, log: Log): Promise<void> {
+  await store.snapshotting;
+  const { index, db } = store;
+  const point = db.changePoint();
+  const stamp = stampOf(db, point);
   if (index.passageCount === 0 || hasIndexSnapshot(db.dir, stamp)) return;
   const started = performance.now();
-  const failed = await writeIndexSnapshot(db.dir, stamp, index.memoryBytes, (sink) => index.persist(sink));
-  if (failed) log('store index snapshot not written; the next open builds the index from the documents', { dir: db.dir, why: failed });
-  else log('store index snapshot written', { dir: db.dir, ms: Math.round(performance.now() - started) });
+  const writing = writeIndexSnapshot(db.dir, stamp, index.memoryBytes, (sink) => index.persist(sink));
+  await finishSnapshot(db, point, writing, started, log);
+}
+
+/**
+ * Writes the snapshot of an open store whose snapshot is behind its change log, in the background:
+ * the index is taken under the store's write mutex (queued like a write), and written after it is
+ * released (store.snapshotting until it ends), so writes go on meanwhile. What closes, compacts,
+ * reopens or deletes the store awaits store.snapshotting under the mutex first. Does nothing while
+ * one is queued or under way, or when the last one was tried at the same point.
+ */
+export function snapshotInBackground(store: OpenStore, log: Log): void {
+  if (store.snapshotQueued || store.snapshotting || store.closed) return;
+  const point = store.db.changePoint();
+  if (store.snapshotTried === point.at || store.index.passageCount === 0) return;
+  store.snapshotTried = point.at;
+  store.snapshotQueued = true;
+  store.lock
+    .run(async () => {
+      if (store.closed) return;
+      const { db, index } = store;
+      const at = db.changePoint();
+      const stamp = stampOf(db, at);
+      if (hasIndexSnapshot(db.dir, stamp)) return;
+      const started = performance.now();
+      let taken!: () => void;
+      const captured = new Promise<void>((resolve) => (taken = resolve));
+      const writing = writeIndexSnapshot(db.dir, stamp, index.memoryBytes, (sink) => {
+        const persisted = index.persist(sink);
+        taken();
+        return persisted;
+      });
+      await Promise.race([captured, writing]);
+      store.snapshotting = finishSnapshot(db, at, writing, started, log)
+        .catch((err) => log('store index snapshot failed', { dir: db.dir, err: String(err) }))
+        .finally(() => {
+          store.snapshotting = undefined;
+        });
+    })
+    .catch((err) => log('store index snapshot failed', { dir: store.db.dir, err: String(err) }))
+    .finally(() => {
+      store.snapshotQueued = false;
+    });
 }

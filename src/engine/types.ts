@@ -88,11 +88,15 @@ export interface StoredDocument {
 }
 
 export interface StoreIndex {
-  /** Rebuilds the index of an opened store from its persisted documents (in ingest order). */
+  /**
+   * Rebuilds the index of an opened store from its persisted documents (in ingest order); on an
+   * index that holds documents already, a document of one of their ids replaces it.
+   */
   load(docs: Iterable<StoredDocument>): Promise<void>;
   /**
    * Writes the index's state as it is at the call, in order, to `sink` (restore() reads it back in
-   * another process); no write to the index may run until it resolves.
+   * another process): the state is taken before the call returns, and writes to the index after it
+   * (ingests, deletes, merges) do not reach what it writes.
    */
   persist(sink: (bytes: Uint8Array) => Promise<void>): Promise<void>;
   /**

@@ -17,6 +17,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fsyncDir } from '../fsync.js';
+import { carryIndexSnapshot } from './index-snapshot.js';
 import { ensureFree, faultOf, MIN_FREE_BYTES, storageError } from './storage-error.js';
 import { dataFileStamp, StoreDb } from './store-db.js';
 import type { StoreMeta } from './types.js';
@@ -185,6 +186,7 @@ export async function compactStore(db: StoreDb): Promise<StoreDb> {
     fs.rmSync(tmp, { recursive: true, force: true });
     fs.mkdirSync(tmp);
     await db.copyCompacted(tmp);
+    carryIndexSnapshot(db.dir, tmp);
     fs.renameSync(tmp, ready);
     fsyncDir(parent);
   } catch (err) {

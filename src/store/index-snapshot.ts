@@ -1,12 +1,12 @@
-// A closed store's index, persisted beside its database (`index.snap`): opening the store then
-// reads its segments back (the engine's StoreIndex.restore) instead of building them again from
-// every document's encoding. A cache: written when a store closes, and read only while the stamp it
-// was written for (StoreDb.stamp: the last transaction, the data file's size and time) is the
-// database's stamp: after any write since, or a compaction, it is not read, and the store is built
-// from its documents as before. Invariants: the file appears whole or not at all (written as a
-// temporary file without blocking the thread, flushed, then renamed); writing it leaves at least
-// SNAPSHOT_SPARE_BYTES free on the file system, and a failure to write it leaves no new file and is
-// not an error of the store.
+// A store's index, persisted beside its database (`index.snap`): opening the store then reads its
+// segments back (the engine's StoreIndex.restore) instead of building them again from every
+// document's encoding. A cache, stamped with the point of the store's change log it holds
+// (store-db.ts changePoint): the caller reads it back only while the log still goes back to that
+// point, and brings it up to date by the documents changed since. Written when a store closes and
+// when it has been quiet a while (api/store-snapshot.ts); a compaction keeps it (the log is the
+// same). Invariants: the file appears whole or not at all (written as a temporary file without
+// blocking the thread, flushed, then renamed); writing it leaves at least SNAPSHOT_SPARE_BYTES free
+// on the file system, and a failure to write it leaves no new file and is not an error of the store.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fsyncDir } from '../fsync.js';
@@ -38,11 +38,10 @@ function readStamp(fd: number): string | undefined {
 }
 
 /**
- * Gives `restore` a reader of the store's snapshot when it has one written for `stamp`, and returns
- * what restore returned; false (restore not called) when there is none or it is stale. What
- * restore throws is thrown.
+ * Gives `restore` the stamp of the store's snapshot and a reader of the rest, when it has one, and
+ * returns what restore returned (false: not read, as when there is none). What restore throws is thrown.
  */
-export function readIndexSnapshot(dir: string, stamp: string, restore: (read: (into: Uint8Array) => void) => boolean): boolean {
+export function readIndexSnapshot(dir: string, restore: (stamp: string, read: (into: Uint8Array) => void) => boolean): boolean {
   let fd: number;
   try {
     fd = fs.openSync(path.join(dir, FILE), 'r');
@@ -50,8 +49,8 @@ export function readIndexSnapshot(dir: string, stamp: string, restore: (read: (i
     return false;
   }
   try {
-    if (readStamp(fd) !== stamp) return false;
-    return restore((into) => readFully(fd, into));
+    const stamp = readStamp(fd);
+    return stamp !== undefined && restore(stamp, (into) => readFully(fd, into));
   } finally {
     fs.closeSync(fd);
   }
@@ -60,9 +59,24 @@ export function readIndexSnapshot(dir: string, stamp: string, restore: (read: (i
 /** Whether the store's folder holds a snapshot written for `stamp` (one too short for its head holds none). */
 export function hasIndexSnapshot(dir: string, stamp: string): boolean {
   try {
-    return readIndexSnapshot(dir, stamp, () => true);
+    return readIndexSnapshot(dir, (got) => got === stamp);
   } catch {
     return false;
+  }
+}
+
+/** Removes the store's snapshot (one that can never be read again), durably. */
+export function removeIndexSnapshot(dir: string): void {
+  fs.rmSync(path.join(dir, FILE), { force: true });
+  fsyncDir(dir);
+}
+
+/** Links the snapshot of the store in `from` (if any) into `to`, the folder of its compacted copy. */
+export function carryIndexSnapshot(from: string, to: string): void {
+  try {
+    fs.linkSync(path.join(from, FILE), path.join(to, FILE));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
 }
 

@@ -16,10 +16,20 @@ export {
   writeSummary,
 } from './catalog.js';
 export { type DataDirLock, DataDirLockedError, lockDataDir } from './data-dir-lock.js';
-export { hasIndexSnapshot, readIndexSnapshot, writeIndexSnapshot } from './index-snapshot.js';
+export { hasIndexSnapshot, readIndexSnapshot, removeIndexSnapshot, writeIndexSnapshot } from './index-snapshot.js';
 export { KeyNotFoundError, type KeyRecord, KeyRing, keyId, keyMatches, newKey } from './keys.js';
 export { residentBytesByMapping } from './map-residency.js';
 export { ensureFree, faultOf, freeBytes, MIN_FREE_BYTES, StorageError, type StorageFault, storageError } from './storage-error.js';
 export { StoreDb } from './store-db.js';
 export { MARK_UNITS, sliceUtf8, utf8Marks } from './text-ranges.js';
-export type { DocRecord, DocSummary, EncodingsDb, IdempotencyRecord, PreparedDoc, StoredText, StoreMeta } from './types.js';
+export type {
+  Changed,
+  ChangePoint,
+  DocRecord,
+  DocSummary,
+  EncodingsDb,
+  IdempotencyRecord,
+  PreparedDoc,
+  StoredText,
+  StoreMeta,
+} from './types.js';

@@ -11,7 +11,11 @@
 //   either the old or the new encodings complete, recorded with the model that made them;
 // - every write goes through `commit`: a write the file system refuses (full, read-only) rejects
 //   with a StorageError and leaves the store as it was (see storage-error.ts); `verify` checks the
-//   invariants above on disk (every record has its text, encoding and order entry, and no more).
+//   invariants above on disk (every record has its text, encoding and order entry, and no more);
+// - `changes` logs, in the transaction of each write, the id of every document it wrote, deleted
+//   or whose metadata it changed (and whether its passages changed), under a strictly increasing key: an index persisted at one key
+//   (index-snapshot.ts) is brought up to date by the documents named after it. Entries before the
+//   last persisted index's are trimmed; the last entry is never trimmed, so keys never repeat.
 import fs from 'node:fs';
 import path from 'node:path';
 import { type Database, type Key, open, type RootDatabase } from 'lmdb';
@@ -21,7 +25,17 @@ import { LargeTexts, type TextForRanges } from './large-texts.js';
 import { residentBytesByMapping } from './map-residency.js';
 import { storageError } from './storage-error.js';
 import { sliceUtf8 } from './text-ranges.js';
-import type { DocRecord, DocSummary, EncodingsDb, IdempotencyRecord, PreparedDoc, StoredText, StoreMeta } from './types.js';
+import type {
+  Changed,
+  ChangePoint,
+  DocRecord,
+  DocSummary,
+  EncodingsDb,
+  IdempotencyRecord,
+  PreparedDoc,
+  StoredText,
+  StoreMeta,
+} from './types.js';
 
 const MAP_SIZE = 64 * 1024 ** 3; // address space only; the file grows with the data
 // eventTurnBatching off: with it, lmdb-js leaves an internal promise of a failed commit unobserved,
@@ -39,10 +53,14 @@ const DATABASES = {
   'enc-b': { encoding: 'binary' },
   order: { keyEncoding: 'uint32', encoding: 'string' },
   idem: {},
+  changes: { keyEncoding: 'uint32', encoding: 'string' },
 } as const;
 type DatabaseName = keyof typeof DATABASES;
 
 const openDatabase = (root: RootDatabase, name: DatabaseName) => root.openDB<unknown, Key>(name, { ...DATABASES[name] });
+
+/** The first character of a change-log entry: the document's passages changed, or something else of it (metadata, presence). */
+const CHANGE = { rows: 'w', other: 'm' } as const;
 
 /** Entries a compaction's copy writes per write transaction (it yields to the event loop between them). */
 const COPY_BATCH = 2000;
@@ -66,7 +84,11 @@ export class StoreDb {
   private readonly encodingDbs: Record<EncodingsDb, Database<Buffer, string>>;
   private readonly order: Database<string, number>;
   private readonly idem: Database<IdempotencyRecord, string>;
+  private readonly changes: Database<string, number>;
   private nextSeq: number;
+  private nextChange: number;
+  /** When the last change was logged by this handle, or when it was opened (ms since the epoch). */
+  changedAt = Date.now();
 
   private constructor(dir: string) {
     this.dir = dir;
@@ -79,11 +101,13 @@ export class StoreDb {
     };
     this.order = openDatabase(this.root, 'order') as Database<string, number>;
     this.idem = openDatabase(this.root, 'idem') as Database<IdempotencyRecord, string>;
+    this.changes = openDatabase(this.root, 'changes') as Database<string, number>;
     const meta = this.root.get('store') as StoreMeta | undefined;
     if (!meta) throw new Error(`${dir} holds no store metadata`);
     this.meta = meta;
     const [last] = [...this.order.getKeys({ reverse: true, limit: 1 })];
     this.nextSeq = (last ?? 0) + 1;
+    this.nextChange = this.changePoint().at + 1;
   }
 
   /** Writes the metadata of a new store into `dir` (an empty folder), durably, and closes it. */
@@ -129,6 +153,7 @@ export class StoreDb {
       this.encodingDbs['enc-b'],
       this.order,
       this.idem,
+      this.changes,
     ] as Database[]) {
       const s = db.getStats() as { pageSize: number; treeBranchPageCount: number; treeLeafPageCount: number; overflowPages: number };
       pageSize = s.pageSize;
@@ -137,13 +162,48 @@ export class StoreDb {
     return pages * pageSize;
   }
 
+  /** The change log's last entry: its key and value ({at: 0, entry: ''} while the log is empty). */
+  changePoint(): ChangePoint {
+    for (const { key, value } of this.changes.getRange({ reverse: true, limit: 1 })) return { at: key, entry: value };
+    return { at: 0, entry: '' };
+  }
+
   /**
-   * What the database's state is known by: its last transaction's id, and its data file's size and
-   * modification time (a write commits a transaction; a compaction makes another file). A cache of
-   * the store (index-snapshot.ts) is valid while the stamp it was written for is the stamp now.
+   * The documents changed after `point`, each once: `rows` when it was written since (its passages
+   * may have changed: ingested, or given a title that changed its encoding), else only its metadata
+   * changed or it was deleted; in the order of its last write (of its last change when it has none).
+   * Undefined when the log does not go back to `point` as it was (trimmed past it, or another entry
+   * or none at its key: a database restored from another time).
    */
-  stamp(): string {
-    return `${(this.root.getStats() as { lastTxnId: number }).lastTxnId}:${dataFileStamp(this.dir)}`;
+  changedSince(point: ChangePoint): Changed[] | undefined {
+    if (point.at > 0 && this.changes.get(point.at) !== point.entry) return undefined;
+    if (point.at === 0) {
+      const [first] = [...this.changes.getKeys({ limit: 1 })];
+      if (first !== undefined && first !== 1) return undefined;
+    }
+    const byId = new Map<string, { rows: boolean; key: number }>();
+    for (const { key, value } of this.changes.getRange({ start: point.at + 1 })) {
+      const id = value.slice(1);
+      const rows = value[0] === CHANGE.rows;
+      const had = byId.get(id);
+      if (!had || rows || !had.rows) byId.set(id, { rows: rows || (had?.rows ?? false), key });
+    }
+    return [...byId].sort((a, b) => a[1].key - b[1].key).map(([id, { rows }]) => ({ id, rows }));
+  }
+
+  /** Drops the change log's entries before `at` (an index persisted at `at` needs none of them). */
+  async trimChanges(at: number): Promise<void> {
+    const [first] = [...this.changes.getKeys({ limit: 1 })];
+    if (first === undefined || first >= at) return;
+    await this.transact(() => {
+      for (const key of this.changes.getKeys({ end: at })) this.changes.remove(key);
+    }, 'trim the change log');
+  }
+
+  /** Logs a change of `id` (inside a write transaction): its passages (`rows`), or only its metadata or presence. */
+  private logChange(id: string, rows: boolean): void {
+    this.changes.put(this.nextChange++, `${rows ? CHANGE.rows : CHANGE.other}${id}`);
+    this.changedAt = Date.now();
   }
 
   /** Bytes of the environment's data file: live pages, free pages awaiting reuse, and the unused tail LMDB keeps. */
@@ -268,11 +328,11 @@ export class StoreDb {
     return { docs };
   }
 
-  /** Every document with its metadata and encoding, in ingest order (for rebuilding the index). */
-  *encodedDocs(): Generator<{ id: string; metadata: Metadata; encoding: Uint8Array }> {
-    for (const { value: id } of this.order.getRange({})) {
-      const rec = this.docs.get(id);
-      const enc = this.encodings.getBinary(id);
+  /** Every document with its metadata and encoding, in ingest order (for rebuilding the index); of `ids` only, in their order, when given. */
+  *encodedDocs(ids?: Iterable<string>): Generator<{ id: string; metadata: Metadata; encoding: Uint8Array }> {
+    for (const id of ids ?? this.order.getRange({}).map(({ value }) => value)) {
+      const rec = storable(id) ? this.docs.get(id) : undefined;
+      const enc = rec && this.encodings.getBinary(id);
       if (rec && enc) yield { id, metadata: rec.metadata, encoding: enc };
     }
   }
@@ -365,6 +425,7 @@ export class StoreDb {
         this.texts.put(d.id, d.text);
         this.encodings.put(d.id, Buffer.from(d.encoding.buffer, d.encoding.byteOffset, d.encoding.byteLength));
         this.order.put(rec.seq, d.id);
+        this.logChange(d.id, true);
         written.push(rec);
       }
       if (idem) this.idem.put(idem.key, idem.record);
@@ -389,6 +450,7 @@ export class StoreDb {
           this.docs.remove(id);
           this.texts.remove(id);
           this.encodings.remove(id);
+          this.logChange(id, false);
           deleted.push(id);
         }
         return deleted;
@@ -414,6 +476,7 @@ export class StoreDb {
         const { encoding } = encoded;
         this.encodings.put(id, Buffer.from(encoding.buffer, encoding.byteOffset, encoding.byteLength));
       }
+      this.logChange(id, encoded !== undefined);
       return rec;
     }, 'update the metadata');
   }

@@ -18,6 +18,18 @@ export interface StoreMeta {
 
 export type EncodingsDb = 'enc' | 'enc-b';
 
+/** An entry of a store's change log: its key and its value ({at: 0, entry: ''}: before the first). */
+export interface ChangePoint {
+  at: number;
+  entry: string;
+}
+
+/** A document changed since a point of the change log: `rows` when its passages may have changed (else its metadata, or it was deleted). */
+export interface Changed {
+  id: string;
+  rows: boolean;
+}
+
 /** A document as re-encoding reads it: its text and record fields. */
 export interface StoredText {
   id: string;

@@ -4,7 +4,9 @@
 // often as not; the first kill only once some write was acknowledged), restarted on the same data
 // dir, and checked against what was acknowledged. Every other cycle the restarted server is then
 // also stopped cleanly and started again (its stores leave their indexes in `index.snap` and the
-// next start reads them back: checked again), so that the next kill leaves those snapshots stale.
+// next start reads them back: checked again), so that the next kill leaves those snapshots stale;
+// a store quiet for a second also writes its snapshot in the background (SVC_SNAPSHOT_QUIET_S), so
+// a restart after a kill may read one and apply the documents changed since (counted).
 // Invariants checked after every restart: each store passes StoreDb.verify (no record without its
 // text, encoding or order entry, nothing orphaned); each document is in the state of its last
 // acknowledged write, or of the one write to it still in flight at the kill (a client owns its ids
@@ -41,7 +43,20 @@ export interface CrashReport {
   staleChecked: number;
   /** clean stops and starts (the stores reopened from the snapshots they left) */
   cleanRestarts: number;
+  /** restarts after a kill that opened the crash store from a snapshot and the documents changed since it */
+  snapshotRestarts: number;
   problems: string[];
+}
+
+/** Info logs (to see how a store opened); a store quiet for a second writes its index snapshot in the background. */
+const SERVER_ENV = { SVC_LOG: 'info', SVC_SNAPSHOT_QUIET_S: '1' };
+
+/** Whether the server opened the crash store from its index snapshot (its `store opened` log line). */
+function openedFromSnapshot(s: ChildServer): boolean {
+  return s
+    .stdout()
+    .split('\n')
+    .some((l) => l.includes('"msg":"store opened"') && l.includes('"store":"crash"') && l.includes('"from":"snapshot"'));
 }
 
 type State = number | null; // acknowledged version, or null: absent
@@ -176,6 +191,7 @@ export async function runCrashCycles(opts: CrashOptions): Promise<CrashReport> {
     docsChecked: 0,
     staleChecked: 0,
     cleanRestarts: 0,
+    snapshotRestarts: 0,
     problems: [],
   };
   const owners = Array.from({ length: opts.clients ?? 4 }, (_, c) =>
@@ -183,7 +199,8 @@ export async function runCrashCycles(opts: CrashOptions): Promise<CrashReport> {
   );
   const model = new Map(owners.flat().map((id) => [id, { acked: null, old: [], last: 0 } as DocModel]));
   const stores = new Map<string, boolean | undefined>();
-  let s = await startChild(opts.dataDir);
+  const start = () => startChild(opts.dataDir, { env: SERVER_ENV });
+  let s = await start();
   await s.api.post('/stores', { name: 'crash' });
   for (let cycle = 1; cycle <= opts.cycles; cycle++) {
     const work = [
@@ -214,14 +231,15 @@ export async function runCrashCycles(opts: CrashOptions): Promise<CrashReport> {
     await s.kill();
     await Promise.all([...work, ...storeOps]);
     report.problems.push(...(await verifyDataDir(opts.dataDir)).map((p) => `cycle ${cycle}: ${p}`));
-    s = await startChild(opts.dataDir);
+    s = await start();
     await check(s, model, stores, report, cycle);
+    if (openedFromSnapshot(s)) report.snapshotRestarts++;
     if (cycle % 2 === 0) {
       await s.stop();
       const project = path.join(opts.dataDir, 'default');
       if (!fs.readdirSync(project).some((d) => fs.existsSync(path.join(project, d, 'index.snap'))))
         report.problems.push(`cycle ${cycle}: a clean stop left no index snapshot`);
-      s = await startChild(opts.dataDir);
+      s = await start();
       await check(s, model, stores, report, cycle);
       report.cleanRestarts++;
     }

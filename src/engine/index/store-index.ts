@@ -302,15 +302,18 @@ export class MemoryStoreIndex implements StoreIndex {
 
   /**
    * Writes the index's state as it is now to `sink` (persist.ts), for restore() in a later process.
-   * Nothing may write to the index meanwhile; merges may install (what is written is the state at
-   * the call: the heap stays pinned so that its blocks outlive them and stay where they are).
+   * Everything it writes is taken before its first await: the document table's arrays copied, the
+   * segments' fields copied and their dead flags marked shared (a later write copies them first,
+   * ownDeadFlags, since the heap is pinned), and the heap pinned until it resolves so that no block
+   * it reads moves or is freed (merges and drops retire them).
    */
   async persist(sink: IndexSink): Promise<void> {
     const { heap } = this.ctx;
     const token = heap.pin();
     try {
-      const segments = [...this.segments];
-      const { scalars, arrays } = this.table.parts(segments);
+      for (const s of this.segments) s.deadShared = true;
+      const segments = this.segments.map((s) => ({ ...s }));
+      const { scalars, arrays } = this.table.parts(this.segments);
       const copies = Object.fromEntries(Object.entries(arrays).map(([k, a]) => [k, a.slice()])) as typeof arrays;
       const state = {
         nextVersion: this.nextVersion,
