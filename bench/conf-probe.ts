@@ -21,7 +21,7 @@ import { auroc, fitLogistic, stratifiedFolds } from '../src/train/learners.js';
 import { openSets } from '../src/train/steps.js';
 import { evidenceRows, sufficient } from '../src/train/train-set.js';
 import { REPO_DIR } from './bench-util.js';
-import { CANDIDATES } from './conf-candidates.js';
+import { CANDIDATES, setTermVectors, TermVectors } from './conf-candidates.js';
 
 interface Row {
   item: number;
@@ -43,6 +43,8 @@ const { manifest } = folder;
 const search = manifest.params.search;
 if (!search) throw new Error(`${manifest.name}@${manifest.version} has no search parameters`);
 const theta = new Map((search.theta?.terms ?? []).map((t, i) => [t, search.theta!.weights[i]]));
+if (search && manifest.params.dense)
+  setTermVectors(new TermVectors(manifest.params.dense.dim, folder.files.get('dense-vocab.u32')!, folder.files.get('dense-table.i8')!));
 const seed = Number(manifest.training?.seed ?? 1);
 const model = { name: manifest.name, version: manifest.version, params: manifest.params, files: folder.files as Map<string, Uint8Array> };
 const sets = await openSets(new DataFolder(args.data!), { seed, log: (m) => console.error(m) }, model);
