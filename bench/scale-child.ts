@@ -7,7 +7,10 @@
 //   after the searches and again at rest (once no engine task has run for settleMs); with
 //   `reopen`, the server is then stopped and started again on its data dir: time to ready, the
 //   first search (which opens the store: stores open lazily), the time until the engine is quiet
-//   (the merges after the load), RSS, and the queries searched again (latency, all-gold@10);
+//   (the merges after the load), RSS, and the queries searched again (latency, all-gold@10); with
+//   `crash`, the server is instead killed (SIGKILL) a while after the searches and some writes,
+//   as a crash would leave it (the store then reopens from a background snapshot, if any, and the
+//   documents changed since); `build` serves another checkout (built) as a baseline;
 // - mode 'engine': encoded and indexed in-process (no HTTP, no LMDB) and searched through the
 //   search op on this thread with profiled kernels: where a search's time and bytes go.
 // Prints one JSON report line. Args: { mode, size, queries (count per suite), threads?, settleMs? }.
@@ -38,6 +41,10 @@ interface Args {
   settleMs?: number;
   /** mode 'http': restart the server on its data dir after the searches and measure the store's reopening */
   reopen?: boolean;
+  /** with reopen: wait waitMs after the searches (the server's SVC_SNAPSHOT_QUIET_S is 5), ingest `writes` new documents, then kill -9 the server */
+  crash?: { waitMs: number; writes: number };
+  /** the svc build to serve: this repository (default), or another checkout, built, for a baseline */
+  build?: string;
 }
 
 const args = JSON.parse(process.argv[2]) as Args;
@@ -47,7 +54,12 @@ let synth: SynthCorpus | undefined = new SynthCorpus(
   suiteCorpus('hotpotqa-dev'),
   queries.flatMap((q) => q.gold_doc_ids),
 );
-const report: Record<string, unknown> = { mode: args.mode, size: args.size, queries: queries.length };
+const report: Record<string, unknown> = { mode: args.mode, size: args.size, queries: queries.length, build: args.build ?? 'this' };
+const BUILD = args.build ?? REPO_DIR;
+const serverEnv: Record<string, string> = {
+  ...(args.threads ? { SVC_THREADS: String(args.threads) } : {}),
+  ...(args.crash ? { SVC_SNAPSHOT_QUIET_S: '5' } : {}),
+};
 const STORE = 'bench';
 
 let docsDone = 0;
@@ -109,7 +121,7 @@ async function searchAll(base: string) {
  * long the engine then runs tasks (the load's merges), RSS, and the queries searched again.
  */
 async function reopen(dataDir: string): Promise<Record<string, unknown>> {
-  const server = await serve(REPO_DIR, dataDir, args.threads ? { SVC_THREADS: String(args.threads) } : {});
+  const server = await serve(BUILD, dataDir, serverEnv);
   const pid = server.child.pid!;
   const first = await searchOnce(server.base, queries[0].query);
   const rssOpenedBytes = rssMiB(pid) * 2 ** 20;
@@ -135,7 +147,7 @@ if (args.mode === 'http') {
   // The server runs in a process of its own (`svc serve`), so that its RSS and peak are its own, not
   // this process's corpus generator and client.
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-scale-'));
-  const server = await serve(REPO_DIR, dataDir, args.threads ? { SVC_THREADS: String(args.threads) } : {});
+  const server = await serve(BUILD, dataDir, serverEnv);
   const pid = server.child.pid!;
   const rss = () => rssMiB(pid) * 2 ** 20;
   const store = `/stores/${STORE}`;
@@ -220,10 +232,28 @@ if (args.mode === 'http') {
     jsHeapRestedBytes: rested.get('nodejs_heap_size_total_bytes'),
     heapCompactedBytes: rested.get('svc_engine_heap_compacted_bytes_total'),
   });
-  const stopping = performance.now();
-  await stop(server);
-  // a store left open at shutdown closes then, leaving its index for the next start (store-snapshot.ts)
-  report.stopMs = performance.now() - stopping;
+  if (args.crash) {
+    await new Promise((r) => setTimeout(r, args.crash!.waitMs));
+    const writing = performance.now();
+    for (let i = 0; i < args.crash.writes; i += 100) {
+      const documents = Array.from({ length: Math.min(100, args.crash.writes - i) }, (_, j) => ({
+        id: `crash-${i + j}`,
+        text: `Crash record ${i + j}\nA document written after the snapshot, about record ${i + j} and its river.`,
+      }));
+      await call(server.base, 'POST', `${store}/documents`, { documents });
+    }
+    report.crashWritesMs = performance.now() - writing;
+    const exited = new Promise((r) => server.child.once('exit', r));
+    server.child.kill('SIGKILL');
+    await exited;
+  } else {
+    const stopping = performance.now();
+    await stop(server);
+    // a store left open at shutdown closes then, leaving its index for the next start (store-snapshot.ts)
+    report.stopMs = performance.now() - stopping;
+  }
+  const project = path.join(dataDir, 'default');
+  report.snapshotBeforeReopen = fs.readdirSync(project).some((d) => fs.existsSync(path.join(project, d, 'index.snap')));
   if (args.reopen) report.reopen = await reopen(dataDir);
   fs.rmSync(dataDir, { recursive: true, force: true });
 } else {

@@ -6,6 +6,7 @@
 // is not read: the store is built from its documents as before and answers with every write.
 import fs from 'node:fs';
 import path from 'node:path';
+import { open } from 'lmdb';
 import t from 'tap';
 import { hasIndexSnapshot, readIndexSnapshot, StoreDb, writeIndexSnapshot } from '../src/store/index.js';
 import { startChild } from './helpers/child-server.js';
@@ -27,6 +28,14 @@ async function answers(api: { post(p: string, b: unknown): Promise<any> }) {
   const out: unknown[] = [];
   for (const q of QUERIES) out.push(untimed(await api.post('/stores/s/search', q)));
   return out;
+}
+
+/** Rewrites the stamp at the head of a snapshot file. */
+function restamp(file: string, change: (stamp: Record<string, unknown>) => Record<string, unknown>): void {
+  const bytes = fs.readFileSync(file);
+  const head = new Uint32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + 8));
+  const stamp = Buffer.from(JSON.stringify(change(JSON.parse(bytes.subarray(8, 8 + head[1]).toString('utf8')))));
+  fs.writeFileSync(file, Buffer.concat([Buffer.from(new Uint32Array([head[0], stamp.length]).buffer), stamp, bytes.subarray(8 + head[1])]));
 }
 
 /** How the server that logged `lines` opened store s: from its snapshot or its documents. */
@@ -233,3 +242,48 @@ t.test('a store quiet for SVC_SNAPSHOT_QUIET_S leaves its index in the backgroun
   t.same(await answers(c.api), expected);
   t.match(opened(c), [{ from: 'snapshot', replayed: 1 }], 'the background snapshot, and the one delete since');
 });
+
+t.test(
+  'a snapshot of other encodings, or that does not hold the database documents after the changes since it, is dropped and the index built',
+  async (t) => {
+    const first = await startTestServer(t);
+    await first.api.post('/stores', { name: 's' });
+    await first.api.post('/stores/s/documents', { documents: docs });
+    const dir = first.server.services.registry.entry('default', 's').dir;
+    await first.close();
+    // a database from before the change log, with three documents fewer than the snapshot: the log cannot tell
+    const snap = path.join(dir, 'index.snap');
+    const kept = fs.readFileSync(snap);
+    restamp(snap, (stamp) => ({ ...stamp, of: String(stamp.of).replace(']', 'x]') }));
+    let log = logCapture();
+    let s = await startTestServer(t, { dataDir: first.dataDir, logger: log.logger });
+    t.equal((await s.api.get('/stores/s')).n_docs, 40);
+    t.same(openedFrom(log.lines), ['documents'], 'a snapshot of encodings made otherwise (another text analysis) is not read');
+    t.notOk(fs.existsSync(snap), 'and is removed');
+    await s.close();
+
+    fs.writeFileSync(snap, kept);
+    restamp(snap, (stamp) => ({ ...stamp, at: 0, entry: '' }));
+    const db = StoreDb.open(dir);
+    await db.deleteDocs(['v1', 'v2', 'v3']);
+    await db.close();
+    const env = open({ path: dir, maxDbs: 8 });
+    await env.openDB('changes', { keyEncoding: 'uint32', encoding: 'string' }).clearAsync();
+    await env.close();
+
+    log = logCapture();
+    s = await startTestServer(t, { dataDir: first.dataDir, logger: log.logger });
+    t.equal((await s.api.get('/stores/s')).n_docs, 37);
+    t.same(openedFrom(log.lines), ['documents'], 'built from the documents');
+    t.ok(
+      log.lines.some((l) => String(l.msg).startsWith('a store index snapshot does not hold')),
+      'and says why',
+    );
+    const found = await s.api.post('/stores/s/search', { query: 'Which village lies on the river Rv2?' });
+    t.notOk(
+      found.passages.some((p: { doc_id: string }) => ['v1', 'v2', 'v3'].includes(p.doc_id)),
+      'no document the database lacks',
+    );
+    await s.close();
+  },
+);

@@ -5,7 +5,7 @@ import type { StoreIndex } from '../engine/index.js';
 import type { StoreDb, StoreMeta } from '../store/index.js';
 import type { Mutex } from './mutex.js';
 
-/** A store while it is open: its database, its index, its write mutex; `closed` once deleted. */
+/** A store while it is open: its database, its index, its write mutex; `closed` once deleted or closed. */
 export interface OpenStore {
   db: StoreDb;
   index: StoreIndex;

@@ -107,6 +107,7 @@ export class StoreRegistry {
 
   /** Closes an open store's database and leaves its summary for the next start. */
   private async shut(entry: StoreEntry, store: OpenStore): Promise<void> {
+    store.closed = true; // what was queued on its mutex (a background snapshot) finds it closed
     await leaveSnapshot(store, this.log);
     entry.counts = { docs: store.db.nDocs, bytes: store.db.sizeBytes() };
     store.index.close();
@@ -130,9 +131,15 @@ export class StoreRegistry {
       // a read-only data dir: the store takes no write, so the summary stays true
     }
     let db = created ?? StoreDb.open(entry.dir);
-    const index = this.engine.createIndex();
+    let loaded: Awaited<ReturnType<typeof loadIndex>>;
     try {
-      const { from, replayed } = await loadIndex(index, db, this.log);
+      loaded = await loadIndex(() => this.engine.createIndex(), db, this.log); // closes its index if it throws
+    } catch (err) {
+      await db.close();
+      throw err;
+    }
+    const { index, from, replayed } = loaded;
+    try {
       if (from === 'documents' && !created) {
         // reading every encoding mapped the whole data file in; a fresh handle maps only what is read from now on
         await db.close();
@@ -338,6 +345,7 @@ export class StoreRegistry {
           return store;
         },
         (err) => {
+          store.closed = true;
           store.index.close();
           this.log('reopening a store failed; it is closed', { store: entry.meta.name, id: entry.meta.id, err: String(err) });
           throw err;

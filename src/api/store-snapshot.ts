@@ -6,7 +6,8 @@
 // it is removed: it could never be read again); one that cannot be read (another model or format,
 // short, no room in the engine memory) only costs the build from the documents that would have run
 // anyway; what a snapshot holds is the index as of the change-log point in its stamp, taken under
-// the store's write mutex; the change log is trimmed only up to a snapshot that is on disk.
+// the store's write mutex; a snapshot is of one store and one making of its encodings (model and
+// text analysis: a re-encode leaves it unread); the change log is trimmed only up to a snapshot on disk.
 import type { StoreIndex } from '../engine/index.js';
 import {
   type Changed,
@@ -26,28 +27,41 @@ const SNAPSHOT = {
   maxReplayShare: 0.5,
 } as const;
 
-/** What a snapshot's stamp says: the store it is of and the change-log point its index is as of. */
-function stampOf(db: StoreDb, point: ChangePoint): string {
-  return JSON.stringify({ store: db.meta.id, at: point.at, entry: point.entry });
+/** The fields of a snapshot's stamp that must be the database's own: the store, and what made its encodings (a re-encode logs no change). */
+function identity(db: StoreDb): string {
+  return JSON.stringify([db.meta.id, db.meta.model, db.meta.analyzer ?? '']);
 }
 
-/** The documents changed since the stamp's point, or undefined when the stamp is not of this store's log as it is now. */
+/** What a snapshot's stamp says: the store and encodings it is of, and the change-log point its index is as of. */
+function stampOf(db: StoreDb, point: ChangePoint): string {
+  return JSON.stringify({ of: identity(db), at: point.at, entry: point.entry });
+}
+
+/** The documents changed since the stamp's point, or undefined when the stamp is not of this store's encodings and log as they are now. */
 function changedSinceStamp(db: StoreDb, stamp: string): Changed[] | undefined {
-  let got: { store?: unknown; at?: unknown; entry?: unknown };
+  let got: { of?: unknown; at?: unknown; entry?: unknown };
   try {
     got = JSON.parse(stamp);
   } catch {
     return undefined;
   }
-  if (got.store !== db.meta.id || !Number.isSafeInteger(got.at) || typeof got.entry !== 'string') return undefined;
+  if (got.of !== identity(db) || !Number.isSafeInteger(got.at) || typeof got.entry !== 'string') return undefined;
   return db.changedSince({ at: got.at as number, entry: got.entry });
 }
 
 /**
- * Fills a new, empty index: from the store's snapshot and the documents changed since it when it
- * has a usable one, else from every document's encoding. `replayed`: the changed documents applied.
+ * A store's index: from its snapshot and the documents changed since it when it has a usable one,
+ * else built from every document's encoding (in an index of `create`). `replayed`: the changed
+ * documents applied. A snapshot brought up to date must hold as many documents as the database (a
+ * check against a database put back from another time that its change log cannot tell): else it
+ * is dropped and the index built.
  */
-export async function loadIndex(index: StoreIndex, db: StoreDb, log: Log): Promise<{ from: 'snapshot' | 'documents'; replayed: number }> {
+export async function loadIndex(
+  create: () => StoreIndex,
+  db: StoreDb,
+  log: Log,
+): Promise<{ index: StoreIndex; from: 'snapshot' | 'documents'; replayed: number }> {
+  let index = create();
   let changed: Changed[] | undefined;
   let unusable = false;
   let restored = false;
@@ -64,9 +78,22 @@ export async function loadIndex(index: StoreIndex, db: StoreDb, log: Log): Promi
     log('a store index snapshot could not be read; building the index from the documents', { dir: db.dir, err: String(err) });
   }
   if (restored && changed) {
-    // a failure to apply them (no room in the engine memory) fails the open, as a build's would
-    if (changed.length) await replay(index, db, changed);
-    return { from: 'snapshot', replayed: changed.length };
+    try {
+      // a failure to apply them (no room in the engine memory) fails the open, as a build's would
+      if (changed.length) await replay(index, db, changed);
+    } catch (err) {
+      index.close();
+      throw err;
+    }
+    if (index.documentCount === db.nDocs) return { index, from: 'snapshot', replayed: changed.length };
+    log('a store index snapshot does not hold the documents of the database; building the index from them', {
+      dir: db.dir,
+      snapshot: index.documentCount,
+      database: db.nDocs,
+    });
+    index.close();
+    index = create();
+    unusable = true;
   }
   if (unusable) {
     try {
@@ -76,8 +103,13 @@ export async function loadIndex(index: StoreIndex, db: StoreDb, log: Log): Promi
       log('a stale store index snapshot could not be removed', { dir: db.dir, err: String(err) });
     }
   }
-  await index.load(db.encodedDocs());
-  return { from: 'documents', replayed: 0 };
+  try {
+    await index.load(db.encodedDocs());
+  } catch (err) {
+    index.close();
+    throw err;
+  }
+  return { index, from: 'documents', replayed: 0 };
 }
 
 /**

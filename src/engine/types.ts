@@ -122,6 +122,8 @@ export interface StoreIndex {
   idsMatching(filter: Filter): string[];
   search(params: SearchParams, readText: TextReader): Promise<SearchOutcome>;
   readonly passageCount: number;
+  /** Documents in the index (those with no passage included). */
+  readonly documentCount: number;
   /** Bytes of shared memory the index holds. */
   readonly memoryBytes: number;
   close(): void;

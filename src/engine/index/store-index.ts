@@ -74,6 +74,10 @@ export class MemoryStoreIndex implements StoreIndex {
     return this.liveRows;
   }
 
+  get documentCount(): number {
+    return this.table.size;
+  }
+
   /** Segments in the index, and whether a merge is running (for stats and tests). */
   get segmentCount(): number {
     return this.segments.length;
