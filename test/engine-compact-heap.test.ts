@@ -54,7 +54,8 @@ t.test('step by step: at most maxRounds collections, each of them counted in wha
   while (c.step()) rounds++;
   const after = committedHeapBytes();
   t.ok(rounds >= 2 && rounds <= MEMORY.compact.maxRounds, `${rounds} collections`);
-  t.equal(c.given, before - after, 'given: the committed heap before less after');
+  // within a MiB: between the steps the test's own allocations may commit a page or so (seen in CI: 256 KiB)
+  t.ok(Math.abs(c.given - (before - after)) <= MiB, `given ${c.given}: the committed heap before less after (${before - after})`);
   t.ok(c.given > 64 * MiB, `gave back ${(c.given / MiB).toFixed(0)} MiB`);
   t.equal(kept.length, 150_000);
 });

@@ -62,7 +62,7 @@ const openDatabase = (root: RootDatabase, name: DatabaseName) => root.openDB<unk
 /** The first character of a change-log entry: the document's passages changed, or something else of it (metadata, presence). */
 const CHANGE = { rows: 'w', other: 'm' } as const;
 
-/** Entries a compaction's copy writes per write transaction (it yields to the event loop between them). */
+/** Entries a compaction's copy writes, or a trim of the change log removes, per write transaction (each yields to the event loop between them). */
 const COPY_BATCH = 2000;
 
 /** The size and modification time of a store's data file: a write or a compaction changes it. */
@@ -86,7 +86,8 @@ export class StoreDb {
   private readonly idem: Database<IdempotencyRecord, string>;
   private readonly changes: Database<string, number>;
   private nextSeq: number;
-  private nextChange: number;
+  /** The change log's next key: found at the first change (a handle opened only to read maps none of the log in). */
+  private nextChange?: number;
   /** When the last change was logged by this handle, or when it was opened (ms since the epoch). */
   changedAt = Date.now();
 
@@ -107,7 +108,6 @@ export class StoreDb {
     this.meta = meta;
     const [last] = [...this.order.getKeys({ reverse: true, limit: 1 })];
     this.nextSeq = (last ?? 0) + 1;
-    this.nextChange = this.changePoint().at + 1;
   }
 
   /** Writes the metadata of a new store into `dir` (an empty folder), durably, and closes it. */
@@ -191,17 +191,23 @@ export class StoreDb {
     return [...byId].sort((a, b) => a[1].key - b[1].key).map(([id, { rows }]) => ({ id, rows }));
   }
 
-  /** Drops the change log's entries before `at` (an index persisted at `at` needs none of them). */
+  /**
+   * Drops the change log's entries before `at` (an index persisted at `at` needs none of them), in
+   * transactions of at most COPY_BATCH entries, so that writes interleave with a long log's trim.
+   */
   async trimChanges(at: number): Promise<void> {
-    const [first] = [...this.changes.getKeys({ limit: 1 })];
-    if (first === undefined || first >= at) return;
-    await this.transact(() => {
-      for (const key of this.changes.getKeys({ end: at })) this.changes.remove(key);
-    }, 'trim the change log');
+    for (;;) {
+      const keys = [...this.changes.getKeys({ end: at, limit: COPY_BATCH })];
+      if (keys.length === 0) return;
+      await this.transact(() => {
+        for (const key of keys) this.changes.remove(key);
+      }, 'trim the change log');
+    }
   }
 
   /** Logs a change of `id` (inside a write transaction): its passages (`rows`), or only its metadata or presence. */
   private logChange(id: string, rows: boolean): void {
+    this.nextChange ??= this.changePoint().at + 1;
     this.changes.put(this.nextChange++, `${rows ? CHANGE.rows : CHANGE.other}${id}`);
     this.changedAt = Date.now();
   }
