@@ -3,7 +3,9 @@
 // each store's metadata and counts and closes it again; a request that names a store takes a lease
 // (acquire), which opens it (once, however many requests wait) and keeps it open until released;
 // a store no lease has used for the idle time (SVC_STORE_IDLE_S) is closed again, its memory given
-// back, its index left beside its database for the next open (store-snapshot.ts). A store is compacted (its data file rewritten without free pages) on request or when free
+// back, its index left beside its database for the next open (store-snapshot.ts; an open store
+// also leaves it there in the background once no write has changed it for a while). A store is
+// compacted (its data file rewritten without free pages) on request or when free
 // pages pass half its file, under its write mutex; one whose database holds more than a bound of
 // its data file mapped in (the pages its reads faulted in) is reopened once no lease holds it.
 // Invariants: writes to one store (ingest, delete, compaction) run one at a time and update the
