@@ -107,15 +107,15 @@ t.test('the server compacts a store by itself once free pages pass half its file
   const { registry } = s.server.services;
   await s.api.post('/stores', { name: 'auto' });
   await ingest(s.api, 'auto', docs('a', 0, 1000));
-  t.equal(await registry.compactWasteful(0), 0, 'nothing to do while the file is mostly live');
+  t.equal(await registry.maintenance.compactWasteful(0), 0, 'nothing to do while the file is mostly live');
   await s.api.post('/stores/auto/documents/delete', { filter: { keep: false } });
   const before = registry.entry('default', 'auto').open!.db.fileBytes();
   const lastUsed = registry.entry('default', 'auto').lastUsed;
   await new Promise((r) => setTimeout(r, 5));
-  t.equal(await registry.compactWasteful(0), 1, 'compacted once most of it is free');
+  t.equal(await registry.maintenance.compactWasteful(0), 1, 'compacted once most of it is free');
   t.equal(registry.entry('default', 'auto').lastUsed, lastUsed, 'its own compaction is not a use: the idle time runs on');
   t.ok(registry.entry('default', 'auto').open!.db.fileBytes() < before / 3, 'smaller');
-  t.equal(await registry.compactWasteful(0), 0, 'and not again');
+  t.equal(await registry.maintenance.compactWasteful(0), 0, 'and not again');
   t.equal((await s.api.get('/stores/auto')).n_docs, 100);
 });
 

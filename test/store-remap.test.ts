@@ -27,11 +27,11 @@ t.test(
     const mapped = first.residentBytes();
     t.ok(mapped > 256 * 1024, `the ingest and the reads mapped pages in (${mapped} B)`);
 
-    t.equal(await registry.remapResident(2 ** 40), 0, 'a store under the bound is left as it is');
+    t.equal(await registry.maintenance.remapResident(2 ** 40), 0, 'a store under the bound is left as it is');
     t.notOk(entry.remapDue);
 
     const lease = await registry.acquire('default', 'm');
-    t.equal(await registry.remapResident(0), 0, 'a held store is not reopened now');
+    t.equal(await registry.maintenance.remapResident(0), 0, 'a held store is not reopened now');
     t.ok(entry.remapDue, '... but marked');
     t.equal(entry.open!.db, first, '... and keeps its database while held');
     lease.release();
@@ -48,7 +48,7 @@ t.test(
 
     // requests that come while it reopens wait for it
     for (let i = 0; i < docs.length; i += 100) await s.api.get(`/stores/m/documents/v${i}?include_text=true`);
-    const reopened = registry.remapResident(0);
+    const reopened = registry.maintenance.remapResident(0);
     const during = await Promise.all([1, 150, 299].map((i) => s.api.post('/stores/m/search', ask(i))));
     t.equal(await reopened, 1, 'reopened at once (no lease held)');
     const metrics = await (await fetch(s.server.url.replace(/\/v1$/, '/metrics'))).text();

@@ -51,7 +51,7 @@ export class ServerMetrics {
     registers: [this.registry],
   });
 
-  constructor(engine: Pick<Engine, 'pending' | 'memory'>, registry: Pick<StoreRegistry, 'catalog' | 'counts' | 'docs' | 'reopened'>) {
+  constructor(engine: Pick<Engine, 'pending' | 'memory'>, registry: Pick<StoreRegistry, 'catalog' | 'counts' | 'docs' | 'maintenance'>) {
     collectDefaultMetrics({ register: this.registry });
     new Gauge({
       name: 'svc_engine_tasks_in_flight',
@@ -129,7 +129,7 @@ export class ServerMetrics {
       registers: [this.registry],
       collect() {
         this.reset();
-        this.inc(registry.reopened);
+        this.inc(registry.maintenance.reopened);
       },
     });
     new Gauge({

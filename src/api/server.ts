@@ -168,7 +168,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       logger.warn({ err }, 'warm-up failed; the first searches may be slow');
     }
     services.state = 'ok';
-    registry.startMaintenance(config.storeIdleS, config.snapshotQuietS, (err) =>
+    registry.maintenance.start(config.storeIdleS, config.snapshotQuietS, (err) =>
       logger.error({ err }, 'store maintenance (idle close, snapshot, compaction) failed'),
     );
     const prune = setInterval(

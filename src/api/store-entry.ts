@@ -1,6 +1,6 @@
 // The registry's records of a store (store-registry.ts): the catalog entry every store has, open or
 // not, what an open store holds, and the lease a request holds on one. Plain data; the registry
-// alone changes them.
+// and its upkeep (store-maintenance.ts) alone change them.
 import type { StoreIndex } from '../engine/index.js';
 import type { StoreDb, StoreMeta } from '../store/index.js';
 import type { Mutex } from './mutex.js';

@@ -3,11 +3,10 @@
 // each store's metadata and counts and closes it again; a request that names a store takes a lease
 // (acquire), which opens it (once, however many requests wait) and keeps it open until released;
 // a store no lease has used for the idle time (SVC_STORE_IDLE_S) is closed again, its memory given
-// back, its index left beside its database for the next open (store-snapshot.ts; an open store
-// also leaves it there in the background once no write has changed it for a while). A store is
-// compacted (its data file rewritten without free pages) on request or when free
-// pages pass half its file, under its write mutex; one whose database holds more than a bound of
-// its data file mapped in (the pages its reads faulted in) is reopened once no lease holds it.
+// back, its index left beside its database for the next open (store-snapshot.ts). A store is
+// compacted (its data file rewritten without free pages) on request, under its write mutex; its
+// upkeep off the request path (idle closes, background snapshots, automatic compaction, reopening
+// a database that mapped too much of its file in) is store-maintenance.ts's.
 // Invariants: writes to one store (ingest, delete, compaction) run one at a time and update the
 // index only after the write is durable, in the same order as the database; a store name maps to at most
 // one store per project; a leased store is never closed, and a store opens only once its previous
@@ -30,7 +29,6 @@ import {
   projectStoreDirs,
   readSummary,
   removeSummary,
-  residentBytesByMapping,
   StoreDb,
   type StoreMeta,
   unlinkStore,
@@ -38,21 +36,11 @@ import {
 } from '../store/index.js';
 import { Mutex } from './mutex.js';
 import { type Lease, newEntry, type OpenStore, type StoreEntry } from './store-entry.js';
+import { StoreMaintenance } from './store-maintenance.js';
 import { reencode } from './store-reencode.js';
-import { leaveSnapshot, loadIndex, snapshotInBackground } from './store-snapshot.js';
+import { leaveSnapshot, loadIndex } from './store-snapshot.js';
 
 export type { Lease, OpenStore, StoreEntry } from './store-entry.js';
-
-/** Automatic compaction: of a data file of at least minBytes whose live pages are under liveShare of it. */
-const COMPACT = { minBytes: 16 * 2 ** 20, liveShare: 0.5 };
-/**
- * A store whose database holds more than maxResidentBytes of its data file mapped in is reopened
- * when no request holds it (remapResident): those pages (clean, but counted in the RSS) leave the
- * process, and the reads that follow map only what they touch.
- */
-const MAP = { maxResidentBytes: 32 * 2 ** 20 };
-/** How often the maintenance of the stores (idle closes, automatic compaction, reopening) runs at most. */
-const MAINTAIN_MS = 10_000;
 
 class ProjectStores {
   readonly byId = new Map<string, StoreEntry>();
@@ -63,9 +51,8 @@ class ProjectStores {
 
 export class StoreRegistry {
   private readonly projects = new Map<string, ProjectStores>();
-  private idleTimer?: NodeJS.Timeout;
-  /** Stores reopened so far to drop the pages of their data file mapped in (remapResident), for /metrics. */
-  reopened = 0;
+  /** The stores' upkeep off the request path: idle closes, background snapshots, compaction, remapping. */
+  readonly maintenance: StoreMaintenance;
   /** Deleted stores that requests still hold: the last lease released removes them (closeRetired). */
   private readonly draining = new Set<StoreEntry>();
 
@@ -73,7 +60,9 @@ export class StoreRegistry {
     private readonly dataDir: string,
     private readonly engine: Engine,
     private readonly log: (msg: string, fields?: Record<string, unknown>) => void = () => {},
-  ) {}
+  ) {
+    this.maintenance = new StoreMaintenance(this, log);
+  }
 
   /**
    * Reads every store of the data dir, leaving it closed: its metadata and counts from the summary
@@ -110,8 +99,8 @@ export class StoreRegistry {
   /** Closes an open store's database and leaves its summary for the next start. */
   private async shut(entry: StoreEntry, store: OpenStore): Promise<void> {
     store.closed = true; // what was queued on its mutex (a background snapshot) finds it closed
+    entry.counts = { docs: store.db.nDocs, bytes: store.db.sizeBytes() }; // listings read them from now on
     await leaveSnapshot(store, this.log);
-    entry.counts = { docs: store.db.nDocs, bytes: store.db.sizeBytes() };
     store.index.close();
     await store.db.close();
     writeSummary(entry.dir, { meta: entry.meta, ...entry.counts });
@@ -226,7 +215,7 @@ export class StoreRegistry {
     else entry.leasesByEpoch.delete(epoch);
     if (touch) entry.lastUsed = Date.now();
     void this.closeRetired(entry);
-    if (n <= 0) void this.remapIfFree(entry);
+    if (n <= 0) void this.maintenance.remapIfFree(entry);
   }
 
   /**
@@ -287,79 +276,6 @@ export class StoreRegistry {
     } finally {
       lease.release();
     }
-  }
-
-  /** Compacts the open stores whose free pages are more than half their data file (of at least `minBytes`). */
-  async compactWasteful(minBytes = COMPACT.minBytes): Promise<number> {
-    let n = 0;
-    for (const { project, entry } of this.catalog()) {
-      const db = entry.open?.db;
-      if (!db || entry.opening || entry.closing) continue;
-      const file = db.fileBytes();
-      if (file < minBytes || db.sizeBytes() > file * COMPACT.liveShare) continue;
-      await this.compact(project, entry.meta.id, { touch: false });
-      n++;
-    }
-    return n;
-  }
-
-  /**
-   * Marks every open store whose database holds more than `maxBytes` of its data file mapped in
-   * (StoreDb.residentBytes) to be reopened, and reopens those no request holds now; the others are
-   * reopened when their last lease is released. Returns how many were reopened now.
-   */
-  async remapResident(maxBytes = MAP.maxResidentBytes): Promise<number> {
-    if (!this.catalog().some(({ entry }) => entry.open)) return 0;
-    const byMapping = residentBytesByMapping();
-    let n = 0;
-    for (const { entry } of this.catalog()) {
-      const mapped = entry.open?.db.residentBytes(byMapping) ?? 0;
-      if (mapped <= maxBytes) continue;
-      entry.remapDue = mapped;
-      if (await this.remapIfFree(entry)) n++;
-    }
-    return n;
-  }
-
-  /**
-   * Reopens a store's database if that is due (remapResident) and no lease holds it, under its write
-   * mutex; requests that come meanwhile wait for it as for an open. If the database does not open
-   * again, the store is left closed (its index dropped): the next request loads it. True if it reopened.
-   */
-  private async remapIfFree(entry: StoreEntry): Promise<boolean> {
-    const store = entry.open;
-    const mapped = entry.remapDue;
-    if (mapped === undefined || !store || store.closed || entry.leases > 0 || entry.opening || entry.closing) return false;
-    entry.remapDue = undefined;
-    entry.counts = this.counts(entry);
-    entry.open = undefined;
-    const reopen = store.lock.run(async () => {
-      await store.snapshotting;
-      await store.db.close();
-      store.db = StoreDb.open(entry.dir);
-    });
-    entry.opening = reopen
-      .then(
-        () => {
-          entry.open = store;
-          this.reopened++;
-          this.log('store reopened (mapped pages dropped)', { store: entry.meta.name, id: entry.meta.id, mapped_bytes: mapped });
-          return store;
-        },
-        (err) => {
-          store.closed = true;
-          store.index.close();
-          this.log('reopening a store failed; it is closed', { store: entry.meta.name, id: entry.meta.id, err: String(err) });
-          throw err;
-        },
-      )
-      .finally(() => {
-        entry.opening = undefined;
-      });
-    return entry.opening.then(
-      () => true,
-      () => false,
-    );
   }
 
   /** The open store `ref` of a request that holds its lease (the router takes one for every operation on a store), or 404. */
@@ -544,44 +460,8 @@ export class StoreRegistry {
     return closed;
   }
 
-  /** Starts a background snapshot of each open store no write has changed for `quietMs` (store-snapshot.ts snapshotInBackground). */
-  snapshotQuiet(quietMs: number, now = Date.now()): void {
-    for (const { entry } of this.catalog()) {
-      const store = entry.open;
-      if (store && !entry.opening && !entry.closing && now - store.db.changedAt >= quietMs) snapshotInBackground(store, this.log);
-    }
-  }
-
-  /**
-   * From now on, every so often and off the request path: closes the stores idle for `idleS`
-   * seconds (never when 0), snapshots those quiet for `quietS` seconds (never when 0), compacts the
-   * wasteful ones, then reopens those with too much of their data file mapped in. One round at a time.
-   */
-  startMaintenance(idleS: number, quietS: number, onError: (err: unknown) => void): void {
-    const ms = idleS * 1000;
-    const quietMs = quietS * 1000;
-    let running = false;
-    const round = async () => {
-      if (running) return;
-      running = true;
-      try {
-        if (ms > 0) await this.closeIdle(ms);
-        if (quietMs > 0) this.snapshotQuiet(quietMs);
-        await this.compactWasteful();
-        await this.remapResident();
-      } catch (err) {
-        onError(err);
-      } finally {
-        running = false;
-      }
-    };
-    const every = Math.min(MAINTAIN_MS, ...[ms, quietMs].filter((v) => v > 0).map((v) => v / 2));
-    this.idleTimer = setInterval(() => void round(), every);
-    this.idleTimer.unref();
-  }
-
   async closeAll(): Promise<void> {
-    clearInterval(this.idleTimer);
+    this.maintenance.stop();
     for (const p of this.projects.values()) {
       for (const entry of p.byId.values()) {
         await entry.opening?.catch(() => undefined);
