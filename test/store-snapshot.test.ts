@@ -8,6 +8,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { open } from 'lmdb';
 import t from 'tap';
+import { loadIndex } from '../src/api/store-snapshot.js';
+import { defaultModelUri } from '../src/config.js';
+import { loadEngine } from '../src/engine/index.js';
+import { readModelFolder } from '../src/engine/model/index.js';
 import { hasIndexSnapshot, readIndexSnapshot, StoreDb, writeIndexSnapshot } from '../src/store/index.js';
 import { startChild } from './helpers/child-server.js';
 import { logCapture, startTestServer, tempDir } from './helpers/server.js';
@@ -287,3 +291,42 @@ t.test(
     await s.close();
   },
 );
+
+t.test('a snapshot the changes since cannot be applied to is left, and the index built from the documents', async (t) => {
+  const first = await startTestServer(t);
+  await first.api.post('/stores', { name: 's' });
+  await first.api.post('/stores/s/documents', { documents: docs });
+  const dir = first.server.services.registry.entry('default', 's').dir;
+  await first.close();
+  const db = StoreDb.open(dir);
+  t.teardown(() => db.close());
+  const encoding = db.getEncoding('v1')!;
+  await db.writeDocs([{ id: 'v0', text: 'changed', metadata: {}, n_tokens: 1, encoding }]);
+  const engine = await loadEngine({ model: readModelFolder(defaultModelUri()), threads: 1 });
+  t.teardown(() => engine.close());
+  const lines: string[] = [];
+  const log = (msg: string) => void lines.push(msg);
+
+  const applied = await loadIndex(() => engine.createIndex(), db, log);
+  t.match(applied, { from: 'snapshot', replayed: 1 }, 'as a rule the change is applied');
+  applied.index.close();
+
+  let made = 0;
+  const failingFirst = () => {
+    const index = engine.createIndex();
+    if (made++ === 0)
+      index.load = async () => {
+        throw new Error('no room in the engine memory');
+      };
+    return index;
+  };
+  const built = await loadIndex(failingFirst, db, log);
+  t.match(built, { from: 'documents', replayed: 0 }, 'a failure to apply it builds the index in a new one');
+  t.equal(built.index.documentCount, 40);
+  t.ok(
+    lines.some((l) => l.startsWith('the documents changed since a store index snapshot could not be applied')),
+    'and says so',
+  );
+  t.ok(fs.existsSync(path.join(dir, 'index.snap')), 'the snapshot is left');
+  built.index.close();
+});

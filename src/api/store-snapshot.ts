@@ -54,7 +54,8 @@ function changedSinceStamp(db: StoreDb, stamp: string): Changed[] | undefined {
  * else built from every document's encoding (in an index of `create`). `replayed`: the changed
  * documents applied. A snapshot brought up to date must hold as many documents as the database (a
  * check against a database put back from another time that its change log cannot tell): else it
- * is dropped and the index built.
+ * is dropped and the index built; one the changes cannot be applied to (no room in the engine
+ * memory for them beside the rows they replace) is left, and the index built.
  */
 export async function loadIndex(
   create: () => StoreIndex,
@@ -79,21 +80,23 @@ export async function loadIndex(
   }
   if (restored && changed) {
     try {
-      // a failure to apply them (no room in the engine memory) fails the open, as a build's would
       if (changed.length) await replay(index, db, changed);
+      if (index.documentCount === db.nDocs) return { index, from: 'snapshot', replayed: changed.length };
+      log('a store index snapshot does not hold the documents of the database; building the index from them', {
+        dir: db.dir,
+        snapshot: index.documentCount,
+        database: db.nDocs,
+      });
+      unusable = true;
     } catch (err) {
-      index.close();
-      throw err;
+      // the old rows of the changed documents take room a build does not need (the engine memory's bound)
+      log('the documents changed since a store index snapshot could not be applied; building the index from the documents', {
+        dir: db.dir,
+        err: String(err),
+      });
     }
-    if (index.documentCount === db.nDocs) return { index, from: 'snapshot', replayed: changed.length };
-    log('a store index snapshot does not hold the documents of the database; building the index from them', {
-      dir: db.dir,
-      snapshot: index.documentCount,
-      database: db.nDocs,
-    });
     index.close();
     index = create();
-    unusable = true;
   }
   if (unusable) {
     try {
