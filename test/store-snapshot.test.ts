@@ -110,6 +110,11 @@ t.test('a store opens from the index it left when it closed, and answers as befo
   );
   t.same(await answers(s.api), before);
   await s.close();
+  log = logCapture();
+  s = await startTestServer(t, { dataDir: first.dataDir, logger: log.logger });
+  t.same(await answers(s.api), before);
+  t.same(openedFrom(log.lines), ['snapshot'], 'it was removed, so the close after wrote a whole one');
+  await s.close();
 });
 
 t.test('a snapshot is written whole or not at all, never into the last free space, and read only for its stamp', async (t) => {

@@ -75,8 +75,9 @@ export async function loadIndex(
       return !unusable;
     });
   } catch (err) {
-    // restore left the index empty
+    // restore left the index empty; the file goes (a close would find its stamp current and keep it)
     log('a store index snapshot could not be read; building the index from the documents', { dir: db.dir, err: String(err) });
+    unusable = true;
   }
   if (restored && changed) {
     try {
