@@ -190,30 +190,38 @@ export function setTermVectors(v: TermVectors): void {
   vectors = v;
 }
 
-/** A row's sentences: each its non-stop terms. */
-function sentencesOf(c: SearchCorpus, row: number): number[][] {
+/** A row's sentences: each its non-stop terms, and whether it holds a term of the kind of answer the question asks that the question lacks. */
+function sentencesOf(c: SearchCorpus, q: Query, row: number): Array<{ terms: number[]; typed: boolean }> {
   const { terms, flags } = c.seq(row);
-  const out: number[][] = [[]];
+  const kind = q.asks === 'date' ? FLAG_YEAR : q.asks === 'number' ? FLAG_NUMBER | FLAG_YEAR : FLAG_CAPITALISED;
+  const out: Array<{ terms: number[]; typed: boolean }> = [{ terms: [], typed: false }];
   for (let i = 0; i < terms.length; i++) {
-    if (flags[i] & FLAG_SENTENCE_START && out[out.length - 1].length > 0) out.push([]);
-    if (!(flags[i] & FLAG_STOP)) out[out.length - 1].push(terms[i]);
+    if (flags[i] & FLAG_SENTENCE_START && out[out.length - 1].terms.length > 0) out.push({ terms: [], typed: false });
+    const cur = out[out.length - 1];
+    if (!(flags[i] & FLAG_STOP)) cur.terms.push(terms[i]);
+    if (flags[i] & kind && !q.allTerms.has(terms[i]) && !(kind === FLAG_CAPITALISED && flags[i] & FLAG_SENTENCE_START)) cur.typed = true;
   }
   return out;
 }
 
-/** The best share of the idf mass of the question terms `want` any one sentence of `rows` holds, softly (term cosine) or exactly. */
-function bestSentence(c: SearchCorpus, q: Query, rows: number[], want: (i: number) => boolean, soft: boolean): number {
+/**
+ * The best share of the idf mass of the question terms `want` any one sentence of `rows` holds,
+ * softly (each term met by the sentence term of the closest dense row) or exactly; `typed`: only
+ * sentences holding a candidate answer of the kind asked count (0 when none does).
+ */
+function bestSentence(c: SearchCorpus, q: Query, rows: number[], want: (i: number) => boolean, soft: boolean, typed = false): number {
   let mass = 0;
   for (let i = 0; i < q.qt.length; i++) if (want(i)) mass += q.qidf[i];
-  if (mass === 0) return 1;
   let best = 0;
   for (const r of rows)
-    for (const sent of sentencesOf(c, r)) {
+    for (const sent of sentencesOf(c, q, r)) {
+      if (typed && !sent.typed) continue;
+      if (mass === 0) return 1;
       let v = 0;
       for (let i = 0; i < q.qt.length; i++) {
         if (!want(i)) continue;
         let m = 0;
-        for (const t of sent) {
+        for (const t of sent.terms) {
           m = Math.max(m, soft && vectors ? vectors.sim(q.qt[i], t) : t === q.qt[i] ? 1 : 0);
           if (m === 1) break;
         }
@@ -224,43 +232,14 @@ function bestSentence(c: SearchCorpus, q: Query, rows: number[], want: (i: numbe
   return best;
 }
 
-/** A row's sentences with, per sentence, whether it holds a term of the kind of answer the question asks and not in it. */
-function typedSentences(c: SearchCorpus, q: Query, row: number): Array<{ terms: number[]; typed: boolean }> {
-  const { terms, flags } = c.seq(row);
-  const want = q.asks === 'date' ? FLAG_YEAR : q.asks === 'number' ? FLAG_NUMBER | FLAG_YEAR : FLAG_CAPITALISED;
-  const out: Array<{ terms: number[]; typed: boolean }> = [{ terms: [], typed: false }];
-  for (let i = 0; i < terms.length; i++) {
-    if (flags[i] & FLAG_SENTENCE_START && out[out.length - 1].terms.length > 0) out.push({ terms: [], typed: false });
-    const cur = out[out.length - 1];
-    if (!(flags[i] & FLAG_STOP)) cur.terms.push(terms[i]);
-    if (flags[i] & want && !q.allTerms.has(terms[i]) && !(want === FLAG_CAPITALISED && flags[i] & FLAG_SENTENCE_START)) cur.typed = true;
-  }
-  return out;
+/** The top chain, its last passage, and whether a question term is left unheld by the passages before it. */
+function chainParts({ q, st, top }: ProbeContext): { chain: number[]; last: number; open: (i: number) => boolean } {
+  const chain = st.chains[top];
+  const earlier = chain.slice(0, -1).map((r) => q.present(r));
+  return { chain, last: chain[chain.length - 1], open: (i) => !earlier.some((p) => p[i] === 1) };
 }
 
-/** The best soft coverage of the question terms `want` by one sentence of `rows` that holds a candidate answer of the asked kind (0 when none does). */
-function bestTypedSentence(c: SearchCorpus, q: Query, rows: number[], want: (i: number) => boolean): number {
-  let mass = 0;
-  for (let i = 0; i < q.qt.length; i++) if (want(i)) mass += q.qidf[i];
-  let best = 0;
-  for (const r of rows)
-    for (const sent of typedSentences(c, q, r)) {
-      if (!sent.typed) continue;
-      if (mass === 0) return 1;
-      let v = 0;
-      for (let i = 0; i < q.qt.length; i++) {
-        if (!want(i)) continue;
-        let m = 0;
-        for (const t of sent.terms) {
-          m = Math.max(m, vectors ? vectors.sim(q.qt[i], t) : t === q.qt[i] ? 1 : 0);
-          if (m === 1) break;
-        }
-        v += q.qidf[i] * m;
-      }
-      best = Math.max(best, v / mass);
-    }
-  return best;
-}
+const all = () => true;
 
 /** Measured on 2026-12-05 (docs/generalisation.md): whether one sentence states what the question asks (its terms' coverage of a
  * single sentence, exactly and softly through the dense term rows; and only sentences holding a candidate answer of the kind
@@ -268,32 +247,25 @@ function bestTypedSentence(c: SearchCorpus, q: Query, rows: number[], want: (i: 
 const THIRD_ROUND: readonly Candidate[] = [
   {
     name: 'sent_cover',
-    compute: ({ c, q, st, top }) => {
-      const chain = st.chains[top];
-      const last = chain[chain.length - 1];
-      const earlier = chain.slice(0, -1).map((r) => q.present(r));
-      const open = (i: number) => !earlier.some((p) => p[i] === 1);
-      const all = () => true;
+    compute: (x) => {
+      const { chain, last, open } = chainParts(x);
       return [
-        bestSentence(c, q, chain, all, false),
-        bestSentence(c, q, chain, all, true),
-        bestSentence(c, q, [last], open, false),
-        bestSentence(c, q, [last], open, true),
+        bestSentence(x.c, x.q, chain, all, false),
+        bestSentence(x.c, x.q, chain, all, true),
+        bestSentence(x.c, x.q, [last], open, false),
+        bestSentence(x.c, x.q, [last], open, true),
       ];
     },
   },
   /** the same, counting only sentences that hold a candidate answer of the kind asked (a year, a number, a name not in the question) */
   {
     name: 'typed_sent',
-    compute: ({ c, q, st, top }) => {
-      const chain = st.chains[top];
-      const last = chain[chain.length - 1];
-      const earlier = chain.slice(0, -1).map((r) => q.present(r));
-      const open = (i: number) => !earlier.some((p) => p[i] === 1);
+    compute: (x) => {
+      const { chain, last, open } = chainParts(x);
       return [
-        bestTypedSentence(c, q, chain, () => true),
-        bestTypedSentence(c, q, [last], open),
-        bestTypedSentence(c, q, st.ret.slice(0, 10), () => true),
+        bestSentence(x.c, x.q, chain, all, true, true),
+        bestSentence(x.c, x.q, [last], open, true, true),
+        bestSentence(x.c, x.q, x.st.ret.slice(0, 10), all, true, true),
       ];
     },
   },
