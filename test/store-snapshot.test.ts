@@ -59,8 +59,12 @@ t.test('a store opens from the index it left when it closed, and answers as befo
   await first.close();
   t.ok(fs.existsSync(snap), 'a closed one has');
 
-  let log = logCapture();
-  let s = await startTestServer(t, { dataDir: first.dataDir, logger: log.logger });
+  /** A server on the first one's data dir, with its log. */
+  const restart = async () => {
+    const log = logCapture();
+    return { log, s: await startTestServer(t, { dataDir: first.dataDir, logger: log.logger }) };
+  };
+  let { log, s } = await restart();
   t.same(await answers(s.api), before, 'the same passages, scores, confidences and traces');
   t.same(openedFrom(log.lines), ['snapshot'], 'read from the snapshot');
   t.equal((await s.api.get('/stores/s')).n_docs, 39);
@@ -69,8 +73,7 @@ t.test('a store opens from the index it left when it closed, and answers as befo
   const withLate = await answers(s.api);
   await s.close();
   const stale = fs.readFileSync(snap);
-  log = logCapture();
-  s = await startTestServer(t, { dataDir: first.dataDir, logger: log.logger });
+  ({ log, s } = await restart());
   t.same(openedFrom(log.lines), ['snapshot'], 'a store written to leaves a new snapshot when it closes');
   t.same(await answers(s.api), withLate);
   t.equal((await s.api.post('/stores/s/search', { query: 'hamlet Qz9' })).passages[0].doc_id, 'late');
@@ -79,21 +82,18 @@ t.test('a store opens from the index it left when it closed, and answers as befo
 
   // a snapshot from before the last snapshot's point: the change log no longer reaches it
   fs.writeFileSync(snap, stale);
-  log = logCapture();
-  s = await startTestServer(t, { dataDir: first.dataDir, logger: log.logger });
+  ({ log, s } = await restart());
   t.same(openedFrom(log.lines), ['documents'], 'a snapshot the change log no longer reaches is not read');
   t.notOk(fs.existsSync(snap), 'and is removed');
   t.same(await answers(s.api), before, 'the delete since it was written holds');
   await s.close();
 
   // a compaction keeps the snapshot (the change log is the same)
-  log = logCapture();
-  s = await startTestServer(t, { dataDir: first.dataDir, logger: log.logger });
+  ({ log, s } = await restart());
   await s.api.post('/stores/s/compact', undefined);
   t.ok(fs.existsSync(snap), 'the compacted folder holds the snapshot');
   await s.close();
-  log = logCapture();
-  s = await startTestServer(t, { dataDir: first.dataDir, logger: log.logger });
+  ({ log, s } = await restart());
   t.same(await answers(s.api), before);
   t.same(openedFrom(log.lines), ['snapshot'], 'read after the compaction');
   await s.close();
@@ -101,8 +101,7 @@ t.test('a store opens from the index it left when it closed, and answers as befo
   // cut short after its head: read, found short, and the store built from its documents
   const whole = fs.readFileSync(snap);
   fs.writeFileSync(snap, whole.subarray(0, whole.length - 100));
-  log = logCapture();
-  s = await startTestServer(t, { dataDir: first.dataDir, logger: log.logger });
+  ({ log, s } = await restart());
   t.same(openedFrom(log.lines), ['documents'], 'a snapshot cut short is not used');
   t.ok(
     log.lines.some((l) => String(l.msg).startsWith('a store index snapshot could not be read')),
@@ -110,8 +109,7 @@ t.test('a store opens from the index it left when it closed, and answers as befo
   );
   t.same(await answers(s.api), before);
   await s.close();
-  log = logCapture();
-  s = await startTestServer(t, { dataDir: first.dataDir, logger: log.logger });
+  ({ log, s } = await restart());
   t.same(await answers(s.api), before);
   t.same(openedFrom(log.lines), ['snapshot'], 'it was removed, so the close after wrote a whole one');
   await s.close();

@@ -130,33 +130,42 @@ async function replay(index: StoreIndex, db: StoreDb, changed: Changed[]): Promi
   await index.load(db.encodedDocs(changed.filter((c) => c.rows).map((c) => c.id)));
 }
 
-/** Waits for a snapshot's write (begun at `started`), says how it went, and trims the change log up to it once it is on disk. */
-async function finishSnapshot(
-  db: StoreDb,
-  point: ChangePoint,
-  writing: Promise<string | undefined>,
-  started: number,
-  log: Log,
-): Promise<void> {
-  const failed = await writing;
-  if (failed) {
-    log('store index snapshot not written; the next open reads the documents instead', { dir: db.dir, why: failed });
-    return;
-  }
-  log('store index snapshot written', { dir: db.dir, ms: Math.round(performance.now() - started), at: point.at });
-  await db.trimChanges(point.at);
+/**
+ * Begins writing the snapshot of the store as it is now, unless it has no passage or the snapshot
+ * on disk is of it as it is: `taken` resolves once the index's state is taken (persist's first
+ * await; writes may go on from then), `done` once the file is on disk and the change log trimmed
+ * up to it, or the failure logged.
+ */
+function beginSnapshot(store: OpenStore, log: Log): { taken: Promise<unknown>; done: Promise<void> } | undefined {
+  const { index, db } = store;
+  const point = db.changePoint();
+  const stamp = stampOf(db, point);
+  if (index.passageCount === 0 || hasIndexSnapshot(db.dir, stamp)) return undefined;
+  const started = performance.now();
+  let onTaken!: () => void;
+  const taken = new Promise<void>((resolve) => (onTaken = resolve));
+  const writing = writeIndexSnapshot(db.dir, stamp, index.memoryBytes, (sink) => {
+    const persisted = index.persist(sink);
+    onTaken();
+    return persisted;
+  });
+  const done = (async () => {
+    const failed = await writing;
+    if (failed) {
+      log('store index snapshot not written; the next open reads the documents instead', { dir: db.dir, why: failed });
+      return;
+    }
+    log('store index snapshot written', { dir: db.dir, ms: Math.round(performance.now() - started), at: point.at });
+    await db.trimChanges(point.at);
+  })();
+  // a write that fails before the state is taken (no room) settles `taken` too
+  return { taken: Promise.race([taken, writing]), done };
 }
 
 /** Leaves the index of a store about to close beside its database, unless the snapshot there is of the store as it is. */
 export async function leaveSnapshot(store: OpenStore, log: Log): Promise<void> {
   await store.snapshotting;
-  const { index, db } = store;
-  const point = db.changePoint();
-  const stamp = stampOf(db, point);
-  if (index.passageCount === 0 || hasIndexSnapshot(db.dir, stamp)) return;
-  const started = performance.now();
-  const writing = writeIndexSnapshot(db.dir, stamp, index.memoryBytes, (sink) => index.persist(sink));
-  await finishSnapshot(db, point, writing, started, log);
+  await beginSnapshot(store, log)?.done;
 }
 
 /**
@@ -175,21 +184,11 @@ export function snapshotInBackground(store: OpenStore, log: Log): void {
   store.lock
     .run(async () => {
       if (store.closed) return;
-      const { db, index } = store;
-      const at = db.changePoint();
-      const stamp = stampOf(db, at);
-      if (hasIndexSnapshot(db.dir, stamp)) return;
-      const started = performance.now();
-      let taken!: () => void;
-      const captured = new Promise<void>((resolve) => (taken = resolve));
-      const writing = writeIndexSnapshot(db.dir, stamp, index.memoryBytes, (sink) => {
-        const persisted = index.persist(sink);
-        taken();
-        return persisted;
-      });
-      await Promise.race([captured, writing]);
-      store.snapshotting = finishSnapshot(db, at, writing, started, log)
-        .catch((err) => log('store index snapshot failed', { dir: db.dir, err: String(err) }))
+      const begun = beginSnapshot(store, log);
+      if (!begun) return;
+      await begun.taken;
+      store.snapshotting = begun.done
+        .catch((err) => log('store index snapshot failed', { dir: store.db.dir, err: String(err) }))
         .finally(() => {
           store.snapshotting = undefined;
         });

@@ -19,7 +19,7 @@ import path from 'node:path';
 import { fsyncDir } from '../fsync.js';
 import { carryIndexSnapshot } from './index-snapshot.js';
 import { ensureFree, faultOf, MIN_FREE_BYTES, storageError } from './storage-error.js';
-import { dataFileStamp, StoreDb } from './store-db.js';
+import { StoreDb } from './store-db.js';
 import type { StoreMeta } from './types.js';
 
 const STORE_ID_RE = /^st_[a-z2-7]{16}$/;
@@ -89,6 +89,12 @@ export interface StoreSummary {
 
 const SUMMARY = 'summary.json';
 
+/** The size and modification time of a store's data file, which a summary is valid for. */
+function dataStamp(dir: string): string {
+  const st = fs.statSync(path.join(dir, 'data.mdb'));
+  return `${st.size}:${st.mtimeMs}`;
+}
+
 /**
  * The summary a store's folder holds, or undefined (none, unreadable, or written for another state
  * of the data file: changed behind the server's back). A summary is written when a store closes
@@ -98,7 +104,7 @@ export function readSummary(dir: string): StoreSummary | undefined {
   try {
     const s = JSON.parse(fs.readFileSync(path.join(dir, SUMMARY), 'utf8')) as StoreSummary & { data?: string };
     const whole = typeof s?.meta?.id === 'string' && Number.isInteger(s.docs) && Number.isInteger(s.bytes);
-    return whole && s.data === dataFileStamp(dir) ? { meta: s.meta, docs: s.docs, bytes: s.bytes } : undefined;
+    return whole && s.data === dataStamp(dir) ? { meta: s.meta, docs: s.docs, bytes: s.bytes } : undefined;
   } catch {
     return undefined;
   }
@@ -108,7 +114,7 @@ export function readSummary(dir: string): StoreSummary | undefined {
 export function writeSummary(dir: string, summary: StoreSummary): void {
   const tmp = path.join(dir, `.${SUMMARY}.tmp`);
   try {
-    fs.writeFileSync(tmp, JSON.stringify({ ...summary, data: dataFileStamp(dir) }));
+    fs.writeFileSync(tmp, JSON.stringify({ ...summary, data: dataStamp(dir) }));
     fs.renameSync(tmp, path.join(dir, SUMMARY));
   } catch {
     fs.rmSync(tmp, { force: true });

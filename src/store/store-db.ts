@@ -13,9 +13,10 @@
 //   with a StorageError and leaves the store as it was (see storage-error.ts); `verify` checks the
 //   invariants above on disk (every record has its text, encoding and order entry, and no more);
 // - `changes` logs, in the transaction of each write, the id of every document it wrote, deleted
-//   or whose metadata it changed (and whether its passages changed), under a strictly increasing key: an index persisted at one key
-//   (index-snapshot.ts) is brought up to date by the documents named after it. Entries before the
-//   last persisted index's are trimmed; the last entry is never trimmed, so keys never repeat.
+//   or whose metadata it changed (and whether its passages changed), under a strictly increasing
+//   key: an index persisted at one key (index-snapshot.ts) is brought up to date by the documents
+//   named after it. Entries before the last persisted index's are trimmed; the last entry is never
+//   trimmed, so keys never repeat.
 import fs from 'node:fs';
 import path from 'node:path';
 import { type Database, type Key, open, type RootDatabase } from 'lmdb';
@@ -64,12 +65,6 @@ const CHANGE = { rows: 'w', other: 'm' } as const;
 
 /** Entries a compaction's copy writes, or a trim of the change log removes, per write transaction (each yields to the event loop between them). */
 const COPY_BATCH = 2000;
-
-/** The size and modification time of a store's data file: a write or a compaction changes it. */
-export function dataFileStamp(dir: string): string {
-  const st = fs.statSync(path.join(dir, 'data.mdb'));
-  return `${st.size}:${st.mtimeMs}`;
-}
 
 export class StoreDb {
   readonly dir: string;
@@ -184,9 +179,9 @@ export class StoreDb {
     const byId = new Map<string, { rows: boolean; key: number }>();
     for (const { key, value } of this.changes.getRange({ start: point.at + 1 })) {
       const id = value.slice(1);
-      const rows = value[0] === CHANGE.rows;
-      const had = byId.get(id);
-      if (!had || rows || !had.rows) byId.set(id, { rows: rows || (had?.rows ?? false), key });
+      // a write places the document at its key; a later change of its metadata or presence does not
+      if (value[0] === CHANGE.rows) byId.set(id, { rows: true, key });
+      else if (!byId.get(id)?.rows) byId.set(id, { rows: false, key });
     }
     return [...byId].sort((a, b) => a[1].key - b[1].key).map(([id, { rows }]) => ({ id, rows }));
   }
