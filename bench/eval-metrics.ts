@@ -8,7 +8,13 @@ import { ece, eceFloor } from '../src/train/learners.js';
 
 export interface QueryOutcome {
   query: { gold_doc_ids: string[]; answers?: string[]; answerable?: boolean; gold_paragraph?: number };
-  result: { passages: Array<{ doc_id: string; text: string }>; confidence: number; hops_used: number; latency_ms: number };
+  result: {
+    passages: Array<{ doc_id: string; text: string }>;
+    confidence: number;
+    hops_used: number;
+    latency_ms: number;
+    trace?: Array<{ ms?: number }>;
+  };
   roundTripMs: number;
 }
 

@@ -11,9 +11,9 @@
 // same no-answer report: for a corpus on other subjects (the multi-hop suites' questions against
 // squad-articles-dev's 48 articles; not squad-articles-dev's against the wiki-pool, which holds
 // those articles' paragraphs). --dump FILE also asks for the trace and writes every response, less
-// its `latency_ms`, one JSON line per query in the suite's order, from a store reopened after the
-// ingest (a layout that does not depend on merge timing): two builds are compared byte for byte
-// with `cmp` (a refactor must leave them identical). --keywords asks every query as a user who types keywords would
+// its `latency_ms` and its trace's times, one JSON line per query in the suite's order, from a
+// store reopened after the ingest: two builds are compared byte for byte with `cmp` (a refactor
+// must leave them identical). --keywords asks every query as a user who types keywords would
 // ("Who directed The Prairie King?" as "directed The Prairie King": src/train/keyword-queries.ts).
 // --untitled ingests every document without its title (its first line when that is the title, and
 // metadata.title), as a user's documents often come. --headings generic|topic gives each document of
@@ -91,8 +91,8 @@ const maxResults = Number(args['max-results']);
 const { call, stop, settle, restart } = await evalServer({ url: args.url, model: args.model });
 const store = `eval-${suite.name}`.replace(/[^a-z0-9_-]/g, '-');
 const ingestSeconds = await ingestCorpus(call, store, corpus, 1000);
-// --dump: the store is reopened, so its segments (and every tie between equal scores, which goes to
-// the lower row) are laid out in ingest order, whatever the timing of the merges during the ingest.
+// --dump: the store is reopened, so the dump is what a restarted server answers (the same as before
+// it: equal scores are ordered by document id, whatever the segments' layout).
 if (args.dump) await restart();
 // Searches are timed on the settled store: after a bulk load the idle merge compacts it first.
 const settleSeconds = await settle(store);
@@ -123,7 +123,11 @@ async function worker() {
 await Promise.all(Array.from({ length: Number(args.concurrency) }, worker));
 await stop();
 if (args.dump) {
-  const lines = outcomes.map(({ query, result: { latency_ms: _, ...rest } }) => JSON.stringify({ id: query.id, ...rest }));
+  // less the times, the trace's included, so that two builds' dumps compare byte for byte
+  const untimed = (trace?: Array<{ ms?: number }>) => trace?.map(({ ms: _, ...step }) => step);
+  const lines = outcomes.map(({ query, result: { latency_ms: _, trace, ...rest } }) =>
+    JSON.stringify({ id: query.id, ...rest, ...(trace ? { trace: untimed(trace) } : {}) }),
+  );
   fs.writeFileSync(args.dump, `${lines.join('\n')}\n`);
 }
 

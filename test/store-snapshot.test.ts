@@ -24,7 +24,7 @@ const docs = Array.from({ length: 40 }, (_, i) => ({
 }));
 const QUERIES = [
   { query: 'Which village lies on the river Rv7?' },
-  { query: 'village river hills', filter: { side: 'north' } },
+  { query: 'village river hills', filter: { side: 'north' }, max_results: 50 },
   { query: 'people south of the hills', max_hops: 3, return_trace: true },
 ];
 

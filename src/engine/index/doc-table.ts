@@ -70,6 +70,11 @@ export class DocTable {
     return this.live;
   }
 
+  /** The hash of a live slot's id (the same for an id whatever its slot, store or process). */
+  hashOf(slot: number): number {
+    return this.cols.hash[slot];
+  }
+
   /** The slot of a live document, or undefined. */
   slotOf(id: string): number | undefined {
     const h = hashId(id);

@@ -119,10 +119,27 @@ export function readIndex(
     const segments = header.segments.map(({ nRows, liveRows, block: bytes }): Segment => {
       const base = block(bytes);
       const dead = block(Math.max(nRows, 1));
+      // the tie keys are not written: restore() derives them from the table's id hashes
+      const keys = heap.alloc(4 * Math.max(nRows, 1));
+      allocated.push(keys);
       const u32 = () => readArray(read, Uint32Array, nRows);
       const [rowSlot, rowVersion, rowStart, rowEnd] = [u32(), u32(), u32(), u32()];
       const [blen, tlen] = [readArray(read, Float32Array, nRows), readArray(read, Float32Array, nRows)];
-      return { id: newSegmentId(), base, dead, deadShared: false, nRows, liveRows, rowSlot, rowVersion, rowStart, rowEnd, blen, tlen };
+      return {
+        id: newSegmentId(),
+        base,
+        dead,
+        keys,
+        deadShared: false,
+        nRows,
+        liveRows,
+        rowSlot,
+        rowVersion,
+        rowStart,
+        rowEnd,
+        blen,
+        tlen,
+      };
     });
     const { buckets: _, ...scalars } = header.table;
     const arrays = Object.fromEntries(

@@ -1,7 +1,7 @@
-// The shared-memory blocks of a store's segments (main thread): a built segment's image and its
-// dead flags, allocated both or neither (or, for a segment a merge wrote in place, its block cut to
-// the image and the flags added), and the blocks set aside for batches not yet installed.
-// Invariants: a reservation is whole (every segment of its batch) or absent; one that would leave
+// The shared-memory blocks of a store's segments (main thread): a built segment's image, its dead
+// flags and its rows' tie keys, allocated all or none (or, for a segment a merge wrote in place, its
+// block cut to the image and the flags and keys added), and the blocks set aside for batches not yet
+// installed. Invariants: a reservation is whole (every segment of its batch) or absent; one that would leave
 // the heap less than MEMORY's headroom (the room searches' scratch and merges need) is refused with
 // WasmOutOfMemoryError and holds nothing; a block set aside is freed exactly once, by take()'s
 // caller or by release() or clear(); a segment's dead flags that a snapshot handed out change only
@@ -14,28 +14,39 @@ import type { EngineContext, Segment } from './types.js';
 export interface SegmentBlocks {
   base: number;
   dead: number;
+  keys: number;
 }
 
-/** The blocks a built segment takes, both or neither. */
-export function allocateBlocks(heap: WasmHeap, built: BuiltSegment): SegmentBlocks {
-  const base = heap.alloc(built.image.byteLength);
+/** Allocates blocks of these sizes, all or none (WasmOutOfMemoryError, nothing held). */
+function allocateAll(heap: WasmHeap, bytes: number[]): number[] {
+  const got: number[] = [];
   try {
-    return { base, dead: heap.alloc(Math.max(built.rowDoc.length, 1)) };
+    for (const n of bytes) got.push(heap.alloc(n));
+    return got;
   } catch (err) {
-    heap.free(base);
+    for (const ptr of got) heap.free(ptr);
     throw err;
   }
 }
 
+/** The dead flags' and the tie keys' bytes of a segment of `nRows` rows. */
+const rowBlockBytes = (nRows: number) => [Math.max(nRows, 1), 4 * Math.max(nRows, 1)];
+
+/** The blocks a built segment takes, all or none. */
+export function allocateBlocks(heap: WasmHeap, built: BuiltSegment): SegmentBlocks {
+  const [base, dead, keys] = allocateAll(heap, [built.image.byteLength, ...rowBlockBytes(built.rowDoc.length)]);
+  return { base, dead, keys };
+}
+
 /**
  * The blocks of a segment written in place in `ptr` (a merge's): the block cut to the image, the
- * rest given back, and its dead flags. Throws WasmOutOfMemoryError when the flags do not fit; the
- * image's block is then still the caller's.
+ * rest given back, and its dead flags and tie keys. Throws WasmOutOfMemoryError when those do not
+ * fit; the image's block is then still the caller's.
  */
 export function placedBlocks(heap: WasmHeap, ptr: number, placed: PlacedSegment): SegmentBlocks {
-  const dead = heap.alloc(Math.max(placed.rowDoc.length, 1));
+  const [dead, keys] = allocateAll(heap, rowBlockBytes(placed.rowDoc.length));
   heap.shrink(ptr, placed.bytes);
-  return { base: ptr, dead };
+  return { base: ptr, dead, keys };
 }
 
 /**
@@ -61,9 +72,10 @@ export function ownDeadFlags(heap: WasmHeap, seg: Segment, log: EngineContext['l
   seg.dead = copy;
 }
 
-export function freeBlocks(heap: WasmHeap, { base, dead }: SegmentBlocks): void {
+export function freeBlocks(heap: WasmHeap, { base, dead, keys }: SegmentBlocks): void {
   heap.free(base);
   heap.free(dead);
+  heap.free(keys);
 }
 
 /** Blocks set aside per batch (keyed by the batch object) until they are taken or released. */

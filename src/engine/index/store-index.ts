@@ -1,6 +1,7 @@
 // The in-memory index of one store (main thread side). It owns a list of immutable segments in the
-// shared memory, each with a mutable block of dead flags, and a document table mapping ids to the
-// rows that hold them. Invariants:
+// shared memory, each with a mutable block of dead flags and a block of its rows' tie keys (the
+// hash of each live row's document id), and a document table mapping ids to the rows that hold them.
+// Invariants:
 // - the blocks reserve() sets aside for a batch are its segments' own until apply() installs them
 //   or release() (or close()) frees them; a reservation that would leave less than MEMORY's
 //   headroom is refused whole;
@@ -94,7 +95,7 @@ export class MemoryStoreIndex implements StoreIndex {
 
   get memoryBytes(): number {
     let n = 0;
-    for (const s of this.segments) n += (this.ctx.heap.sizeOf(s.base) ?? 0) + (this.ctx.heap.sizeOf(s.dead) ?? 0);
+    for (const s of this.segments) for (const ptr of [s.base, s.dead, s.keys]) n += this.ctx.heap.sizeOf(ptr) ?? 0;
     return n;
   }
 
@@ -198,12 +199,13 @@ export class MemoryStoreIndex implements StoreIndex {
       heap.views.write(placed.base, new Uint8Array(built.image));
     }
     if (!placed) throw new Error('install: a segment written in place comes with its blocks');
-    const { base, dead } = placed;
+    const { base, dead, keys } = placed;
     heap.views.fill(dead, Math.max(nRows, 1), 1);
     const seg: Segment = {
       id: nextSegmentId++,
       base,
       dead,
+      keys,
       deadShared: false,
       nRows,
       liveRows: 0,
@@ -238,6 +240,7 @@ export class MemoryStoreIndex implements StoreIndex {
       }
       seg.rowSlot.fill(slot, first, r);
       seg.rowVersion.fill(version, first, r);
+      heap.views.u32At(keys, nRows).fill(this.table.hashOf(slot), first, r);
       this.table.place(slot, seg, first, r - first, version);
       this.revive(slot);
     });
@@ -277,8 +280,11 @@ export class MemoryStoreIndex implements StoreIndex {
 
   private dropSegment(seg: Segment): void {
     this.segments = this.segments.filter((s) => s !== seg);
-    this.ctx.heap.retire(seg.base);
-    this.ctx.heap.retire(seg.dead);
+    this.retireBlocks(seg);
+  }
+
+  private retireBlocks(seg: Segment): void {
+    for (const ptr of [seg.base, seg.dead, seg.keys]) this.ctx.heap.retire(ptr);
   }
 
   /**
@@ -343,6 +349,10 @@ export class MemoryStoreIndex implements StoreIndex {
     if (!got) return false;
     const { state, table } = got;
     this.table.restoreParts(table, state.segments);
+    for (const seg of state.segments) {
+      const keys = this.ctx.heap.views.u32At(seg.keys, seg.nRows);
+      for (let r = 0; r < seg.nRows; r++) keys[r] = this.table.hashOf(seg.rowSlot[r]);
+    }
     this.segments = state.segments;
     this.nextVersion = state.nextVersion;
     this.liveRows = state.liveRows;
@@ -419,10 +429,7 @@ export class MemoryStoreIndex implements StoreIndex {
     if (this.closed) return;
     this.closed = true;
     this.merges.stop();
-    for (const s of this.segments) {
-      this.ctx.heap.retire(s.base);
-      this.ctx.heap.retire(s.dead);
-    }
+    for (const s of this.segments) this.retireBlocks(s);
     this.segments = [];
     this.reserved.clear();
     this.table.clear();

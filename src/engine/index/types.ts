@@ -17,6 +17,12 @@ export interface Segment {
    * as they were at its snapshot.
    */
   deadShared: boolean;
+  /**
+   * Each row's tie key (u32): the hash of its document's id, written when the row is placed and
+   * never changed. Searches order rows of equal score by it (ranking/corpus.ts tieOrder), so that
+   * results do not depend on where the rows lie (the order documents came in, merges, a rebuild).
+   */
+  keys: number;
   nRows: number;
   liveRows: number;
   rowSlot: Uint32Array;

@@ -1,6 +1,7 @@
 // The per-search scratch of the hops (hops.ts), laid out in one block: f32 score buffers,
 // the touched-row marks, list and gather buffers of touched-rows.ts (each per row of the snapshot),
-// then the top-k lists, the rank histogram, the terms of a scan by rows (rows-scan.ts) and the
+// then the top-k lists (twice the largest k a search asks: a run of tied scores across the cut is
+// fetched whole, hops.ts top), the rank histogram, the terms of a scan by rows (rows-scan.ts) and the
 // dense encoder's scratch. Serving (search-op.ts) and training (in-process.ts) lay it out the same way.
 // A block is clean for a layout (cleanTag) when its six per-row buffers that a scan adds to or
 // copies into (sBody, sTitle, s, s2, mark, mark2) are zero over their laid-out lengths: a search
@@ -27,11 +28,12 @@ export function cleanTag(totalRows: number): string {
   return `hops/${f}/${u8}`;
 }
 
-/** Lays HopBuffers out from `ptr` (a block of hopScratchBytes). */
-export function hopBuffers(ptr: number, totalRows: number, topK: number): HopBuffers {
+/** Lays HopBuffers out from `ptr` (a block of hopScratchBytes), for top-k lists of up to `k` asked. */
+export function hopBuffers(ptr: number, totalRows: number, k: number): HopBuffers {
   const { f, u8 } = rowSpans(totalRows);
   const at = (i: number) => ptr + i * f;
   const top = ptr + 7 * f + 2 * u8;
+  const topK = 2 * k;
   return {
     sBody: at(0),
     sTitle: at(1),
@@ -46,6 +48,7 @@ export function hopBuffers(ptr: number, totalRows: number, topK: number): HopBuf
     markBytes: u8,
     topIdx: top,
     topScores: top + 4 * topK,
+    topCap: topK,
     hist: top + 8 * topK,
     rowTerms: top + 8 * topK + 4 * SCAN.histBins,
     dense: top + 8 * topK + 4 * SCAN.histBins + 12 * SCAN.rowScanTerms,

@@ -15,8 +15,8 @@ import { type TermTable, termTable } from './term-ranges.js';
 import type { CorpusStats, ScanMarks, ScanTarget, SnapshotSegment } from './types.js';
 
 /** What a search needs of a store's segment (index/store-index.ts Segment): the snapshot a worker reads. */
-export function snapshotOf(s: { id: number; base: number; dead: number; nRows: number; liveRows: number }): SnapshotSegment {
-  return { id: s.id, base: s.base, dead: s.dead, nRows: s.nRows, deadRows: s.nRows - s.liveRows };
+export function snapshotOf(s: { id: number; base: number; dead: number; keys: number; nRows: number; liveRows: number }): SnapshotSegment {
+  return { id: s.id, base: s.base, dead: s.dead, keys: s.keys, nRows: s.nRows, deadRows: s.nRows - s.liveRows };
 }
 
 /** A number naming the docWindow [first, count] (a section and a window may start at one row). */
@@ -36,6 +36,8 @@ export class SearchCorpus {
   private readonly rangeCache: TermTable;
   /** The memory's bytes, for the dead and filter flags (blocks allocated before the snapshot, so covered). */
   private readonly flags: Uint8Array;
+  /** The memory's words, for the rows' tie keys. */
+  private readonly words: Uint32Array;
   /** the snapshot's titles: prefixes, the titles a phrase names, the rows bearing a title */
   readonly titles: CorpusTitles;
 
@@ -56,9 +58,11 @@ export class SearchCorpus {
     this.totalRows = base;
     snapshot.forEach((s) => {
       kernels.views.check('dead flags', s.dead, s.nRows, 1);
+      kernels.views.check('tie keys', s.keys, s.nRows, 4);
     });
     if (blocked) kernels.views.check('filter flags', blocked, base, 1);
     this.flags = kernels.views.u8;
+    this.words = kernels.views.u32;
     // no row needs its flags read when none is dead (as the snapshot counts them) or filtered out
     const excludes = blocked !== 0 || snapshot.some((s) => (s.deadRows ?? 0) > 0);
     this.titles = new CorpusTitles(this.segs, this.rowBase, this.rangeCache, excludes ? (row) => this.excluded(row) : undefined);
@@ -372,6 +376,19 @@ export class SearchCorpus {
       for (const p of s.postings(r)) if (this.flags[dead + (p >>> 8)] === 0) out.push(this.rowBase[si] + (p >>> 8));
     });
     return out;
+  }
+
+  /**
+   * The order of two rows of equal score, whatever the rows' layout (the order their documents came
+   * in, merges, a rebuild): by their document id's hash, then by where the passage starts in its
+   * document; by row only between documents whose ids' hashes collide. Negative: `a` first.
+   */
+  tieOrder(a: number, b: number): number {
+    const sa = this.segOf(a);
+    const sb = this.segOf(b);
+    const ka = this.words[(this.snapshot[sa].keys >>> 2) + a - this.rowBase[sa]];
+    const kb = this.words[(this.snapshot[sb].keys >>> 2) + b - this.rowBase[sb]];
+    return ka - kb || this.segs[sa].span(a - this.rowBase[sa])[0] - this.segs[sb].span(b - this.rowBase[sb])[0] || a - b;
   }
 
   /** Whether a global row is dead or filtered out (read at call time). */

@@ -11,7 +11,9 @@
 // rows it listed when it ends, so that it costs what it touched rather than the store's size. Hop 1's
 // scan, over every row or (clean scratch) the rows it listed only: question-scan.ts.
 // A hop's candidates are bounded whatever the store: at most HOPS.hitTitles / HOPS.linkTitles named
-// titles (params.ts).
+// titles (params.ts). Rows of equal score are taken in the corpus's tie order (SearchCorpus.tieOrder:
+// by document id, never by where a row lies), so that what a search returns does not depend on the
+// order documents were ingested in, on merges or on a rebuild.
 import type { DenseTables, ExpansionParams } from '../model/index.js';
 import { HOPS, SCAN } from '../params.js';
 import { FLAG_CAPITALISED, FLAG_STOP, termId, tokenize } from '../text/index.js';
@@ -71,10 +73,29 @@ export class Searcher {
     return this.top(this.touched(this.question.marked), this.buf.s, k);
   }
 
-  /** Rows of `scores` with a positive score, best first (at most k); `rows` are the rows the scan touched. */
+  /**
+   * Rows of `scores` with a positive score, best first (at most k), equal scores in tie order;
+   * `rows` are the rows the scan touched. The kernels break ties by row: when the cut falls inside a
+   * run of equal scores, the run is fetched whole (as far as the buffers hold) before the cut is made.
+   */
   top(rows: TouchedRows, scores: number, k: number): Array<[number, number]> {
-    return rows.top(scores, k, this.buf.topIdx, this.buf.topScores).filter(([, v]) => v > 0);
+    const { topIdx, topScores, topCap } = this.buf;
+    if (k <= 0) return [];
+    let want = Math.min(k + 1, topCap);
+    let out = rows.top(scores, want, topIdx, topScores);
+    const tiedAtCut = () => out.length === want && want < topCap && out[k - 1][1] > 0 && out[want - 1][1] === out[k - 1][1];
+    while (tiedAtCut()) {
+      want = Math.min(2 * want, topCap);
+      out = rows.top(scores, want, topIdx, topScores);
+    }
+    return inTieOrder(
+      out.filter(([, v]) => v > 0),
+      this.tie,
+    ).slice(0, k);
   }
+
+  /** The corpus's order of rows of equal score. */
+  private readonly tie = (a: number, b: number) => this.c.tieOrder(a, b);
 
   /** A view of a score buffer; shared memory never moves, so it stays valid for the task. */
   private scoresOf(ptr: number): Float32Array {
@@ -245,7 +266,7 @@ export class Searcher {
     const rows = q.order.slice(0, HOPS.pool);
     const seen = new Set(rows);
     for (const titleKey of bestMentions(q.hits, HOPS.hitTitles)) {
-      for (const r of bestRows(this.c.titles.rows(titleKey), q.s, HOPS.hitPerTitle)) {
+      for (const r of bestRows(this.c.titles.rows(titleKey), q.s, HOPS.hitPerTitle, this.tie)) {
         if (!seen.has(r) && q.s[r] > 0) {
           seen.add(r);
           rows.push(r);
@@ -332,7 +353,7 @@ export class Searcher {
     const pSkip = c.titleLineLength(p);
     const links = this.linksOf(p);
     for (const titleKey of bestMentions(links, HOPS.linkTitles))
-      for (const r of bestRows(c.titles.rows(titleKey), s2, HOPS.linkPerTitle)) add(r, true);
+      for (const r of bestRows(c.titles.rows(titleKey), s2, HOPS.linkPerTitle, this.tie)) add(r, true);
     for (const r of q.order.slice(0, HOPS.questionCandidates)) add(r);
     const earlier = new Set<number>();
     for (const r of reads.slice(0, -1)) for (const k of this.linksOf(r).keys()) earlier.add(k);
@@ -361,12 +382,21 @@ export class Searcher {
   }
 }
 
-/** The `k` rows of `rows` with the highest scores, best first (ties: lower row first); O(rows · k). */
-export function bestRows(rows: readonly number[], score: Float32Array, k: number): number[] {
+/** `list` (best first) with each run of equal scores put in `tie` order. */
+function inTieOrder(list: Array<[number, number]>, tie: (a: number, b: number) => number): Array<[number, number]> {
+  for (let i = 0, j = 1; i < list.length; i = j++) {
+    while (j < list.length && list[j][1] === list[i][1]) j++;
+    if (j - i > 1) list.splice(i, j - i, ...list.slice(i, j).sort((a, b) => tie(a[0], b[0])));
+  }
+  return list;
+}
+
+/** The `k` rows of `rows` with the highest scores, best first (ties: first in `tie` order, default the lower row); O(rows · k). */
+export function bestRows(rows: readonly number[], score: Float32Array, k: number, tie = (a: number, b: number) => a - b): number[] {
   const out: number[] = [];
   for (const r of rows) {
     let i = out.length;
-    while (i > 0 && (score[out[i - 1]] < score[r] || (score[out[i - 1]] === score[r] && out[i - 1] > r))) i--;
+    while (i > 0 && (score[out[i - 1]] < score[r] || (score[out[i - 1]] === score[r] && tie(out[i - 1], r) > 0))) i--;
     if (i < k) {
       out.splice(i, 0, r);
       if (out.length > k) out.pop();

@@ -203,6 +203,8 @@ export interface SnapshotSegment {
   id?: number;
   base: number;
   dead: number;
+  /** each row's tie key (u32, its document id's hash): SearchCorpus.tieOrder */
+  keys: number;
   nRows: number;
   /** rows flagged dead when the snapshot was taken (0: none, document frequencies need no check) */
   deadRows?: number;
@@ -257,6 +259,8 @@ export interface HopBuffers {
   g2: number;
   topIdx: number;
   topScores: number;
+  /** how many entries topIdx and topScores hold */
+  topCap: number;
   /** 12 · SCAN.rowScanTerms bytes for rows-scan.ts (terms, weights, counts) */
   rowTerms: number;
   /** u32[histogram bins] for rank estimates */
