@@ -6,21 +6,19 @@
 // order's, and those whose list of documents differs. Since tie keys (ranking/corpus.ts tieOrder)
 // it should print zeros; the build before them differed on a third to over half of the questions
 // (bench/RESULTS.md).
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { defaultModelUri } from '../src/config.js';
 import type { MemoryStoreIndex } from '../src/engine/index/index.js';
 import { loadEngine, type StoredDocument } from '../src/engine/index.js';
 import { readModelFolder } from '../src/engine/model/index.js';
 import { mulberry32 } from '../src/train/learners.js';
-import { REPO_DIR, readJsonl } from './bench-util.js';
+import { MULTI_HOP_SUITES, suiteCorpus, suiteQueries } from './bench-util.js';
 
 const { values: args } = parseArgs({
-  options: { suite: { type: 'string', default: 'hotpotqa-dev,2wiki-dev,musique-dev' }, limit: { type: 'string' } },
+  options: { suite: { type: 'string', default: MULTI_HOP_SUITES.join(',') }, limit: { type: 'string' } },
 });
-const BENCH = path.resolve(REPO_DIR, '../shared/bench');
 const engine = await loadEngine({ model: readModelFolder(defaultModelUri()), threads: 2 });
-const docs = readJsonl<{ id: string; text: string; metadata?: Record<string, string> }>(path.join(BENCH, 'wiki-pool/corpus.jsonl'));
+const docs = suiteCorpus(MULTI_HOP_SUITES[0]);
 const texts = new Map(docs.map((d) => [d.id, d.text]));
 const stored: StoredDocument[] = [];
 for (let i = 0; i < docs.length; i += 1000)
@@ -69,24 +67,12 @@ async function ask(index: MemoryStoreIndex, queries: string[]): Promise<Answer[]
 }
 
 const suites = args.suite!.split(',');
-const queries = new Map(
-  suites.map((s) => [
-    s,
-    readJsonl<{ query: string }>(path.join(BENCH, s, 'queries.jsonl')).slice(0, args.limit ? Number(args.limit) : undefined),
-  ]),
-);
+const queries = new Map(suites.map((s) => [s, suiteQueries(s, args.limit ? Number(args.limit) : undefined).map((q) => q.query)]));
 const results = new Map<string, Map<string, Answer[]>>();
 for (const [name, make] of layouts) {
   const index = await make();
   const per = new Map<string, Answer[]>();
-  for (const s of suites)
-    per.set(
-      s,
-      await ask(
-        index,
-        queries.get(s)!.map((q) => q.query),
-      ),
-    );
+  for (const s of suites) per.set(s, await ask(index, queries.get(s)!));
   results.set(name, per);
   index.close();
 }

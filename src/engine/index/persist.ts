@@ -96,7 +96,8 @@ export async function writeIndex(sink: IndexSink, heap: WasmHeap, model: number,
 }
 
 /**
- * Reads an index's state into newly allocated blocks of `heap`; undefined (nothing read past the
+ * Reads an index's state into newly allocated blocks of `heap` (each segment's tie keys derived
+ * from the document table's id hashes, not stored); undefined (nothing read past the
  * header, nothing allocated) when the stream is of another format or was built by another model.
  * On a failure (a short stream, no room) every block it allocated is freed and the error thrown.
  */
@@ -119,7 +120,7 @@ export function readIndex(
     const segments = header.segments.map(({ nRows, liveRows, block: bytes }): Segment => {
       const base = block(bytes);
       const dead = block(Math.max(nRows, 1));
-      // the tie keys are not written: restore() derives them from the table's id hashes
+      // the tie keys are not written: derived below from the table's id hashes
       const keys = heap.alloc(4 * Math.max(nRows, 1));
       allocated.push(keys);
       const u32 = () => readArray(read, Uint32Array, nRows);
@@ -145,6 +146,10 @@ export function readIndex(
     const arrays = Object.fromEntries(
       TABLE_ARRAYS.map(([name, type]) => [name, readArray(read, type as new (n: number) => TypedArray, tableLength(name, header.table))]),
     ) as DocTableParts['arrays'];
+    for (const seg of segments) {
+      const keys = heap.views.u32At(seg.keys, seg.nRows);
+      for (let r = 0; r < seg.nRows; r++) keys[r] = arrays.hash[seg.rowSlot[r]];
+    }
     const { nextVersion, liveRows, liveBody, liveTitle } = header;
     return { state: { nextVersion, liveRows, liveBody, liveTitle, segments }, table: { scalars, arrays } };
   } catch (err) {

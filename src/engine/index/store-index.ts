@@ -349,10 +349,6 @@ export class MemoryStoreIndex implements StoreIndex {
     if (!got) return false;
     const { state, table } = got;
     this.table.restoreParts(table, state.segments);
-    for (const seg of state.segments) {
-      const keys = this.ctx.heap.views.u32At(seg.keys, seg.nRows);
-      for (let r = 0; r < seg.nRows; r++) keys[r] = this.table.hashOf(seg.rowSlot[r]);
-    }
     this.segments = state.segments;
     this.nextVersion = state.nextVersion;
     this.liveRows = state.liveRows;
