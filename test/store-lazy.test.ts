@@ -35,7 +35,12 @@ t.test('a store closes when idle, lists without opening, and answers as before w
   const before = await s.api.post('/stores/a/search', ask);
   t.equal(before.passages[0].doc_id, 'a7');
 
-  await until('both stores closed', () => !registry.entry('default', 'a').open && !registry.entry('default', 'b').open);
+  // an idle close lets go of the store first, then writes its snapshot and logs: wait for the whole close
+  const closedIdle = (name: string) => log.lines.some((l) => l.msg === 'store closed (idle)' && l.store === name);
+  await until(
+    'both stores closed',
+    () => !registry.entry('default', 'a').open && !registry.entry('default', 'b').open && closedIdle('a') && closedIdle('b'),
+  );
   t.same(
     [...new Set(log.lines.filter((l) => l.msg === 'store closed (idle)').map((l) => l.store))].sort(),
     ['a', 'b'],
