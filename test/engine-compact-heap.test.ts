@@ -33,7 +33,8 @@ t.test('the emptied old-space pages are given back, and the live objects kept', 
   const given = compactHeap();
   const after = committedHeapBytes();
   const old = oldSpace();
-  t.equal(given, before - after, 'returns what the committed heap lost');
+  // within a MiB: the test's own allocations after the last collection may commit a page (seen in CI: 256 KiB)
+  t.ok(Math.abs(given - (before - after)) <= MiB, `gave back ${given}: the committed heap before less after (${before - after})`);
   t.ok(given > 64 * MiB, `gave back ${(given / MiB).toFixed(0)} MiB`);
   t.ok(
     old.space_size - old.space_used_size < 16 * MiB,
