@@ -218,6 +218,8 @@ export const SEGMENTS = {
   mergeFactor: 6,
   /** a segment with more than this share of dead rows is merged */
   deadRatio: 0.5,
+  /** a tiered merge the worker pool had no room for (a full queue) is tried again after this long */
+  busyRetryMs: 250,
 } as const;
 
 /** The engine's memory (SVC_ENGINE_MEMORY_MB bounds it). */

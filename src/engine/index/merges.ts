@@ -4,8 +4,12 @@
 // or a restart leaves many). Invariants: one merge at a time per index; a merge never takes the
 // room searches need (MEMORY.headroomBytes), and its result, written in place in a block of its
 // sources' size, is handed to the index (MergeHost.installMerged) or its block freed; nothing
-// starts once the index is closed.
+// starts once the index is closed. A merge the worker pool has no room for (PoolBusyError) is tried
+// again from a timer, never from the failed task's callbacks: those run before any reply of the
+// pool's workers can come in, so a retry there fails again at once, forever, and the main thread
+// spins without ever serving a request (what a server whose queue was full did).
 import { MEMORY, SEGMENTS } from '../params.js';
+import { PoolBusyError } from '../runtime/index.js';
 import { type MergeSource, mergePlan, type PlacedSegment } from '../segment/index.js';
 import { placedBlocks, type SegmentBlocks } from './segment-blocks.js';
 import type { EngineContext, Segment } from './types.js';
@@ -22,6 +26,7 @@ export class SegmentMerges {
   private merging = false;
   private idleTimer?: ReturnType<typeof setTimeout>;
   private idleDue = false;
+  private retryTimer?: ReturnType<typeof setTimeout>;
 
   /** `whenIdle: false`: no idle merge (training needs a fixed layout); the tiered ones still run. */
   constructor(
@@ -36,7 +41,7 @@ export class SegmentMerges {
 
   /** No merge running and none due: the segments stay as they are until the next write. */
   get settled(): boolean {
-    return !this.merging && !this.idleDue;
+    return !this.merging && !this.idleDue && this.retryTimer === undefined;
   }
 
   /** After a write that added segments: a tiered merge if one is due, and the idle clock restarted. */
@@ -57,9 +62,21 @@ export class SegmentMerges {
     this.idleTimer.unref?.();
   }
 
-  /** Stops the idle clock (the index closes). */
+  /** Stops the idle clock and any retry (the index closes). */
   stop(): void {
     clearTimeout(this.idleTimer);
+    clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
+  }
+
+  /** A tiered merge the pool was too busy for, tried again in SEGMENTS.busyRetryMs (see the header). */
+  private retryLater(): void {
+    if (this.host.closed() || this.retryTimer !== undefined) return;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      this.maybeMerge();
+    }, SEGMENTS.busyRetryMs);
+    this.retryTimer.unref?.();
   }
 
   /**
@@ -85,18 +102,22 @@ export class SegmentMerges {
     }
     if (small.length < 2) return;
     const largest = small[small.length - 1].nRows;
-    // in list order (oldest first), as the tiered merges keep it: ties between equal scores go to the lower row
-    if (SEGMENTS.idleMergeRatio * (rows - largest) >= largest) this.start(segments.filter((seg) => small.includes(seg)));
+    // in list order (oldest first), as the tiered merges keep it
+    if (SEGMENTS.idleMergeRatio * (rows - largest) >= largest)
+      this.start(
+        segments.filter((seg) => small.includes(seg)),
+        'idle',
+      );
   }
 
   /** Merges small segments in the background when there are too many (segment/merge-policy.ts). */
   private maybeMerge(): void {
     if (this.merging || this.host.closed()) return;
     const plan = mergePlan(this.host.segments());
-    if (plan) this.start(plan);
+    if (plan) this.start(plan, 'tiered');
   }
 
-  private start(plan: Segment[]): void {
+  private start(plan: Segment[], kind: 'tiered' | 'idle'): void {
     const { ctx } = this.host;
     // a merge never takes the room searches need (its result is at most its sources' size): at the
     // memory's bound the segments stay as they are until writes or deletes change the plan
@@ -124,6 +145,7 @@ export class SegmentMerges {
       rowEnd: s.rowEnd,
       rowSlot: s.rowSlot,
     }));
+    let outcome: 'merged' | 'busy' | 'failed' = 'merged';
     ctx
       .mergeSegments(sources, { ptr: into, bytes })
       .then(({ placed, rowSource }) => {
@@ -133,11 +155,16 @@ export class SegmentMerges {
       })
       .catch((err) => {
         if (into !== undefined) ctx.heap.free(into);
-        ctx.log('segment merge failed', { err: String(err) });
+        outcome = err instanceof PoolBusyError ? 'busy' : 'failed';
+        if (outcome === 'failed') ctx.log('segment merge failed', { err: String(err) });
       })
       .finally(() => {
         this.merging = false;
-        this.maybeMerge();
+        // merged: the next merge due; no room in the pool: the same again later; failed: the next
+        // write or idle merge tries again (a failure that repeats never runs in a loop)
+        if (outcome === 'merged') this.maybeMerge();
+        else if (outcome === 'busy' && kind === 'idle') this.armIdle();
+        else if (outcome === 'busy') this.retryLater();
       });
   }
 }
