@@ -1,17 +1,20 @@
-// Pinned versions: pointing SVC_MODEL_URI at another model version re-encodes every store from its
-// stored text at open (progress in the logs), never searching old encodings with the new model. The
+// Pinned versions: pointing SVC_MODEL_URI at a model version of another encoder re-encodes every
+// store from its stored text at open (progress in the logs), never searching old encodings with the
+// new model; a version that changed only the ranking (the same encoder) opens them as they are, and
+// a store that does not record its encoder (made by an older build) is re-encoded once. The
 // switch is one transaction: a crash mid-re-encode leaves the old encodings whole and recorded, and
 // the next start (with either model) finds a consistent store. A store analysed by an older text
 // analysis (before CJK and Thai words were segmented) is re-encoded the same way, so it is never
 // searched with stale tokens.
 
+import fs from 'node:fs';
 import path from 'node:path';
 import { open } from 'lmdb';
 import t from 'tap';
 import { defaultModelUri } from '../src/config.js';
 import { createStore, newStoreId } from '../src/store/catalog.js';
 import { StoreDb } from '../src/store/store-db.js';
-import { makeModelVersion, seedStore, startOn } from './helpers/model-source.js';
+import { type LoggedServer, makeModelVersion, seedStore, startOn } from './helpers/model-source.js';
 import { tempDir } from './helpers/server.js';
 
 const enc = (b: number) => new Uint8Array([b, b, b]);
@@ -133,6 +136,92 @@ t.test('a new model version re-encodes the stores at open, after an interrupted 
   const reopened = StoreDb.open(storeDir);
   t.equal(reopened.meta.model, 'svc-mh@2.0.0', 'recorded durably: a restart on 2.0.0 opens the store as it is');
   await reopened.close();
+});
+
+t.test('a model version that changed only the ranking opens the stores as they are, and so does going back', async (t) => {
+  const root = tempDir(t);
+  const v1 = path.join(root, 'models', '1.0.0');
+  const v2 = path.join(root, 'models', '1.0.1');
+  makeModelVersion(v1, '1.0.0', 'shared');
+  makeModelVersion(v2, '1.0.1', 'shared');
+  // 1.0.1 calibrates the confidence it returns otherwise (questions and keyword queries): a ranking change, the encoder untouched
+  const manifestFile = path.join(v2, 'manifest.json');
+  const manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8'));
+  manifest.params.search.returned = { a: 0.5, b: -1 };
+  manifest.params.search.keywords.returned = { a: 0.5, b: -1 };
+  fs.writeFileSync(manifestFile, JSON.stringify(manifest, null, 2));
+  const dataDir = path.join(root, 'data');
+  const ask = async (s: LoggedServer) => {
+    const r = await s.api.post('/stores/docs/search', { query: 'zq17' });
+    return { top: r.passages[0].doc_id, confidence: r.confidence };
+  };
+  const reencoded = (s: LoggedServer) => s.logs.filter((l) => /re-encod/.test(l.msg)).map((l) => l.msg);
+
+  let s = await startOn(t, { modelUri: v1, dataDir });
+  await seedStore(s.api);
+  const before = await ask(s);
+  const listing = await s.api.get('/stores/docs/documents?limit=100');
+  const made = { ...s.server.services.registry.entry('default', 'docs').meta };
+  t.equal(made.encoder, s.server.services.engine.encoder, 'a new store records the encoder of its encodings');
+  await s.close();
+
+  s = await startOn(t, { modelUri: v2, dataDir });
+  t.equal(s.server.services.engine.encoder, made.encoder, 'both versions have one encoder');
+  t.same(reencoded(s), [], 'nothing re-encoded');
+  const after = await ask(s);
+  t.equal(after.top, before.top, 'the same passages found');
+  t.not(after.confidence, before.confidence, "searched with 1.0.1's ranking");
+  t.match(
+    s.logs.find((l) => l.msg === 'store opened' && l.store === 'docs'),
+    { from: 'snapshot' },
+    'the index read from the snapshot it left',
+  );
+  const meta = s.server.services.registry.entry('default', 'docs').meta;
+  t.same(
+    [meta.model, meta.encoder, meta.encodings ?? 'enc'],
+    [made.model, made.encoder, 'enc'],
+    'the store still records what made its encodings',
+  );
+  t.same(await s.api.get('/stores/docs/documents?limit=100'), listing, 'documents, metadata and order unchanged');
+  await s.api.post('/stores/docs/documents', { documents: [{ id: 'new', text: 'A fresh document about zq99.' }] });
+  await s.close();
+
+  s = await startOn(t, { modelUri: v1, dataDir });
+  t.same(reencoded(s), [], 'going back to 1.0.0 re-encodes nothing either');
+  t.equal((await ask(s)).top, before.top, 'the same passages found');
+  t.equal((await s.api.post('/stores/docs/search', { query: 'zq99' })).passages[0].doc_id, 'new', "1.0.1's ingest read by 1.0.0");
+  await s.close();
+});
+
+t.test('a store made before encoders were recorded is re-encoded once at open', async (t) => {
+  const root = tempDir(t);
+  const v1 = path.join(root, 'models', '1.0.0');
+  makeModelVersion(v1, '1.0.0');
+  const dataDir = path.join(root, 'data');
+  let s = await startOn(t, { modelUri: v1, dataDir });
+  await seedStore(s.api);
+  const entry = s.server.services.registry.entry('default', 'docs');
+  const { encoder, ...old } = entry.meta;
+  await s.close();
+  // what an older build left: a store that does not record its encoder (and no summary of it)
+  const env = open({ path: entry.dir, maxDbs: 8 });
+  await env.put('store', old);
+  await env.close();
+  fs.rmSync(path.join(entry.dir, 'summary.json'), { force: true });
+
+  s = await startOn(t, { modelUri: v1, dataDir });
+  const log = s.logs.find((l) => l.msg === 'store re-encoding with the new model');
+  t.same([log?.store, log?.encoder, log?.docs], ['docs', { from: null, to: encoder }, 40], 'logged, with the encoder recorded now');
+  t.equal(s.server.services.registry.entry('default', 'docs').meta.encoder, encoder, 'recorded');
+  t.equal((await s.api.post('/stores/docs/search', { query: 'zq17' })).passages[0].doc_id, 'd17', 'searches as before');
+  await s.close();
+  s = await startOn(t, { modelUri: v1, dataDir });
+  t.same(
+    s.logs.filter((l) => /re-encod/.test(l.msg)),
+    [],
+    'once: the next start re-encodes nothing',
+  );
+  await s.close();
 });
 
 t.test('a store made by an older text analysis is re-encoded from its text at open', async (t) => {

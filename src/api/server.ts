@@ -90,7 +90,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       relocateMinBytes: config.engineRelocateBytes,
       discard: config.engineDiscard,
     });
-    logger.info({ threads, model: engine.model, memory: engine.memory.givesBack }, 'engine started');
+    logger.info({ threads, model: engine.model, encoder: engine.encoder, memory: engine.memory.givesBack }, 'engine started');
     const registry = new StoreRegistry(config.dataDir, engine, (msg, fields) => logger.info(fields ?? {}, msg));
     // Answers and enrichment: the native reader from the model folder, or the SVC_ENRICH_* endpoint.
     // The native reader also re-orders the head of one-hop results when the model has params.rerank.

@@ -1,7 +1,7 @@
-// Re-encoding a store made by another model or text analysis (store-registry.ts runs it at start,
+// Re-encoding a store made by another encoder or text analysis (store-registry.ts runs it at start,
 // while the server answers 503 `starting`): every document encoded again from its stored text in
-// bounded batches, progress logged; the new encodings become live, recorded with the model and
-// analysis that made them, in one transaction, so a crash leaves the old encodings or the new ones.
+// bounded batches, progress logged; the new encodings become live, recorded with the model, encoder
+// and analysis that made them, in one transaction, so a crash leaves the old encodings or the new ones.
 import type { Engine } from '../engine/index.js';
 import type { StoreDb } from '../store/index.js';
 
@@ -13,11 +13,12 @@ type Log = (msg: string, fields?: Record<string, unknown>) => void;
 
 /** Encodes every document of `db` again with the engine's model and text analysis (StoreDb stages them, then commitStaged). */
 export async function reencode(engine: Engine, project: string, db: StoreDb, log: Log): Promise<void> {
-  const made = { model: engine.model, analyzer: engine.analyzer };
+  const made = { model: engine.model, encoder: engine.encoder, analyzer: engine.analyzer };
   const total = db.nDocs;
   const fields = { project, store: db.meta.name, id: db.meta.id, from: db.meta.model, to: made.model };
   const started = performance.now();
-  if (db.meta.model !== made.model) log('store re-encoding with the new model', { ...fields, docs: total });
+  if (db.meta.encoder !== made.encoder)
+    log('store re-encoding with the new model', { ...fields, encoder: { from: db.meta.encoder ?? null, to: made.encoder }, docs: total });
   else
     log('store re-encoding with the new text analysis', {
       ...fields,

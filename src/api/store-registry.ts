@@ -14,10 +14,11 @@
 // the compaction is released; a store being deleted is unreachable by name and id before its folder
 // goes away, and the requests that held it then finish on it (the last one closes it and removes its
 // files); stores of one project are invisible to another (lookups are always by project); a store is
-// reachable only once its encodings were made by the loaded model and this version's text
-// analysis: a store of another model version, or one analysed otherwise (made before CJK and Thai
-// words were segmented, say), is re-encoded from its stored text at start (store-reencode.ts), while
-// the server still answers 503 `starting`.
+// reachable only once its encodings were made by the loaded model's encoder and this version's text
+// analysis: a store of another encoder (a model version that changed it, or a store made before
+// encoders were recorded), or one analysed otherwise (made before CJK and Thai words were segmented,
+// say), is re-encoded from its stored text at start (store-reencode.ts), while the server still
+// answers 503 `starting`; a model version that changed only the ranking opens it as it is.
 import type { Engine } from '../engine/index.js';
 import { ApiError } from '../errors.js';
 import {
@@ -91,9 +92,9 @@ export class StoreRegistry {
     }
   }
 
-  /** Whether a store's encodings were made by another model or text analysis than the engine's. */
+  /** Whether a store's encodings were made by another encoder (or one not recorded) or text analysis than the engine's. */
   private stale(meta: StoreMeta): boolean {
-    return meta.model !== this.engine.model || meta.analyzer !== this.engine.analyzer;
+    return meta.encoder !== this.engine.encoder || meta.analyzer !== this.engine.analyzer;
   }
 
   /** Closes an open store's database and leaves its summary for the next start. */
@@ -354,6 +355,7 @@ export class StoreRegistry {
         project,
         created_at: fixed?.created_at ?? new Date().toISOString(),
         model: this.engine.model,
+        encoder: this.engine.encoder,
         analyzer: this.engine.analyzer,
       };
       const db = await createStore(this.dataDir, meta);

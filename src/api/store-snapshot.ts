@@ -6,7 +6,7 @@
 // it is removed: it could never be read again); one that cannot be read (another model or format,
 // short, no room in the engine memory) only costs the build from the documents that would have run
 // anyway; what a snapshot holds is the index as of the change-log point in its stamp, taken under
-// the store's write mutex; a snapshot is of one store and one making of its encodings (model and
+// the store's write mutex; a snapshot is of one store and one making of its encodings (encoder and
 // text analysis: a re-encode leaves it unread); the change log is trimmed only up to a snapshot on disk.
 import type { StoreIndex } from '../engine/index.js';
 import {
@@ -29,7 +29,7 @@ const SNAPSHOT = {
 
 /** The fields of a snapshot's stamp that must be the database's own: the store, and what made its encodings (a re-encode logs no change). */
 function identity(db: StoreDb): string {
-  return JSON.stringify([db.meta.id, db.meta.model, db.meta.analyzer ?? '']);
+  return JSON.stringify([db.meta.id, db.meta.encoder ?? '', db.meta.analyzer ?? '']);
 }
 
 /** What a snapshot's stamp says: the store and encodings it is of, and the change-log point its index is as of. */

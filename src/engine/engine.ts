@@ -61,6 +61,7 @@ export function engineWorkerUrl(): URL {
 class SvcEngine implements Engine {
   readonly id: string;
   readonly model: string;
+  readonly encoder: string;
   readonly analyzer = analyzerId();
 
   constructor(
@@ -69,6 +70,7 @@ class SvcEngine implements Engine {
   ) {
     const m = ctx.model;
     this.model = `${m.name}@${m.version}`;
+    this.encoder = m.encoder;
     this.id = `svc-engine/${VERSION} model=${this.model}`;
   }
 

@@ -155,8 +155,14 @@ export interface EngineMemory {
 export interface Engine {
   /** e.g. `svc-engine/0.1.0 model=svc-mh@1.0.0`: names the engine and the model version. */
   readonly id: string;
-  /** `name@version` of the loaded model; stores record it. */
+  /** `name@version` of the loaded model; stores record the one that made their encodings. */
   readonly model: string;
+  /**
+   * What makes its encodings (the model's encoder identity, ModelDescriptor.encoder); stores record
+   * it, and one recorded with another encoder (or none) is re-encoded. A model release that changes
+   * only the ranking keeps it, and opens the stores of the one before as they are.
+   */
+  readonly encoder: string;
   /** The text analysis its encodings are made with (tokenizer version, segmentation); stores record it. */
   readonly analyzer: string;
   /** Tasks (searches, encodings, merges) dispatched to the worker pool and not settled, queued ones included. */

@@ -8,8 +8,10 @@ export interface StoreMeta {
   name: string;
   project: string;
   created_at: string;
-  /** The model (name@version) whose encodings the store holds. */
+  /** The model (name@version) that made the encodings the store holds (a later model of the same encoder reads them as they are). */
   model: string;
+  /** The encoder that made them (Engine.encoder); absent in stores made before it was recorded, which are re-encoded at their first open. */
+  encoder?: string;
   /** The text analysis (Engine.analyzer) the encodings were made with; absent in stores made before it was recorded. */
   analyzer?: string;
   /** The database holding the live encodings (absent: `enc`). */

@@ -25,11 +25,16 @@ export function bytes(n: number, seed: number): Uint8Array {
 
 export const EXTRA_FILES: Record<string, number> = { 'extra/table-a.bin': 200_000, 'extra-b.bin': 1_000 };
 
-/** Writes model `svc-mh@<version>` into `dir`: the shipped model's parameters, no dense tables, EXTRA_FILES. */
-export function makeModelVersion(dir: string, version: string): Manifest {
+/**
+ * Writes model `svc-mh@<version>` into `dir`: the shipped model's parameters, no dense tables,
+ * EXTRA_FILES. Its encoder is named by `encoder` (by default the version, so each version has its
+ * own): a stop word no text holds, which changes the encoder's identity and nothing it encodes.
+ */
+export function makeModelVersion(dir: string, version: string, encoder = version): Manifest {
   const { manifest } = readModelFolder(defaultModelUri());
   const { files: _files, ...rest } = manifest;
-  const { dense: _dense, ...params } = manifest.params;
+  const { dense: _dense, ...shipped } = manifest.params;
+  const params = { ...shipped, stop: [...shipped.stop, `encoder-${encoder}`] };
   const files = new Map<string, Uint8Array>();
   let seed = 7;
   for (const [name, n] of Object.entries(EXTRA_FILES)) {

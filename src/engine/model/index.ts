@@ -5,5 +5,5 @@
 export { cosineI8, DenseEncoder, denseScratchBytes, MAX_TERMS } from './dense-encoder.js';
 export { ENGINE_FORMAT, ModelError, readModelFolder, sha256Hex, writeModelFolder } from './folder.js';
 export { MANIFEST_SCHEMA, manifestProblem } from './manifest.js';
-export { DENSE_FILES, loadModel, modelFingerprint, placeModel } from './place.js';
+export { DENSE_FILES, encoderFingerprint, encoderId, loadModel, placeModel } from './place.js';
 export type * from './types.js';

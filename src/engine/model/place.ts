@@ -1,11 +1,13 @@
 // The model at run time. `loadModel` takes a model folder read and verified by folder.ts, places its
 // weight tables in the shared memory and returns a ModelDescriptor: plain data (parameters and
 // table pointers) that every worker receives once, at start. Invariants: the tables are written
-// before any worker starts and never change afterwards; the fingerprint identifies name@version
-// and is stamped into every document encoding made with this model.
+// before any worker starts and never change afterwards; `encoder` identifies what makes a
+// document's encoding (the stop words, the dense parameters and the dense encoder's files, never the
+// ranking), and the fingerprint, derived from it, is stamped into every encoding made with this
+// model: two models that share it (a release that changed only ranking) read each other's encodings.
 
+import { createHash } from 'node:crypto';
 import type { WasmHeap } from '../runtime/index.js';
-import { hash32 } from '../text/index.js';
 import type { LoadedModel, LoadedModelFolder, ModelDescriptor, ModelParams } from './types.js';
 
 /** Files of the dense encoder in a model folder. */
@@ -16,8 +18,29 @@ export const DENSE_FILES = {
   weights: 'dense-weights.f32',
 } as const;
 
-export function modelFingerprint(name: string, version: string): number {
-  return hash32(`${name}@${version}`);
+/** Version of what `encoderId` hashes: bump it when something else comes to shape an encoding. */
+const ENCODER_ID_FORMAT = 'svc-encoder/1';
+
+/**
+ * The identity of a model's encoder: a hex hash of everything of the model an encoding depends on
+ * (the stop words, the dense parameters, the bytes of the dense encoder's files). The text analysis'
+ * code is identified apart (analyzerId), the encoding's byte format by its magic (segment/encoding.ts).
+ */
+export function encoderId(params: ModelParams, files: ReadonlyMap<string, Uint8Array>): string {
+  const h = createHash('sha256');
+  h.update(JSON.stringify([ENCODER_ID_FORMAT, params.stop, params.dense ?? null]));
+  if (params.dense)
+    for (const file of Object.values(DENSE_FILES)) {
+      const f = files.get(file);
+      h.update(`\n${file}:${f?.byteLength ?? -1}\n`);
+      if (f) h.update(f);
+    }
+  return h.digest('hex').slice(0, 16);
+}
+
+/** The u32 stamped into encodings: the first 32 bits of the encoder's identity. */
+export function encoderFingerprint(encoder: string): number {
+  return Number.parseInt(encoder.slice(0, 8), 16) >>> 0;
 }
 
 function place(heap: WasmHeap, buf: Uint8Array): number {
@@ -38,7 +61,8 @@ export function placeModel(
   files: Map<string, Uint8Array>,
   heap: WasmHeap,
 ): ModelDescriptor {
-  const descriptor: ModelDescriptor = { name, version, fingerprint: modelFingerprint(name, version), params };
+  const encoder = encoderId(params, files);
+  const descriptor: ModelDescriptor = { name, version, encoder, fingerprint: encoderFingerprint(encoder), params };
   if (params.dense) {
     const d = params.dense;
     const need = (file: string, bytes: number) => {

@@ -154,6 +154,9 @@ export interface DenseTables {
 export interface ModelDescriptor {
   name: string;
   version: string;
+  /** What makes this model's encodings (place.ts encoderId): a store made by a model of the same encoder reads as it is. */
+  encoder: string;
+  /** The u32 stamped into every encoding and index snapshot made with this model: the first 32 bits of `encoder`. */
   fingerprint: number;
   params: ModelParams;
   dense?: DenseTables;
