@@ -2,7 +2,9 @@
 // the bucket empty is refused with 429 `rate_limited` and a Retry-After (whole seconds, at least 1)
 // saying when a token will be there. Buckets of idle projects are dropped. In a cluster the bucket
 // is the cluster's: tokens the other nodes took (gossiped totals, `shared`) are taken from this
-// node's bucket too, so the project's rate holds across nodes within one gossip interval.
+// node's bucket too, so the project's rate holds across nodes within one gossip interval; they are
+// taken as if spent evenly since the bucket last looked (out of its refill, before the cap), so
+// tokens spent elsewhere while this bucket was refilling anyway are not taken twice.
 import { ApiError } from '../errors.js';
 import type { SharedUsage } from './cluster-hooks.js';
 
@@ -33,7 +35,7 @@ export class RateLimiter {
       b = { tokens: this.rate, at: t, seen: elsewhere };
       this.buckets.set(project, b);
     }
-    b.tokens = Math.min(this.rate, b.tokens + ((t - b.at) / 1000) * this.rate) - Math.max(0, elsewhere - b.seen);
+    b.tokens = Math.min(this.rate, b.tokens + ((t - b.at) / 1000) * this.rate - Math.max(0, elsewhere - b.seen));
     b.seen = elsewhere;
     b.at = t;
     if (b.tokens >= n) {
