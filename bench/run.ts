@@ -1,4 +1,4 @@
-// `npm run bench [-- peers | scale | filter | mcp | large-doc | book | large-ingest | memory | alloc | stores | cluster | conf-probe | deleted-store | row-order | <nothing>] [options]`: the bench
+// `npm run bench [-- peers | scale | filter | mcp | large-doc | book | large-ingest | memory | alloc | stores | cluster | conf-probe | deleted-store | row-order | model-upgrade | <nothing>] [options]`: the bench
 // entry point. With no argument it runs the engine benches that need no peers: the raw dense scan (scan.ts, 1M x 256 int8) and
 // the suite runner (eval.ts) on hotpotqa-dev and squad-articles-dev (first 200 questions each).
 // `peers` (peers.ts) compares svc with Orama, MiniSearch, SQLite FTS5 and usearch; `scale`
@@ -13,7 +13,8 @@
 // svc nodes on three NATS servers against one node (throughput, kill -9, catch-up); `conf-probe` (conf-probe.ts)
 // candidate sufficiency features against the shipped ones, out of fold, in minutes; `deleted-store`
 // (deleted-store.ts) whether a deleted store's memory goes back; `row-order` (row-order.ts) whether
-// a search's results depend on the order the store's documents were indexed in.
+// a search's results depend on the order the store's documents were indexed in; `model-upgrade`
+// (model-upgrade.ts) what a server's first start on another model version costs its stores.
 // Nothing here is part of `npm test`, and no bench asserts on time: they print tables. Each bench
 // runs in a child process of its own.
 import { spawnSync } from 'node:child_process';
@@ -43,6 +44,7 @@ const NAMED = [
   'conf-probe',
   'deleted-store',
   'row-order',
+  'model-upgrade',
 ];
 
 if (what === undefined) {
