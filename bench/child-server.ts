@@ -6,6 +6,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { REPO_DIR } from './bench-util.js';
 
 export interface Running {
   child: ChildProcess;
@@ -100,4 +101,9 @@ export async function waitQuiet(base: string, quietMs = 3000): Promise<number> {
     else if (performance.now() - quietSince >= quietMs) return (quietSince - t0) / 1000;
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/** The builds a whole-server bench compares, labelled: another checkout's (`--baseline`, built) first, then this one. */
+export function comparedBuilds(baseline: string | undefined): Array<[label: string, build: string]> {
+  return [...(baseline ? [['baseline', path.resolve(baseline)] as [string, string]] : []), ['this build', REPO_DIR]];
 }

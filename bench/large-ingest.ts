@@ -12,8 +12,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { fmt, machineLine, percentile, REPO_DIR, suiteCorpus, suiteQueries, table } from './bench-util.js';
-import { call, type Running, serve, stop } from './child-server.js';
+import { fmt, machineLine, percentile, suiteCorpus, suiteQueries, table } from './bench-util.js';
+import { call, comparedBuilds, type Running, serve, stop } from './child-server.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -110,12 +110,8 @@ async function measure(label: string, build: string): Promise<string[]> {
   }
 }
 
-const builds: Array<[string, string]> = [
-  ...(args.baseline ? [['baseline', path.resolve(args.baseline)] as [string, string]] : []),
-  ['this build', REPO_DIR],
-];
 const rows: string[][] = [];
-for (const [label, build] of builds) rows.push(await measure(label, build));
+for (const [label, build] of comparedBuilds(args.baseline)) rows.push(await measure(label, build));
 console.log(
   `\n\`npm run bench -- large-ingest --mb ${args.mb}${args.untitled ? ' --untitled' : ''}${args.articles ? ' --articles' : ''}${args.threads ? ` --threads ${args.threads}` : ''}\`, ${parts.length} ${args.articles ? 'articles' : 'paragraphs'} as one document.\n${machineLine()}\n`,
 );

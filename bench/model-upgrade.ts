@@ -12,7 +12,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { StoreDb } from '../src/store/index.js';
 import { machineLine, REPO_DIR, suiteCorpus, suiteQueries, table } from './bench-util.js';
-import { call, serve, stop } from './child-server.js';
+import { call, comparedBuilds, serve, stop } from './child-server.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -103,12 +103,8 @@ async function measure(label: string, build: string): Promise<string[]> {
   }
 }
 
-const builds: Array<[string, string]> = [
-  ...(args.baseline ? [['baseline', path.resolve(args.baseline)] as [string, string]] : []),
-  ['this build', REPO_DIR],
-];
 const rows: string[][] = [];
-for (const [label, build] of builds) rows.push(await measure(label, build));
+for (const [label, build] of comparedBuilds(args.baseline)) rows.push(await measure(label, build));
 console.log(`\n${machineLine()}\n${path.basename(from)} -> ${path.basename(to)}, the wiki-pool (${corpus.length} documents)\n`);
 console.log(
   table(

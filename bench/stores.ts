@@ -11,8 +11,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { machineLine, REPO_DIR, suiteCorpus, table } from './bench-util.js';
-import { call, rssMiB, serve, stop } from './child-server.js';
+import { machineLine, suiteCorpus, table } from './bench-util.js';
+import { call, comparedBuilds, rssMiB, serve, stop } from './child-server.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -113,12 +113,8 @@ async function measure(label: string, build: string): Promise<string[][]> {
   }
 }
 
-const builds: Array<[string, string]> = [
-  ...(args.baseline ? [['baseline', path.resolve(args.baseline)] as [string, string]] : []),
-  ['this build', REPO_DIR],
-];
 const rows: string[][] = [];
-for (const [label, build] of builds) rows.push(...(await measure(label, build)));
+for (const [label, build] of comparedBuilds(args.baseline)) rows.push(...(await measure(label, build)));
 console.log(`\n${machineLine()}\n`);
 console.log(
   table(

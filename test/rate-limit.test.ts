@@ -13,7 +13,9 @@ function limiter() {
   const clock = { ms: 0, elsewhere: 0, spent: 0 };
   const shared = {
     elsewhere: () => clock.elsewhere,
-    spent: (_: string, n: number) => void (clock.spent += n),
+    spent: (_: string, n: number) => {
+      clock.spent += n;
+    },
   };
   return {
     clock,
