@@ -48,7 +48,7 @@ t.test('store layer: staged encodings become live with the model in one step; un
 
   await db.clearStaged();
   await db.stageEncodings(['a', 'b', 'c'].map((id, i) => ({ id, encoding: enc(i + 7) })));
-  await db.commitStaged({ model: 'm@2', analyzer: 'text@2' }, new Map([['b', 5]]));
+  await db.commitStaged({ model: 'm@2', encoder: 'e2', analyzer: 'text@2' }, new Map([['b', 5]]));
   t.same(
     live(),
     [
@@ -80,7 +80,7 @@ t.test('store layer: staged encodings become live with the model in one step; un
 
   await db.clearStaged();
   await db.stageEncodings(['b', 'c', 'd'].map((id) => ({ id, encoding: enc(1) })));
-  await db.commitStaged({ model: 'm@3', analyzer: 'text@2' }, new Map());
+  await db.commitStaged({ model: 'm@3', encoder: 'e3', analyzer: 'text@2' }, new Map());
   t.same({ model: db.meta.model, encodings: db.meta.encodings ?? 'enc' }, { model: 'm@3', encodings: 'enc' }, 'the next switch goes back');
   t.same(live(), [
     ['b', 1],

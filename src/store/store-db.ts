@@ -396,7 +396,7 @@ export class StoreDb {
    * what made the store's encodings, switches meta.encodings to the staged database and updates the token counts that changed.
    * Then empties the database that held the old encodings.
    */
-  async commitStaged(made: { model: string; encoder?: string; analyzer: string }, nTokens: Map<string, number>): Promise<void> {
+  async commitStaged(made: { model: string; encoder: string; analyzer: string }, nTokens: Map<string, number>): Promise<void> {
     const old = this.encodingDbs[this.meta.encodings ?? 'enc'];
     const meta: StoreMeta = { ...this.meta, ...made, encodings: this.spare };
     await this.transact(() => {

@@ -9,6 +9,7 @@
 // short one throws (the source's reader does).
 import { Buffer } from 'node:buffer';
 import type { WasmHeap } from '../runtime/index.js';
+import { rowBlockBytes } from './segment-blocks.js';
 import type { DocTableParts, IndexHeader, IndexSink, IndexSource, IndexState, Segment } from './types.js';
 
 const MAGIC = 0x58495653; // 'SVIX'
@@ -89,7 +90,7 @@ export async function writeIndex(sink: IndexSink, heap: WasmHeap, model: number,
   });
   for (const [i, s] of state.segments.entries()) {
     for (let at = 0; at < blocks[i]; at += CHUNK) await sink(heap.views.u8At(s.base + at, Math.min(CHUNK, blocks[i] - at)).slice());
-    await sink(heap.views.u8At(s.dead, Math.max(s.nRows, 1)).slice());
+    await sink(heap.views.u8At(s.dead, rowBlockBytes(s.nRows)[0]).slice());
     for (const name of ROW_ARRAYS) await sink(bytesOf(s[name]));
   }
   for (const [name] of TABLE_ARRAYS) await sink(bytesOf(table.arrays[name]));
@@ -118,10 +119,11 @@ export function readIndex(
   };
   try {
     const segments = header.segments.map(({ nRows, liveRows, block: bytes }): Segment => {
+      const [deadBytes, keyBytes] = rowBlockBytes(nRows);
       const base = block(bytes);
-      const dead = block(Math.max(nRows, 1));
+      const dead = block(deadBytes);
       // the tie keys are not written: derived below from the table's id hashes
-      const keys = heap.alloc(4 * Math.max(nRows, 1));
+      const keys = heap.alloc(keyBytes);
       allocated.push(keys);
       const u32 = () => readArray(read, Uint32Array, nRows);
       const [rowSlot, rowVersion, rowStart, rowEnd] = [u32(), u32(), u32(), u32()];

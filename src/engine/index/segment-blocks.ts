@@ -30,7 +30,7 @@ function allocateAll(heap: WasmHeap, bytes: number[]): number[] {
 }
 
 /** The dead flags' and the tie keys' bytes of a segment of `nRows` rows. */
-const rowBlockBytes = (nRows: number) => [Math.max(nRows, 1), 4 * Math.max(nRows, 1)];
+export const rowBlockBytes = (nRows: number) => [Math.max(nRows, 1), 4 * Math.max(nRows, 1)];
 
 /** The blocks a built segment takes, all or none. */
 export function allocateBlocks(heap: WasmHeap, built: BuiltSegment): SegmentBlocks {
