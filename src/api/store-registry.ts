@@ -15,10 +15,7 @@
 // goes away, and the requests that held it then finish on it (the last one closes it and removes its
 // files); stores of one project are invisible to another (lookups are always by project); a store is
 // reachable only once its encodings were made by the loaded model's encoder and this version's text
-// analysis: a store of another encoder (a model version that changed it, or a store made before
-// encoders were recorded), or one analysed otherwise (made before CJK and Thai words were segmented,
-// say), is re-encoded from its stored text at start (store-reencode.ts), while the server still
-// answers 503 `starting`; a model version that changed only the ranking opens it as it is.
+// analysis (store-open.ts re-encodes it at start otherwise, while the server answers 503 `starting`).
 import type { Engine } from '../engine/index.js';
 import { ApiError } from '../errors.js';
 import {
@@ -28,18 +25,14 @@ import {
   listProjects,
   newStoreId,
   projectStoreDirs,
-  readSummary,
-  removeSummary,
   StoreDb,
   type StoreMeta,
   unlinkStore,
-  writeSummary,
 } from '../store/index.js';
 import { Mutex } from './mutex.js';
 import { type Lease, newEntry, type OpenStore, type StoreEntry } from './store-entry.js';
 import { StoreMaintenance } from './store-maintenance.js';
-import { reencode } from './store-reencode.js';
-import { leaveSnapshot, loadIndex } from './store-snapshot.js';
+import { openStore, readEntry, shutStore } from './store-open.js';
 
 export type { Lease, OpenStore, StoreEntry } from './store-entry.js';
 
@@ -65,96 +58,17 @@ export class StoreRegistry {
     this.maintenance = new StoreMaintenance(this, log);
   }
 
-  /**
-   * Reads every store of the data dir, leaving it closed: its metadata and counts from the summary
-   * it left when it closed (store/catalog.ts readSummary), or from its database when it has none (a
-   * crash while it was open) or was made by another model or text analysis (then re-encoded).
-   */
+  /** Reads every store of the data dir into the catalog, leaving it closed (store-open.ts readEntry). */
   async loadAll(): Promise<void> {
     for (const project of listProjects(this.dataDir)) {
-      for (const dir of projectStoreDirs(this.dataDir, project)) {
-        const summary = readSummary(dir);
-        if (summary && !this.stale(summary.meta)) {
-          this.add(project, newEntry(dir, summary.meta, { docs: summary.docs, bytes: summary.bytes }, 0));
-          continue;
-        }
-        const db = StoreDb.open(dir);
-        let entry: StoreEntry;
-        try {
-          if (this.stale(db.meta)) await reencode(this.engine, project, db, this.log);
-          entry = newEntry(dir, db.meta, { docs: db.nDocs, bytes: db.sizeBytes() }, 0);
-        } finally {
-          await db.close();
-        }
-        this.add(project, entry);
-        writeSummary(dir, { meta: entry.meta, ...entry.counts });
-      }
+      for (const dir of projectStoreDirs(this.dataDir, project)) this.add(project, await readEntry(this.engine, project, dir, this.log));
     }
-  }
-
-  /** Whether a store's encodings were made by another encoder (or one not recorded) or text analysis than the engine's. */
-  private stale(meta: StoreMeta): boolean {
-    return meta.encoder !== this.engine.encoder || meta.analyzer !== this.engine.analyzer;
-  }
-
-  /** Closes an open store's database and leaves its summary for the next start. */
-  private async shut(entry: StoreEntry, store: OpenStore): Promise<void> {
-    store.closed = true; // what was queued on its mutex (a background snapshot) finds it closed
-    entry.counts = { docs: store.db.nDocs, bytes: store.db.sizeBytes() }; // listings read them from now on
-    await leaveSnapshot(store, this.log);
-    store.index.close();
-    await store.db.close();
-    writeSummary(entry.dir, { meta: entry.meta, ...entry.counts });
   }
 
   private add(project: string, entry: StoreEntry): void {
     const p = this.project(project);
     p.byId.set(entry.meta.id, entry);
     p.byName.set(entry.meta.name, entry);
-  }
-
-  /** Opens a store's database and loads its index (after any close under way has finished). */
-  private async load(project: string, entry: StoreEntry, created?: StoreDb): Promise<OpenStore> {
-    await entry.closing;
-    const started = performance.now();
-    try {
-      removeSummary(entry.dir);
-    } catch {
-      // a read-only data dir: the store takes no write, so the summary stays true
-    }
-    let db = created ?? StoreDb.open(entry.dir);
-    let loaded: Awaited<ReturnType<typeof loadIndex>>;
-    try {
-      loaded = await loadIndex(() => this.engine.createIndex(), db, this.log); // closes its index if it throws
-    } catch (err) {
-      await db.close();
-      throw err;
-    }
-    const { index, from, replayed } = loaded;
-    try {
-      if (from === 'documents' && !created) {
-        // reading every encoding mapped the whole data file in; a fresh handle maps only what is read from now on
-        await db.close();
-        db = StoreDb.open(entry.dir);
-      }
-      const store: OpenStore = { db, index, lock: new Mutex(), closed: false };
-      entry.meta = db.meta;
-      entry.open = store;
-      this.log('store opened', {
-        project,
-        store: db.meta.name,
-        id: db.meta.id,
-        passages: index.passageCount,
-        from,
-        replayed,
-        ms: Math.round(performance.now() - started),
-      });
-      return store;
-    } catch (err) {
-      index.close();
-      await db.close();
-      throw err;
-    }
   }
 
   private project(project: string): ProjectStores {
@@ -190,7 +104,7 @@ export class StoreRegistry {
     let store: OpenStore;
     try {
       if (!entry.opening && !entry.open) {
-        entry.opening = this.load(project, entry).finally(() => {
+        entry.opening = openStore(this.engine, project, entry, this.log).finally(() => {
           entry.opening = undefined;
         });
       }
@@ -360,7 +274,7 @@ export class StoreRegistry {
       };
       const db = await createStore(this.dataDir, meta);
       const entry = newEntry(db.dir, meta, { docs: 0, bytes: 0 }, Date.now());
-      await this.load(project, entry, db);
+      await openStore(this.engine, project, entry, this.log, db);
       this.add(project, entry);
       return entry;
     });
@@ -445,7 +359,7 @@ export class StoreRegistry {
         const close = store.lock.run(async () => {
           if (store.closed || entry.leases > 0 || entry.open !== store) return;
           entry.open = undefined;
-          await this.shut(entry, store);
+          await shutStore(entry, store, this.log);
           await this.closeRetired(entry);
           closed++;
           this.log('store closed (idle)', {
@@ -474,7 +388,7 @@ export class StoreRegistry {
           if (store.closed) return;
           store.closed = true;
           entry.open = undefined;
-          await this.shut(entry, store);
+          await shutStore(entry, store, this.log);
           await this.disposeRetired(entry);
         });
       }
