@@ -9,7 +9,7 @@
 // short one throws (the source's reader does).
 import { Buffer } from 'node:buffer';
 import type { WasmHeap } from '../runtime/index.js';
-import { rowBlockBytes } from './segment-blocks.js';
+import { rowBlockBytes, writeTieKeys } from './segment-blocks.js';
 import type { DocTableParts, IndexHeader, IndexSink, IndexSource, IndexState, Segment } from './types.js';
 
 const MAGIC = 0x58495653; // 'SVIX'
@@ -148,10 +148,7 @@ export function readIndex(
     const arrays = Object.fromEntries(
       TABLE_ARRAYS.map(([name, type]) => [name, readArray(read, type as new (n: number) => TypedArray, tableLength(name, header.table))]),
     ) as DocTableParts['arrays'];
-    for (const seg of segments) {
-      const keys = heap.views.u32At(seg.keys, seg.nRows);
-      for (let r = 0; r < seg.nRows; r++) keys[r] = arrays.hash[seg.rowSlot[r]];
-    }
+    for (const seg of segments) writeTieKeys(heap, seg, (slot) => arrays.hash[slot]);
     const { nextVersion, liveRows, liveBody, liveTitle } = header;
     return { state: { nextVersion, liveRows, liveBody, liveTitle, segments }, table: { scalars, arrays } };
   } catch (err) {

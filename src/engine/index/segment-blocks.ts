@@ -32,6 +32,21 @@ function allocateAll(heap: WasmHeap, bytes: number[]): number[] {
 /** The dead flags' and the tie keys' bytes of a segment of `nRows` rows. */
 export const rowBlockBytes = (nRows: number) => [Math.max(nRows, 1), 4 * Math.max(nRows, 1)];
 
+/**
+ * Writes the tie keys of a segment's rows `from` to `to` (exclusive) as the segment's types.ts says
+ * they are: each the hash of its document's id, `hashOf` the row's slot (`rowSlot`, set first).
+ */
+export function writeTieKeys(
+  heap: WasmHeap,
+  seg: Pick<Segment, 'keys' | 'nRows' | 'rowSlot'>,
+  hashOf: (slot: number) => number,
+  from = 0,
+  to = seg.nRows,
+): void {
+  const keys = heap.views.u32At(seg.keys, seg.nRows);
+  for (let r = from; r < to; r++) keys[r] = hashOf(seg.rowSlot[r]);
+}
+
 /** The blocks a built segment takes, all or none. */
 export function allocateBlocks(heap: WasmHeap, built: BuiltSegment): SegmentBlocks {
   const [base, dead, keys] = allocateAll(heap, [built.image.byteLength, ...rowBlockBytes(built.rowDoc.length)]);

@@ -32,7 +32,7 @@ import { DocTable } from './doc-table.js';
 import { compileFilter } from './filter.js';
 import { SegmentMerges } from './merges.js';
 import { readIndex, writeIndex } from './persist.js';
-import { allocateBlocks, freeBlocks, ownDeadFlags, Reservations, type SegmentBlocks } from './segment-blocks.js';
+import { allocateBlocks, freeBlocks, ownDeadFlags, Reservations, type SegmentBlocks, writeTieKeys } from './segment-blocks.js';
 import type { EngineContext, IndexSink, IndexSource, Segment, SegmentBatch } from './types.js';
 
 /** Segment ids are unique in the process, across stores: searches key what they remember of a segment by it (term-ranges.ts). */
@@ -240,7 +240,7 @@ export class MemoryStoreIndex implements StoreIndex {
       }
       seg.rowSlot.fill(slot, first, r);
       seg.rowVersion.fill(version, first, r);
-      heap.views.u32At(keys, nRows).fill(this.table.hashOf(slot), first, r);
+      writeTieKeys(heap, seg, (s) => this.table.hashOf(s), first, r);
       this.table.place(slot, seg, first, r - first, version);
       this.revive(slot);
     });
