@@ -1,4 +1,4 @@
-// `npm run bench [-- peers | scale | filter | mcp | large-doc | book | large-ingest | memory | alloc | stores | cluster | conf-probe | deleted-store | row-order | model-upgrade | <nothing>] [options]`: the bench
+// `npm run bench [-- peers | scale | filter | mcp | large-doc | book | large-ingest | memory | alloc | stores | cluster | conf-probe | deleted-store | row-order | model-upgrade | snapshot-replay | <nothing>] [options]`: the bench
 // entry point. With no argument it runs the engine benches that need no peers: the raw dense scan (scan.ts, 1M x 256 int8) and
 // the suite runner (eval.ts) on hotpotqa-dev and squad-articles-dev (first 200 questions each).
 // `peers` (peers.ts) compares svc with Orama, MiniSearch, SQLite FTS5 and usearch; `scale`
@@ -14,7 +14,9 @@
 // candidate sufficiency features against the shipped ones, out of fold, in minutes; `deleted-store`
 // (deleted-store.ts) whether a deleted store's memory goes back; `row-order` (row-order.ts) whether
 // a search's results depend on the order the store's documents were indexed in; `model-upgrade`
-// (model-upgrade.ts) what a server's first start on another model version costs its stores.
+// (model-upgrade.ts) what a server's first start on another model version costs its stores;
+// `snapshot-replay` (snapshot-replay.ts) a store's open after a crash, its snapshot brought up to date
+// against its index built, by the share of its documents written since the snapshot.
 // Nothing here is part of `npm test`, and no bench asserts on time: they print tables. Each bench
 // runs in a child process of its own.
 import { spawnSync } from 'node:child_process';
@@ -45,6 +47,7 @@ const NAMED = [
   'deleted-store',
   'row-order',
   'model-upgrade',
+  'snapshot-replay',
 ];
 
 if (what === undefined) {

@@ -23,7 +23,12 @@ import type { OpenStore } from './store-entry.js';
 type Log = (msg: string, fields?: Record<string, unknown>) => void;
 
 const SNAPSHOT = {
-  /** A snapshot is brought up to date only while fewer documents changed since than this share of the store's (else it is built). */
+  /**
+   * A snapshot is brought up to date only while fewer documents changed since than this share of
+   * the store's (else the index is built): below the share where a replay costs as much as a build
+   * (`npm run bench -- snapshot-replay`, bench/RESULTS.md), leaving room for the merges a replay
+   * leaves behind, which the bench does not time.
+   */
   maxReplayShare: 0.5,
 } as const;
 
@@ -55,12 +60,14 @@ function changedSinceStamp(db: StoreDb, stamp: string): Changed[] | undefined {
  * documents applied. A snapshot brought up to date must hold as many documents as the database (a
  * check against a database put back from another time that its change log cannot tell): else it
  * is dropped and the index built; one the changes cannot be applied to (no room in the engine
- * memory for them beside the rows they replace) is left, and the index built.
+ * memory for them beside the rows they replace) is left, and the index built. `maxReplayShare`:
+ * SNAPSHOT's (another only for the bench that measures it, snapshot-replay).
  */
 export async function loadIndex(
   create: () => StoreIndex,
   db: StoreDb,
   log: Log,
+  maxReplayShare: number = SNAPSHOT.maxReplayShare,
 ): Promise<{ index: StoreIndex; from: 'snapshot' | 'documents'; replayed: number }> {
   let index = create();
   let changed: Changed[] | undefined;
@@ -69,7 +76,7 @@ export async function loadIndex(
   try {
     restored = readIndexSnapshot(db.dir, (stamp, read) => {
       changed = changedSinceStamp(db, stamp);
-      unusable = changed === undefined || changed.length > SNAPSHOT.maxReplayShare * Math.max(db.nDocs, 1);
+      unusable = changed === undefined || changed.length > maxReplayShare * Math.max(db.nDocs, 1);
       if (unusable) return false;
       unusable = !index.restore(read);
       return !unusable;
