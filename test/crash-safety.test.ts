@@ -21,4 +21,6 @@ t.test(`${cycles} kill -9 / restart cycles lose no acknowledged write`, { timeou
   t.ok(report.docsChecked > 0, `${report.docsChecked} documents checked for text and search`);
   t.ok(report.compactions > 0, `${report.compactions} compactions acknowledged, kills among them`);
   if (cycles >= 2) t.ok(report.cleanRestarts > 0, `${report.cleanRestarts} clean restarts from the stores' index snapshots`);
+  if (cycles >= 3)
+    t.ok(report.snapshotRestarts > 0, `${report.snapshotRestarts} restarts after a kill from a snapshot and the writes since`);
 });
