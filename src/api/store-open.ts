@@ -16,7 +16,7 @@ import { leaveSnapshot, loadIndex } from './store-snapshot.js';
 type Log = (msg: string, fields?: Record<string, unknown>) => void;
 
 /** Whether a store's encodings were made by another encoder (or one not recorded) or text analysis than the engine's. */
-export function isStale(engine: Engine, meta: StoreMeta): boolean {
+function isStale(engine: Engine, meta: StoreMeta): boolean {
   return meta.encoder !== engine.encoder || meta.analyzer !== engine.analyzer;
 }
 
