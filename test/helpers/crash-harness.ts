@@ -9,7 +9,7 @@
 // a restart after a kill may read one and apply the documents changed since (counted). The crash
 // store first takes `baseDocs` documents no client writes again, so that a cycle's writes stay
 // under the share of the store past which an open builds the index rather than bringing its
-// snapshot up to date (store-snapshot.ts): the restarts after a clean stop's cycle replay.
+// snapshot up to date (store-snapshot.ts), and a restart after a kill replays (counted strictly).
 // Invariants checked after every restart: each store passes StoreDb.verify (no record without its
 // text, encoding or order entry, nothing orphaned); each document is in the state of its last
 // acknowledged write, or of the one write to it still in flight at the kill (a client owns its ids
@@ -221,7 +221,8 @@ export async function runCrashCycles(opts: CrashOptions): Promise<CrashReport> {
   let s = await start();
   await s.api.post('/stores', { name: 'crash' });
   const base = Array.from({ length: opts.baseDocs ?? 200 }, (_, n) => `base-${n}`);
-  if (base.length) await s.api.post('/stores/crash/documents', { documents: base.map((id) => ({ id, text: text(id, 1), metadata: { v: 1 } })) });
+  if (base.length)
+    await s.api.post('/stores/crash/documents', { documents: base.map((id) => ({ id, text: text(id, 1), metadata: { v: 1 } })) });
   for (const id of base) model.set(id, { base: true, acked: 1, old: [], last: 1 });
   for (let cycle = 1; cycle <= opts.cycles; cycle++) {
     const work = [
