@@ -12,8 +12,8 @@
 // - every write goes through `commit`: a write the file system refuses (full, read-only) rejects
 //   with a StorageError and leaves the store as it was (see storage-error.ts); `verify` checks the
 //   invariants above on disk (every record has its text, encoding and order entry, and no more);
-// - every write logs the documents it changed in the change log, in its own transaction
-//   (change-log.ts); the environment's layout is store-env.ts's, whole-store reads store-walks.ts's.
+// - every write logs the documents it changed in the change log (change-log.ts), in the write's
+//   own transaction; the environment's layout is store-env.ts's, whole-store reads store-walks.ts's.
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Database } from 'lmdb';
