@@ -1,7 +1,8 @@
 // Kill/restart harness: clients ingest, upsert, delete and search one store of a real `svc serve`
 // process while another compacts it again and again, plus a store created and one deleted each
 // cycle; the server is killed with SIGKILL at a random moment (in the middle of a compaction as
-// often as not; the first kill only once some write was acknowledged), restarted on the same data
+// often as not; the first kill, and each after a clean restart, only once some write of its cycle was
+// acknowledged), restarted on the same data
 // dir, and checked against what was acknowledged. Every other cycle the restarted server is then
 // also stopped cleanly and started again (its stores leave their indexes in `index.snap` and the
 // next start reads them back: checked again), so that the next kill leaves those snapshots stale;
@@ -9,7 +10,8 @@
 // a restart after a kill may read one and apply the documents changed since (counted). The crash
 // store first takes `baseDocs` documents no client writes again, so that a cycle's writes stay
 // under the share of the store past which an open builds the index rather than bringing its
-// snapshot up to date (store-snapshot.ts), and a restart after a kill replays (counted strictly).
+// snapshot up to date (store-snapshot.ts): a restart after a kill that follows a clean restart
+// always replays (counted strictly), one after another kill does when a quiet snapshot came between.
 // Invariants checked after every restart: each store passes StoreDb.verify (no record without its
 // text, encoding or order entry, nothing orphaned); each document is in the state of its last
 // acknowledged write, or of the one write to it still in flight at the kill (a client owns its ids
@@ -56,16 +58,13 @@ export interface CrashReport {
 /** Info logs (to see how a store opened); a store quiet for a second writes its index snapshot in the background. */
 const SERVER_ENV = { SVC_LOG: 'info', SVC_SNAPSHOT_QUIET_S: '1' };
 
-/** Whether the server opened the crash store from its index snapshot and the documents written since it (its `store opened` log line). */
-function replayedSnapshot(s: ChildServer): boolean {
-  return s
+/** How the server opened the crash store (its `store opened` log line): from its snapshot or its documents, and how many documents it replayed. */
+function howOpened(s: ChildServer): { from?: string; replayed?: number } {
+  const line = s
     .stdout()
     .split('\n')
-    .filter((l) => l.includes('"msg":"store opened"') && l.includes('"store":"crash"'))
-    .some((l) => {
-      const { from, replayed } = JSON.parse(l) as { from?: string; replayed?: number };
-      return from === 'snapshot' && (replayed ?? 0) > 0;
-    });
+    .find((l) => l.includes('"msg":"store opened"') && l.includes('"store":"crash"'));
+  return line ? JSON.parse(line) : {};
 }
 
 type State = number | null; // acknowledged version, or null: absent
@@ -116,10 +115,10 @@ async function client(s: ChildServer, ids: string[], model: Map<string, DocModel
   }
 }
 
-/** Resolves once some write is acknowledged (or after 60 s, when the checks will say what went wrong). */
-async function firstWrite(report: CrashReport): Promise<void> {
+/** Resolves once a write past the `before` acknowledged so far is acknowledged (or after 60 s, when the checks will say what went wrong). */
+async function firstWrite(report: CrashReport, before: number): Promise<void> {
   const t0 = Date.now();
-  while (report.ackedWrites === 0 && Date.now() - t0 < 60_000) await new Promise((res) => setTimeout(res, 10));
+  while (report.ackedWrites <= before && Date.now() - t0 < 60_000) await new Promise((res) => setTimeout(res, 10));
 }
 
 /** Compacts the store again and again, a short random pause apart (writes wait while it runs), until the server dies. */
@@ -225,6 +224,7 @@ export async function runCrashCycles(opts: CrashOptions): Promise<CrashReport> {
     await s.api.post('/stores/crash/documents', { documents: base.map((id) => ({ id, text: text(id, 1), metadata: { v: 1 } })) });
   for (const id of base) model.set(id, { base: true, acked: 1, old: [], last: 1 });
   for (let cycle = 1; cycle <= opts.cycles; cycle++) {
+    const ackedBefore = report.ackedWrites;
     const work = [
       ...owners.map((ids) => client(s, ids, model, rng(Math.floor(r() * 2 ** 31)), report)),
       compactor(s, rng(Math.floor(r() * 2 ** 31)), report),
@@ -246,16 +246,19 @@ export async function runCrashCycles(opts: CrashOptions): Promise<CrashReport> {
         : undefined,
     ];
     // the first kill waits for a first acknowledged write (a fresh server's first ingest can take
-    // longer than a short random delay, and a run with nothing acknowledged checks nothing); the
-    // later kills may come before any write of their cycle is answered
-    if (cycle === 1) await firstWrite(report);
+    // longer than a short random delay, and a run with nothing acknowledged checks nothing), and so
+    // does each after a clean restart (its restart then has writes since a snapshot to replay); the
+    // other kills may come before any write of their cycle is answered
+    if (cycle % 2 === 1) await firstWrite(report, ackedBefore);
     await new Promise((res) => setTimeout(res, 100 + r() * 1400));
     await s.kill();
     await Promise.all([...work, ...storeOps]);
     report.problems.push(...(await verifyDataDir(opts.dataDir)).map((p) => `cycle ${cycle}: ${p}`));
     s = await start();
     await check(s, model, stores, report, cycle);
-    if (replayedSnapshot(s)) report.snapshotRestarts++;
+    const opened = howOpened(s);
+    if (opened.from === 'snapshot' && (opened.replayed ?? 0) > 0) report.snapshotRestarts++;
+    opts.log?.(`cycle ${cycle}: the crash store opened from its ${opened.from}, ${opened.replayed} documents replayed`);
     if (cycle % 2 === 0) {
       await s.stop();
       const project = path.join(opts.dataDir, 'default');
