@@ -26,6 +26,8 @@ export interface Query {
   answers?: string[];
   gold_doc_ids: string[];
   answerable?: boolean;
+  /** the question's kind as the suite names it (bridge, comparison, ...), where it does */
+  type?: string;
   gold_paragraph?: number;
 }
 

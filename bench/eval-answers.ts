@@ -1,11 +1,14 @@
-// `npx tsx bench/eval-answers.ts [--suite ../shared/bench/squad-articles-dev] [--model DIR] [--limit N] [--url BASE] [--json]`
+// `npx tsx bench/eval-answers.ts [--suite ../shared/bench/squad-articles-dev] [--model DIR] [--limit N] [--url BASE] [--json] [--dump F]`
 // Measures the answers of search answer=true over HTTP: starts a server (port 0, temp data dir, the
 // given or shipped model) unless --url names a running one, ingests the suite's corpus, searches
 // every query with answer=true and scores `answer.text` against the query's answers with the
 // SQuAD v1.1 evaluation (exact match and F1 after lowercasing and removing punctuation and
 // articles, best over the gold answers). Also reports how often a returned passage holds an answer
 // (the ceiling of an extractive reader), answer errors, and the native reader's own time per
-// question, re-measured here on the returned passages (with --model, or the shipped model).
+// question, re-measured here on the returned passages (with --model, or the shipped model). --dump
+// writes a JSON line per question: the question, its answers and type, the answer, and the passages'
+// documents and hops.
+import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadReader } from '../src/answer/answerer.js';
@@ -24,6 +27,7 @@ const { values: args } = parseArgs({
     'max-results': { type: 'string', default: '10' },
     concurrency: { type: 'string', default: '4' },
     json: { type: 'boolean', default: false },
+    dump: { type: 'string' },
   },
 });
 
@@ -38,6 +42,7 @@ const store = `answers-${suite.name}`.replace(/[^a-z0-9_-]/g, '-');
 await ingestCorpus(call, store, corpus, 200);
 
 const { reader } = loadReader(readModelFolder(args.model ?? defaultModelUri()));
+const dumped: string[] = [];
 const rows: Array<{ em: number; f1: number; reachable: boolean; error?: string; source?: string; readMs?: number; roundTripMs: number }> =
   [];
 let next = 0;
@@ -59,11 +64,27 @@ async function worker() {
       );
       readMs = performance.now() - t0;
     }
+    if (args.dump)
+      dumped.push(
+        JSON.stringify({
+          id: q.id,
+          query: q.query,
+          type: q.type,
+          answers: q.answers,
+          answer: r.answer?.text ?? null,
+          em,
+          f1,
+          reachable,
+          hops_used: r.hops_used,
+          passages: r.passages.slice(0, 10).map((p: any) => ({ doc_id: p.doc_id, hop: p.hop })),
+        }),
+      );
     rows.push({ em, f1, reachable, error: r.answer?.error?.type, source: r.answer?.source, readMs, roundTripMs });
   }
 }
 await Promise.all(Array.from({ length: Number(args.concurrency) }, worker));
 await stop();
+if (args.dump) fs.writeFileSync(args.dump, dumped.map((l) => `${l}\n`).join(''));
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
 const pct = (xs: number[], p: number) => {

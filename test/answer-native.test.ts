@@ -1,5 +1,6 @@
 // answer=true without an answer model: the native reader of the model folder answers with a span of
-// the passages the search returned, citing the passage's document; the answer follows the OpenAPI
+// the passages the search returned, citing the passage's document (a composed question's: of the
+// document its chain went to, and the passage that named it); the answer follows the OpenAPI
 // document; answer=false (the default) adds nothing; a model folder without reader.json still
 // searches and reports answer_unavailable inside the 200. Also the SQuAD scoring and the reader's
 // refusal of a reader.json trained with other features.
@@ -32,7 +33,8 @@ t.test('answer=true: a span of a returned passage, citing its document', async (
   t.same(schemas.errors('SearchResult', r), []);
   t.equal(r.answer.source, 'native');
   t.equal(r.answer.text, 'Guido Brignone');
-  t.equal(r.answer.citations.length, 1);
+  // the chain went on to the director's document, whose title the answer is: the film's states it
+  t.same(r.answer.citations, ['film', 'director']);
   const cited = r.passages.filter((p: any) => p.doc_id === r.answer.citations[0]);
   t.ok(
     cited.some((p: any) => p.text.includes(r.answer.text)),
@@ -43,6 +45,25 @@ t.test('answer=true: a span of a returned passage, citing its document', async (
   const when = await api.post('/stores/kb/search', { query: 'In what year was Guido Brignone born?', answer: true });
   t.equal(when.answer.text, '1886');
   t.same(when.answer.citations, ['director']);
+});
+
+t.test('a composed question is answered in the document its chain went to, citing it and the passage that named it', async (t) => {
+  const r = await api.post('/stores/kb/search', {
+    query: 'In what year was the director of the film Devotion born?',
+    answer: true,
+    return_trace: true,
+  });
+  t.same(schemas.errors('SearchResult', r), []);
+  t.same(
+    r.passages.slice(0, 2).map((p: any) => [p.doc_id, p.hop]),
+    [
+      ['film', 1],
+      ['director', 2],
+    ],
+    'the chain: the film, then its director',
+  );
+  t.equal(r.answer.text, '1886', 'not the film’s year, which the passage the question names holds');
+  t.same(r.answer.citations, ['director', 'film']);
 });
 
 t.test('answer is absent unless asked; it is validated as a boolean', async (t) => {

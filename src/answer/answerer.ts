@@ -3,13 +3,15 @@
 // the model folder (reader.ts). Invariants: answer() never throws and never outlives the
 // enrichment timeout; a failure is an `error` {type, message, fix} from the error table, of one of
 // the types the Answer schema allows, with `text` null; `citations` are ids of passages that were
-// read; `source` is `native` or the model. The shape is the API's Answer (src/api-types.ts).
+// read (a native answer's: its passage's, and the passage that named it when the chain was followed,
+// reader-chain.ts); `source` is `native` or the model. The shape is the API's Answer (src/api-types.ts).
 import type { Answer, AnswerError } from '../api-types.js';
 import type { LoadedModelFolder } from '../engine/index.js';
 import { ApiError } from '../errors.js';
 import type { EnrichClient } from '../llm/index.js';
 import { answerMessages, checkCitations, type PassageRef, promptPassages } from './llm-answer.js';
 import { NativeReader, READER_FILE } from './reader.js';
+import { chainCitations, type ListedPassage, passagesToRead } from './reader-chain.js';
 
 /** The error types an answer can carry: the reader's and the LLM client's. */
 const ANSWER_ERRORS: Record<AnswerError['type'], true> = { answer_unavailable: true, enrichment_failed: true, enrichment_timeout: true };
@@ -44,18 +46,18 @@ export class Answerer {
     return this.native.reader ? 'answers: native reader' : `answers: unavailable (${this.native.problem})`;
   }
 
-  async answer(question: string, passages: PassageRef[]): Promise<Answer> {
+  async answer(question: string, passages: ListedPassage[]): Promise<Answer> {
     if (this.llm) return this.fromLlm(question, passages, this.llm);
     const { reader, problem } = this.native;
     if (!reader) return failed('native', new ApiError('answer_unavailable', problem ?? 'no native reader'));
-    const read = passages.slice(0, NATIVE_PASSAGES);
+    const { read, from } = passagesToRead(question, passages.slice(0, NATIVE_PASSAGES));
     try {
       const got = reader.read(
         question,
         read.map((p) => p.text),
       );
       if (!got) return { text: '', citations: [], source: 'native' };
-      return { text: got.text, citations: [read[got.passage].doc_id], source: 'native' };
+      return { text: got.text, citations: chainCitations(got.text, read[got.passage], from), source: 'native' };
     } catch (err) {
       return failed(
         'native',
