@@ -64,6 +64,21 @@ t.test('a composed question is answered in the document its chain went to, citin
   );
   t.equal(r.answer.text, '1886', 'not the film’s year, which the passage the question names holds');
   t.same(r.answer.citations, ['director', 'film']);
+
+  // a named document of a title line alone holds no answer: the passages as listed are read
+  await api.post('/stores', { name: 'bare' });
+  await api.post('/stores/bare/documents', { documents: [DOCS[0], { id: 'director', text: 'Guido Brignone\n' }] });
+  const bare = await api.post('/stores/bare/search', { query: 'In what year was the director of the film Devotion born?', answer: true });
+  t.same(
+    bare.passages.map((p: any) => [p.doc_id, p.hop]),
+    [
+      ['film', 1],
+      ['director', 2],
+    ],
+    'the chain went to the bare document',
+  );
+  t.ok(bare.answer.text, `an answer all the same (${bare.answer.text})`);
+  t.same(bare.answer.citations, ['film']);
 });
 
 t.test('answer is absent unless asked; it is validated as a boolean', async (t) => {

@@ -50,12 +50,24 @@ export class Answerer {
     if (this.llm) return this.fromLlm(question, passages, this.llm);
     const { reader, problem } = this.native;
     if (!reader) return failed('native', new ApiError('answer_unavailable', problem ?? 'no native reader'));
-    const { read, from } = passagesToRead(question, passages.slice(0, NATIVE_PASSAGES));
+    const listed = passages.slice(0, NATIVE_PASSAGES);
     try {
-      const got = reader.read(
+      let { read, from } = passagesToRead(question, listed);
+      let got = reader.read(
         question,
         read.map((p) => p.text),
       );
+      if (!got && from) {
+        // the named documents hold no candidate span (a title line alone): the passages as listed
+        [read, from, got] = [
+          listed,
+          undefined,
+          reader.read(
+            question,
+            listed.map((p) => p.text),
+          ),
+        ];
+      }
       if (!got) return { text: '', citations: [], source: 'native' };
       return { text: got.text, citations: chainCitations(got.text, read[got.passage], from), source: 'native' };
     } catch (err) {

@@ -8,7 +8,8 @@
 // Invariants: the passages read are a subset of those given, in their order; a result of one hop,
 // passages without a title line (a document's first line, short) or a chain the first passage does
 // not name leave the list as it was; titles match whole words, case and punctuation aside; an answer
-// read from a named document cites it and the passage that named it.
+// read from a named document cites it and the passage that named it; when the named documents hold
+// no candidate span, the answerer reads the passages as listed.
 import { normalizeAnswer } from './text-units.js';
 
 /** A listed passage as the reader sees it: where it starts in its document and the hop that found it, when known. */
