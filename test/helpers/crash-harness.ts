@@ -1,11 +1,11 @@
 // Kill/restart harness: clients ingest, upsert, delete and search one store of a real `svc serve`
 // process while another compacts it again and again, plus a store created and one deleted each
 // cycle; the server is killed with SIGKILL at a random moment (in the middle of a compaction as
-// often as not; the first kill, and each after a clean restart, only once some write of its cycle was
-// acknowledged), restarted on the same data
-// dir, and checked against what was acknowledged. Every other cycle the restarted server is then
-// also stopped cleanly and started again (its stores leave their indexes in `index.snap` and the
-// next start reads them back: checked again), so that the next kill leaves those snapshots stale;
+// often as not; the first kill, and each after a clean restart, only once some write of its cycle
+// was acknowledged), restarted on the same data dir, and checked against what was acknowledged.
+// Every other cycle the restarted server is then also stopped cleanly and started again (its stores
+// leave their indexes in `index.snap` and the next start reads them back: checked again), so that
+// the next kill leaves those snapshots stale;
 // a store quiet for a second also writes its snapshot in the background (SVC_SNAPSHOT_QUIET_S), so
 // a restart after a kill may read one and apply the documents changed since (counted). The crash
 // store first takes `baseDocs` documents no client writes again, so that a cycle's writes stay
