@@ -59,14 +59,12 @@ export class Answerer {
       );
       if (!got && from) {
         // the named documents hold no candidate span (a title line alone): the passages as listed
-        [read, from, got] = [
-          listed,
-          undefined,
-          reader.read(
-            question,
-            listed.map((p) => p.text),
-          ),
-        ];
+        read = listed;
+        from = undefined;
+        got = reader.read(
+          question,
+          listed.map((p) => p.text),
+        );
       }
       if (!got) return { text: '', citations: [], source: 'native' };
       return { text: got.text, citations: chainCitations(got.text, read[got.passage], from), source: 'native' };
