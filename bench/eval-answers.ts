@@ -1,4 +1,4 @@
-// `npx tsx bench/eval-answers.ts [--suite ../shared/bench/squad-articles-dev] [--model DIR] [--limit N] [--url BASE] [--json] [--dump F]`
+// `npx tsx bench/eval-answers.ts [--suite ../shared/bench/squad-articles-dev] [--model DIR] [--limit N] [--url BASE] [--json] [--dump F] [--untitled]`
 // Measures the answers of search answer=true over HTTP: starts a server (port 0, temp data dir, the
 // given or shipped model) unless --url names a running one, ingests the suite's corpus, searches
 // every query with answer=true and scores `answer.text` against the query's answers with the
@@ -7,7 +7,8 @@
 // (the ceiling of an extractive reader), answer errors, and the native reader's own time per
 // question, re-measured here on the returned passages (with --model, or the shipped model). --dump
 // writes a JSON line per question: the question, its answers and type, the answer, and the passages'
-// documents and hops.
+// documents and hops. --untitled ingests every document without its title (as `npm run eval --
+// --untitled`: its first line when that is the title, and metadata.title).
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -15,6 +16,7 @@ import { loadReader } from '../src/answer/answerer.js';
 import { normalizeAnswer, scoreAnswer } from '../src/answer/text-units.js';
 import { defaultModelUri } from '../src/config.js';
 import { readModelFolder } from '../src/engine/model/index.js';
+import { untitledCorpus } from '../src/train/untitled.js';
 import type { Query } from './bench-util.js';
 import { evalServer, ingestCorpus, readSuite } from './eval-server.js';
 
@@ -28,11 +30,12 @@ const { values: args } = parseArgs({
     concurrency: { type: 'string', default: '4' },
     json: { type: 'boolean', default: false },
     dump: { type: 'string' },
+    untitled: { type: 'boolean', default: false },
   },
 });
 
 const suite = readSuite(args.suite!);
-const corpus = suite.corpus;
+const corpus = args.untitled ? untitledCorpus(suite.corpus.map((d) => ({ ...d, metadata: d.metadata ?? {} }))) : suite.corpus;
 // (every answerable query of the suites has its answers)
 let queries = suite.queries.filter((q): q is Query & { answers: string[] } => q.answerable !== false && q.answers !== undefined);
 if (args.limit) queries = queries.slice(0, Number(args.limit));

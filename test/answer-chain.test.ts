@@ -1,7 +1,8 @@
 // Which passages the native reader reads (src/answer/reader-chain.ts): when the best passage found
 // from the question alone names, by title, documents the search reached at a later hop, only those
 // documents' opening passages; otherwise the passages as listed. Titles match whole words, case and
-// punctuation aside; a passage from a document's middle, a long first line or the first passage's
+// punctuation aside, as the engine takes them (metadata.title, a short first line, or an untitled
+// text's subject); a passage from a document's middle, one without a title or the first passage's
 // own document is never taken for a named document, nor is one the question names itself.
 import t from 'tap';
 import { passagesToRead } from '../src/answer/reader-chain.js';
@@ -67,10 +68,25 @@ t.test('a document the question names itself is no bridge', async (t) => {
   t.equal(got.from, undefined);
 });
 
+t.test('a title as the engine takes it: metadata.title, or the subject an untitled text opens with', async (t) => {
+  const untitled = { ...director, text: 'Guido Brignone (6 December 1886 – 6 March 1959) was an Italian film director.' };
+  t.same(
+    passagesToRead(Q, [film, other, untitled]).read.map((p) => p.doc_id),
+    ['director'],
+    'untitled: its first sentence names its subject',
+  );
+  const given = { ...director, text: 'Born in Milan, he directed films.', metadata: { title: 'Guido Brignone' } };
+  t.same(
+    passagesToRead(Q, [film, given]).read.map((p) => p.doc_id),
+    ['director'],
+    'metadata.title',
+  );
+});
+
 t.test('titles match case and punctuation aside', async (t) => {
   const got = passagesToRead(Q, [
     { ...film, text: 'Devotion\nDirected by GUIDO BRIGNONE, it was shot in Turin.' },
-    { ...director, text: 'Guido Brignone.\nAn Italian director.' },
+    { ...director, text: "Guido Brignone\nAn Italian director, Devotion's." },
   ]);
   t.same(
     got.read.map((p) => p.doc_id),

@@ -5,23 +5,24 @@
 // from the question alone names, by its title, documents the search reached at a later hop, the
 // reader reads those documents' opening passages only (a document the question names itself is no
 // bridge: the question was not composed through it); otherwise it reads the passages as listed.
+// A title is what the engine takes for one (engine/text/title.ts: `metadata.title`, a short first
+// line, or the subject an untitled text's first sentence names).
 // Invariants: the passages read are a subset of those given, in their order; a result of one hop,
-// passages without a title line (a document's first line, short) or a chain the first passage does
-// not name leave the list as it was; titles match whole words, case and punctuation aside; an answer
-// read from a named document cites it and the passage that named it; when the named documents hold
-// no candidate span, the answerer reads the passages as listed.
+// passages of documents without a title or a chain the first passage does not name leave the list
+// as it was; titles match whole words, case and punctuation aside; an answer read from a named
+// document cites it and the passage that named it; when the named documents hold no candidate span,
+// the answerer reads the passages as listed.
+import { documentTitle } from '../engine/index.js';
 import { normalizeAnswer } from './text-units.js';
 
-/** A listed passage as the reader sees it: where it starts in its document and the hop that found it, when known. */
+/** A listed passage as the reader sees it: where it starts in its document, the hop that found it and its document's metadata, when known. */
 export interface ListedPassage {
   doc_id: string;
   text: string;
   hop?: number;
   start?: number;
+  metadata?: Record<string, unknown>;
 }
-
-/** A title line longer than this is taken for a sentence of text, not a title. */
-const MAX_TITLE_CHARS = 200;
 
 /** The passages to read, and the passage whose titles led to them when the chain was followed. */
 export function passagesToRead<P extends ListedPassage>(question: string, passages: readonly P[]): { read: P[]; from?: P } {
@@ -31,7 +32,7 @@ export function passagesToRead<P extends ListedPassage>(question: string, passag
   const asked = ` ${normalizeAnswer(question)} `;
   const read = passages.filter((p) => {
     if ((p.hop ?? 1) < 2 || p.start !== 0 || p.doc_id === first.doc_id) return false;
-    const title = titleOf(p.text);
+    const title = titleOf(p);
     return title !== undefined && named.includes(` ${title} `) && !asked.includes(` ${title} `);
   });
   return read.length ? { read, from: first } : { read: [...passages] };
@@ -44,13 +45,11 @@ export function passagesToRead<P extends ListedPassage>(question: string, passag
  */
 export function chainCitations(answer: string, passage: ListedPassage, from?: ListedPassage): string[] {
   if (!from) return [passage.doc_id];
-  return titleOf(passage.text) === normalizeAnswer(answer) ? [from.doc_id, passage.doc_id] : [passage.doc_id, from.doc_id];
+  return titleOf(passage) === normalizeAnswer(answer) ? [from.doc_id, passage.doc_id] : [passage.doc_id, from.doc_id];
 }
 
-/** A passage's first line, normalised as answers are, when it can be a title. */
-function titleOf(text: string): string | undefined {
-  const nl = text.indexOf('\n');
-  if (nl <= 0 || nl > MAX_TITLE_CHARS) return undefined;
-  const title = normalizeAnswer(text.slice(0, nl));
+/** The title of a document's opening passage as the engine takes it (engine/text/title.ts), normalised as answers are. */
+function titleOf(p: ListedPassage): string | undefined {
+  const title = normalizeAnswer(documentTitle(p.text, p.metadata));
   return title.length ? title : undefined;
 }

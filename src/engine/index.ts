@@ -55,9 +55,10 @@ export {
 export type { EngineRuntime } from './runtime/index.js';
 // The runtime, for training's own kernels (the dense encoder's fitting) and benchmarks.
 export { createEngineRuntime } from './runtime/index.js';
-// Text: the tokenizer and term ids shared by the index, the reader and training.
+// Text: the tokenizer and term ids shared by the index, the reader and training; a document's title.
 export {
   countScripts,
+  documentTitle,
   FLAG_SENTENCE_START,
   hash32,
   mainScripts,
