@@ -54,9 +54,10 @@ export async function serve(build: string, dataDir: string, env: Record<string, 
   }
 }
 
-export async function stop(r: Running): Promise<void> {
+/** Stops the server with `signal` (SIGTERM: a clean shutdown; SIGKILL: a crash) and waits for its exit. */
+export async function stop(r: Running, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
   const exited = new Promise((resolve) => r.child.once('exit', resolve));
-  r.child.kill('SIGTERM');
+  r.child.kill(signal);
   await exited;
 }
 

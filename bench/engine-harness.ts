@@ -14,6 +14,11 @@ import { createEngineRuntime, type EngineRuntime } from '../src/engine/runtime/i
 import type { Doc } from './bench-util.js';
 import { KernelProfile } from './kernel-profile.js';
 
+/** Resolves once no merge of `index` is running. */
+export async function settleIndex(index: MemoryStoreIndex): Promise<void> {
+  while (index.mergeRunning) await new Promise((r) => setTimeout(r, 20));
+}
+
 export class EngineHarness {
   readonly profile: KernelProfile;
   /** Whether searches call the kernels through the profile's wrapper (it times each call, and allocates for it). */
@@ -40,7 +45,7 @@ export class EngineHarness {
   }
 
   async settle(): Promise<void> {
-    while (this.index.mergeRunning) await new Promise((r) => setTimeout(r, 20));
+    await settleIndex(this.index);
   }
 
   /** One search through the search op on this thread; returns document ids best first (and each passage's span), its confidence and its time. */

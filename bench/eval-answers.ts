@@ -16,9 +16,8 @@ import { loadReader } from '../src/answer/answerer.js';
 import { normalizeAnswer, scoreAnswer } from '../src/answer/text-units.js';
 import { defaultModelUri } from '../src/config.js';
 import { readModelFolder } from '../src/engine/model/index.js';
-import { untitledCorpus } from '../src/train/untitled.js';
 import type { Query } from './bench-util.js';
-import { evalServer, ingestCorpus, readSuite } from './eval-server.js';
+import { evalServer, ingestCorpus, readSuite, untitledDocs } from './eval-server.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -35,7 +34,7 @@ const { values: args } = parseArgs({
 });
 
 const suite = readSuite(args.suite!);
-const corpus = args.untitled ? untitledCorpus(suite.corpus.map((d) => ({ ...d, metadata: d.metadata ?? {} }))) : suite.corpus;
+const corpus = args.untitled ? untitledDocs(suite.corpus) : suite.corpus;
 // (every answerable query of the suites has its answers)
 let queries = suite.queries.filter((q): q is Query & { answers: string[] } => q.answerable !== false && q.answers !== undefined);
 if (args.limit) queries = queries.slice(0, Number(args.limit));

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { pino } from 'pino';
 import { startServer } from '../src/api/server.js';
 import { loadConfig } from '../src/config.js';
+import { untitledCorpus } from '../src/train/untitled.js';
 import type { Doc, Query } from './bench-util.js';
 
 export type Call = (method: string, p: string, body?: unknown) => Promise<any>;
@@ -23,6 +24,11 @@ const readJsonl = <T>(p: string): T[] =>
     .map((l) => JSON.parse(l) as T);
 
 /** A suite folder of ../shared/bench: its SUITE.json, corpus and queries. */
+/** A suite's documents as a user's often come: without their titles (src/train/untitled.ts). */
+export function untitledDocs(docs: Doc[]): Doc[] {
+  return untitledCorpus(docs.map((d) => ({ ...d, metadata: d.metadata ?? {} })));
+}
+
 export function readSuite(dir: string): { name: string; corpus: Doc[]; queries: Query[] } {
   const suiteDir = path.resolve(dir);
   const suite = JSON.parse(fs.readFileSync(path.join(suiteDir, 'SUITE.json'), 'utf8')) as { name: string; corpus: string };

@@ -25,10 +25,9 @@ import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { AnswerText } from '../src/train/answer-presence.js';
 import { keywordForm } from '../src/train/keyword-queries.js';
-import { untitledCorpus } from '../src/train/untitled.js';
 import type { Query } from './bench-util.js';
 import { noAnswerMetrics, type QueryOutcome, suiteMetrics } from './eval-metrics.js';
-import { evalServer, ingestCorpus, readSuite } from './eval-server.js';
+import { evalServer, ingestCorpus, readSuite, untitledDocs } from './eval-server.js';
 import { HEADINGS, type HeadingKind, headedCorpus } from './headed.js';
 
 const { values: args } = parseArgs({
@@ -79,7 +78,7 @@ const noAnswer = args['hide-gold'] || args.ask !== undefined;
 const hidden = new Set<string>(noAnswer ? queries.flatMap((q) => q.gold_doc_ids) : []);
 const kept = suite.corpus.filter((d) => !hidden.has(d.id));
 // --untitled: every document without its title (its first line when that is the title, and metadata.title)
-const untitledOrNot = args.untitled ? untitledCorpus(kept.map((d) => ({ ...d, metadata: d.metadata ?? {} }))) : kept;
+const untitledOrNot = args.untitled ? untitledDocs(kept) : kept;
 if (args.headings && !HEADINGS.includes(args.headings as HeadingKind)) {
   process.stderr.write(`--headings is one of ${HEADINGS.join(', ')}\n`);
   process.exit(2);

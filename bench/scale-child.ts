@@ -243,9 +243,7 @@ if (args.mode === 'http') {
       await call(server.base, 'POST', `${store}/documents`, { documents });
     }
     report.crashWritesMs = performance.now() - writing;
-    const exited = new Promise((r) => server.child.once('exit', r));
-    server.child.kill('SIGKILL');
-    await exited;
+    await stop(server, 'SIGKILL');
   } else {
     const stopping = performance.now();
     await stop(server);

@@ -20,7 +20,7 @@ import type { MemoryStoreIndex } from '../src/engine/index/index.js';
 import { listProjects, projectStoreDirs, StoreDb } from '../src/store/index.js';
 import { fmt, log, machineLine, median, REPO_DIR, suiteCorpus, table } from './bench-util.js';
 import { call, serve, stop, waitQuiet } from './child-server.js';
-import { EngineHarness } from './engine-harness.js';
+import { EngineHarness, settleIndex } from './engine-harness.js';
 
 const { values: opt } = parseArgs({
   options: { shares: { type: 'string', default: '0.05,0.1,0.25,0.5,0.75,1' }, reps: { type: 'string', default: '3' } },
@@ -60,9 +60,7 @@ try {
       server.base,
       docs.slice(0, changed).map((d) => ({ ...d, text: `${d.text} Revised.` })),
     );
-    const exited = new Promise((resolve) => server.child.once('exit', resolve));
-    server.child.kill('SIGKILL');
-    await exited;
+    await stop(server, 'SIGKILL');
     copies.push({ share, changed, dir: storeDir(dataDir) });
     log(`share ${share}: ${changed} documents written again, then killed`);
   }
@@ -89,7 +87,7 @@ try {
         }
         ms[way].push(performance.now() - t0);
         if (index.documentCount !== docs.length) throw new Error(`share ${share}: ${index.documentCount} documents opened`);
-        while ((index as MemoryStoreIndex).mergeRunning) await new Promise((r) => setTimeout(r, 20));
+        await settleIndex(index as MemoryStoreIndex);
         index.close();
         await db.close();
       }
