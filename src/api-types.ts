@@ -274,7 +274,7 @@ export interface SearchResult {
 
 /** Present when the search asked for answer=true. A failure of the answer source never fails the search: it is reported in `error`. */
 export interface Answer {
-  /** The answer: from the native reader, an exact span of a passage; from an answer model, its reply. Empty when there were no passages to read; null when `error` is set. */
+  /** The answer: from the native reader, an exact span of a passage (for a question whether things are of the same country, `yes` or `no`); from an answer model, its reply. Empty when there were no passages to read; null when `error` is set. */
   text: string | null;
   /** Ids of the documents that support the answer, each one whose passages were read (cited ids the model was not sent are dropped). */
   citations: string[];

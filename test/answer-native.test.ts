@@ -1,6 +1,7 @@
 // answer=true without an answer model: the native reader of the model folder answers with a span of
 // the passages the search returned, citing the passage's document (a composed question's: of the
-// document its chain went to, and the passage that named it); the answer follows the OpenAPI
+// document its chain went to, and the passage that named it; a question comparing two documents:
+// the winning title, or yes or no, citing those compared); the answer follows the OpenAPI
 // document; answer=false (the default) adds nothing; a model folder without reader.json still
 // searches and reports answer_unavailable inside the 200. Also the SQuAD scoring and the reader's
 // refusal of a reader.json trained with other features.
@@ -79,6 +80,33 @@ t.test('a composed question is answered in the document its chain went to, citin
   );
   t.ok(bare.answer.text, `an answer all the same (${bare.answer.text})`);
   t.same(bare.answer.citations, ['film']);
+});
+
+t.test('a question that compares two documents: the title that wins, or yes and no, citing both', async (t) => {
+  await api.post('/stores', { name: 'people' });
+  await api.post('/stores/people/documents', {
+    documents: [
+      { id: 'borzage', text: 'Frank Borzage\nFrank Borzage (April 23, 1894 – June 19, 1962) was an American film director.' },
+      { id: 'belson', text: 'Jerry Belson\nJerry Belson (July 8, 1938 – October 10, 2006) was an American screenwriter.' },
+      { id: 'catrani', text: 'Catrano Catrani\nCatrano Catrani (1910 – 1974) was an Italian-born Argentine film director.' },
+      ...DOCS,
+    ],
+  });
+  const older = await api.post('/stores/people/search', { query: 'Who is older, Jerry Belson or Frank Borzage?', answer: true });
+  t.same(schemas.errors('SearchResult', older), []);
+  t.same(older.answer, { text: 'Frank Borzage', citations: ['borzage', 'belson'], source: 'native' });
+  const same = await api.post('/stores/people/search', {
+    query: 'Were Frank Borzage and Jerry Belson of the same nationality?',
+    answer: true,
+  });
+  t.same(same.answer, { text: 'yes', citations: ['borzage', 'belson'], source: 'native' });
+  const other = await api.post('/stores/people/search', {
+    query: 'Were Frank Borzage and Catrano Catrani of the same nationality?',
+    answer: true,
+  });
+  t.same(other.answer.text, 'no');
+  const notListed = await api.post('/stores/people/search', { query: 'Who is older, Jerry Belson or Ann Lee?', answer: true });
+  t.not(notListed.answer.text, 'Jerry Belson', 'an option not found: the reader answers, not the comparison');
 });
 
 t.test('answer is absent unless asked; it is validated as a boolean', async (t) => {

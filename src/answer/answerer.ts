@@ -9,9 +9,11 @@ import type { Answer, AnswerError } from '../api-types.js';
 import type { LoadedModelFolder } from '../engine/index.js';
 import { ApiError } from '../errors.js';
 import type { EnrichClient } from '../llm/index.js';
+import { answerChoice } from './choice.js';
 import { answerMessages, checkCitations, type PassageRef, promptPassages } from './llm-answer.js';
 import { NativeReader, READER_FILE } from './reader.js';
 import { chainCitations, type ListedPassage, passagesToRead } from './reader-chain.js';
+import { answerSameCountry } from './same-country.js';
 
 /** The error types an answer can carry: the reader's and the LLM client's. */
 const ANSWER_ERRORS: Record<AnswerError['type'], true> = { answer_unavailable: true, enrichment_failed: true, enrichment_timeout: true };
@@ -52,6 +54,8 @@ export class Answerer {
     if (!reader) return failed('native', new ApiError('answer_unavailable', problem ?? 'no native reader'));
     const listed = passages.slice(0, NATIVE_PASSAGES);
     try {
+      const compared = answerChoice(question, listed) ?? answerSameCountry(question, listed);
+      if (compared) return { ...compared, source: 'native' };
       let { read, from } = passagesToRead(question, listed);
       let got = reader.read(
         question,

@@ -154,7 +154,7 @@ export const searchSchemas = {
       text: {
         type: ['string', 'null'],
         description:
-          'The answer: from the native reader, an exact span of a passage; from an answer model, its reply. Empty when there were no passages to read; null when `error` is set.',
+          'The answer: from the native reader, an exact span of a passage (for a question whether things are of the same country, `yes` or `no`); from an answer model, its reply. Empty when there were no passages to read; null when `error` is set.',
       },
       citations: {
         type: 'array',

@@ -1,0 +1,163 @@
+// Answers to questions that compare two documents (src/answer/choice.ts, same-country.ts and what
+// they read: dates.ts, countries.ts, compared.ts). A choice ("Who is older, A or B?") is answered
+// with the title of the option whose date wins, as its passage writes it; a same-country question
+// with yes or no; either cites the documents compared, and neither answers (undefined, so the reader
+// does) when an option, a date or a country is missing, the dates are equal, or the question asks
+// something else.
+import t from 'tap';
+import { answerChoice, choiceOf } from '../src/answer/choice.js';
+import { documentNamed, documentsNamedIn, relatedDocument } from '../src/answer/compared.js';
+import { countriesIn } from '../src/answer/countries.js';
+import { compareDates, datesOf, eventDate, lifeDates } from '../src/answer/dates.js';
+import { answerSameCountry, countryOf } from '../src/answer/same-country.js';
+
+const doc = (doc_id: string, text: string, start = 0) => ({ doc_id, text, start });
+
+const borzage = doc('borzage', 'Frank Borzage\nFrank Borzage( April 23, 1894 – June 19, 1962) was an American film director and actor.');
+const belson = doc(
+  'belson',
+  'Jerry Belson\nJerry Belson (July 8, 1938 – October 10, 2006) was an American screenwriter, director and producer.',
+);
+const heaven = doc('heaven', '7th Heaven (1927 film)\n7th Heaven is a 1927 American silent romantic drama film directed by Frank Borzage.');
+const stooges = doc('stooges', 'Flat Foot Stooges\nFlat Foot Stooges is a 1938 short subject directed by Charley Chase.');
+const chase = doc(
+  'chase',
+  'Charley Chase\nCharley Chase (born Charles Joseph Parrott; October 20, 1893 – June 20, 1940) was an American comedian.',
+);
+const market = doc('market', 'The Black Market (film)\nThe Black Market is a 1953 Argentine film directed by Catrano Catrani.');
+const catrani = doc('catrani', 'Catrano Catrani\nCatrano Catrani (1910 – 1974) was an Italian-born Argentine film director.');
+
+t.test('dates: every form, in text order, compared by what both state', async (t) => {
+  const ds = datesOf('Born 23 April 1894 in Salt Lake City; died June 19, 1962, after a 1960 stroke (May 1961).');
+  t.same(
+    ds.map(({ year, month, day }) => [year, month, day]),
+    [
+      [1894, 4, 23],
+      [1962, 6, 19],
+      [1960, 0, 0],
+      [1961, 5, 0],
+    ],
+  );
+  t.same(datesOf('Route 12345 and 999 and 2150'), [], 'no year outside 1000-2099, none inside a longer number');
+  const [a, b, c] = datesOf('1894, 3 May 1894, 5 May 1894');
+  t.equal(compareDates(a, b), 0, 'a year alone equals any date of that year');
+  t.equal(compareDates(b, c), -1);
+  t.equal(compareDates(c, b), 1);
+  t.same(
+    lifeDates(borzage.text).died && [lifeDates(borzage.text).born?.year, lifeDates(borzage.text).died?.year],
+    [1894, 1962],
+    'a range gives birth and death',
+  );
+  t.equal(lifeDates('Ann Lee (born 1950) is a painter. She died in Paris on 3 May 2001.').died?.year, 2001, 'or "died" does');
+  t.equal(lifeDates('Ann Lee (born 1950) is a painter.').died, undefined);
+  t.equal(
+    eventDate('Lonestar won awards in 1999. The band was formed in 1992 in Nashville.', /\bformed\b/g)?.year,
+    1992,
+    'the date after a cue',
+  );
+  t.equal(eventDate('A 1953 film.', /\breleased\b/g)?.year, 1953, 'else the first date');
+});
+
+t.test('a choice question: its options, which date, which wins', async (t) => {
+  t.match(choiceOf('Who is older, David Dzakhov or David Luna Sánchez?'), {
+    options: ['David Dzakhov', 'David Luna Sánchez'],
+    event: 'born',
+    earliest: true,
+  });
+  t.match(choiceOf('Which film came out more recently, True Bromance or V Trestném Území?'), { event: 'other', earliest: false });
+  t.match(choiceOf('Which film has the director who died first, The Prairie King or Confessions Of An Opium Eater?'), {
+    event: 'died',
+    earliest: true,
+  });
+  t.ok(choiceOf('Which film has the director who died first, A or B?')?.relation, 'a relation to follow');
+  t.equal(choiceOf('Who is taller, Ann or Bob?'), undefined, 'no date asked');
+  t.equal(choiceOf('Who directed Devotion?'), undefined, 'no options');
+  t.equal(choiceOf('Which came first and which came last, A or B?'), undefined, 'both directions: none');
+});
+
+t.test('a choice is answered with the winning title, citing the documents compared', async (t) => {
+  t.same(answerChoice('Who was born first, Jerry Belson or Frank Borzage?', [belson, heaven, borzage]), {
+    text: 'Frank Borzage',
+    citations: ['borzage', 'belson'],
+  });
+  t.same(answerChoice('Who died later, Jerry Belson or Frank Borzage?', [borzage, belson])?.text, 'Jerry Belson');
+  t.same(
+    answerChoice('Which film has the director who is older, The Black Market (Film) or Flat Foot Stooges?', [
+      market,
+      stooges,
+      catrani,
+      chase,
+    ]),
+    { text: 'Flat Foot Stooges', citations: ['stooges', 'chase', 'market', 'catrani'] },
+    "the directors' births, through the relation's word",
+  );
+  t.equal(
+    answerChoice('Which film came out first, 7th Heaven or Flat Foot Stooges?', [stooges, heaven])?.text,
+    '7th Heaven',
+    'a title without its bracketed part, as the question names it',
+  );
+  t.equal(answerChoice('Who was born first, Jerry Belson or Ann Lee?', [belson, borzage]), undefined, 'an option not listed');
+  t.equal(
+    answerChoice('Who was born first, Jerry Belson or Frank Borzage?', [belson, { ...borzage, start: 120 }]),
+    undefined,
+    'a passage from the middle of a document does not stand for it',
+  );
+  const twin = doc('twin', 'Ann Lee\nAnn Lee (1938 – 1990) was a painter.');
+  t.equal(answerChoice('Who was born first, Jerry Belson or Ann Lee?', [belson, twin]), undefined, 'equal years: no choice');
+  t.equal(
+    answerChoice('Which film has the director who is older, The Black Market (Film) or Flat Foot Stooges?', [market, stooges, chase]),
+    undefined,
+    'a relation that leads to no listed document',
+  );
+});
+
+t.test('documents a question names, and the one a passage names after a relation', async (t) => {
+  t.equal(documentNamed('the duo Frank Borzage', [belson, borzage])?.p.doc_id, 'borzage', 'an option that ends with the title');
+  t.same(
+    documentsNamedIn('Are Frank Borzage and 7th Heaven from the same country?', [heaven, belson, borzage]).map((d) => d.p.doc_id),
+    ['borzage', 'heaven'],
+    'in question order',
+  );
+  t.equal(relatedDocument(heaven, /\bdirect(ed|or)\b/i, [heaven, belson, borzage])?.doc_id, 'borzage');
+  t.equal(relatedDocument(heaven, /\bproduc(ed|er)\b/i, [heaven, belson, borzage]), undefined);
+});
+
+t.test('countries: names and adjectives, the subject of a document', async (t) => {
+  t.same(
+    countriesIn('an American-born British actor from Idaho, in South Korea').map((m) => m.country),
+    ['United States', 'United Kingdom', 'United States', 'South Korea'],
+  );
+  t.equal(countryOf(borzage), 'United States', 'the nationality stated');
+  t.equal(countryOf(catrani), 'Argentina', 'the stated one, not a birthplace before it');
+  t.equal(countryOf(doc('v', 'Kalateh-ye Sanam\nKalateh-ye Sanam is a village in Kerman Province, Iran. It had 40 families.')), 'Iran');
+  t.equal(countryOf(doc('a', 'Boise Airport\nBoise Airport is a joint civil-military airport in Boise, Idaho.')), 'United States');
+  t.equal(countryOf(doc('n', 'Jordan Smith\nJordan Smith is a singer.')), undefined, "the title's own words name no country");
+  t.equal(countryOf(doc('i', 'Indiana Jones\nIndiana Jones is a character of films made in India.')), 'India', 'whole words only');
+});
+
+t.test('a same-country question: yes or no, citing the documents compared', async (t) => {
+  const iran = doc('iran', 'Cheshmehha\nCheshmehha is a village in Kerman Province, Iran.');
+  const iran2 = doc('iran2', 'Kalateh-ye Sanam\nKalateh-ye Sanam is a village in Razavi Khorasan Province, Iran.');
+  t.same(answerSameCountry('Are Kalateh-ye Sanam and Cheshmehha both located in the same country?', [iran, iran2]), {
+    text: 'yes',
+    citations: ['iran2', 'iran'],
+  });
+  t.same(answerSameCountry('Were Frank Borzage and Catrano Catrani of the same nationality?', [catrani, borzage])?.text, 'no');
+  t.same(
+    answerSameCountry('Are the directors of films 7th Heaven and The Black Market both from the same country?', [
+      heaven,
+      market,
+      borzage,
+      catrani,
+    ]),
+    { text: 'no', citations: ['heaven', 'borzage', 'market', 'catrani'] },
+    'through the relation',
+  );
+  t.equal(answerSameCountry('Are Frank Borzage and Ann Lee of the same nationality?', [borzage]), undefined, 'one document named');
+  t.equal(
+    answerSameCountry('Are Frank Borzage and Ann Lee of the same nationality?', [borzage, doc('ann', 'Ann Lee\nAnn Lee was a painter.')]),
+    undefined,
+    'a document without a country',
+  );
+  t.equal(answerSameCountry('Where were Frank Borzage and Catrano Catrani born?', [catrani, borzage]), undefined, 'another question');
+});
