@@ -1,14 +1,16 @@
-// Answers to questions that compare two documents (src/answer/choice.ts, same-country.ts and what
-// they read: dates.ts, countries.ts, compared.ts). A choice ("Who is older, A or B?") is answered
-// with the title of the option whose date wins, as its passage writes it; a same-country question
-// with yes or no; either cites the documents compared, and neither answers (undefined, so the reader
-// does) when an option, a date or a country is missing, the dates are equal, or the question asks
-// something else.
+// Answers to questions that compare two documents or ask of a person's birth or death
+// (src/answer/choice.ts, same-country.ts, life-events.ts and what they read: dates.ts, countries.ts,
+// compared.ts). A choice ("Who is older, A or B?") is answered with the title of the option whose
+// date wins, as its passage writes it; a same-country question with yes or no; a birth or death with
+// the date or place the person's passage states; each cites the documents it read, and none answers
+// (undefined, so the reader does) when a document, a date or a country is missing, the dates are
+// equal, or the question asks something else.
 import t from 'tap';
 import { answerChoice, choiceOf } from '../src/answer/choice.js';
 import { documentNamed, documentsNamedIn, relatedDocument } from '../src/answer/compared.js';
 import { countriesIn } from '../src/answer/countries.js';
 import { compareDates, datesOf, eventDate, lifeDates } from '../src/answer/dates.js';
+import { answerLifeEvent, lifeEventOf } from '../src/answer/life-events.js';
 import { answerSameCountry, countryOf } from '../src/answer/same-country.js';
 
 const doc = (doc_id: string, text: string, start = 0) => ({ doc_id, text, start });
@@ -160,4 +162,40 @@ t.test('a same-country question: yes or no, citing the documents compared', asyn
     'a document without a country',
   );
   t.equal(answerSameCountry('Where were Frank Borzage and Catrano Catrani born?', [catrani, borzage]), undefined, 'another question');
+});
+
+t.test('a question of a birth or death: what it asks', async (t) => {
+  t.same(lifeEventOf('When was the director of film Devotion born?'), { event: 'born', what: 'date' });
+  t.same(lifeEventOf('What is the date of death of the composer of song X?'), { event: 'died', what: 'date' });
+  t.same(lifeEventOf('In what year was Nikola Tesla born?'), { event: 'born', what: 'year' });
+  t.same(lifeEventOf("Where did X's father die?"), { event: 'died', what: 'place' });
+  t.same(lifeEventOf('What is the place of birth of the director of film X?'), { event: 'born', what: 'place' });
+  t.equal(lifeEventOf('Why did the director of film X die?'), undefined, 'a cause is not a date or a place');
+  t.equal(lifeEventOf('In which country was X born?'), undefined, 'nor is a country');
+  t.equal(lifeEventOf('Who directed Devotion?'), undefined);
+});
+
+t.test('a birth or death is answered from the person the question reaches, citing it and the document that led there', async (t) => {
+  t.same(answerLifeEvent('When was the director of film 7th Heaven born?', [heaven, belson, borzage]), {
+    text: 'April 23, 1894',
+    citations: ['borzage', 'heaven'],
+  });
+  t.equal(answerLifeEvent('When did the director of film 7th Heaven die?', [heaven, borzage])?.text, 'June 19, 1962');
+  t.equal(answerLifeEvent('In what year did the director of film 7th Heaven die?', [heaven, borzage])?.text, '1962', 'the year alone');
+  t.equal(answerLifeEvent('When was Frank Borzage born?', [belson, borzage])?.text, 'April 23, 1894', 'no relation: the named person');
+  const kin = doc('kin', 'Lilla Brignone\nLilla Brignone (1913 – 1984) was an Italian actress, the daughter of Guido Brignone.');
+  const guido = doc(
+    'guido',
+    'Guido Brignone\nGuido Brignone (born 6 December 1886 in Milan) was an Italian director. He died in Rome in 1959.',
+  );
+  t.same(answerLifeEvent("Where was Lilla Brignone's father born?", [kin, guido]), { text: 'Milan', citations: ['guido', 'kin'] });
+  t.equal(answerLifeEvent("Where did Lilla Brignone's father die?", [kin, guido])?.text, 'Rome');
+  t.equal(answerLifeEvent("When did Lilla Brignone's father die?", [kin, guido])?.text, '1959', 'a death after "died"');
+  t.equal(answerLifeEvent('When was 7th Heaven born?', [heaven]), undefined, 'no bracket of dates: not a person');
+  t.equal(
+    answerLifeEvent('When was the director of film 7th Heaven born?', [heaven, belson]),
+    undefined,
+    'the relation leads to no listed document',
+  );
+  t.equal(answerLifeEvent('Where was Frank Borzage born?', [borzage]), undefined, 'the place is not stated');
 });

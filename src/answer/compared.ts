@@ -2,7 +2,8 @@
 // document a name of the question is the title of, and the document such a document names after a
 // relation's word ("directed by X") when the question asks of a thing's director, author...
 // Invariants: only opening passages (start 0) stand for their documents; titles match whole words,
-// case and punctuation aside (text-units.ts normalizeAnswer), a title's bracketed part optional;
+// case, punctuation and a possessive "'s" aside (text-units.ts normalizeAnswer), a title's bracketed
+// part optional;
 // a relation's document is one the passage names within 40 characters after the relation's word.
 import { documentTitle } from '../engine/index.js';
 import type { ListedPassage } from './reader-chain.js';
@@ -18,12 +19,14 @@ export interface Compared<P extends ListedPassage> {
 /** Relations a question follows from a thing to a person: the words that ask it, and how a text states it. */
 const RELATIONS: Array<[RegExp, RegExp]> = [
   [/\bdirectors?\b/, /\bdirect(ed|or)\b/i],
-  [/\b(composers?|music)\b/, /\b(compos(ed|er)|music)\b/i],
+  [/\b(composers?|music)\b/, /\b(compos(ed|er)|music|written|by)\b/i],
   [/\bproducers?\b/, /\bproduc(ed|er)\b/i],
   [/\b(authors?|writers?)\b/, /\b(writ(ten|er)|author|by)\b/i],
   [/\b(performers?|singers?)\b/, /\b(perform(ed|er)|sung|recorded|by)\b/i],
   [/\bcreators?\b/, /\bcreat(ed|or)\b/i],
   [/\bfounders?\b/, /\bfound(ed|er)\b/i],
+  [/\b(father|mother|parent)\b/, /\b((son|daughter|child) of|father|mother)\b/i],
+  [/\b(husband|wife|spouse)\b/, /\b(married|husband|wife|spouse)\b/i],
 ];
 
 /** How a text states the relation the (lower-cased) question words ask of, if they ask one. */
@@ -33,17 +36,20 @@ export function relationOf(asked: string): RegExp | undefined {
 
 const short = (title: string) => title.replace(/\s*\(.*$/, '');
 
+/** A name as titles and questions are matched: normalised as answers are, a possessive "'s" dropped on both sides ("X's father" holds X, "Lady Audley's Secret" itself). */
+const nameKey = (s: string) => normalizeAnswer(s.replace(/['’]s\b/gi, ''));
+
 /** The listed document whose title `name` is, or ends with ("the duo Big & Rich"); an exact title first. */
 export function documentNamed<P extends ListedPassage>(name: string, passages: readonly P[]): Compared<P> | undefined {
-  const o = ` ${normalizeAnswer(name)} `;
+  const o = ` ${nameKey(name)} `;
   let found: Compared<P> | undefined;
   for (const p of passages) {
     if (p.start !== 0) continue;
     const title = documentTitle(p.text, p.metadata);
-    const t = normalizeAnswer(title);
+    const t = nameKey(title);
     if (!t) continue;
     if (o === ` ${t} `) return { p, title };
-    const head = normalizeAnswer(short(title));
+    const head = nameKey(short(title));
     if (!found && o.endsWith(` ${t} `)) found = { p, title };
     else if (!found && head && o.endsWith(` ${head} `)) found = { p, title: short(title) };
   }
@@ -52,16 +58,16 @@ export function documentNamed<P extends ListedPassage>(name: string, passages: r
 
 /**
  * The listed documents the question names by title, at most one per place in the question (the
- * longest title there), in question order.
+ * longest title there), in question order; a possessive names its owner ("X's father": X).
  */
 export function documentsNamedIn<P extends ListedPassage>(question: string, passages: readonly P[]): Compared<P>[] {
-  const q = ` ${normalizeAnswer(question)} `;
+  const q = ` ${nameKey(question)} `;
   const spans: Array<Compared<P> & { at: number; end: number }> = [];
   for (const p of passages) {
     if (p.start !== 0) continue;
     const title = documentTitle(p.text, p.metadata);
     for (const form of title === short(title) ? [title] : [title, short(title)]) {
-      const t = normalizeAnswer(form);
+      const t = nameKey(form);
       if (t.length < 3 || !/^\p{Lu}|^\p{N}/u.test(form)) continue;
       const at = q.indexOf(` ${t} `);
       if (at >= 0) {
@@ -78,20 +84,15 @@ export function documentsNamedIn<P extends ListedPassage>(question: string, pass
 
 /** The listed document `p` names first within 40 characters after the relation's words, other than p's own. */
 export function relatedDocument<P extends ListedPassage>(p: P, relation: RegExp, passages: readonly P[]): P | undefined {
-  const rel = new RegExp(relation.source, 'gi');
+  const cues = [...p.text.matchAll(new RegExp(relation.source, 'gi'))].map((m) => m.index + m[0].length);
   let best: { q: P; at: number } | undefined;
   for (const q of passages) {
     if (q.start !== 0 || q.doc_id === p.doc_id) continue;
     const title = short(documentTitle(q.text, q.metadata));
     if (title.length < 3) continue;
-    const at = p.text.indexOf(title);
-    if (at < 0 || (best && at >= best.at)) continue;
-    for (const m of p.text.matchAll(rel)) {
-      const gap = at - (m.index + m[0].length);
-      if (gap >= 0 && gap <= 40) {
-        best = { q, at };
-        break;
-      }
+    for (const cue of cues) {
+      const at = p.text.indexOf(title, cue);
+      if (at >= 0 && at - cue <= 40 && (!best || at < best.at)) best = { q, at };
     }
   }
   return best?.q;

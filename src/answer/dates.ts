@@ -1,5 +1,5 @@
 // The dates a text states, for the answers that compare two documents by when something happened
-// (compare.ts). Invariants: a date is a year from 1000 to 2099, with its month and day when the
+// (choice.ts, life-events.ts). Invariants: a date is a year from 1000 to 2099, with its month and day when the
 // text gives them ("23 April 1894", "April 23, 1894", "April 1894"); dates are listed in text order
 // by where they start; a day-less or month-less date compares equal to any date of its year (and
 // month), so two dates are ordered only when what both state differs.
