@@ -1,8 +1,9 @@
-// Answers to questions that compare two documents or ask of a person's birth or death
-// (src/answer/choice.ts, same-country.ts, life-events.ts and what they read: dates.ts, countries.ts,
-// compared.ts). A choice ("Who is older, A or B?") is answered with the title of the option whose
-// date wins, as its passage writes it; a same-country question with yes or no; a birth or death with
-// the date or place the person's passage states; each cites the documents it read, and none answers
+// Answers to questions that compare two documents or ask of a person's birth, death, nationality or
+// relative (src/answer/choice.ts, same-country.ts, life-events.ts, person-facts.ts and what they read:
+// dates.ts, countries.ts, compared.ts). A choice ("Who is older, A or B?") is answered with the title
+// of the option whose date wins, as its passage writes it; a same-country question with yes or no; a
+// birth, death, nationality or relative with what the person's passage states; each cites the
+// documents it read, and none answers
 // (undefined, so the reader does) when a document, a date or a country is missing, the dates are
 // equal, or the question asks something else.
 import t from 'tap';
@@ -11,6 +12,7 @@ import { documentNamed, documentsNamedIn, relatedDocument } from '../src/answer/
 import { countriesIn } from '../src/answer/countries.js';
 import { compareDates, datesOf, eventDate, lifeDates } from '../src/answer/dates.js';
 import { answerLifeEvent, lifeEventOf } from '../src/answer/life-events.js';
+import { answerPersonFact } from '../src/answer/person-facts.js';
 import { answerSameCountry, countryOf } from '../src/answer/same-country.js';
 
 const doc = (doc_id: string, text: string, start = 0) => ({ doc_id, text, start });
@@ -198,4 +200,34 @@ t.test('a birth or death is answered from the person the question reaches, citin
     'the relation leads to no listed document',
   );
   t.equal(answerLifeEvent('Where was Frank Borzage born?', [borzage]), undefined, 'the place is not stated');
+});
+
+t.test("a person's nationality or relative, written as the person's passage writes it", async (t) => {
+  const guido = doc('guido', 'Guido Brignone\nGuido Brignone (1886 – 1959) was an Italian director, father of the actress Lilla Brignone.');
+  const devotion = doc('devotion', 'Devotion (1929 film)\nDevotion is a 1929 Italian silent film directed by Guido Brignone.');
+  t.same(answerPersonFact('Who is the child of the director of film Devotion (1929 Film)?', [devotion, guido]), {
+    text: 'Lilla Brignone',
+    citations: ['guido', 'devotion'],
+  });
+  t.same(answerPersonFact('What nationality is the director of film Devotion?', [devotion, guido])?.text, 'Italian');
+  t.same(answerPersonFact('Which country the director of film 7th Heaven is from?', [heaven, borzage])?.text, 'American');
+  const wed = doc('wed', 'Ann Lee\nAnn Lee (1910 – 1990) was a painter. She married the poet John Smith in 1935.');
+  t.equal(answerPersonFact("Who is Ann Lee's spouse?", [wed])?.text, 'John Smith', 'a possessive, no relation followed');
+  t.equal(answerPersonFact('Who is the husband of Ann Lee?', [wed])?.text, 'John Smith');
+  const son = doc('son', 'Tom Lee\nTom Lee (born 1950) is a singer, the son of John Smith and Ann Lee.');
+  t.equal(answerPersonFact('Who is the father of Tom Lee?', [son])?.text, 'John Smith', 'the first name after "son of"');
+  t.equal(answerPersonFact('Who is the mother of Tom Lee?', [son])?.text, 'Ann Lee', 'the one after "and"');
+  t.equal(answerPersonFact('Who is the mother of Ann Lee?', [wed]), undefined, 'not stated');
+  t.equal(answerPersonFact('Who is the child of the director of film Devotion?', [devotion]), undefined, 'the relation leads nowhere');
+  t.equal(answerPersonFact('Who directed Devotion?', [devotion, guido]), undefined, 'another question');
+});
+
+t.test("a relative's name: past a nationality before it, and not into the next sentence", async (t) => {
+  const cole = doc(
+    'cole',
+    'Joyce Chopra\nJoyce Chopra (born 1936) is a director. She married American playwright Tom Cole. Their son is Dan.',
+  );
+  t.equal(answerPersonFact('Who is the spouse of Joyce Chopra?', [cole])?.text, 'Tom Cole');
+  const wed = doc('wed', 'Guido Brignone\nGuido Brignone married Bice Valerian. Their daughter was Lilla Brignone.');
+  t.equal(answerPersonFact("Who is Guido Brignone's wife?", [wed])?.text, 'Bice Valerian');
 });

@@ -82,32 +82,43 @@ t.test('a composed question is answered in the document its chain went to, citin
   t.same(bare.answer.citations, ['film']);
 });
 
-t.test('a question that compares two documents: the title that wins, or yes and no, citing both', async (t) => {
-  await api.post('/stores', { name: 'people' });
-  await api.post('/stores/people/documents', {
-    documents: [
-      { id: 'borzage', text: 'Frank Borzage\nFrank Borzage (April 23, 1894 – June 19, 1962) was an American film director.' },
-      { id: 'belson', text: 'Jerry Belson\nJerry Belson (July 8, 1938 – October 10, 2006) was an American screenwriter.' },
-      { id: 'catrani', text: 'Catrano Catrani\nCatrano Catrani (1910 – 1974) was an Italian-born Argentine film director.' },
-      ...DOCS,
-    ],
-  });
-  const older = await api.post('/stores/people/search', { query: 'Who is older, Jerry Belson or Frank Borzage?', answer: true });
-  t.same(schemas.errors('SearchResult', older), []);
-  t.same(older.answer, { text: 'Frank Borzage', citations: ['borzage', 'belson'], source: 'native' });
-  const same = await api.post('/stores/people/search', {
-    query: 'Were Frank Borzage and Jerry Belson of the same nationality?',
-    answer: true,
-  });
-  t.same(same.answer, { text: 'yes', citations: ['borzage', 'belson'], source: 'native' });
-  const other = await api.post('/stores/people/search', {
-    query: 'Were Frank Borzage and Catrano Catrani of the same nationality?',
-    answer: true,
-  });
-  t.same(other.answer.text, 'no');
-  const notListed = await api.post('/stores/people/search', { query: 'Who is older, Jerry Belson or Ann Lee?', answer: true });
-  t.not(notListed.answer.text, 'Jerry Belson', 'an option not found: the reader answers, not the comparison');
-});
+t.test(
+  "a question that compares two documents or asks of a person: the title that wins, yes or no, or what the person's passage states",
+  async (t) => {
+    await api.post('/stores', { name: 'people' });
+    await api.post('/stores/people/documents', {
+      documents: [
+        { id: 'borzage', text: 'Frank Borzage\nFrank Borzage (April 23, 1894 – June 19, 1962) was an American film director.' },
+        { id: 'belson', text: 'Jerry Belson\nJerry Belson (July 8, 1938 – October 10, 2006) was an American screenwriter.' },
+        { id: 'catrani', text: 'Catrano Catrani\nCatrano Catrani (1910 – 1974) was an Italian-born Argentine film director.' },
+        ...DOCS,
+      ],
+    });
+    const older = await api.post('/stores/people/search', { query: 'Who is older, Jerry Belson or Frank Borzage?', answer: true });
+    t.same(schemas.errors('SearchResult', older), []);
+    t.same(older.answer, { text: 'Frank Borzage', citations: ['borzage', 'belson'], source: 'native' });
+    const same = await api.post('/stores/people/search', {
+      query: 'Were Frank Borzage and Jerry Belson of the same nationality?',
+      answer: true,
+    });
+    t.same(same.answer, { text: 'yes', citations: ['borzage', 'belson'], source: 'native' });
+    const other = await api.post('/stores/people/search', {
+      query: 'Were Frank Borzage and Catrano Catrani of the same nationality?',
+      answer: true,
+    });
+    t.same(other.answer.text, 'no');
+    const child = await api.post('/stores/people/search', { query: 'Who is the child of the director of film Devotion?', answer: true });
+    t.same(
+      child.answer,
+      { text: 'Lilla Brignone', citations: ['director', 'film'], source: 'native' },
+      "a relative, from the director's passage",
+    );
+    const born = await api.post('/stores/people/search', { query: 'Where was the director of film Devotion born?', answer: true });
+    t.same(born.answer.text, 'Milan');
+    const notListed = await api.post('/stores/people/search', { query: 'Who is older, Jerry Belson or Ann Lee?', answer: true });
+    t.not(notListed.answer.text, 'Jerry Belson', 'an option not found: the reader answers, not the comparison');
+  },
+);
 
 t.test('answer is absent unless asked; it is validated as a boolean', async (t) => {
   const r = await api.post('/stores/kb/search', { query: 'Who directed Devotion?' });

@@ -1,7 +1,7 @@
 // The `answer` of a search with answer=true, built from the passages the search returned. With
 // SVC_ENRICH_MODEL set it comes from that LLM (llm-answer.ts), otherwise natively: a question that
-// compares two documents or asks of a birth or death is answered by its rules where they find what
-// they need (choice.ts, same-country.ts, life-events.ts), any other by the reader of the model
+// compares two documents or asks of a person's birth, death, nationality or relative is answered by its rules where they find what
+// they need (choice.ts, same-country.ts, life-events.ts, person-facts.ts), any other by the reader of the model
 // folder (reader.ts). Invariants: answer() never throws and never outlives the
 // enrichment timeout; a failure is an `error` {type, message, fix} from the error table, of one of
 // the types the Answer schema allows, with `text` null; `citations` are ids of passages that were
@@ -14,6 +14,7 @@ import type { EnrichClient } from '../llm/index.js';
 import { answerChoice } from './choice.js';
 import { answerLifeEvent } from './life-events.js';
 import { answerMessages, checkCitations, type PassageRef, promptPassages } from './llm-answer.js';
+import { answerPersonFact } from './person-facts.js';
 import { NativeReader, READER_FILE } from './reader.js';
 import { chainCitations, type ListedPassage, passagesToRead } from './reader-chain.js';
 import { answerSameCountry } from './same-country.js';
@@ -57,7 +58,11 @@ export class Answerer {
     if (!reader) return failed('native', new ApiError('answer_unavailable', problem ?? 'no native reader'));
     const listed = passages.slice(0, NATIVE_PASSAGES);
     try {
-      const compared = answerChoice(question, listed) ?? answerSameCountry(question, listed) ?? answerLifeEvent(question, listed);
+      const compared =
+        answerChoice(question, listed) ??
+        answerSameCountry(question, listed) ??
+        answerLifeEvent(question, listed) ??
+        answerPersonFact(question, listed);
       if (compared) return { ...compared, source: 'native' };
       let { read, from } = passagesToRead(question, listed);
       let got = reader.read(

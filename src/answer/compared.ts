@@ -97,3 +97,21 @@ export function relatedDocument<P extends ListedPassage>(p: P, relation: RegExp,
   }
   return best?.q;
 }
+
+/**
+ * The documents a question reaches: each listed document it names (in question order) or, when
+ * `relation` is given, the document that one names after the relation's word; each with the named
+ * document that led there (itself when no relation is followed).
+ */
+export function reachedDocuments<P extends ListedPassage>(
+  question: string,
+  passages: readonly P[],
+  relation?: RegExp,
+): Array<{ doc: P; from: P }> {
+  const out: Array<{ doc: P; from: P }> = [];
+  for (const { p } of documentsNamedIn(question, passages)) {
+    const doc = relation ? relatedDocument(p, relation, passages) : p;
+    if (doc) out.push({ doc, from: p });
+  }
+  return out;
+}

@@ -11,7 +11,7 @@
 // no person (undefined), and nothing is answered when the question names no listed document, the
 // relation leads to none, or the person's passage does not state what is asked: the reader answers.
 import { documentTitle } from '../engine/index.js';
-import { documentsNamedIn, relatedDocument, relationOf } from './compared.js';
+import { reachedDocuments, relationOf } from './compared.js';
 import { datesOf, type TextDate } from './dates.js';
 import type { ListedPassage } from './reader-chain.js';
 
@@ -90,9 +90,7 @@ export function answerLifeEvent<P extends ListedPassage>(
   const asked = lifeEventOf(question);
   if (!asked) return undefined;
   const relation = relationOf(question.toLowerCase());
-  for (const { p } of documentsNamedIn(question, passages)) {
-    const person = relation ? relatedDocument(p, relation, passages) : p;
-    if (!person) continue;
+  for (const { doc: person, from: p } of reachedDocuments(question, passages, relation)) {
     const bracket = lifeBracket(person);
     if (!relation && !bracket) continue;
     const span = asked.what === 'place' ? lifePlace(person.text, asked.event) : lifeDate(person.text, asked.event, bracket);

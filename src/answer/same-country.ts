@@ -11,7 +11,7 @@
 // documents are named or one has no country, and the reader answers instead.
 import { documentTitle } from '../engine/index.js';
 import { documentsNamedIn, relatedDocument, relationOf } from './compared.js';
-import { countriesIn } from './countries.js';
+import { type CountryMention, countriesIn } from './countries.js';
 import type { ListedPassage } from './reader-chain.js';
 import { normalizeAnswer, sentences, words } from './text-units.js';
 
@@ -21,10 +21,11 @@ const STATES = /\b(is|was|are|were)\s+(an?|the)\s+([^\s.;]+\s+){0,3}$/;
 /** What comes after an adjective of birthplace or descent, not nationality: "Italian-born". */
 const NOT_NATIONALITY = /^-?(born|descent|origin)\b|^\s+(descent|origin)\b/;
 
-/** The country of a document's subject, or undefined when its passage names none. */
-export function countryOf(p: ListedPassage): string | undefined {
+/** Where a document's passage states the country of its subject, or undefined when it names none. */
+export function countryMention(p: ListedPassage): CountryMention | undefined {
   const title = documentTitle(p.text, p.metadata);
-  const body = p.text.startsWith(`${title}\n`) ? p.text.slice(title.length + 1) : p.text;
+  const at = p.text.startsWith(`${title}\n`) ? title.length + 1 : 0;
+  const body = p.text.slice(at);
   const own = ` ${normalizeAnswer(title)} `;
   const named = countriesIn(body).filter((m) => !own.includes(` ${normalizeAnswer(m.name)} `));
   if (named.length === 0) return undefined;
@@ -36,7 +37,13 @@ export function countryOf(p: ListedPassage): string | undefined {
     const after = body.slice(m.index).replace(/^[^\s,-]+/, '');
     return STATES.test(body.slice(Math.max(0, m.index - 60), m.index)) && !NOT_NATIONALITY.test(after);
   });
-  return (stated ?? inFirst.at(-1) ?? named[0]).country;
+  const m = stated ?? inFirst.at(-1) ?? named[0];
+  return { ...m, index: m.index + at };
+}
+
+/** The country of a document's subject, or undefined when its passage names none. */
+export function countryOf(p: ListedPassage): string | undefined {
+  return countryMention(p)?.country;
 }
 
 /** The answer to a same-country question from the listed passages, or undefined when it cannot be made. */
