@@ -49,7 +49,7 @@ t.test('over HTTP: the reading tools, described for an agent', async (t) => {
   t.match(search.description, /`hops_used`/);
   t.ok(search.outputSchema, 'search declares its structured output');
   t.equal(search.annotations?.readOnlyHint, true);
-  t.same(Object.keys(search.inputSchema.properties ?? {}).sort(), ['filter', 'max_hops', 'max_results', 'query', 'store']);
+  t.same(Object.keys(search.inputSchema.properties ?? {}).sort(), ['answer', 'filter', 'max_hops', 'max_results', 'query', 'store']);
 });
 
 t.test('over HTTP: search returns passages, confidence, hops and the trace, as data and as text', async (t) => {
@@ -86,6 +86,20 @@ t.test('over HTTP: search returns passages, confidence, hops and the trace, as d
   const fp = (filtered.structuredContent as any).passages;
   t.equal(fp.length, 1, 'max_results');
   t.equal(fp[0].metadata.kind, 'city', 'filter');
+});
+
+t.test('over HTTP: search with answer: the answer the REST search gives, as data and as text', async (t) => {
+  const c = await httpClient(t, authed.server.url, keyA);
+  const query = 'Where was Marie Curie born?';
+  const r = (await c.callTool({ name: 'search', arguments: { store: 'wiki', query, answer: true } })) as CallToolResult;
+  t.notOk(r.isError);
+  const rest = await A.post('/stores/wiki/search', { query, answer: true });
+  t.same((r.structuredContent as any).answer, rest.answer);
+  t.equal(rest.answer.source, 'native');
+  t.ok(rest.answer.text, `an answer (${rest.answer.text})`);
+  t.match(text(r), new RegExp(`\n\nAnswer \\(native\\): ${rest.answer.text}\n\n`));
+  const without = (await c.callTool({ name: 'search', arguments: { store: 'wiki', query } })) as CallToolResult;
+  t.notOk('answer' in (without.structuredContent as any), 'none unless asked');
 });
 
 t.test('over HTTP: get_document, list_stores, list_documents', async (t) => {

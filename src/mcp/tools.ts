@@ -44,6 +44,14 @@ const SEARCH_OUTPUT = {
   trace: z.array(z.object({ hop: z.number().int(), doc_id: z.string(), why: z.string(), query: z.string() }).passthrough()).optional(),
   latency_ms: z.number(),
   engine: z.string(),
+  answer: z
+    .object({
+      text: z.string().nullable(),
+      citations: z.array(z.string()),
+      source: z.string(),
+      error: z.object({ type: z.string(), message: z.string(), fix: z.string() }).optional(),
+    })
+    .optional(),
 };
 
 const SEARCH_DESCRIPTION = [
@@ -51,6 +59,7 @@ const SEARCH_DESCRIPTION = [
   'Returns the passages best first, each with its document id, the hop it was found at and its character offsets; `confidence` and `hops_used`; and a trace of the hops.',
   '`confidence` is the calibrated probability that the passages returned hold all the evidence the question needs: at 0.8 or more answer from them; between 0.5 and 0.8 check them; below 0.5 the evidence is likely incomplete, so rephrase, name the entity you need, or search again with what the passages taught you.',
   "`hops_used` is how many rounds the search ran: passages of hop 2 or later were found by following an earlier passage, not by the question's words alone.",
+  "With `answer: true` the result also carries a short `answer` drawn from the passages, with the ids of the documents it cites (by the server's answer model when one is set, else extracted: a span of a passage, a date, a name, or yes / no); check it against the passages.",
 ].join(' ');
 
 /** An error as an agent reads it: a tool error whose text carries the API's type, message and fix. */
@@ -95,13 +104,22 @@ export function createMcpServer(backend: McpBackend, opts: McpOptions): McpServe
         max_hops: z.number().int().optional().describe('At most this many hops, 1 to 8 (default 4); the search may stop earlier.'),
         max_results: z.number().int().optional().describe('At most this many passages, 1 to 100 (default 10).'),
         filter: FILTER.optional(),
+        answer: z.boolean().optional().describe('Also answer the question from the passages (default false).'),
       },
       outputSchema: SEARCH_OUTPUT,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    async ({ store, query, max_hops, max_results, filter }) =>
+    async ({ store, query, max_hops, max_results, filter, answer: withAnswer }) =>
       answer(
-        () => backend.search(store, { query, max_hops, max_results, filter: filter as Filter | undefined, return_trace: true }),
+        () =>
+          backend.search(store, {
+            query,
+            max_hops,
+            max_results,
+            filter: filter as Filter | undefined,
+            return_trace: true,
+            answer: withAnswer,
+          }),
         searchText,
       ),
   );
