@@ -231,3 +231,17 @@ t.test("a relative's name: past a nationality before it, and not into the next s
   const wed = doc('wed', 'Guido Brignone\nGuido Brignone married Bice Valerian. Their daughter was Lilla Brignone.');
   t.equal(answerPersonFact("Who is Guido Brignone's wife?", [wed])?.text, 'Bice Valerian');
 });
+
+t.test('a relative of two steps: each step to the listed document of the name the passage gives', async (t) => {
+  const lucia = doc('lucia', 'Lucia Graves\nLucia Graves (born 1943) is a writer, the daughter of Robert Graves.');
+  const robert = doc(
+    'robert',
+    'Robert Graves\nRobert Graves (1895 – 1985) was an English poet, the son of Alfred Perceval Graves and Amalie von Ranke.',
+  );
+  t.same(answerPersonFact('Who is the paternal grandfather of Lucia Graves?', [lucia, robert]), {
+    text: 'Alfred Perceval Graves',
+    citations: ['robert', 'lucia'],
+  });
+  t.equal(answerPersonFact("Who is Lucia Graves's paternal grandmother?", [lucia, robert])?.text, 'Amalie von Ranke');
+  t.equal(answerPersonFact('Who is the paternal grandfather of Lucia Graves?', [lucia]), undefined, "the father's document is not listed");
+});

@@ -7,30 +7,40 @@
 // countryMention), written as its passage writes it ("American"); a relative is the name its passage
 // gives after the relative's words: a child after "father of" / "mother of" / "his son", a spouse
 // after "married" / "his wife", a parent after "his father" / "her mother", or after "son of" (the
-// father, the first name; the mother, the name after "and"). Invariants: the answer is an exact
-// substring of the person's passage; it cites that document and the one that led there; nothing is
-// answered (undefined) when no listed document is reached or its passage does not state what is
-// asked, and the reader answers instead.
-import { reachedDocuments, relationOf } from './compared.js';
+// father, the first name; the mother, the name after "and"); a grandparent or in-law is the
+// parent's or spouse's, through the listed document of the name given. Invariants: the answer is
+// an exact substring of the passage it was read from; it cites that document, those passed through
+// and the one the question named; nothing is answered (undefined) when no listed document is
+// reached or a passage does not state what is asked, and the reader answers instead.
+import { documentNamed, reachedDocuments, relationOf } from './compared.js';
 import { countriesIn } from './countries.js';
 import type { ListedPassage } from './reader-chain.js';
 import { countryMention } from './same-country.js';
 
 type Kin = 'child' | 'spouse' | 'father' | 'mother';
 
-/** The relative a question asks, and the words after it that name whose: "child" and "the director of film X". */
-const KIN_ASKED = /^who (?:is|was) (?:the )?(child|son|daughter|spouse|husband|wife|father|mother) of (.+?)\??$/i;
-const KIN_POSSESSIVE = /^who (?:is|was) (.+?)['’]s? (child|son|daughter|spouse|husband|wife|father|mother)\??$/i;
-const KIN_OF: Record<string, Kin> = {
-  child: 'child',
-  son: 'child',
-  daughter: 'child',
-  spouse: 'spouse',
-  husband: 'spouse',
-  wife: 'spouse',
-  father: 'father',
-  mother: 'mother',
+/** The relatives a question asks of, longest first, and the steps to each: a grandfather is a parent's father. */
+const KIN_PATHS: Record<string, Kin[]> = {
+  'paternal grandfather': ['father', 'father'],
+  'paternal grandmother': ['father', 'mother'],
+  'maternal grandfather': ['mother', 'father'],
+  'maternal grandmother': ['mother', 'mother'],
+  'father-in-law': ['spouse', 'father'],
+  'mother-in-law': ['spouse', 'mother'],
+  child: ['child'],
+  son: ['child'],
+  daughter: ['child'],
+  spouse: ['spouse'],
+  husband: ['spouse'],
+  wife: ['spouse'],
+  father: ['father'],
+  mother: ['mother'],
 };
+const KIN_WORDS = Object.keys(KIN_PATHS).join('|');
+/** "Who is the child of the director of film X?": the relative, and the words that name whose. */
+const KIN_ASKED = new RegExp(`^who (?:is|was) (?:the )?(${KIN_WORDS}) of (.+?)\\??$`, 'i');
+/** "Who is X's paternal grandfather?" */
+const KIN_POSSESSIVE = new RegExp(`^who (?:is|was) (.+?)['’]s? (${KIN_WORDS})\\??$`, 'i');
 
 /** How a passage names each relative: the words right before the name. */
 const KIN_CUES: Record<Kin, RegExp> = {
@@ -85,15 +95,29 @@ export function answerPersonFact<P extends ListedPassage>(question: string, pass
   const q = question.trim().replace(/\s+/g, ' ');
   const kinAsked = KIN_ASKED.exec(q);
   const kinPossessive = kinAsked ? undefined : KIN_POSSESSIVE.exec(q);
-  const kin = kinAsked ? KIN_OF[kinAsked[1].toLowerCase()] : kinPossessive ? KIN_OF[kinPossessive[2].toLowerCase()] : undefined;
-  const nationality = !kin && /^(what nationality (is|was)|which country\b.*\bfrom\b)/i.test(q);
-  if (!kin && !nationality) return undefined;
+  const kinWord = kinAsked?.[1] ?? kinPossessive?.[2];
+  const path = kinWord ? KIN_PATHS[kinWord.toLowerCase()] : undefined;
+  const nationality = !path && /^(what nationality (is|was)|which country\b.*\bfrom\b)/i.test(q);
+  if (!path && !nationality) return undefined;
   const whose = kinAsked?.[2] ?? kinPossessive?.[1] ?? q;
   for (const { doc, from } of reachedDocuments(whose, passages, relationOf(whose.toLowerCase()))) {
-    const span = kin ? relativeIn(doc.text, kin) : mentionSpan(doc);
-    if (span) return { text: doc.text.slice(span[0], span[1]), citations: [...new Set([doc.doc_id, from.doc_id])] };
+    const got = path ? relativeAlong(doc, path, passages) : answeredFrom(doc, mentionSpan(doc));
+    if (got) return { text: got.text, citations: [...new Set([...got.citations, from.doc_id])] };
   }
   return undefined;
+}
+
+const answeredFrom = (p: ListedPassage, span: [number, number] | undefined): Answered | undefined =>
+  span && { text: p.text.slice(span[0], span[1]), citations: [p.doc_id] };
+
+/** The relative at the end of `path` from `p`: each step but the last to the listed document of the name its passage gives. */
+function relativeAlong<P extends ListedPassage>(p: P, path: Kin[], passages: readonly P[]): Answered | undefined {
+  const span = relativeIn(p.text, path[0]);
+  if (path.length === 1) return answeredFrom(p, span);
+  const next = span && documentNamed(p.text.slice(span[0], span[1]), passages);
+  if (!next || next.p.doc_id === p.doc_id) return undefined;
+  const rest = relativeAlong(next.p, path.slice(1), passages);
+  return rest && { text: rest.text, citations: [...rest.citations, p.doc_id] };
 }
 
 function mentionSpan(p: ListedPassage): [number, number] | undefined {
