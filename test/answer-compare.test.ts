@@ -8,7 +8,7 @@
 // equal, or the question asks something else.
 import t from 'tap';
 import { answerChoice, choiceOf } from '../src/answer/choice.js';
-import { documentNamed, documentsNamedIn, relatedDocument } from '../src/answer/compared.js';
+import { documentNamed, documentsNamedIn, relatedDocument, relationOf } from '../src/answer/compared.js';
 import { countriesIn } from '../src/answer/countries.js';
 import { compareDates, datesOf, eventDate, lifeDates } from '../src/answer/dates.js';
 import { answerLifeEvent, lifeEventOf } from '../src/answer/life-events.js';
@@ -123,6 +123,15 @@ t.test('documents a question names, and the one a passage names after a relation
     'in question order',
   );
   t.equal(relatedDocument(heaven, /\bdirect(ed|or)\b/i, [heaven, belson, borzage])?.doc_id, 'borzage');
+  for (const asked of [
+    'which film has the director who died first',
+    'which film whose director was born first',
+    "x's father",
+    'are director of film x and y',
+  ])
+    t.ok(relationOf(asked), `a relation asked: ${asked}`);
+  for (const asked of ['which singer was born first', 'which music album came out first', 'who directed devotion'])
+    t.equal(relationOf(asked), undefined, `none asked: ${asked}`);
   t.equal(relatedDocument(heaven, /\bproduc(ed|er)\b/i, [heaven, belson, borzage]), undefined);
 });
 

@@ -115,6 +115,8 @@ t.test(
     );
     const born = await api.post('/stores/people/search', { query: 'Where was the director of film Devotion born?', answer: true });
     t.same(born.answer.text, 'Milan');
+    const when = await api.post('/stores/people/search', { query: 'In what year was the director of film Devotion born?', answer: true });
+    t.same(when.answer.text, '1886', 'a date after "born", without a bracket of dates');
     const notListed = await api.post('/stores/people/search', { query: 'Who is older, Jerry Belson or Ann Lee?', answer: true });
     t.not(notListed.answer.text, 'Jerry Belson', 'an option not found: the reader answers, not the comparison');
   },

@@ -1,10 +1,13 @@
-// The documents an answer that compares two things reads (choice.ts, same-country.ts): the listed
-// document a name of the question is the title of, and the document such a document names after a
-// relation's word ("directed by X") when the question asks of a thing's director, author...
-// Invariants: only opening passages (start 0) stand for their documents; titles match whole words,
-// case, punctuation and a possessive "'s" aside (text-units.ts normalizeAnswer), a title's bracketed
-// part optional;
-// a relation's document is one the passage names within 40 characters after the relation's word.
+// The documents the answers that compare two things or ask of a person read (choice.ts,
+// same-country.ts, life-events.ts, person-facts.ts): the listed document a name of the question is
+// the title of, and the document such a document names after a relation's word ("directed by X")
+// when the question asks of a thing's director, author... Invariants: only opening passages (start
+// 0) stand for their documents; titles match whole words, case, punctuation and a possessive "'s"
+// aside (text-units.ts normalizeAnswer), a title's bracketed part optional; a question asks a
+// relation only by a role word that follows "the", "whose", "its", "their", "both" or a possessive,
+// or comes before "of" ("the director who", "X's father", "director of film X"; not "which
+// singer"); a relation's document is one the passage names within 40 characters after the
+// relation's word.
 import { documentTitle } from '../engine/index.js';
 import type { ListedPassage } from './reader-chain.js';
 import { normalizeAnswer } from './text-units.js';
@@ -16,22 +19,30 @@ export interface Compared<P extends ListedPassage> {
   title: string;
 }
 
-/** Relations a question follows from a thing to a person: the words that ask it, and how a text states it. */
+/** Relations a question follows from a thing to a person: the role words that ask it, and how a text states it. */
 const RELATIONS: Array<[RegExp, RegExp]> = [
-  [/\bdirectors?\b/, /\bdirect(ed|or)\b/i],
-  [/\b(composers?|music)\b/, /\b(compos(ed|er)|music|written|by)\b/i],
-  [/\bproducers?\b/, /\bproduc(ed|er)\b/i],
-  [/\b(authors?|writers?)\b/, /\b(writ(ten|er)|author|by)\b/i],
-  [/\b(performers?|singers?)\b/, /\b(perform(ed|er)|sung|recorded|by)\b/i],
-  [/\bcreators?\b/, /\bcreat(ed|or)\b/i],
-  [/\bfounders?\b/, /\bfound(ed|er)\b/i],
-  [/\b(father|mother|parent)\b/, /\b((son|daughter|child) of|father|mother)\b/i],
-  [/\b(husband|wife|spouse)\b/, /\b(married|husband|wife|spouse)\b/i],
+  [/\bdirectors?\b/g, /\bdirect(ed|or)\b/i],
+  [/\bcomposers?\b/g, /\b(compos(ed|er)|music|written|by)\b/i],
+  [/\bproducers?\b/g, /\bproduc(ed|er)\b/i],
+  [/\b(authors?|writers?)\b/g, /\b(writ(ten|er)|author|by)\b/i],
+  [/\b(performers?|singers?)\b/g, /\b(perform(ed|er)|sung|recorded|by)\b/i],
+  [/\bcreators?\b/g, /\bcreat(ed|or)\b/i],
+  [/\bfounders?\b/g, /\bfound(ed|er)\b/i],
+  [/\b(father|mother|parent)\b/g, /\b((son|daughter|child) of|father|mother)\b/i],
+  [/\b(husband|wife|spouse)\b/g, /\b(married|husband|wife|spouse)\b/i],
 ];
+
+/** Where a role word asks a relation: after "the", "whose"... or a possessive, or before "of". */
+const ASKED_BEFORE = /(?:\b(?:the|whose|its|their|both)|['’]s)\s+$/;
+const ASKED_AFTER = /^\s+of\b/;
 
 /** How a text states the relation the (lower-cased) question words ask of, if they ask one. */
 export function relationOf(asked: string): RegExp | undefined {
-  return RELATIONS.find(([words]) => words.test(asked))?.[1];
+  const asks = (words: RegExp) =>
+    [...asked.matchAll(words)].some(
+      (m) => ASKED_BEFORE.test(asked.slice(0, m.index)) || ASKED_AFTER.test(asked.slice(m.index + m[0].length)),
+    );
+  return RELATIONS.find(([words]) => asks(words))?.[1];
 }
 
 const short = (title: string) => title.replace(/\s*\(.*$/, '');

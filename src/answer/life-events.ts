@@ -4,7 +4,7 @@
 // reads first. The person is the document the named document names after the relation's word
 // (compared.ts: "directed by", "son of", "married"), or, with no relation asked, the named document
 // itself. Dates come from the bracket after the person's name ("(April 23, 1894 – June 19, 1962)",
-// "(born 4 May 1911)") or, for a death, a date after "died"; places from "born in X" / "died in
+// "(born 4 May 1911)") or after "born" / "died"; places from "born in X" / "died in
 // X". Invariants: the answer is an exact substring of the person's passage (the date, its year alone
 // when the question asks the year, or the place's capitalised words); it cites that document
 // and the one that led to it; a named document that states no dates in such a bracket is taken for
@@ -55,10 +55,9 @@ function lifeDate(text: string, event: 'born' | 'died', bracket: { start: number
     if (inside.length >= 2 && /[-–—]/.test(text.slice(inside[0].end, inside[1].start))) return inside[1];
     const m = /\b(died|d\.)\s/.exec(bracket ? text.slice(bracket.start, bracket.end) : '');
     if (m && bracket) return inside.find((d) => d.start > bracket.start + m.index);
-    const after = /\bdied\b/.exec(text);
-    if (after) return datesOf(text).find((d) => d.start > after.index && d.start - after.index <= 60);
   }
-  return undefined;
+  const said = (event === 'born' ? /\bborn\b/i : /\bdied\b/i).exec(text);
+  return said ? datesOf(text).find((d) => d.start > said.index && d.start - said.index <= 60) : undefined;
 }
 
 const PLACE = /^[^.;()]{0,40}?\b(in|at)\s+((?:\p{Lu}[\p{L}'’.-]*)(?:\s+(?:\p{Lu}[\p{L}'’.-]*|of|de|upon|on|la|le|del|di))*)/u;
