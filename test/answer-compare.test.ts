@@ -254,3 +254,21 @@ t.test('a relative of two steps: each step to the listed document of the name th
   t.equal(answerPersonFact("Who is Lucia Graves's paternal grandmother?", [lucia, robert])?.text, 'Amalie von Ranke');
   t.equal(answerPersonFact('Who is the paternal grandfather of Lucia Graves?', [lucia]), undefined, "the father's document is not listed");
 });
+
+t.test('a choice by no date: the option whose passage holds more of the words before the options', async (t) => {
+  const a = doc('a', "Fazoli's\nFazoli's is an American fast food chain based in Lexington, Kentucky.");
+  const b = doc('b', 'Vocelli Pizza\nVocelli Pizza is a pizza company based in Pittsburgh.');
+  t.match(choiceOf("Which company is based in Kentucky, Vocelli Pizza or Fazoli's?"), { by: 'words' });
+  t.same(answerChoice("Which company is based in Kentucky, Vocelli Pizza or Fazoli's?", [b, a]), {
+    text: "Fazoli's",
+    citations: ['a', 'b'],
+  });
+  t.equal(answerChoice("Which one is based in Ohio, Vocelli Pizza or Fazoli's?", [b, a]), undefined, 'as much of the words in both: none');
+  t.equal(choiceOf('Which building is taller, A or B?'), undefined, 'a degree is not a word the passages hold');
+  t.equal(choiceOf('Is it A or B?'), undefined, 'not a which or who question');
+  t.match(
+    choiceOf('Which band was formed first The Exies or Circus Diablo?'),
+    { options: ['The Exies', 'Circus Diablo'], by: 'date' },
+    'no comma',
+  );
+});

@@ -1,20 +1,26 @@
-// Answers to questions that choose between two things by when something happened ("Who is older,
-// A or B?", "Which film came out first, A or B?", "Which film has the director who died first, A
-// or B?"), which a reader of single spans cannot compare. The question names its two options after
-// its last comma; each is the listed document whose title it is (compared.ts); the date compared is
+// Answers to questions that choose between two things ("Who is older, A or B?", "Which film came out
+// first, A or B?", "Which film has the director who died first, A or B?", "Which company is based in
+// Kentucky, A or B?"), which a reader of single spans cannot compare. The question names its two
+// options after its last comma (or after its "first", "later"... when it has none); each is the
+// listed document whose title it is (compared.ts). When the question asks when, the date compared is
 // that document's (a birth, a death, or the event its words name: released, founded...), or, when
-// the question asks of a person the option relates to ("the director"), that of the document the
-// option's passage names after the relation's word. Invariants: the answer is the chosen option's
-// title as its passage writes it (an exact substring of that passage); it cites the documents whose
-// dates were compared, the chosen option's first; nothing is answered (undefined) when an option or
-// a date is not found or the two dates do not differ, and the reader answers instead.
+// it asks of a person the option relates to ("the director"), that of the document the option's
+// passage names after the relation's word; when it asks neither a date nor a degree ("taller",
+// "more"), the winner is the option whose passage holds more of the question's words before the
+// options, a capitalised one counting twice. Invariants: the answer is the chosen option's title as
+// its passage writes it (an exact substring of that passage); it cites the documents compared, the
+// chosen option's first; nothing is answered (undefined) when an option or a date is not found or
+// the two options do not differ, and the reader answers instead.
 import { documentNamed, relatedDocument, relationOf } from './compared.js';
 import { compareDates, eventDate, lifeDates, type TextDate } from './dates.js';
 import type { ListedPassage } from './reader-chain.js';
+import { STOP, words } from './text-units.js';
 
-/** What a choice question compares: which date, and whether the earlier or the later wins. */
+/** What a choice question compares: which date, and whether the earlier or the later wins; or, with no date asked, the words of its head. */
 interface Choice {
   options: [string, string];
+  head: string;
+  by: 'date' | 'words';
   event: 'born' | 'died' | 'other';
   earliest: boolean;
   relation?: RegExp;
@@ -22,17 +28,44 @@ interface Choice {
 
 const EVENT_CUES =
   /\b(released|release|founded|formed|established|published|premiered|opened|built|created|launched|debuted|aired|began|started|incorporated|came out)\b/gi;
+const LATER = /\b(younger|youngest|later|latest|last|more recent(ly)?|most recent(ly)?|newer|newest|after)\b/;
+const EARLIER = /\b(older|oldest|elder|earlier|earliest|first|before)\b/;
+/** A comparison by a number or a degree, which neither a date nor the head's words settle. */
+const BY_DEGREE =
+  /\b(more|most|less|least|larger|largest|greater|greatest|higher|highest|bigger|biggest|longer|longest|taller|tallest|smaller|smallest|fewer|fewest|lower|lowest|shorter|shortest|further|farther|better|best|worse|worst)\b/;
 
 /** The choice a question asks, or undefined when it asks none this module compares. */
 export function choiceOf(question: string): Choice | undefined {
-  const m = /^(.*),\s*([^,]+?)\s+or\s+([^,?]+?)\s*\?*$/i.exec(question.trim().replace(/\s+/g, ' '));
+  const q = question.trim().replace(/\s+/g, ' ');
+  const m =
+    /^(.*),\s*([^,]+?)\s+or\s+([^,?]+?)\s*\?*$/i.exec(q) ??
+    /^(.*\b(?:first|earlier|later|older|younger|more recently))\s+([^,]+?)\s+or\s+([^,?]+?)\s*\?*$/i.exec(q);
   if (!m) return undefined;
   const head = m[1].toLowerCase();
-  const later = /\b(younger|youngest|later|latest|last|more recent(ly)?|most recent(ly)?|newer|newest|after)\b/.test(head);
-  const earlier = /\b(older|oldest|elder|earlier|earliest|first|before)\b/.test(head);
-  if (later === earlier) return undefined;
+  const later = LATER.test(head);
+  const earlier = EARLIER.test(head);
+  const options: [string, string] = [m[2], m[3]];
+  if (!later && !earlier) {
+    if (!/^(which|who)\b/.test(head) || BY_DEGREE.test(head)) return undefined;
+    return { options, head: m[1], by: 'words', event: 'other', earliest: true };
+  }
+  if (later && earlier) return undefined;
   const event = /\b(died|die|death)\b/.test(head) ? 'died' : /\b(born|older|oldest|elder|younger|youngest)\b/.test(head) ? 'born' : 'other';
-  return { options: [m[2], m[3]], event, earliest: earlier, relation: relationOf(head) };
+  return { options, head: m[1], by: 'date', event, earliest: earlier, relation: relationOf(head) };
+}
+
+/** How much of the head's words a passage holds: each content word once, a capitalised one (a name) twice. */
+function headScore(head: string, text: string): number {
+  const hw = words(head);
+  const held = new Set(words(text).stem);
+  let score = 0;
+  const seen = new Set<string>();
+  hw.stem.forEach((st, i) => {
+    if (i === 0 || STOP.has(hw.lower[i]) || seen.has(st)) return;
+    seen.add(st);
+    if (held.has(st)) score += hw.cap[i] ? 2 : 1;
+  });
+  return score;
 }
 
 /** The date the choice compares in one option's evidence text. */
@@ -47,18 +80,41 @@ export function answerChoice<P extends ListedPassage>(
 ): { text: string; citations: string[] } | undefined {
   const c = choiceOf(question);
   if (!c) return undefined;
-  const [a, b] = c.options.map((o) => {
-    const found = documentNamed(o, passages);
-    const evidence = found && (c.relation ? relatedDocument(found.p, c.relation, passages) : found.p);
-    const date = evidence && dateOf(c, evidence.text);
-    return found && evidence && date ? { ...found, evidence, date } : undefined;
-  });
+  const [a, b] = c.options.map((o) => documentNamed(o, passages));
   if (!a || !b || a.p.doc_id === b.p.doc_id) return undefined;
-  const order = compareDates(a.date, b.date);
+  const picked = c.by === 'words' ? byWords(c, a, b) : byDate(c, a, b, passages);
+  if (!picked) return undefined;
+  const { win, citations } = picked;
+  const at = win.p.text.indexOf(win.title);
+  return at < 0 ? undefined : { text: win.p.text.slice(at, at + win.title.length), citations };
+}
+
+type Option<P extends ListedPassage> = { p: P; title: string };
+
+/** The option whose passage holds more of the head's words ("which company is based in Kentucky"). */
+function byWords<P extends ListedPassage>(c: Choice, a: Option<P>, b: Option<P>): { win: Option<P>; citations: string[] } | undefined {
+  const [sa, sb] = [a, b].map((o) => headScore(c.head, o.p.text));
+  if (sa === sb) return undefined;
+  const [win, lose] = sa > sb ? [a, b] : [b, a];
+  return { win, citations: [win.p.doc_id, lose.p.doc_id] };
+}
+
+/** The option whose date (or its related person's) is the earlier or the later, as asked. */
+function byDate<P extends ListedPassage>(
+  c: Choice,
+  a: Option<P>,
+  b: Option<P>,
+  passages: readonly P[],
+): { win: Option<P>; citations: string[] } | undefined {
+  const [da, db] = [a, b].map((o) => {
+    const evidence = c.relation ? relatedDocument(o.p, c.relation, passages) : o.p;
+    const date = evidence && dateOf(c, evidence.text);
+    return evidence && date ? { evidence, date } : undefined;
+  });
+  if (!da || !db) return undefined;
+  const order = compareDates(da.date, db.date);
   if (order === 0) return undefined;
   const [win, lose] = order < 0 === c.earliest ? [a, b] : [b, a];
-  const at = win.p.text.indexOf(win.title);
-  if (at < 0) return undefined;
-  const citations = [...new Set([win.p.doc_id, win.evidence.doc_id, lose.p.doc_id, lose.evidence.doc_id])];
-  return { text: win.p.text.slice(at, at + win.title.length), citations };
+  const [dw, dl] = win === a ? [da, db] : [db, da];
+  return { win, citations: [...new Set([win.p.doc_id, dw.evidence.doc_id, lose.p.doc_id, dl.evidence.doc_id])] };
 }
