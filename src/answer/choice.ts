@@ -11,7 +11,7 @@
 // its passage writes it (an exact substring of that passage); it cites the documents compared, the
 // chosen option's first; nothing is answered (undefined) when an option or a date is not found or
 // the two options do not differ, and the reader answers instead.
-import { documentNamed, relatedDocument, relationOf } from './compared.js';
+import { type Compared, documentNamed, relatedDocument, relationOf } from './compared.js';
 import { compareDates, eventDate, lifeDates, type TextDate } from './dates.js';
 import type { ListedPassage } from './reader-chain.js';
 import { STOP, words } from './text-units.js';
@@ -89,10 +89,12 @@ export function answerChoice<P extends ListedPassage>(
   return at < 0 ? undefined : { text: win.p.text.slice(at, at + win.title.length), citations };
 }
 
-type Option<P extends ListedPassage> = { p: P; title: string };
-
 /** The option whose passage holds more of the head's words ("which company is based in Kentucky"). */
-function byWords<P extends ListedPassage>(c: Choice, a: Option<P>, b: Option<P>): { win: Option<P>; citations: string[] } | undefined {
+function byWords<P extends ListedPassage>(
+  c: Choice,
+  a: Compared<P>,
+  b: Compared<P>,
+): { win: Compared<P>; citations: string[] } | undefined {
   const [sa, sb] = [a, b].map((o) => headScore(c.head, o.p.text));
   if (sa === sb) return undefined;
   const [win, lose] = sa > sb ? [a, b] : [b, a];
@@ -102,10 +104,10 @@ function byWords<P extends ListedPassage>(c: Choice, a: Option<P>, b: Option<P>)
 /** The option whose date (or its related person's) is the earlier or the later, as asked. */
 function byDate<P extends ListedPassage>(
   c: Choice,
-  a: Option<P>,
-  b: Option<P>,
+  a: Compared<P>,
+  b: Compared<P>,
   passages: readonly P[],
-): { win: Option<P>; citations: string[] } | undefined {
+): { win: Compared<P>; citations: string[] } | undefined {
   const [da, db] = [a, b].map((o) => {
     const evidence = c.relation ? relatedDocument(o.p, c.relation, passages) : o.p;
     const date = evidence && dateOf(c, evidence.text);
