@@ -272,3 +272,26 @@ t.test('a choice by no date: the option whose passage holds more of the words be
     'no comma',
   );
 });
+
+t.test('a choice by a count: the number a passage gives right before the noun asked', async (t) => {
+  const quichotte = doc('q', 'Don Quichotte\nDon Quichotte is an opera in five acts by Jules Massenet.');
+  const tosca = doc('t', 'Tosca\nTosca is an opera in three acts by Giacomo Puccini.');
+  t.match(choiceOf('Which opera has more acts, Don Quichotte or Tosca?'), { by: 'count', counted: { stem: 'act', more: true } });
+  t.same(answerChoice('Which opera has more acts, Don Quichotte or Tosca?', [tosca, quichotte]), {
+    text: 'Don Quichotte',
+    citations: ['q', 't'],
+  });
+  t.equal(answerChoice('Which opera has fewer acts, Don Quichotte or Tosca?', [tosca, quichotte])?.text, 'Tosca');
+  const genus = doc('g', 'Polypodium\nPolypodium is a genus of between 75 and 100 species of ferns.');
+  t.equal(
+    answerChoice('Which genus has more species Tosca or Polypodium?', [tosca, genus]),
+    undefined,
+    'a passage without the count: none',
+  );
+  t.equal(choiceOf('Which opera is more famous, Don Quichotte or Tosca?')?.by, 'count', 'a degree read as a count...');
+  t.equal(
+    answerChoice('Which opera is more famous, Don Quichotte or Tosca?', [tosca, quichotte]),
+    undefined,
+    '...finds no number before it',
+  );
+});

@@ -1,16 +1,19 @@
-// Answers to questions that choose between two things ("Who is older, A or B?", "Which film came out
-// first, A or B?", "Which film has the director who died first, A or B?", "Which company is based in
-// Kentucky, A or B?"), which a reader of single spans cannot compare. The question names its two
-// options after its last comma (or after its "first", "later"... when it has none); each is the
-// listed document whose title it is (compared.ts). When the question asks when, the date compared is
-// that document's (a birth, a death, or the event its words name: released, founded...), or, when
-// it asks of a person the option relates to ("the director"), that of the document the option's
-// passage names after the relation's word; when it asks neither a date nor a degree ("taller",
-// "more"), the winner is the option whose passage holds more of the question's words before the
-// options, a capitalised one counting twice. Invariants: the answer is the chosen option's title as
-// its passage writes it (an exact substring of that passage); it cites the documents compared, the
-// chosen option's first; nothing is answered (undefined) when an option or a date is not found or
-// the two options do not differ, and the reader answers instead.
+// Answers to questions that choose between two things ("Who is older, A or B?", "Which film came
+// out first, A or B?", "Which film has the director who died first, A or B?", "Which company is
+// based in Kentucky, A or B?", "Which opera has more acts, A or B?"), which a reader of single
+// spans cannot compare. The question names its two options after its last comma (or after its
+// "first", "later", "more acts"... when it has none); each is the listed document whose title it is
+// (compared.ts). When the question asks when, the date compared is that document's (a birth, a
+// death, or the event its words name: released, founded...), or, when it asks of a person the
+// option relates to ("the director"), that of the document the option's passage names after the
+// relation's word; when it asks neither a date nor a degree ("taller", "more"), the winner is the
+// option whose passage holds more of the question's words before the options, a capitalised one
+// counting twice; when it asks a count ("more acts", "fewer species"), the option whose passage
+// gives the larger (smaller) number within three words before that noun. Invariants: the answer is
+// the chosen option's title as its passage writes it (an exact substring of that passage); it cites
+// the documents compared, the chosen option's first; nothing is answered (undefined) when an option
+// or a date is not found or the two options do not differ, and the reader answers instead.
+import { stem } from '../engine/index.js';
 import { type Compared, documentNamed, relatedDocument, relationOf } from './compared.js';
 import { compareDates, eventDate, lifeDates, type TextDate } from './dates.js';
 import type { ListedPassage } from './reader-chain.js';
@@ -20,7 +23,9 @@ import { STOP, words } from './text-units.js';
 interface Choice {
   options: [string, string];
   head: string;
-  by: 'date' | 'words';
+  by: 'date' | 'words' | 'count';
+  /** for a count: the counted noun's stem ("act" of "more acts"), and whether more wins */
+  counted?: { stem: string; more: boolean };
   event: 'born' | 'died' | 'other';
   earliest: boolean;
   relation?: RegExp;
@@ -34,24 +39,52 @@ const EARLIER = /\b(older|oldest|elder|earlier|earliest|first|before)\b/;
 const BY_DEGREE =
   /\b(more|most|less|least|larger|largest|greater|greatest|higher|highest|bigger|biggest|longer|longest|taller|tallest|smaller|smallest|fewer|fewest|lower|lowest|shorter|shortest|further|farther|better|best|worse|worst)\b/;
 
+/** "more acts", "fewest species": a count the question compares, and its noun. */
+const COUNTED = /\b(more|most|fewer|fewest|less|least)\s+([\p{L}-]+)/iu;
+const NUMBER_WORDS =
+  'zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty'.split(
+    ' ',
+  );
+
+/** The count a passage gives of a noun: the first number within three words before it ("in five acts", "about 75 species"). */
+function countOf(text: string, nounStem: string): number | undefined {
+  const w = words(text);
+  for (let i = 0; i < w.stem.length; i++) {
+    if (w.stem[i] !== nounStem) continue;
+    for (let j = i - 1; j >= Math.max(0, i - 3); j--) {
+      const word = w.lower[j].replace(/,/g, '');
+      const n = /^\d+(\.\d+)?$/.test(word) ? Number(word) : NUMBER_WORDS.indexOf(word);
+      if (n >= 0) return n;
+    }
+  }
+  return undefined;
+}
+
 /** The choice a question asks, or undefined when it asks none this module compares. */
 export function choiceOf(question: string): Choice | undefined {
   const q = question.trim().replace(/\s+/g, ' ');
   const m =
     /^(.*),\s*([^,]+?)\s+or\s+([^,?]+?)\s*\?*$/i.exec(q) ??
     /^(.*\b(?:first|earlier|later|older|younger|more recently))\s+([^,]+?)\s+or\s+([^,?]+?)\s*\?*$/i.exec(q);
-  if (!m) return undefined;
-  const head = m[1].toLowerCase();
+  const counted = COUNTED.exec(q);
+  const n = m ?? (counted && /^(.*\b(?:more|most|fewer|fewest|less|least)\s+[\p{L}-]+)\s+([^,]+?)\s+or\s+([^,?]+?)\s*\?*$/iu.exec(q));
+  if (!n) return undefined;
+  const head = n[1].toLowerCase();
   const later = LATER.test(head);
   const earlier = EARLIER.test(head);
-  const options: [string, string] = [m[2], m[3]];
+  const options: [string, string] = [n[2], n[3]];
   if (!later && !earlier) {
-    if (!/^(which|who)\b/.test(head) || BY_DEGREE.test(head)) return undefined;
-    return { options, head: m[1], by: 'words', event: 'other', earliest: true };
+    if (!/^(which|who|what)\b/.test(head)) return undefined;
+    if (counted && head.includes(counted[0].toLowerCase())) {
+      const more = /^(more|most)$/i.test(counted[1]);
+      return { options, head: n[1], by: 'count', counted: { stem: stem(counted[2].toLowerCase()), more }, event: 'other', earliest: true };
+    }
+    if (BY_DEGREE.test(head) || head.startsWith('what')) return undefined;
+    return { options, head: n[1], by: 'words', event: 'other', earliest: true };
   }
   if (later && earlier) return undefined;
   const event = /\b(died|die|death)\b/.test(head) ? 'died' : /\b(born|older|oldest|elder|younger|youngest)\b/.test(head) ? 'born' : 'other';
-  return { options, head: m[1], by: 'date', event, earliest: earlier, relation: relationOf(head) };
+  return { options, head: n[1], by: 'date', event, earliest: earlier, relation: relationOf(head) };
 }
 
 /** How much of the head's words a passage holds: each content word once, a capitalised one (a name) twice. */
@@ -82,7 +115,7 @@ export function answerChoice<P extends ListedPassage>(
   if (!c) return undefined;
   const [a, b] = c.options.map((o) => documentNamed(o, passages));
   if (!a || !b || a.p.doc_id === b.p.doc_id) return undefined;
-  const picked = c.by === 'words' ? byWords(c, a, b) : byDate(c, a, b, passages);
+  const picked = c.by === 'words' ? byWords(c, a, b) : c.by === 'count' ? byCount(c, a, b) : byDate(c, a, b, passages);
   if (!picked) return undefined;
   const { win, citations } = picked;
   const at = win.p.text.indexOf(win.title);
@@ -98,6 +131,20 @@ function byWords<P extends ListedPassage>(
   const [sa, sb] = [a, b].map((o) => headScore(c.head, o.p.text));
   if (sa === sb) return undefined;
   const [win, lose] = sa > sb ? [a, b] : [b, a];
+  return { win, citations: [win.p.doc_id, lose.p.doc_id] };
+}
+
+/** The option whose passage counts more (or fewer) of the noun asked. */
+function byCount<P extends ListedPassage>(
+  c: Choice,
+  a: Compared<P>,
+  b: Compared<P>,
+): { win: Compared<P>; citations: string[] } | undefined {
+  if (!c.counted) return undefined;
+  const { stem: noun, more } = c.counted;
+  const [na, nb] = [a, b].map((o) => countOf(o.p.text, noun));
+  if (na === undefined || nb === undefined || na === nb) return undefined;
+  const [win, lose] = na > nb === more ? [a, b] : [b, a];
   return { win, citations: [win.p.doc_id, lose.p.doc_id] };
 }
 
