@@ -14,7 +14,7 @@
 // the documents compared, the chosen option's first; nothing is answered (undefined) when an option
 // or a date is not found or the two options do not differ, and the reader answers instead.
 import { stem } from '../engine/index.js';
-import { type Compared, documentNamed, relatedDocument, relationOf } from './compared.js';
+import { type Answered, type Compared, documentNamed, relatedDocument, relationOf } from './compared.js';
 import { compareDates, eventDate, lifeDates, type TextDate } from './dates.js';
 import type { ListedPassage } from './reader-chain.js';
 import { STOP, words } from './text-units.js';
@@ -107,10 +107,7 @@ function dateOf(c: Choice, text: string): TextDate | undefined {
 }
 
 /** The answer to a choice question from the listed passages, or undefined when it cannot be made. */
-export function answerChoice<P extends ListedPassage>(
-  question: string,
-  passages: readonly P[],
-): { text: string; citations: string[] } | undefined {
+export function answerChoice<P extends ListedPassage>(question: string, passages: readonly P[]): Answered | undefined {
   const c = choiceOf(question);
   if (!c) return undefined;
   const [a, b] = c.options.map((o) => documentNamed(o, passages));

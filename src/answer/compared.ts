@@ -12,6 +12,15 @@ import { documentTitle } from '../engine/index.js';
 import type { ListedPassage } from './reader-chain.js';
 import { normalizeAnswer } from './text-units.js';
 
+/** What a rule answers: an answer's text and the documents it cites (the answerer adds its source). */
+export type Answered = { text: string; citations: string[] };
+
+/** A passage's title as the engine takes it (engine/text/title.ts), and where its text starts past a title line. */
+export function titled(p: ListedPassage): { title: string; body: number } {
+  const title = documentTitle(p.text, p.metadata);
+  return { title, body: p.text.startsWith(`${title}\n`) ? title.length + 1 : 0 };
+}
+
 /** A listed document a comparison reads, and the title as the question names it. */
 export interface Compared<P extends ListedPassage> {
   p: P;

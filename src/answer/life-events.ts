@@ -10,8 +10,7 @@
 // and the one that led to it; a named document that states no dates in such a bracket is taken for
 // no person (undefined), and nothing is answered when the question names no listed document, the
 // relation leads to none, or the person's passage does not state what is asked: the reader answers.
-import { documentTitle } from '../engine/index.js';
-import { reachedDocuments, relationOf } from './compared.js';
+import { type Answered, reachedDocuments, relationOf, titled } from './compared.js';
 import { datesOf, type TextDate } from './dates.js';
 import type { ListedPassage } from './reader-chain.js';
 
@@ -34,8 +33,7 @@ export function lifeEventOf(question: string): Asked | undefined {
 
 /** The bracket after a person's name at the start of its passage (past a title line): where its dates are, if it has any. */
 function lifeBracket(p: ListedPassage): { start: number; end: number } | undefined {
-  const title = documentTitle(p.text, p.metadata);
-  const body = p.text.startsWith(`${title}\n`) ? title.length + 1 : 0;
+  const { body } = titled(p);
   const open = p.text.indexOf('(', body);
   if (open < 0 || open - body > 300) return undefined;
   const close = p.text.indexOf(')', open);
@@ -82,10 +80,7 @@ function lifePlace(text: string, event: 'born' | 'died'): { start: number; end: 
 }
 
 /** The answer to a question of a person's birth or death from the listed passages, or undefined. */
-export function answerLifeEvent<P extends ListedPassage>(
-  question: string,
-  passages: readonly P[],
-): { text: string; citations: string[] } | undefined {
+export function answerLifeEvent<P extends ListedPassage>(question: string, passages: readonly P[]): Answered | undefined {
   const asked = lifeEventOf(question);
   if (!asked) return undefined;
   const relation = relationOf(question.toLowerCase());

@@ -12,7 +12,7 @@
 // an exact substring of the passage it was read from; it cites that document, those passed through
 // and the one the question named; nothing is answered (undefined) when no listed document is
 // reached or a passage does not state what is asked, and the reader answers instead.
-import { documentNamed, reachedDocuments, relationOf } from './compared.js';
+import { type Answered, documentNamed, reachedDocuments, relationOf } from './compared.js';
 import { countriesIn } from './countries.js';
 import type { ListedPassage } from './reader-chain.js';
 import { countryMention } from './same-country.js';
@@ -87,8 +87,6 @@ function relativeIn(text: string, kin: Kin): [number, number] | undefined {
   }
   return undefined;
 }
-
-type Answered = { text: string; citations: string[] };
 
 /** The answer to a question of a person's nationality or relative from the listed passages, or undefined. */
 export function answerPersonFact<P extends ListedPassage>(question: string, passages: readonly P[]): Answered | undefined {

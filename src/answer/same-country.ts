@@ -9,8 +9,7 @@
 // Invariants: the answer is "yes" when every country is the same and "no" otherwise; it cites the
 // documents whose countries were compared; nothing is answered (undefined) when fewer than two
 // documents are named or one has no country, and the reader answers instead.
-import { documentTitle } from '../engine/index.js';
-import { documentsNamedIn, relatedDocument, relationOf } from './compared.js';
+import { type Answered, documentsNamedIn, relatedDocument, relationOf, titled } from './compared.js';
 import { type CountryMention, countriesIn } from './countries.js';
 import type { ListedPassage } from './reader-chain.js';
 import { normalizeAnswer, sentences, words } from './text-units.js';
@@ -23,8 +22,7 @@ const NOT_NATIONALITY = /^-?(born|descent|origin)\b|^\s+(descent|origin)\b/;
 
 /** Where a document's passage states the country of its subject, or undefined when it names none. */
 export function countryMention(p: ListedPassage): CountryMention | undefined {
-  const title = documentTitle(p.text, p.metadata);
-  const at = p.text.startsWith(`${title}\n`) ? title.length + 1 : 0;
+  const { title, body: at } = titled(p);
   const body = p.text.slice(at);
   const own = ` ${normalizeAnswer(title)} `;
   const named = countriesIn(body).filter((m) => !own.includes(` ${normalizeAnswer(m.name)} `));
@@ -47,10 +45,7 @@ export function countryOf(p: ListedPassage): string | undefined {
 }
 
 /** The answer to a same-country question from the listed passages, or undefined when it cannot be made. */
-export function answerSameCountry<P extends ListedPassage>(
-  question: string,
-  passages: readonly P[],
-): { text: string; citations: string[] } | undefined {
+export function answerSameCountry<P extends ListedPassage>(question: string, passages: readonly P[]): Answered | undefined {
   if (!ASKS.test(question.trim())) return undefined;
   const relation = relationOf(question.toLowerCase());
   const named = documentsNamedIn(question, passages);
