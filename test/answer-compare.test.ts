@@ -1,17 +1,18 @@
 // Answers to questions that compare two documents or ask of a person's birth, death, nationality or
 // relative (src/answer/choice.ts, same-country.ts, life-events.ts, person-facts.ts and what they read:
-// dates.ts, countries.ts, compared.ts). A choice ("Who is older, A or B?") is answered with the title
-// of the option whose date wins, as its passage writes it; a same-country question with yes or no; a
-// birth, death, nationality or relative with what the person's passage states; each cites the
-// documents it read, and none answers
-// (undefined, so the reader does) when a document, a date or a country is missing, the dates are
-// equal, or the question asks something else.
+// dates.ts, measures.ts, countries.ts, compared.ts). A choice ("Who is older, A or B?", "Which
+// mountain is higher, A or B?") is answered with the title of the option whose date or quantity
+// wins, as its passage writes it; a same-country question with yes or no; a birth, death,
+// nationality or relative with what the person's passage states; each cites the documents it read,
+// and none answers (undefined, so the reader does) when a document, a date, a quantity or a country
+// is missing, the dates are equal, or the question asks something else.
 import t from 'tap';
 import { answerChoice, choiceOf } from '../src/answer/choice.js';
 import { documentNamed, documentsNamedIn, relatedDocument, relationOf } from '../src/answer/compared.js';
 import { countriesIn } from '../src/answer/countries.js';
 import { compareDates, datesOf, eventDate, lifeDates } from '../src/answer/dates.js';
 import { answerLifeEvent, lifeEventOf } from '../src/answer/life-events.js';
+import { measureAsked, measureIn } from '../src/answer/measures.js';
 import { answerPersonFact } from '../src/answer/person-facts.js';
 import { answerSameCountry, countryOf } from '../src/answer/same-country.js';
 
@@ -74,7 +75,7 @@ t.test('a choice question: its options, which date, which wins', async (t) => {
     earliest: true,
   });
   t.ok(choiceOf('Which film has the director who died first, A or B?')?.relation, 'a relation to follow');
-  t.equal(choiceOf('Who is taller, Ann or Bob?'), undefined, 'no date asked');
+  t.equal(choiceOf('Who is better, Ann or Bob?'), undefined, 'no date asked');
   t.equal(choiceOf('Who directed Devotion?'), undefined, 'no options');
   t.equal(choiceOf('Which came first and which came last, A or B?'), undefined, 'both directions: none');
 });
@@ -264,7 +265,7 @@ t.test('a choice by no date: the option whose passage holds more of the words be
     citations: ['a', 'b'],
   });
   t.equal(answerChoice("Which one is based in Ohio, Vocelli Pizza or Fazoli's?", [b, a]), undefined, 'as much of the words in both: none');
-  t.equal(choiceOf('Which building is taller, A or B?'), undefined, 'a degree is not a word the passages hold');
+  t.equal(choiceOf('Which singer is better, A or B?'), undefined, 'a degree is not a word the passages hold');
   t.equal(choiceOf('Is it A or B?'), undefined, 'not a which or who question');
   t.match(
     choiceOf('Which band was formed first The Exies or Circus Diablo?'),
@@ -293,5 +294,48 @@ t.test('a choice by a count: the number a passage gives right before the noun as
     answerChoice('Which opera is more famous, Don Quichotte or Tosca?', [tosca, quichotte]),
     undefined,
     '...finds no number before it',
+  );
+});
+
+t.test('a choice by a measure: the height, area or population each passage states first', async (t) => {
+  t.equal(measureIn('It rises 1,396 feet (426 m) over Park Avenue.', 'height')?.toFixed(1), '425.5', 'feet to metres');
+  t.equal(measureIn('a peak of 7,885 m (25,869 ft)', 'height'), 7885);
+  t.equal(measureIn('It covers 543 km2 of marshes.', 'area'), 543);
+  t.equal(measureIn('The park covers 5,107 hectares.', 'area'), 51.07, 'hectares to square kilometres');
+  t.equal(measureIn('The population was 5,656 at the 2010 census.', 'population'), 5656);
+  t.equal(measureIn('a town of 3,001 inhabitants', 'population'), 3001);
+  t.equal(measureIn('It earned 5 million dollars in 2010.', 'height'), undefined, '"m" of "million" is no metre');
+  t.same(measureAsked('Which town is more populous'), { measure: 'population', larger: true });
+  t.same(measureAsked('Which mountain is lower'), { measure: 'height', larger: false });
+  t.same(measureAsked('Which park is larger of the two'), { measure: 'area', larger: true });
+  t.equal(measureAsked('Which singer is more famous'), undefined);
+
+  const crown = doc('c', 'The Crown (mountain)\nThe Crown is a mountain of the Karakoram, 7,295 m high.');
+  const sar = doc('s', 'Distaghil Sar\nDistaghil Sar is the highest mountain of the Hispar Muztagh, at 7,885 m (25,869 ft).');
+  t.same(answerChoice('Which Karakoram mountain is higher: Distaghil Sar or The Crown', [crown, sar]), {
+    text: 'Distaghil Sar',
+    citations: ['s', 'c'],
+  });
+  t.equal(answerChoice('Which mountain is lower, Distaghil Sar or The Crown?', [crown, sar])?.text, 'The Crown');
+  const doñana = doc('d', 'Doñana National Park\nDoñana National Park is a park in Andalusia covering 543 km2.');
+  const timanfaya = doc('t', 'Timanfaya National Park\nTimanfaya National Park covers 5,107 hectares of Lanzarote.');
+  t.equal(
+    answerChoice('Which park is larger of the two, Doñana National Park or Timanfaya National Park?', [timanfaya, doñana])?.text,
+    'Doñana National Park',
+  );
+  t.equal(
+    answerChoice('Which park is taller, Doñana National Park or Timanfaya National Park?', [timanfaya, doñana]),
+    undefined,
+    'no height stated',
+  );
+  t.match(
+    choiceOf('Which building will have more floors, 15 Penn Plaza, or 247 Cherry?'),
+    { options: ['15 Penn Plaza', '247 Cherry'], by: 'count' },
+    'a comma before "or"',
+  );
+  t.match(
+    choiceOf('Which film came out first, Vlad or Halloween 4: The Return of Michael Myers?'),
+    { options: ['Vlad', 'Halloween 4: The Return of Michael Myers'] },
+    "a colon in an option's title is kept",
   );
 });

@@ -117,6 +117,16 @@ t.test(
     t.same(born.answer.text, 'Milan');
     const when = await api.post('/stores/people/search', { query: 'In what year was the director of film Devotion born?', answer: true });
     t.same(when.answer.text, '1886', 'a date after "born", without a bracket of dates');
+    const both = await api.post('/stores/people/search', {
+      query: 'Were Frank Borzage and Catrano Catrani both film directors?',
+      answer: true,
+    });
+    t.same(both.answer, { text: 'yes', citations: ['borzage', 'catrani'], source: 'native' }, 'both of a kind');
+    const notBoth = await api.post('/stores/people/search', {
+      query: 'Are both Frank Borzage and Catrano Catrani American?',
+      answer: true,
+    });
+    t.same(notBoth.answer.text, 'no');
     const notListed = await api.post('/stores/people/search', { query: 'Who is older, Jerry Belson or Ann Lee?', answer: true });
     t.not(notListed.answer.text, 'Jerry Belson', 'an option not found: the reader answers, not the comparison');
   },

@@ -1,21 +1,25 @@
 // Answers to questions that choose between two things ("Who is older, A or B?", "Which film came
 // out first, A or B?", "Which film has the director who died first, A or B?", "Which company is
-// based in Kentucky, A or B?", "Which opera has more acts, A or B?"), which a reader of single
-// spans cannot compare. The question names its two options after its last comma (or after its
-// "first", "later", "more acts"... when it has none); each is the listed document whose title it is
-// (compared.ts). When the question asks when, the date compared is that document's (a birth, a
-// death, or the event its words name: released, founded...), or, when it asks of a person the
-// option relates to ("the director"), that of the document the option's passage names after the
-// relation's word; when it asks neither a date nor a degree ("taller", "more"), the winner is the
-// option whose passage holds more of the question's words before the options, a capitalised one
-// counting twice; when it asks a count ("more acts", "fewer species"), the option whose passage
-// gives the larger (smaller) number within three words before that noun. Invariants: the answer is
+// based in Kentucky, A or B?", "Which opera has more acts, A or B?", "Which building is taller, A
+// or B?"), which a reader of single spans cannot compare. The question names its two options after
+// its last comma (a colon before them read as one), or after its "first", "later", "taller", "more
+// acts"... when it has none; each is the listed document whose title it is (compared.ts). When the
+// question asks when, the date compared is that document's (a birth, a death, or the event its
+// words name: released, founded...), or, when it asks of a person the option relates to ("the
+// director"), that of the document the option's passage names after the relation's word; when it
+// asks a height, an area or a population ("taller", "larger", "more populous"), the one each
+// passage states first (measures.ts); when it asks a count ("more acts", "fewer species"), the
+// option whose passage gives the larger (smaller) number within three words before that noun; when
+// it asks neither a date nor a degree, the winner is the option whose passage holds more of the
+// question's words before the options, a capitalised one counting twice. Invariants: the answer is
 // the chosen option's title as its passage writes it (an exact substring of that passage); it cites
-// the documents compared, the chosen option's first; nothing is answered (undefined) when an option
-// or a date is not found or the two options do not differ, and the reader answers instead.
+// the documents compared, the chosen option's first; nothing is answered (undefined) when an option,
+// a date or a quantity is not found or the two options do not differ, and the reader answers
+// instead.
 import { stem } from '../engine/index.js';
-import { type Answered, type Compared, documentNamed, relatedDocument, relationOf } from './compared.js';
+import { type Answered, type Compared, documentNamed, relatedDocument, relationOf, titled } from './compared.js';
 import { compareDates, eventDate, lifeDates, type TextDate } from './dates.js';
+import { type Measure, measureAsked, measureIn } from './measures.js';
 import type { ListedPassage } from './reader-chain.js';
 import { STOP, words } from './text-units.js';
 
@@ -23,9 +27,11 @@ import { STOP, words } from './text-units.js';
 interface Choice {
   options: [string, string];
   head: string;
-  by: 'date' | 'words' | 'count';
+  by: 'date' | 'words' | 'count' | 'measure';
   /** for a count: the counted noun's stem ("act" of "more acts"), and whether more wins */
   counted?: { stem: string; more: boolean };
+  /** for a measure: which (a height, an area, a population), and whether the larger wins */
+  measured?: { measure: Measure; larger: boolean };
   event: 'born' | 'died' | 'other';
   earliest: boolean;
   relation?: RegExp;
@@ -60,21 +66,36 @@ function countOf(text: string, nounStem: string): number | undefined {
   return undefined;
 }
 
+/** A choice's head and its two options: after its last comma, after its "first", "taller"..., or after its "more acts". */
+function optionsIn(q: string): RegExpExecArray | null {
+  return (
+    /^(.*),\s*([^,]+?)\s+or\s+([^,?]+?)\s*\?*$/i.exec(q) ??
+    /^(.*\b(?:first|earlier|later|older|younger|more recently|taller|higher|larger|bigger|smaller|shorter|lower))\s+([^,]+?)\s+or\s+([^,?]+?)\s*\?*$/i.exec(
+      q,
+    ) ??
+    (COUNTED.test(q) ? /^(.*\b(?:more|most|fewer|fewest|less|least)\s+[\p{L}-]+)\s+([^,]+?)\s+or\s+([^,?]+?)\s*\?*$/iu.exec(q) : null)
+  );
+}
+
 /** The choice a question asks, or undefined when it asks none this module compares. */
 export function choiceOf(question: string): Choice | undefined {
-  const q = question.trim().replace(/\s+/g, ' ');
-  const m =
-    /^(.*),\s*([^,]+?)\s+or\s+([^,?]+?)\s*\?*$/i.exec(q) ??
-    /^(.*\b(?:first|earlier|later|older|younger|more recently))\s+([^,]+?)\s+or\s+([^,?]+?)\s*\?*$/i.exec(q);
-  const counted = COUNTED.exec(q);
-  const n = m ?? (counted && /^(.*\b(?:more|most|fewer|fewest|less|least)\s+[\p{L}-]+)\s+([^,]+?)\s+or\s+([^,?]+?)\s*\?*$/iu.exec(q));
+  const q = question
+    .trim()
+    .replace(/\s+/g, ' ')
+    .replace(/,\s+or\s+/gi, ' or ');
+  // "Which mountain is higher: A or B": a colon before the options read as a comma, when the question read as written has no options
+  const or = q.toLowerCase().lastIndexOf(' or ');
+  const n = optionsIn(q) ?? (or > 0 ? optionsIn(q.slice(0, or).replace(/:\s+/g, ', ') + q.slice(or)) : undefined);
   if (!n) return undefined;
+  const counted = COUNTED.exec(q);
   const head = n[1].toLowerCase();
   const later = LATER.test(head);
   const earlier = EARLIER.test(head);
   const options: [string, string] = [n[2], n[3]];
   if (!later && !earlier) {
     if (!/^(which|who|what)\b/.test(head)) return undefined;
+    const measured = measureAsked(head);
+    if (measured) return { options, head: n[1], by: 'measure', measured, event: 'other', earliest: true };
     if (counted && head.includes(counted[0].toLowerCase())) {
       const more = /^(more|most)$/i.test(counted[1]);
       return { options, head: n[1], by: 'count', counted: { stem: stem(counted[2].toLowerCase()), more }, event: 'other', earliest: true };
@@ -112,7 +133,14 @@ export function answerChoice<P extends ListedPassage>(question: string, passages
   if (!c) return undefined;
   const [a, b] = c.options.map((o) => documentNamed(o, passages));
   if (!a || !b || a.p.doc_id === b.p.doc_id) return undefined;
-  const picked = c.by === 'words' ? byWords(c, a, b) : c.by === 'count' ? byCount(c, a, b) : byDate(c, a, b, passages);
+  const picked =
+    c.by === 'words'
+      ? byWords(c, a, b)
+      : c.by === 'count'
+        ? byCount(c, a, b)
+        : c.by === 'measure'
+          ? byMeasure(c, a, b)
+          : byDate(c, a, b, passages);
   if (!picked) return undefined;
   const { win, citations } = picked;
   const at = win.p.text.indexOf(win.title);
@@ -142,6 +170,20 @@ function byCount<P extends ListedPassage>(
   const [na, nb] = [a, b].map((o) => countOf(o.p.text, noun));
   if (na === undefined || nb === undefined || na === nb) return undefined;
   const [win, lose] = na > nb === more ? [a, b] : [b, a];
+  return { win, citations: [win.p.doc_id, lose.p.doc_id] };
+}
+
+/** The option whose passage states the larger (or smaller) height, area or population. */
+function byMeasure<P extends ListedPassage>(
+  c: Choice,
+  a: Compared<P>,
+  b: Compared<P>,
+): { win: Compared<P>; citations: string[] } | undefined {
+  if (!c.measured) return undefined;
+  const { measure, larger } = c.measured;
+  const [va, vb] = [a, b].map((o) => measureIn(o.p.text.slice(titled(o.p).body), measure));
+  if (va === undefined || vb === undefined || va === vb) return undefined;
+  const [win, lose] = va > vb === larger ? [a, b] : [b, a];
   return { win, citations: [win.p.doc_id, lose.p.doc_id] };
 }
 

@@ -1,0 +1,57 @@
+// Answers to questions that ask whether two things are both of a kind (src/answer/both.ts): yes when
+// both listed documents' opening passages hold the kind's words (every capitalised one, half of the
+// others at least), no when one does not; each cites the two documents; none answers (undefined, so
+// the reader does) when a thing is not listed, the question asks a sameness, likeness or degree, or
+// it names no kind.
+import t from 'tap';
+import { answerBoth } from '../src/answer/both.js';
+
+const doc = (doc_id: string, text: string, start = 0) => ({ doc_id, text, start });
+
+const terrier = doc('terrier', 'Wire Fox Terrier\nThe Wire Fox Terrier is a breed of dog, one of many terrier breeds.');
+const laika = doc('laika', 'West Siberian Laika\nThe West Siberian Laika is a breed of hunting dog from Russia.');
+const shepherd = doc('shepherd', 'Dutch Shepherd\nThe Dutch Shepherd is a herding dog of Dutch origin.');
+const vidor = doc('vidor', 'King Vidor\nKing Wallis Vidor (1894 – 1982) was an American film director.');
+const cziffra = doc('cziffra', 'Géza von Cziffra\nGéza von Cziffra (1900 – 1989) was a Hungarian-Austrian film director.');
+const frozen = doc('frozen', 'Frozen (2013 film)\nFrozen is a 2013 American 3D computer-animated musical fantasy film.');
+const elko = doc('elko', 'Elko Regional Airport\nElko Regional Airport is a public airport in Elko, Nevada.');
+const ford = doc('ford', 'Gerald R. Ford International Airport\nThe airport is in Cascade Township, near Grand Rapids, Michigan.');
+const listed = [terrier, laika, shepherd, vidor, cziffra, frozen, elko, ford];
+
+t.test('yes when both opening passages hold the kind, citing both', async (t) => {
+  t.same(answerBoth('Are both the Wire Fox Terrier and West Siberian Laika dog breeds?', listed), {
+    text: 'yes',
+    citations: ['terrier', 'laika'],
+  });
+  t.equal(answerBoth('Are Wire Fox Terrier and Dutch Shepherd both breeds of dog?', listed)?.text, 'yes', 'half the common words: "dog"');
+  t.equal(answerBoth('Were King Vidor and Géza von Cziffra both film directors?', listed)?.text, 'yes');
+  t.equal(answerBoth('Is Frozen and West Siberian Laika both animated?', listed)?.text, 'no');
+});
+
+t.test('no when one lacks a name of the kind, a place or a nationality', async (t) => {
+  t.same(answerBoth('Are King Vidor and Géza von Cziffra both American directors?', listed), {
+    text: 'no',
+    citations: ['vidor', 'cziffra'],
+  });
+  t.equal(
+    answerBoth('Are both Elko Regional Airport and Gerald R. Ford International Airport located in Michigan?', listed)?.text,
+    'no',
+    '"located" aside: Michigan decides',
+  );
+  t.equal(answerBoth('Are Wire Fox Terrier and the Dutch Shepherd both of Dutch origin?', listed)?.text, 'no');
+});
+
+t.test('nothing answered: a thing not listed, a sameness or degree, two claims, no kind', async (t) => {
+  t.equal(answerBoth('Are both Wire Fox Terrier and Cretan Hound dog breeds?', listed), undefined, 'Cretan Hound is not listed');
+  t.equal(answerBoth('Are King Vidor and Géza von Cziffra both of the same nationality?', listed), undefined);
+  t.equal(answerBoth('Are Wire Fox Terrier and West Siberian Laika both similar breeds?', listed), undefined);
+  t.equal(answerBoth('Is Wire Fox Terrier both taller than West Siberian Laika?', listed), undefined);
+  t.equal(answerBoth('Are Wire Fox Terrier and West Siberian Laika both?', listed), undefined, 'no kind');
+  t.equal(answerBoth('Are Wire Fox Terrier and West Siberian Laika dog breeds?', listed), undefined, 'no "both"');
+  t.equal(answerBoth('Who bred both Wire Fox Terrier and West Siberian Laika?', listed), undefined, 'not a yes/no question');
+  t.equal(
+    answerBoth('Are dog breeds like Wire Fox Terrier and West Siberian Laika both old?', listed),
+    undefined,
+    'the things not asked first',
+  );
+});
