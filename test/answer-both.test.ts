@@ -41,6 +41,21 @@ t.test('no when one lacks a name of the kind, a place or a nationality', async (
   t.equal(answerBoth('Are Wire Fox Terrier and the Dutch Shepherd both of Dutch origin?', listed)?.text, 'no');
 });
 
+t.test("a country of the kind is the subject's country, however each passage names it", async (t) => {
+  t.equal(
+    answerBoth('Are Elko Regional Airport and Gerald R. Ford International Airport both in the United States?', listed)?.text,
+    'yes',
+    'a US state stands for the United States',
+  );
+  t.equal(answerBoth('Are King Vidor and Elko Regional Airport both American?', listed)?.text, 'yes');
+  t.equal(answerBoth('Are King Vidor and Géza von Cziffra both from the United States?', listed)?.text, 'no');
+  t.equal(
+    answerBoth('Are both Elko Regional Airport and Gerald R. Ford International Airport in Nevada?', listed)?.text,
+    'no',
+    'a state is a name the passage must hold',
+  );
+});
+
 t.test('nothing answered: a thing not listed, a sameness or degree, two claims, no kind', async (t) => {
   t.equal(answerBoth('Are both Wire Fox Terrier and Cretan Hound dog breeds?', listed), undefined, 'Cretan Hound is not listed');
   t.equal(answerBoth('Are King Vidor and Géza von Cziffra both of the same nationality?', listed), undefined);

@@ -4,15 +4,19 @@
 // names by title (compared.ts), joined by "and" right after its verb; the kind is what follows the
 // second one. A document is of the kind when its opening passage (stems, and the parts of hyphened
 // words: "computer-animated" holds "animated") holds every capitalised word of the kind (a place, a
-// nationality) and at least half of its other content words ("breeds of dog": a "herding dog" is
-// one), the verbs of place and regard ("located", "considered") aside. Invariants: the answer is
-// "yes" when both documents are of the kind and "no" otherwise; it cites both documents; nothing is
-// answered (undefined) when the question asks a sameness, a likeness or a degree ("the same band",
-// "similar topics", "taller than"), when either thing is not a listed document, or when the kind
-// has no content word, and the reader answers instead.
+// name) and at least half of its other content words ("breeds of dog": a "herding dog" is one),
+// the verbs of place and regard ("located", "considered") aside; a country the kind names ("both
+// American", "from the United States"; not a US state or England, which are words to hold) is the
+// document's own country (same-country.ts countryOf), however its passage names it. Invariants: the
+// answer is "yes" when both documents are of the kind and "no" otherwise; it cites both documents;
+// nothing is answered (undefined) when the question asks a sameness, a likeness or a degree ("the
+// same band", "similar topics", "taller than"), when either thing is not a listed document, or when
+// the kind has no content word, and the reader answers instead.
 import { stem } from '../engine/index.js';
 import { type Answered, type Compared, documentsNamedIn, titled } from './compared.js';
+import { countriesIn } from './countries.js';
 import type { ListedPassage } from './reader-chain.js';
+import { countryOf } from './same-country.js';
 import { STOP, words } from './text-units.js';
 
 const ASKS = /^(are|is|were|was)\b/i;
@@ -48,7 +52,7 @@ function heldStems(p: ListedPassage): Set<string> {
 function bothOf<P extends ListedPassage>(
   question: string,
   passages: readonly P[],
-): { things: [Compared<P>, Compared<P>]; names: string[]; common: string[] } | undefined {
+): { things: [Compared<P>, Compared<P>]; names: string[]; common: string[]; countries: string[] } | undefined {
   const q = question.trim().replace(/\s+/g, ' ');
   if (!ASKS.test(q) || !BOTH.test(q) || NOT_A_KIND.test(q)) return undefined;
   const named = documentsNamedIn(q, passages);
@@ -58,13 +62,17 @@ function bothOf<P extends ListedPassage>(
   const bt = mention(q, b.title);
   if (!at || !bt || bt[0] < at[1]) return undefined;
   if (!BEFORE_FIRST.test(q.slice(0, at[0])) || !BETWEEN.test(q.slice(at[1], bt[0]))) return undefined;
-  const w = words(q.slice(bt[1]));
+  const kindText = q.slice(bt[1]);
+  const countries = countriesIn(kindText).filter((m) => !m.region);
+  const ofCountry = new Set(countries.flatMap((m) => words(m.name).stem));
+  const w = words(kindText);
   const names = new Set<string>();
   const common = new Set<string>();
   w.stem.forEach((s, i) => {
-    if (!STOP.has(w.lower[i]) && !LOOSE.has(s)) (w.cap[i] ? names : common).add(s);
+    if (!STOP.has(w.lower[i]) && !LOOSE.has(s) && !ofCountry.has(s)) (w.cap[i] ? names : common).add(s);
   });
-  return names.size + common.size > 0 ? { things: [a, b], names: [...names], common: [...common] } : undefined;
+  const kind = { names: [...names], common: [...common], countries: [...new Set(countries.map((m) => m.country))] };
+  return kind.names.length + kind.common.length + kind.countries.length > 0 ? { things: [a, b], ...kind } : undefined;
 }
 
 /** The answer to a "both of a kind" question from the listed passages, or undefined when it cannot be made. */
@@ -74,7 +82,8 @@ export function answerBoth<P extends ListedPassage>(question: string, passages: 
   const holds = asked.things.map(({ p }) => {
     const held = heldStems(p);
     const common = asked.common.filter((s) => held.has(s)).length;
-    return asked.names.every((s) => held.has(s)) && common * 2 >= asked.common.length;
+    const country = asked.countries.length > 0 ? countryOf(p) : undefined;
+    return asked.names.every((s) => held.has(s)) && common * 2 >= asked.common.length && asked.countries.every((c) => c === country);
   });
   return { text: holds.every(Boolean) ? 'yes' : 'no', citations: asked.things.map(({ p }) => p.doc_id) };
 }

@@ -4,7 +4,7 @@
 // United Kingdom) and a US state to the United States; matching is by whole words, case-sensitive
 // (names are capitalised), the longest name first ("South Korea" before "Korea").
 
-/** `Country|other name|adjective|...`: the first is the key every other maps to. */
+/** `Country|other name|adjective|...[;part|part...]`: the first is the key every other maps to; the names after `;` are of its parts. */
 const TABLE = `Afghanistan|Afghan
 Albania|Albanian
 Algeria|Algerian
@@ -178,8 +178,8 @@ Turkmenistan|Turkmen
 Uganda|Ugandan
 Ukraine|Ukrainian
 United Arab Emirates|Emirati|UAE
-United Kingdom|British|UK|U.K.|Great Britain|Britain|England|English|Scotland|Scottish|Wales|Welsh|Northern Ireland
-United States|United States of America|American|USA|U.S.|U.S.A.|Alabama|Alaska|Arizona|Arkansas|California|Colorado|Connecticut|Delaware|Florida|Hawaii|Idaho|Illinois|Indiana|Iowa|Kansas|Kentucky|Louisiana|Maine|Maryland|Massachusetts|Michigan|Minnesota|Mississippi|Missouri|Montana|Nebraska|Nevada|New Hampshire|New Jersey|New Mexico|New York|North Carolina|North Dakota|Ohio|Oklahoma|Oregon|Pennsylvania|Rhode Island|South Carolina|South Dakota|Tennessee|Texas|Utah|Vermont|Virginia|Washington, D.C.|West Virginia|Wisconsin|Wyoming
+United Kingdom|British|UK|U.K.|Great Britain|Britain;England|English|Scotland|Scottish|Wales|Welsh|Northern Ireland
+United States|United States of America|American|USA|U.S.|U.S.A.;Alabama|Alaska|Arizona|Arkansas|California|Colorado|Connecticut|Delaware|Florida|Hawaii|Idaho|Illinois|Indiana|Iowa|Kansas|Kentucky|Louisiana|Maine|Maryland|Massachusetts|Michigan|Minnesota|Mississippi|Missouri|Montana|Nebraska|Nevada|New Hampshire|New Jersey|New Mexico|New York|North Carolina|North Dakota|Ohio|Oklahoma|Oregon|Pennsylvania|Rhode Island|South Carolina|South Dakota|Tennessee|Texas|Utah|Vermont|Virginia|Washington, D.C.|West Virginia|Wisconsin|Wyoming
 Uruguay|Uruguayan
 Uzbekistan|Uzbek
 Venezuela|Venezuelan
@@ -189,9 +189,16 @@ Zambia|Zambian
 Zimbabwe|Zimbabwean`;
 
 const KEY = new Map<string, string>();
+/** The names of a country's parts (after a row's `;`): a US state, England, Scottish... */
+const REGIONS = new Set<string>();
 for (const line of TABLE.split('\n')) {
-  const names = line.split('|');
+  const [whole, parts = ''] = line.split(';');
+  const names = whole.split('|');
   for (const n of names) KEY.set(n, names[0]);
+  for (const n of parts.split('|').filter(Boolean)) {
+    KEY.set(n, names[0]);
+    REGIONS.add(n);
+  }
 }
 const literal = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const NAMES = [...KEY.keys()].sort((a, b) => b.length - a.length);
@@ -203,9 +210,11 @@ export interface CountryMention {
   /** the name or adjective as the text writes it */
   name: string;
   index: number;
+  /** the name is of a part of the country (a US state, England), not of the whole */
+  region: boolean;
 }
 
 /** Every country `text` names (by name or adjective), in text order. */
 export function countriesIn(text: string): CountryMention[] {
-  return [...text.matchAll(ANY)].map((m) => ({ country: KEY.get(m[1]) ?? m[1], name: m[1], index: m.index }));
+  return [...text.matchAll(ANY)].map((m) => ({ country: KEY.get(m[1]) ?? m[1], name: m[1], index: m.index, region: REGIONS.has(m[1]) }));
 }
