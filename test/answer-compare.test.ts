@@ -304,6 +304,8 @@ t.test('a choice by a measure: the height, area or population each passage state
   t.equal(measureIn('The park covers 5,107 hectares.', 'area'), 51.07, 'hectares to square kilometres');
   t.equal(measureIn('The population was 5,656 at the 2010 census.', 'population'), 5656);
   t.equal(measureIn('a town of 3,001 inhabitants', 'population'), 3001);
+  t.equal(measureIn('The population as of the 2010 census was 5,656.', 'population'), 5656, 'a year is no population');
+  t.equal(measureIn('Its population grew. In 2010 it had 900 residents.', 'population'), 900, 'not past the sentence');
   t.equal(measureIn('It earned 5 million dollars in 2010.', 'height'), undefined, '"m" of "million" is no metre');
   t.same(measureAsked('Which town is more populous'), { measure: 'population', larger: true });
   t.same(measureAsked('Which mountain is lower'), { measure: 'height', larger: false });

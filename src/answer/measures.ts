@@ -2,10 +2,11 @@
 // building is taller, A or B?", "Which park is larger, A or B?", "Which town has a greater
 // population, A or B?"; choice.ts). Invariants: a height is a number followed by a unit of length
 // (m, metres, ft, feet), in metres; an area a number followed by a unit of area (km2, square
-// kilometres, hectares, acres, square miles), in square kilometres; a population the number after
-// "population" (and "of", "was", "about"...) or before "inhabitants", "residents" or "people"; the
-// quantity of a text is its first such statement (a passage states its subject's own first), or
-// undefined when it states none; numbers are read with their thousands' commas. Pure.
+// kilometres, hectares, acres, square miles), in square kilometres; a population the first number
+// after "population" in its sentence that is not a year ("as of 2010"), else the number before
+// "inhabitants", "residents" or "people"; the quantity of a text is its first such statement (a
+// passage states its subject's own first), or undefined when it states none; numbers are read with
+// their thousands' commas. Pure.
 
 export type Measure = 'height' | 'area' | 'population';
 
@@ -47,16 +48,28 @@ const FACTOR = {
   height: new Map(UNITS.height),
   area: new Map(UNITS.area),
 };
-const POPULATION = new RegExp(String.raw`\bpopulation\b[^.\d]{0,40}?${NUMBER}${END}|${NUMBER}\s+(?:inhabitants|residents|people)\b`, 'iu');
+const POPULATION = /\bpopulation\b/giu;
+const COUNTED_PEOPLE = new RegExp(String.raw`${NUMBER}\s+(?:inhabitants|residents|people)\b`, 'iu');
+const NUMBERS = new RegExp(String.raw`${NUMBER}${END}`, 'gu');
+/** A year, not a count: four digits from 1700 to 2099 without a thousands comma ("as of 2010", "the 2010 census"). */
+const YEAR = /^(1[7-9]|20)\d\d$/;
 
 const value = (n: string) => Number(n.replace(/,/g, ''));
 
+/** The first number within 60 characters after "population" that is not a year, else the first before "inhabitants"... */
+function populationIn(text: string): number | undefined {
+  for (const p of text.matchAll(POPULATION)) {
+    const after = text.slice(p.index + p[0].length, p.index + p[0].length + 60);
+    const end = after.search(/[.;](\s|$)/);
+    for (const n of (end >= 0 ? after.slice(0, end) : after).matchAll(NUMBERS)) if (!YEAR.test(n[1])) return value(n[1]);
+  }
+  const m = COUNTED_PEOPLE.exec(text);
+  return m ? value(m[1]) : undefined;
+}
+
 /** The first quantity of a measure a text states, in metres, square kilometres or people. */
 export function measureIn(text: string, measure: Measure): number | undefined {
-  if (measure === 'population') {
-    const m = POPULATION.exec(text);
-    return m ? value(m[1] ?? m[2]) : undefined;
-  }
+  if (measure === 'population') return populationIn(text);
   const m = AMOUNT[measure].exec(text);
   if (!m) return undefined;
   const factor = FACTOR[measure].get(m[2].toLowerCase().replace(/\s+/g, ' '));
