@@ -336,6 +336,20 @@ t.test('a choice by a measure: the height, area or population each passage state
     'a comma before "or"',
   );
   t.match(
+    choiceOf('Between the documentaries The Staten Island Catapult and Frida, en trotjänarinna which came first?'),
+    { options: ['The Staten Island Catapult', 'Frida, en trotjänarinna'], head: 'which came first', by: 'date' },
+    'the options before the head',
+  );
+  t.match(
+    choiceOf('Which director, Christopher Guest or Elem Klimov, is known for writing, directing and starring in his movies?'),
+    {
+      options: ['Christopher Guest', 'Elem Klimov'],
+      head: 'Which director is known for writing, directing and starring in his movies',
+      by: 'words',
+    },
+    'the options inside the head',
+  );
+  t.match(
     choiceOf('Which film came out first, Vlad or Halloween 4: The Return of Michael Myers?'),
     { options: ['Vlad', 'Halloween 4: The Return of Michael Myers'] },
     "a colon in an option's title is kept",

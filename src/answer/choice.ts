@@ -3,19 +3,20 @@
 // based in Kentucky, A or B?", "Which opera has more acts, A or B?", "Which building is taller, A
 // or B?"), which a reader of single spans cannot compare. The question names its two options after
 // its last comma (a colon before them read as one), or after its "first", "later", "taller", "more
-// acts"... when it has none; each is the listed document whose title it is (compared.ts). When the
-// question asks when, the date compared is that document's (a birth, a death, or the event its
-// words name: released, founded...), or, when it asks of a person the option relates to ("the
-// director"), that of the document the option's passage names after the relation's word; when it
-// asks a height, an area or a population ("taller", "larger", "more populous"), the one each
-// passage states first (measures.ts); when it asks a count ("more acts", "fewer species"), the
-// option whose passage gives the larger (smaller) number within three words before that noun; when
-// it asks neither a date nor a degree, the winner is the option whose passage holds more of the
-// question's words before the options, a capitalised one counting twice. Invariants: the answer is
-// the chosen option's title as its passage writes it (an exact substring of that passage); it cites
-// the documents compared, the chosen option's first; nothing is answered (undefined) when an option,
-// a date or a quantity is not found or the two options do not differ, and the reader answers
-// instead.
+// acts"... when it has none, or before its head ("Between A and B, which came first?") or inside it
+// ("Which director, A or B, is known for ...?"); each is the listed document whose title it is
+// (compared.ts). When the question asks when, the date compared is that document's (a birth, a
+// death, or the event its words name: released, founded...), or, when it asks of a person the
+// option relates to ("the director"), that of the document the option's passage names after the
+// relation's word; when it asks a height, an area or a population ("taller", "larger", "more
+// populous"), the one each passage states first (measures.ts); when it asks a count ("more acts",
+// "fewer species"), the option whose passage gives the larger (smaller) number within three words
+// before that noun; when it asks neither a date nor a degree, the winner is the option whose
+// passage holds more of the question's words before the options, a capitalised one counting twice.
+// Invariants: the answer is the chosen option's title as its passage writes it (an exact substring
+// of that passage); it cites the documents compared, the chosen option's first; nothing is answered
+// (undefined) when an option, a date or a quantity is not found or the two options do not differ,
+// and the reader answers instead.
 import { stem } from '../engine/index.js';
 import { type Answered, type Compared, documentNamed, relatedDocument, relationOf, titled } from './compared.js';
 import { compareDates, eventDate, lifeDates, type TextDate } from './dates.js';
@@ -66,15 +67,19 @@ function countOf(text: string, nounStem: string): number | undefined {
   return undefined;
 }
 
-/** A choice's head and its two options: after its last comma, after its "first", "taller"..., or after its "more acts". */
-function optionsIn(q: string): RegExpExecArray | null {
-  return (
+/** A choice's head and its two options: after its last comma, after its "first", "taller"..., or after its "more acts"; or asked before the head ("Between A and B, which came first?") or inside it ("Which director, A or B, is known for ...?"). */
+function optionsIn(q: string): [string, string, string] | undefined {
+  const after =
     /^(.*),\s*([^,]+?)\s+or\s+([^,?]+?)\s*\?*$/i.exec(q) ??
     /^(.*\b(?:first|earlier|later|older|younger|more recently|taller|higher|larger|bigger|smaller|shorter|lower))\s+([^,]+?)\s+or\s+([^,?]+?)\s*\?*$/i.exec(
       q,
     ) ??
-    (COUNTED.test(q) ? /^(.*\b(?:more|most|fewer|fewest|less|least)\s+[\p{L}-]+)\s+([^,]+?)\s+or\s+([^,?]+?)\s*\?*$/iu.exec(q) : null)
-  );
+    (COUNTED.test(q) ? /^(.*\b(?:more|most|fewer|fewest|less|least)\s+[\p{L}-]+)\s+([^,]+?)\s+or\s+([^,?]+?)\s*\?*$/iu.exec(q) : null);
+  if (after) return [after[1], after[2], after[3]];
+  const between = /^between\s+(?:the\s+[\p{Ll}-]+\s+)?(.+?)\s+and\s+(.+?),?\s+((?:which|who)\b[^,]*?)\s*\?*$/iu.exec(q);
+  if (between) return [between[3], between[1], between[2]];
+  const inside = /^((?:which|who)(?:\s+[\p{L}-]+)?),\s*([^,]+?)\s+or\s+([^,]+?),\s*(.+?)\s*\?*$/iu.exec(q);
+  return inside ? [`${inside[1]} ${inside[4]}`, inside[2], inside[3]] : undefined;
 }
 
 /** The choice a question asks, or undefined when it asks none this module compares. */
@@ -88,24 +93,24 @@ export function choiceOf(question: string): Choice | undefined {
   const n = optionsIn(q) ?? (or > 0 ? optionsIn(q.slice(0, or).replace(/:\s+/g, ', ') + q.slice(or)) : undefined);
   if (!n) return undefined;
   const counted = COUNTED.exec(q);
-  const head = n[1].toLowerCase();
+  const head = n[0].toLowerCase();
   const later = LATER.test(head);
   const earlier = EARLIER.test(head);
-  const options: [string, string] = [n[2], n[3]];
+  const options: [string, string] = [n[1], n[2]];
   if (!later && !earlier) {
     if (!/^(which|who|what)\b/.test(head)) return undefined;
     const measured = measureAsked(head);
-    if (measured) return { options, head: n[1], by: 'measure', measured, event: 'other', earliest: true };
+    if (measured) return { options, head: n[0], by: 'measure', measured, event: 'other', earliest: true };
     if (counted && head.includes(counted[0].toLowerCase())) {
       const more = /^(more|most)$/i.test(counted[1]);
-      return { options, head: n[1], by: 'count', counted: { stem: stem(counted[2].toLowerCase()), more }, event: 'other', earliest: true };
+      return { options, head: n[0], by: 'count', counted: { stem: stem(counted[2].toLowerCase()), more }, event: 'other', earliest: true };
     }
     if (BY_DEGREE.test(head) || head.startsWith('what')) return undefined;
-    return { options, head: n[1], by: 'words', event: 'other', earliest: true };
+    return { options, head: n[0], by: 'words', event: 'other', earliest: true };
   }
   if (later && earlier) return undefined;
   const event = /\b(died|die|death)\b/.test(head) ? 'died' : /\b(born|older|oldest|elder|younger|youngest)\b/.test(head) ? 'born' : 'other';
-  return { options, head: n[1], by: 'date', event, earliest: earlier, relation: relationOf(head) };
+  return { options, head: n[0], by: 'date', event, earliest: earlier, relation: relationOf(head) };
 }
 
 /** How much of the head's words a passage holds: each content word once, a capitalised one (a name) twice. */
