@@ -136,6 +136,36 @@ t.test('documents a question names, and the one a passage names after a relation
   t.equal(relatedDocument(heaven, /\bproduc(ed|er)\b/i, [heaven, belson, borzage]), undefined);
 });
 
+t.test(
+  'a document without a title line goes by the subject its opening sentence names, and a full name by its first and last word',
+  async (t) => {
+    const loone = doc('loone', 'John Arthur Loone( 25 January 1931 – 3 August 2018) was an Australian politician.');
+    const gallivan = doc('gallivan', 'Joe Gallivan( born August 9, 1937, Rochester, New York) is an American jazz musician.');
+    const czech = doc('czech', 'V trestném území is a 1950 Czechoslovak crime film directed by Václav Kubásek.');
+    const man = doc('man', 'The Man Without a Country is a 1925 American silent drama film.');
+    const listed = [loone, gallivan, czech, man];
+    t.match(documentNamed('John Loone', listed), { p: { doc_id: 'loone' }, title: 'John Arthur Loone', named: 'John Loone' });
+    t.match(documentNamed('V Trestném Území', listed), { p: { doc_id: 'czech' }, title: 'V trestném území' });
+    t.same(
+      documentsNamedIn('Were Joe Gallivan and John Loone from the same country?', listed).map((c) => c.p.doc_id),
+      ['gallivan', 'loone'],
+    );
+    t.same(documentsNamedIn('Is the film from the same country?', listed), [], '"The Man Without a Country" is no "The Country"');
+    t.same(answerSameCountry('Were Joe Gallivan and John Loone from the same country?', listed), {
+      text: 'no',
+      citations: ['gallivan', 'loone'],
+    });
+    t.same(
+      answerChoice('Who was born first, John Loone or Joe Gallivan?', listed),
+      {
+        text: 'John Arthur Loone',
+        citations: ['loone', 'gallivan'],
+      },
+      'the answer as the text writes the name',
+    );
+  },
+);
+
 t.test('countries: names and adjectives, the subject of a document', async (t) => {
   t.same(
     countriesIn('an American-born British actor from Idaho, in South Korea').map((m) => m.country),

@@ -58,8 +58,8 @@ function bothOf<P extends ListedPassage>(
   const named = documentsNamedIn(q, passages);
   if (named.length < 2) return undefined;
   const [a, b] = named;
-  const at = mention(q, a.title);
-  const bt = mention(q, b.title);
+  const at = mention(q, a.named);
+  const bt = mention(q, b.named);
   if (!at || !bt || bt[0] < at[1]) return undefined;
   if (!BEFORE_FIRST.test(q.slice(0, at[0])) || !BETWEEN.test(q.slice(at[1], bt[0]))) return undefined;
   const kindText = q.slice(bt[1]);
