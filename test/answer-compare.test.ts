@@ -146,6 +146,7 @@ t.test(
     const listed = [loone, gallivan, czech, man];
     t.match(documentNamed('John Loone', listed), { p: { doc_id: 'loone' }, title: 'John Arthur Loone', named: 'John Loone' });
     t.match(documentNamed('V Trestném Území', listed), { p: { doc_id: 'czech' }, title: 'V trestném území' });
+    t.match(documentNamed('V Trestném Území (Film)', listed), { p: { doc_id: 'czech' } }, "the question's bracket, which the text lacks");
     t.same(
       documentsNamedIn('Were Joe Gallivan and John Loone from the same country?', listed).map((c) => c.p.doc_id),
       ['gallivan', 'loone'],

@@ -92,16 +92,21 @@ function namesOf(p: ListedPassage): Array<{ named: string; title: string }> {
   return out.filter((n) => nameKey(n.named) !== '');
 }
 
-/** The listed document one of whose names `name` is, or ends with ("the duo Big & Rich"); a whole name first. */
+/**
+ * The listed document one of whose names `name` is, or ends with ("the duo Big & Rich"), or is
+ * without its bracketed part ("Crime After Crime (Film)" of a text that names no bracket); a whole
+ * name first.
+ */
 export function documentNamed<P extends ListedPassage>(name: string, passages: readonly P[]): Compared<P> | undefined {
   const o = ` ${nameKey(name)} `;
+  const bare = ` ${nameKey(short(name))} `;
   let found: Compared<P> | undefined;
   for (const p of passages) {
     if (p.start !== 0) continue;
     for (const n of namesOf(p)) {
       const t = ` ${nameKey(n.named)} `;
       if (o === t) return { p, ...n };
-      if (!found && o.endsWith(t)) found = { p, ...n };
+      if (!found && (o.endsWith(t) || (bare !== o && bare === t))) found = { p, ...n };
     }
   }
   return found;
