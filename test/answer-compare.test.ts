@@ -152,6 +152,8 @@ t.test(
       ['gallivan', 'loone'],
     );
     t.same(documentsNamedIn('Is the film from the same country?', listed), [], '"The Man Without a Country" is no "The Country"');
+    const film = doc('film', 'Tamar Nights is a 1970 Australian film directed by John Loone.');
+    t.equal(relatedDocument(film, /\bdirect(ed|or)\b/i, [film, ...listed])?.doc_id, 'loone', 'a relation by first and last name');
     t.same(answerSameCountry('Were Joe Gallivan and John Loone from the same country?', listed), {
       text: 'no',
       citations: ['gallivan', 'loone'],

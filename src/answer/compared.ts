@@ -137,17 +137,19 @@ export function documentsNamedIn<P extends ListedPassage>(question: string, pass
   return kept.sort((a, b) => a.at - b.at).map(({ p, title, named }) => ({ p, title, named }));
 }
 
-/** The listed document `p` names first within 40 characters after the relation's words, other than p's own. */
+/** The listed document `p` names first (by one of its names, namesOf) within 40 characters after the relation's words, other than p's own. */
 export function relatedDocument<P extends ListedPassage>(p: P, relation: RegExp, passages: readonly P[]): P | undefined {
   const cues = [...p.text.matchAll(new RegExp(relation.source, 'gi'))].map((m) => m.index + m[0].length);
   let best: { q: P; at: number } | undefined;
   for (const q of passages) {
     if (q.start !== 0 || q.doc_id === p.doc_id) continue;
-    const title = short(documentTitle(q.text, q.metadata));
-    if (title.length < 3) continue;
-    for (const cue of cues) {
-      const at = p.text.indexOf(title, cue);
-      if (at >= 0 && at - cue <= 40 && (!best || at < best.at)) best = { q, at };
+    for (const { named } of namesOf(q)) {
+      const name = short(named);
+      if (name.length < 3) continue;
+      for (const cue of cues) {
+        const at = p.text.indexOf(name, cue);
+        if (at >= 0 && at - cue <= 40 && (!best || at < best.at)) best = { q, at };
+      }
     }
   }
   return best?.q;
