@@ -11,7 +11,7 @@
 // its passage writes it; a question asks a relation only by a role word that follows "the",
 // "whose", "its", "their", "both" or a possessive, or comes before "of" ("the director who", "X's
 // father", "director of film X"; not "which singer"); a relation's document is one the passage
-// names within 40 characters after the relation's word.
+// names (by one of its names) within 40 characters after the relation's word.
 import { documentTitle } from '../engine/index.js';
 import type { ListedPassage } from './reader-chain.js';
 import { normalizeAnswer, STOP } from './text-units.js';
@@ -74,6 +74,14 @@ const OPENING_END = /\s*[([,;:–—]|\s+(?:is|was|are|were|has been|had been|re
  * title line, a full name), and a full name's first and last word ("John Arthur Loone": "John Loone").
  */
 function namesOf(p: ListedPassage): Array<{ named: string; title: string }> {
+  let names = NAMES.get(p);
+  if (!names) NAMES.set(p, (names = readNames(p)));
+  return names;
+}
+/** Each passage object's names, read once (the rules ask them of the same ten passages many times). */
+const NAMES = new WeakMap<ListedPassage, Array<{ named: string; title: string }>>();
+
+function readNames(p: ListedPassage): Array<{ named: string; title: string }> {
   const { title, body } = titled(p);
   const opening = p.text.slice(body, body + 160);
   const out = [{ named: title, title }];
