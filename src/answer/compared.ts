@@ -74,8 +74,10 @@ const OPENING_END = /\s*[([,;:–—]|\s+(?:is|was|are|were|has been|had been|re
  * title line, a full name), and a full name's first and last word ("John Arthur Loone": "John Loone").
  */
 function namesOf(p: ListedPassage): Array<{ named: string; title: string }> {
-  let names = NAMES.get(p);
-  if (!names) NAMES.set(p, (names = readNames(p)));
+  const known = NAMES.get(p);
+  if (known) return known;
+  const names = readNames(p);
+  NAMES.set(p, names);
   return names;
 }
 /** Each passage object's names, read once (the rules ask them of the same ten passages many times). */

@@ -50,7 +50,7 @@ const FACTOR = {
 };
 const POPULATION = /\bpopulation\b/giu;
 const COUNTED_PEOPLE = new RegExp(String.raw`${NUMBER}\s+(?:inhabitants|residents|people)\b`, 'iu');
-const NUMBERS = new RegExp(String.raw`${NUMBER}${END}`, 'gu');
+const NUMBERS = new RegExp(`${NUMBER}${END}`, 'gu');
 /** A year, not a count: four digits from 1700 to 2099 without a thousands comma ("as of 2010", "the 2010 census"). */
 const YEAR = /^(1[7-9]|20)\d\d$/;
 
