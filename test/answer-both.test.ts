@@ -1,10 +1,12 @@
 // Answers to questions that ask whether two things are both of a kind (src/answer/both.ts): yes when
 // both listed documents' opening passages hold the kind's words (every capitalised one, half of the
-// others at least), no when one does not; each cites the two documents; none answers (undefined, so
-// the reader does) when a thing is not listed, the question asks a sameness, likeness or degree, or
-// it names no kind.
+// others at least; a country by the document's own), no when one does not; and whether they share
+// the person behind them (same-person.ts): yes when the names after the role's words are the same.
+// Each cites the two documents; none answers (undefined, so the reader does) when a thing is not
+// listed, the question asks something else, or a passage does not state what it needs.
 import t from 'tap';
 import { answerBoth } from '../src/answer/both.js';
+import { answerSamePerson } from '../src/answer/same-person.js';
 
 const doc = (doc_id: string, text: string, start = 0) => ({ doc_id, text, start });
 
@@ -69,4 +71,23 @@ t.test('nothing answered: a thing not listed, a sameness or degree, two claims, 
     undefined,
     'the things not asked first',
   );
+});
+
+t.test('the same person behind two things (same-person.ts): yes or no by the name after the role, citing both', async (t) => {
+  const hot = doc('hot', 'Hot Girls Wanted\nHot Girls Wanted is a 2015 documentary film directed by Jill Bauer and Ronna Gradus.');
+  const truth = doc(
+    'truth',
+    'The Truth According to Wikipedia\nThe Truth According to Wikipedia is a 2008 documentary directed by IJsbrand van Veelen.',
+  );
+  const sexy = doc('sexy', 'Sexy Baby\nSexy Baby is a 2012 documentary film. It was directed by Jill Bauer.');
+  const song = doc('song', 'Song of Rain\nSong of Rain is a ballad with music by Ann Lee.');
+  const listed = [hot, truth, sexy, song];
+  t.same(answerSamePerson('Do the documentaries Hot Girls Wanted and The Truth According to Wikipedia have the same director?', listed), {
+    text: 'no',
+    citations: ['hot', 'truth'],
+  });
+  t.equal(answerSamePerson('Were Hot Girls Wanted and Sexy Baby directed by the same person?', listed)?.text, 'yes');
+  t.equal(answerSamePerson('Do Hot Girls Wanted and Song of Rain have the same director?', listed), undefined, 'no director named: none');
+  t.equal(answerSamePerson('Are Hot Girls Wanted and Sexy Baby from the same country?', listed), undefined, 'no role asked');
+  t.equal(answerSamePerson('Do Hot Girls Wanted and Sexy Baby have the same director?', [hot]), undefined, 'one thing listed');
 });

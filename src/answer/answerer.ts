@@ -1,14 +1,15 @@
 // The `answer` of a search with answer=true, built from the passages the search returned. With
 // SVC_ENRICH_MODEL set it comes from that LLM (llm-answer.ts), otherwise natively: a question that
-// compares two documents, asks whether two are both of a kind, or asks of a person's birth, death,
-// nationality or relative is answered by its rules where they find what they need (choice.ts,
-// same-country.ts, both.ts, life-events.ts, person-facts.ts), any other by the reader of the model
-// folder (reader.ts). Invariants: answer() never throws and never outlives the enrichment timeout;
-// a failure is an `error` {type, message, fix} from the error table, of one of the types the Answer
-// schema allows, with `text` null; `citations` are ids of passages that were read (the reader's:
-// its passage's, and the passage that named it when the chain was followed, reader-chain.ts; a
-// rule's: the documents it compared or went through); `source` is `native` or the model. The shape
-// is the API's Answer (src/api-types.ts).
+// compares two documents, asks whether two are both of a kind or share a director, author..., or
+// asks of a person's birth, death, nationality or relative is answered by its rules where they
+// find what they need (choice.ts, same-country.ts, same-person.ts, both.ts, life-events.ts,
+// person-facts.ts), any other by the reader of the model folder (reader.ts). Invariants: answer()
+// never throws and never outlives the enrichment timeout; a failure is an `error` {type, message,
+// fix} from the error table, of one of the types the Answer schema allows, with `text` null;
+// `citations` are ids of passages that were read (the reader's: its passage's, and the passage that
+// named it when the chain was followed, reader-chain.ts; a rule's: the documents it compared or
+// went through); `source` is `native` or the model. The shape is the API's Answer
+// (src/api-types.ts).
 import type { Answer, AnswerError } from '../api-types.js';
 import type { LoadedModelFolder } from '../engine/index.js';
 import { ApiError } from '../errors.js';
@@ -21,6 +22,7 @@ import { answerPersonFact } from './person-facts.js';
 import { NativeReader, READER_FILE } from './reader.js';
 import { chainCitations, type ListedPassage, passagesToRead } from './reader-chain.js';
 import { answerSameCountry } from './same-country.js';
+import { answerSamePerson } from './same-person.js';
 
 /** The error types an answer can carry: the reader's and the LLM client's. */
 const ANSWER_ERRORS: Record<AnswerError['type'], true> = { answer_unavailable: true, enrichment_failed: true, enrichment_timeout: true };
@@ -64,6 +66,7 @@ export class Answerer {
       const ruled =
         answerChoice(question, listed) ??
         answerSameCountry(question, listed) ??
+        answerSamePerson(question, listed) ??
         answerBoth(question, listed) ??
         answerLifeEvent(question, listed) ??
         answerPersonFact(question, listed);

@@ -58,7 +58,7 @@ const NAME_AFTER = new RegExp(
 );
 
 /** The name right after index `at` of `text`, as [start, end), past a nationality before it ("American playwright Tom Cole"). */
-function nameAt(text: string, at: number): [number, number] | undefined {
+export function nameAt(text: string, at: number): [number, number] | undefined {
   const m = NAME_AFTER.exec(text.slice(at));
   if (!m) return undefined;
   const name = m[1]
