@@ -17,7 +17,7 @@ import { type Answered, type Compared, documentsNamedIn, titled } from './compar
 import { countriesIn } from './countries.js';
 import type { ListedPassage } from './reader-chain.js';
 import { countryOf } from './same-country.js';
-import { STOP, words } from './text-units.js';
+import { escapeRegExp, STOP, words } from './text-units.js';
 
 const ASKS = /^(are|is|were|was)\b/i;
 const BOTH = /\bboth\b/i;
@@ -34,7 +34,7 @@ const LOOSE = new Set(['located', 'situated', 'considered', 'known', 'regarded',
 function mention(question: string, title: string): [number, number] | undefined {
   const parts = title.split(/[^\p{L}\p{N}]+/u).filter(Boolean);
   if (parts.length === 0) return undefined;
-  const source = parts.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join(String.raw`[^\p{L}\p{N}]+`);
+  const source = parts.map(escapeRegExp).join(String.raw`[^\p{L}\p{N}]+`);
   const all = [...question.matchAll(new RegExp(String.raw`(?<![\p{L}\p{N}])${source}(?:['’]s)?(?![\p{L}\p{N}])`, 'giu'))];
   const m = all.at(-1);
   return m ? [m.index, m.index + m[0].length] : undefined;

@@ -138,55 +138,35 @@ export function answerChoice<P extends ListedPassage>(question: string, passages
   if (!c) return undefined;
   const [a, b] = c.options.map((o) => documentNamed(o, passages));
   if (!a || !b || a.p.doc_id === b.p.doc_id) return undefined;
-  const picked =
-    c.by === 'words'
-      ? byWords(c, a, b)
-      : c.by === 'count'
-        ? byCount(c, a, b)
-        : c.by === 'measure'
-          ? byMeasure(c, a, b)
-          : byDate(c, a, b, passages);
+  const rule = c.by === 'date' ? undefined : valueRule(c);
+  const picked = c.by === 'date' ? byDate(c, a, b, passages) : rule && byValue(a, b, rule.value, rule.larger);
   if (!picked) return undefined;
   const { win, citations } = picked;
   const at = win.p.text.indexOf(win.title);
   return at < 0 ? undefined : { text: win.p.text.slice(at, at + win.title.length), citations };
 }
 
-/** The option whose passage holds more of the head's words ("which company is based in Kentucky"). */
-function byWords<P extends ListedPassage>(
-  c: Choice,
-  a: Compared<P>,
-  b: Compared<P>,
-): { win: Compared<P>; citations: string[] } | undefined {
-  const [sa, sb] = [a, b].map((o) => headScore(c.head, o.p.text));
-  if (sa === sb) return undefined;
-  const [win, lose] = sa > sb ? [a, b] : [b, a];
-  return { win, citations: [win.p.doc_id, lose.p.doc_id] };
+/**
+ * What a choice not by date compares of each option's passage, and whether the larger wins: how much
+ * of the head's words it holds ("which company is based in Kentucky"), the count it gives of the
+ * noun asked ("more acts"), or the height, area or population it states ("taller").
+ */
+function valueRule(c: Choice): { value: (o: Compared<ListedPassage>) => number | undefined; larger: boolean } | undefined {
+  const { counted, measured } = c;
+  if (c.by === 'words') return { value: (o) => headScore(c.head, o.p.text), larger: true };
+  if (counted) return { value: (o) => countOf(o.p.text, counted.stem), larger: counted.more };
+  if (measured) return { value: (o) => measureIn(o.p.text.slice(titled(o.p).body), measured.measure), larger: measured.larger };
+  return undefined;
 }
 
-/** The option whose passage counts more (or fewer) of the noun asked. */
-function byCount<P extends ListedPassage>(
-  c: Choice,
+/** The option whose value is the larger (the smaller when `larger` is false); none when either is missing or both are equal. */
+function byValue<P extends ListedPassage>(
   a: Compared<P>,
   b: Compared<P>,
+  value: (o: Compared<P>) => number | undefined,
+  larger: boolean,
 ): { win: Compared<P>; citations: string[] } | undefined {
-  if (!c.counted) return undefined;
-  const { stem: noun, more } = c.counted;
-  const [na, nb] = [a, b].map((o) => countOf(o.p.text, noun));
-  if (na === undefined || nb === undefined || na === nb) return undefined;
-  const [win, lose] = na > nb === more ? [a, b] : [b, a];
-  return { win, citations: [win.p.doc_id, lose.p.doc_id] };
-}
-
-/** The option whose passage states the larger (or smaller) height, area or population. */
-function byMeasure<P extends ListedPassage>(
-  c: Choice,
-  a: Compared<P>,
-  b: Compared<P>,
-): { win: Compared<P>; citations: string[] } | undefined {
-  if (!c.measured) return undefined;
-  const { measure, larger } = c.measured;
-  const [va, vb] = [a, b].map((o) => measureIn(o.p.text.slice(titled(o.p).body), measure));
+  const [va, vb] = [a, b].map(value);
   if (va === undefined || vb === undefined || va === vb) return undefined;
   const [win, lose] = va > vb === larger ? [a, b] : [b, a];
   return { win, citations: [win.p.doc_id, lose.p.doc_id] };

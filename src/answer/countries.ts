@@ -3,6 +3,7 @@
 // country key (its first name below); a constituent country maps to its state (England, Scottish ->
 // United Kingdom) and a US state to the United States; matching is by whole words, case-sensitive
 // (names are capitalised), the longest name first ("South Korea" before "Korea").
+import { escapeRegExp } from './text-units.js';
 
 /** `Country|other name|adjective|...[;part|part...]`: the first is the key every other maps to; the names after `;` are of its parts. */
 const TABLE = `Afghanistan|Afghan
@@ -200,9 +201,8 @@ for (const line of TABLE.split('\n')) {
     REGIONS.add(n);
   }
 }
-const literal = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const NAMES = [...KEY.keys()].sort((a, b) => b.length - a.length);
-const ANY = new RegExp(`(?<![\\p{L}\\p{N}])(${NAMES.map(literal).join('|')})(?![\\p{L}\\p{N}])`, 'gu');
+const ANY = new RegExp(`(?<![\\p{L}\\p{N}])(${NAMES.map(escapeRegExp).join('|')})(?![\\p{L}\\p{N}])`, 'gu');
 
 /** A country a text names, and where. */
 export interface CountryMention {

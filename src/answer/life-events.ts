@@ -13,6 +13,7 @@
 import { type Answered, reachedDocuments, relationOf, titled } from './compared.js';
 import { datesOf, type TextDate } from './dates.js';
 import type { ListedPassage } from './reader-chain.js';
+import { cutName } from './text-units.js';
 
 type Asked = { event: 'born' | 'died'; what: 'date' | 'year' | 'place' };
 
@@ -68,10 +69,7 @@ function lifePlace(text: string, event: 'born' | 'died'): { start: number; end: 
     const rest = text.slice(m.index + m[0].length);
     const p = PLACE.exec(rest);
     if (!p) continue;
-    const name = p[2]
-      .split(/\.\s/)[0]
-      .replace(/\s+(of|de|upon|on|la|le|del|di)$/, '')
-      .replace(/[.’']+$/, '');
+    const name = cutName(p[2], /\s+(of|de|upon|on|la|le|del|di)$/);
     if (MONTH_WORD.test(name)) continue;
     const start = m.index + m[0].length + p.index + p[0].length - p[2].length;
     return { start, end: start + name.length };

@@ -16,6 +16,7 @@ import { type Answered, documentNamed, reachedDocuments, relationOf } from './co
 import { countriesIn } from './countries.js';
 import type { ListedPassage } from './reader-chain.js';
 import { countryMention } from './same-country.js';
+import { cutName } from './text-units.js';
 
 type Kin = 'child' | 'spouse' | 'father' | 'mother';
 
@@ -58,13 +59,10 @@ const NAME_AFTER = new RegExp(
 );
 
 /** The name right after index `at` of `text`, as [start, end), past a nationality before it ("American playwright Tom Cole"). */
-export function nameAt(text: string, at: number): [number, number] | undefined {
+function nameAt(text: string, at: number): [number, number] | undefined {
   const m = NAME_AFTER.exec(text.slice(at));
   if (!m) return undefined;
-  const name = m[1]
-    .split(/\.\s/)[0]
-    .replace(/\s+(of|de|von|van|da|di|del|la|le)$/, '')
-    .replace(/[.’']+$/, '');
+  const name = cutName(m[1], /\s+(of|de|von|van|da|di|del|la|le)$/);
   const start = at + m[0].length - m[1].length;
   const [nationality] = countriesIn(name);
   if (nationality?.index === 0 && nationality.name.length < name.length && /\s/.test(name[nationality.name.length]))
@@ -73,13 +71,19 @@ export function nameAt(text: string, at: number): [number, number] | undefined {
   return [start, start + name.length];
 }
 
+/** The first name `text` gives right after one of the (global) `cues` from index `from` on, as [start, end). */
+export function nameAfter(text: string, cues: RegExp, from = 0): [number, number] | undefined {
+  for (const m of text.slice(from).matchAll(cues)) {
+    const at = nameAt(text, from + m.index + m[0].length);
+    if (at) return at;
+  }
+  return undefined;
+}
+
 /** Where the person's passage names the relative asked. */
 function relativeIn(text: string, kin: Kin): [number, number] | undefined {
-  for (const m of text.matchAll(KIN_CUES[kin])) {
-    const first = nameAt(text, m.index + m[0].length);
-    if (first) return first;
-  }
-  if (kin !== 'mother') return undefined;
+  const first = nameAfter(text, KIN_CUES[kin]);
+  if (first || kin !== 'mother') return first;
   for (const m of text.matchAll(/\b(son|daughter|child) of\b/gi)) {
     const father = nameAt(text, m.index + m[0].length);
     const and = father && /^\s+and\s+/.exec(text.slice(father[1]));

@@ -2,13 +2,13 @@
 // and B have the same director?", "Were A and B written by the same author?"): yes or no, which no
 // span of a passage is. The two things are the first two listed documents the question names
 // (compared.ts); each one's person is the name its passage gives first after the role's words
-// ("directed by", "the music of"... : person-facts.ts nameAt). Invariants: the answer is "yes"
+// ("directed by", "the music of"... : person-facts.ts nameAfter). Invariants: the answer is "yes"
 // when both names are the same (normalised as answers are) and "no" otherwise; it cites both
 // documents; nothing is answered (undefined) when the question asks no such role, fewer than two
 // documents are named, or a passage names no one after the role's words, and the reader answers
 // instead.
 import { type Answered, documentsNamedIn, titled } from './compared.js';
-import { nameAt } from './person-facts.js';
+import { nameAfter } from './person-facts.js';
 import type { ListedPassage } from './reader-chain.js';
 import { normalizeAnswer } from './text-units.js';
 
@@ -27,12 +27,8 @@ const SAME = /\b(\w+\s+by\s+)?(?:the\s+)?same\s+(\w+)/i;
 
 /** The name a passage gives first after the role's words, normalised, or undefined when it gives none. */
 function personOf(p: ListedPassage, stated: RegExp): string | undefined {
-  const body = titled(p).body;
-  for (const m of p.text.slice(body).matchAll(stated)) {
-    const at = nameAt(p.text, body + m.index + m[0].length);
-    if (at) return normalizeAnswer(p.text.slice(at[0], at[1]));
-  }
-  return undefined;
+  const at = nameAfter(p.text, stated, titled(p).body);
+  return at && normalizeAnswer(p.text.slice(at[0], at[1]));
 }
 
 /** The answer to a "same person" question from the listed passages, or undefined when it cannot be made. */

@@ -162,6 +162,17 @@ export function analyseQuestion(text: string, idf: (stem: string) => number): Qu
   return { qtype, head: stem(head), terms, weight: Math.max(weight, 1e-6), bigrams };
 }
 
+/** `s` as a regular expression's source that matches it literally. */
+export const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** A name read off a text: cut at a sentence's end, without a trailing joiner ("of", "de"...: `joiner`), full stop or apostrophe. */
+export function cutName(raw: string, joiner: RegExp): string {
+  return raw
+    .split(/\.\s/)[0]
+    .replace(joiner, '')
+    .replace(/[.’']+$/, '');
+}
+
 /** SQuAD's answer normalisation: lowercase, punctuation and the articles a/an/the removed, whitespace collapsed. */
 export function normalizeAnswer(s: string): string {
   return s
