@@ -6,7 +6,7 @@ import t from 'tap';
 import { type LoopParams, modelFitProblem } from '../src/engine/index.js';
 import { returnedConfidence } from '../src/engine/ranking/index.js';
 import { foundHiddenAuroc, type QueryResult } from '../src/train/evaluate.js';
-import { crossCalibrated, fitReturned } from '../src/train/fit-returned.js';
+import { crossCalibrated, fitCalibrations, fitReturned } from '../src/train/fit-returned.js';
 import { mulberry32 } from '../src/train/learners.js';
 import { DEVOTION, openShippedStore } from './helpers/shipped-store.js';
 
@@ -80,6 +80,43 @@ t.test('cross-calibration maps each fold with a fit on the other folds only', as
   t.equal(out[5].confHidden, returnedConfidence(from1, rs[5].confHidden));
   t.equal(out[305].conf, returnedConfidence(from0, rs[305].conf), "fold 1 by fold 0's fit");
   t.same(out[5].found, rs[5].found, 'labels untouched');
+});
+
+t.test('a search held by one document is calibrated apart, its hidden run by its own kind', async (t) => {
+  // two kinds of search whose confidences are right at different rates
+  const other = results(1500, 1, 1, 6, () => 0.3);
+  const held = results(1500, 2, 1.5, 7, () => 0.3).map((r, i) => ({ ...r, oneDocument: true, oneDocumentHidden: i % 2 === 0 }));
+  const rs = [...other, ...held];
+  const p = fitCalibrations(rs, { noAnswer: 0 });
+  t.ok(
+    Math.abs(p.returned.a - 1) < 0.2 && Math.abs(p.returned.b - 1) < 0.25,
+    `the others: a ${p.returned.a.toFixed(3)} b ${p.returned.b.toFixed(3)}`,
+  );
+  t.ok(
+    p.oneDocument && Math.abs(p.oneDocument.a - 2) < 0.3 && Math.abs(p.oneDocument.b - 1.5) < 0.3,
+    `held by one document: a ${p.oneDocument?.a.toFixed(3)} b ${p.oneDocument?.b.toFixed(3)}`,
+  );
+  t.same(
+    fitCalibrations(other, { noAnswer: 0 }),
+    { returned: fitReturned(other, { noAnswer: 0 }) },
+    'none held: no calibration of their own',
+  );
+  const folds = rs.map((_, i) => i % 2);
+  const out = crossCalibrated(rs, folds, { noAnswer: 0.05 });
+  const from1 = fitCalibrations(
+    rs.filter((_, i) => folds[i] === 1),
+    { noAnswer: 0.05 },
+  );
+  const i = 1500 + 2; // held, fold 0, its hidden run held too
+  t.equal(out[i].conf, returnedConfidence(from1.oneDocument, rs[i].conf), "a held search by the other folds' held fit");
+  t.equal(out[i].confHidden, returnedConfidence(from1.oneDocument, rs[i].confHidden));
+  const k = 1500 + 1; // held, fold 1, its hidden run not held
+  const from0 = fitCalibrations(
+    rs.filter((_, n) => folds[n] === 0),
+    { noAnswer: 0.05 },
+  );
+  t.equal(out[k].confHidden, returnedConfidence(from0.returned, rs[k].confHidden), 'a hidden run not held: by the others’ fit');
+  t.equal(out[2].conf, returnedConfidence(from1.returned, rs[2].conf), 'a search not held: by the others’ fit');
 });
 
 t.test("the training log's AUROC ranks each suite's found runs against its hidden ones", async (t) => {

@@ -13,7 +13,7 @@ export function registerTrain(program: Command): void {
     .option('--data <dir>', 'shared data folder (holding bench/ and data/)', path.resolve(PACKAGE_ROOT, '..', 'shared'))
     .option('--out <dir>', 'model folder to write (default models/<name>-<version>)')
     .option('--name <name>', 'model name', 'svc-mh')
-    .option('--model-version <version>', 'model version', '1.18.1')
+    .option('--model-version <version>', 'model version', '1.18.2')
     .option('--seed <n>', 'random seed', '1')
     .option('--folds <k>', 'cross-validation folds', '5')
     .option('--sample <n>', 'train on n questions per suite and their documents only (quick, small model)')

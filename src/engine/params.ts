@@ -48,6 +48,15 @@ export const STAGES = {
    * single-passage answer in hop 1's first five stays where it was (docs/architecture.md).
    */
   keepStage1: 5,
+  /**
+   * The loop stops after hop 1 when hop 1's first `oneDocument` passages all lie in one long
+   * document read whole (RESULT_LIST.longDoc passages or more; not a section of a longer one): the
+   * question is about that document, and the sufficiency models, fitted on stores of short
+   * documents, cannot tell so. Chains from such a list lead to other documents (a chain never stays
+   * inside its first document) and put a passage of another one at the head of the list. Measured
+   * on SQuAD's held-out fold against 3 passages and against no such stop (docs/generalisation.md).
+   */
+  oneDocument: 2,
 } as const;
 
 /** How a stage's result list is assembled (assemble.ts). */

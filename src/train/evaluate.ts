@@ -15,6 +15,9 @@ export interface QueryResult {
   conf: number;
   hops: number;
   confHidden: number;
+  /** whether the search as asked, and with the documents hidden, returned stage 1 held by one long document (LoopOutput.oneDocument) */
+  oneDocument?: boolean;
+  oneDocumentHidden?: boolean;
 }
 
 export function evaluateQueries(items: Item[], params: LoopParams): QueryResult[] {
@@ -24,6 +27,7 @@ export function evaluateQueries(items: Item[], params: LoopParams): QueryResult[
     const found: Record<number, boolean> = {};
     let conf = 0;
     let hops = 0;
+    let oneDocument = false;
     for (const k of REPORT_KS) {
       const out = store.search(q.text, params, { maxResults: k });
       found[k] = sufficient(
@@ -35,10 +39,11 @@ export function evaluateQueries(items: Item[], params: LoopParams): QueryResult[
       if (k === 10) {
         conf = out.confidence;
         hops = out.hopsUsed;
+        oneDocument = out.oneDocument === true;
       }
     }
-    const confHidden = store.search(q.text, params, { maxResults: 10, hidden: q.gold }).confidence;
-    return { query: q, found, conf, hops, confHidden };
+    const hidden = store.search(q.text, params, { maxResults: 10, hidden: q.gold });
+    return { query: q, found, conf, hops, confHidden: hidden.confidence, oneDocument, oneDocumentHidden: hidden.oneDocument === true };
   });
 }
 

@@ -24,7 +24,7 @@ import { fitChains, type Item } from './fit-chains.js';
 import { ConfidenceRows, fitConfidence } from './fit-confidence.js';
 import { fitEncoder, type TrainedEncoder } from './fit-encoder.js';
 import { fitReader, type ReaderMetrics } from './fit-reader.js';
-import { crossCalibrated, fitReturned } from './fit-returned.js';
+import { crossCalibrated, fitCalibrations, type ReturnedCalibrations } from './fit-returned.js';
 import { fitTermWeights } from './fit-term-weights.js';
 import { HYPER } from './hyper.js';
 import { keywordForm } from './keyword-queries.js';
@@ -92,19 +92,26 @@ export function fitAll(
   return { theta, ...chains, exp: HYPER.exp, ...suff(items), tau: HYPER.tau, keywords: suff(keyworded), features: featureNames() };
 }
 
-/** The calibrations of the returned confidence: one from the searches of questions, one from those of keyword queries. */
-export function fitReturnedBoth(results: QueryResult[]): { returned: ReturnedCalibration; keywords: ReturnedCalibration } {
+/** The calibrations of the returned confidence: those from the searches of questions, those from the searches of keyword queries. */
+export function fitReturnedBoth(results: QueryResult[]): { returned: ReturnedCalibrations; keywords: ReturnedCalibrations } {
   return {
-    returned: fitReturned(
+    returned: fitCalibrations(
       results.filter((r) => isQuestion(r.query.text)),
       HYPER.returned,
     ),
-    keywords: fitReturned(
+    keywords: fitCalibrations(
       results.filter((r) => !isQuestion(r.query.text)),
       HYPER.returned,
     ),
   };
 }
+
+/** A model's calibration fields for one kind of query. */
+const calibrationFields = (p: ReturnedCalibrations) => ({
+  returned: p.returned,
+  ...(p.oneDocument ? { returnedOneDocument: p.oneDocument } : {}),
+});
+const shown = (p: ReturnedCalibration) => `σ(${p.a.toFixed(3)}·logit + ${p.b.toFixed(3)})`;
 
 /** The results cross-calibrated (fit-returned.ts) apart: questions by the other folds' questions, keyword queries by their keyword queries. */
 export function crossCalibratedByForm(results: QueryResult[], folds: number[]): QueryResult[] {
@@ -237,9 +244,14 @@ export function fitLoop(
 ): { search: LoopParams; held: QueryResult[]; folds: number[] } {
   const { results: held, folds: heldFolds } = heldOutResults(items, keyworded, folds, theta, o, onFold);
   const { returned, keywords } = fitReturnedBoth(held);
+  const oneDoc = (p: ReturnedCalibrations) => (p.oneDocument ? `, held by one document ${shown(p.oneDocument)}` : '');
   o.log(
-    `returned confidence calibrated as σ(${returned.a.toFixed(3)}·logit + ${returned.b.toFixed(3)}), of keyword queries σ(${keywords.a.toFixed(3)}·logit + ${keywords.b.toFixed(3)})`,
+    `returned confidence calibrated as ${shown(returned.returned)}${oneDoc(returned)}, of keyword queries ${shown(keywords.returned)}${oneDoc(keywords)}`,
   );
   const fitted = fitAll(items, keyworded, theta, o.seed, o.log);
-  return { search: { ...fitted, returned, keywords: { ...fitted.keywords, returned: keywords } }, held, folds: heldFolds };
+  return {
+    search: { ...fitted, ...calibrationFields(returned), keywords: { ...fitted.keywords, ...calibrationFields(keywords) } },
+    held,
+    folds: heldFolds,
+  };
 }

@@ -57,6 +57,8 @@ export interface Sufficiency {
   conf: ConfParams[];
   decide?: ConfParams[];
   returned?: ReturnedCalibration;
+  /** calibration of the confidence of a search stopped because one long document holds hop 1's head (ranking/stages.ts heldByOneDocument; absent: `returned`) */
+  returnedOneDocument?: ReturnedCalibration;
 }
 
 /** The names of the features each weight vector was fitted on, in order (ranking/model-fit.ts checks them). */
@@ -85,6 +87,8 @@ export interface LoopParams {
   tau: number[];
   /** calibration of the confidence returned (absent: returned as is) */
   returned?: ReturnedCalibration;
+  /** the same for a search stopped because one long document holds hop 1's head (absent: `returned`) */
+  returnedOneDocument?: ReturnedCalibration;
   /** the sufficiency models and calibration of keyword queries (absent: those of questions serve them) */
   keywords?: Sufficiency;
   features: FeatureNames;

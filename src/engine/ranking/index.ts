@@ -19,7 +19,7 @@ export { bestMentions, containsPhrase, phraseMentions, titleHits } from './phras
 export { answerKind, isQuestion, isQuestionWord, QUESTION_WORDS, questionDepth, questionNames } from './question.js';
 export { restrictedTerms } from './scan-budget.js';
 export { searchOp, searchScratchBytes } from './search-op.js';
-export { buildHop1, buildHop2, buildHop3, hop1Chains, stageOf } from './stages.js';
+export { buildHop1, buildHop2, buildHop3, heldByOneDocument, hop1Chains, stageOf } from './stages.js';
 export { SUFFICIENCY, SUFFICIENCY_NAMES, sufficiencyFeatures } from './sufficiency-features.js';
 export { rememberedSnapshots, termTable } from './term-ranges.js';
 export { TouchedRows } from './touched-rows.js';

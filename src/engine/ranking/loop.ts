@@ -1,10 +1,12 @@
 // The multi-hop loop (worker side): stage 1 (hop 1), then, unless the calibrated sufficiency of the
-// evidence reaches the model's threshold or max_hops is 1, stage 2 (chains of 2), then likewise
+// evidence reaches the model's threshold, max_hops is 1 or hop 1's first passages lie in one long
+// document (stages.ts heldByOneDocument), stage 2 (chains of 2), then likewise
 // stage 3 (chains of 3). The response comes from the stage run whose evidence is most likely
 // sufficient (a deeper stage must beat a shallower one by STAGES.margin): its result list (assemble,
 // which draws on hop 1's ranking at every stage; stage 1's with the most confident chain stage's
 // documents woven in past its head when one ran), the hop that found each passage and its
-// confidence (recalibrated by the model's `returned` calibration); a query typed as keywords rather
+// confidence (recalibrated by the model's `returned` calibration, or its `returnedOneDocument` when
+// stage 1 is returned held by one long document); a query typed as keywords rather
 // than phrased as a question (isQuestion) is scored by the model's `keywords` sufficiency models and
 // calibration where it has them, its questions' otherwise; hops_used counts the hops run,
 // and the trace has a step per hop (the deepest stage's top chain). A stage-1 result lists
@@ -22,7 +24,7 @@ import { Searcher } from './hops.js';
 import { markTerms, stopIds } from './marks.js';
 import { isQuestion } from './question.js';
 import type { ScratchMode } from './question-scan.js';
-import { buildHop1, buildHop2, buildHop3, hop1Chains, stageOf } from './stages.js';
+import { buildHop1, buildHop2, buildHop3, heldByOneDocument, hop1Chains, stageOf } from './stages.js';
 import { sufficiencyFeatures } from './sufficiency-features.js';
 import type { Chains, HopBuffers, LoopOutput, Stage, Why } from './types.js';
 
@@ -132,7 +134,8 @@ function loop(s: Searcher, c: SearchCorpus, model: ModelDescriptor, m: LoopParam
     const conf = confidence(suff.conf[i], f);
     return { st, conf, decide: suff.decide ? confidence(suff.decide[i], f) : conf };
   };
-  const finish = (ch: Chains, scores: number[], hops: number): LoopOutput => {
+  /** The output of the stages run; `oneDocument`: stage 1's list, held by one long document (its own calibration). */
+  const finish = (ch: Chains, scores: number[], hops: number, oneDocument = false): LoopOutput => {
     const best = done.reduce((a, b) => (b.decide > a.decide + STAGES.margin ? b : a));
     const stop = stopIds(model.params.stop);
     // stage 1 returned after a chain stage ran: the most confident chain stage's documents join its list
@@ -143,7 +146,12 @@ function loop(s: Searcher, c: SearchCorpus, model: ModelDescriptor, m: LoopParam
       hits: list.map(({ row, score, hop, prev }) => ({ row, score, hop, marks: markTerms(c, q.qt, stop, row, prev) })),
       hopsUsed: hops,
       stage: done.indexOf(best) + 1,
-      confidence: scriptCapped(model.params.scripts, q.forms, returnedConfidence(suff.returned, best.conf)),
+      confidence: scriptCapped(
+        model.params.scripts,
+        q.forms,
+        returnedConfidence(oneDocument ? (suff.returnedOneDocument ?? suff.returned) : suff.returned, best.conf),
+      ),
+      ...(oneDocument ? { oneDocument } : {}),
       steps: traceOf(ch, scores, hops, costs),
     };
   };
@@ -153,7 +161,8 @@ function loop(s: Searcher, c: SearchCorpus, model: ModelDescriptor, m: LoopParam
   const st1 = stageOf(c, ch1, h1.h1, Math.max(k, Math.min(task.lead ?? 0, HOPS.rankCap)), h1.ranked);
   done.push(scored(st1, 0, sufficiencyFeatures(c, q, firstOf(st1, k), k)));
   hopDone(h1.pool.length);
-  if (task.maxHops === 1 || done[0].decide >= m.tau[0] || h1.beam.length === 0) return finish(ch1, h1.h1, 1);
+  const held = heldByOneDocument(c, h1.ranked);
+  if (task.maxHops === 1 || done[0].decide >= m.tau[0] || h1.beam.length === 0 || held) return finish(ch1, h1.h1, 1, held);
   const ch2 = buildHop2(s, q, h1, m.exp);
   if (ch2.chains.length === 0) return finish(ch1, h1.h1, 1);
   const sc2 = ch2.X.map((x) => dotw(m.W2, x));

@@ -66,7 +66,9 @@ export function modelFitProblem(m: LoopParams): string | undefined {
     if (models.length !== m.conf.length) return `${name} has ${models.length} stage models; conf has ${m.conf.length}`;
   for (const [name, r] of [
     ['returned', m.returned],
+    ['returnedOneDocument', m.returnedOneDocument],
     ['keywords.returned', m.keywords?.returned],
+    ['keywords.returnedOneDocument', m.keywords?.returnedOneDocument],
   ] as const) {
     if (r !== undefined && !(r.a > 0))
       return `${name} (calibration of the returned confidence) is not {a > 0, b}: it must keep the order of confidences`;

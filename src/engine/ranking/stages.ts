@@ -4,7 +4,7 @@
 // Building a stage's candidates needs only the weights of earlier stages, so training can fit them
 // in order. A stage's result list (assemble.ts) draws on hop 1's ranking whatever the stage.
 import type { ExpansionParams } from '../model/index.js';
-import { STAGES } from '../params.js';
+import { RESULT_LIST, STAGES } from '../params.js';
 import { assemble } from './assemble.js';
 import { chain2Vector, chain3Vector } from './chain-features.js';
 import { chainOrder } from './confidence.js';
@@ -34,6 +34,19 @@ function bestDocs(c: SearchCorpus, rows: number[], order: number[], n: number): 
     if (out.length >= n) break;
   }
   return out;
+}
+
+/**
+ * Whether hop 1's first STAGES.oneDocument passages (`ranked`, best first) all lie in one document
+ * of RESULT_LIST.longDoc passages or more that the loop reads whole: its unit of evidence
+ * (SearchCorpus.docOf) is the document itself, not a section of a longer one, nor a passage of one
+ * over FEATURE_TEXT.docWindow passages (each a unit of its own, which chains may join).
+ */
+export function heldByOneDocument(c: SearchCorpus, ranked: readonly number[]): boolean {
+  const top = ranked.slice(0, STAGES.oneDocument);
+  if (top.length < STAGES.oneDocument) return false;
+  const unit = c.docOf(top[0]);
+  return unit === c.documentOf(top[0]) && c.docRows(top[0])[1] >= RESULT_LIST.longDoc && top.every((row) => c.docOf(row) === unit);
 }
 
 export function buildHop1(s: Searcher, q: Query, W1: number[]): Hop1 {

@@ -193,6 +193,8 @@ export interface LoopOutput {
   /** the stage whose list is returned: 1 when every passage was found by the question alone */
   stage: number;
   confidence: number;
+  /** set when the loop stopped after hop 1 because one long document holds hop 1's head (stages.ts heldByOneDocument) */
+  oneDocument?: boolean;
   /** the trace, with each hop's time in the worker (ms) and how many passages or chains it scored */
   steps: Array<{ hop: number; row: number; why: Why; ms: number; candidates: number }>;
 }
