@@ -57,7 +57,7 @@ export interface Sufficiency {
   conf: ConfParams[];
   decide?: ConfParams[];
   returned?: ReturnedCalibration;
-  /** calibration of the confidence of a search stopped because one long document holds hop 1's head (ranking/stages.ts heldByOneDocument; absent: `returned`) */
+  /** calibration of the confidence of a search that returned hop 1's list held by one long document (ranking/stages.ts heldByOneDocument; absent: `returned`) */
   returnedOneDocument?: ReturnedCalibration;
 }
 
@@ -87,7 +87,7 @@ export interface LoopParams {
   tau: number[];
   /** calibration of the confidence returned (absent: returned as is) */
   returned?: ReturnedCalibration;
-  /** the same for a search stopped because one long document holds hop 1's head (absent: `returned`) */
+  /** the same for a search that returned hop 1's list held by one long document (absent: `returned`) */
   returnedOneDocument?: ReturnedCalibration;
   /** the sufficiency models and calibration of keyword queries (absent: those of questions serve them) */
   keywords?: Sufficiency;

@@ -193,7 +193,7 @@ export interface LoopOutput {
   /** the stage whose list is returned: 1 when every passage was found by the question alone */
   stage: number;
   confidence: number;
-  /** set when the loop stopped after hop 1 because one long document holds hop 1's head (stages.ts heldByOneDocument) */
+  /** set when hop 1's list is returned held by one long document (stages.ts heldByOneDocument: the loop stops there, and calibrates apart) */
   oneDocument?: boolean;
   /** the trace, with each hop's time in the worker (ms) and how many passages or chains it scored */
   steps: Array<{ hop: number; row: number; why: Why; ms: number; candidates: number }>;
