@@ -32,6 +32,7 @@ export {
   buildHop3,
   CHAIN2_NAMES,
   CHAIN3_NAMES,
+  calibrationFor,
   computeFeatures,
   dotw,
   featureNames,

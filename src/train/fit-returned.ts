@@ -6,15 +6,12 @@
 // the model's `returnedOneDocument`; the rest in `returned`. Invariants: only held-out searches are
 // fitted on; crossCalibrated maps a fold's results with calibrations fitted on the other folds
 // alone, so the cross-validated figures stay out-of-sample.
-import { logit, type ReturnedCalibration, returnedConfidence } from '../engine/index.js';
+import { calibrationFor, logit, type ReturnedCalibration, returnedConfidence, type Sufficiency } from '../engine/index.js';
 import type { QueryResult } from './evaluate.js';
 import { fitPlatt } from './learners.js';
 
-/** The calibrations of both kinds of search; `oneDocument` absent when the results hold too few such searches to fit. */
-export interface ReturnedCalibrations {
-  returned: ReturnedCalibration;
-  oneDocument?: ReturnedCalibration;
-}
+/** The calibrations of both kinds of search, as the model holds them; `returnedOneDocument` absent when the results hold too few such searches to fit. */
+export type ReturnedCalibrations = Required<Pick<Sufficiency, 'returned'>> & Pick<Sufficiency, 'returnedOneDocument'>;
 
 /** σ(a·logit(c) + b) fitted to the searches of the held-out results of one kind; undefined when there is nothing to fit. */
 function fitOf(results: QueryResult[], o: { noAnswer: number }, oneDocument: boolean): ReturnedCalibration | undefined {
@@ -46,13 +43,8 @@ export function fitReturned(results: QueryResult[], o: { noAnswer: number }): Re
 
 /** Both calibrations (a search held by one document is calibrated as the others when there are none such to fit on). */
 export function fitCalibrations(results: QueryResult[], o: { noAnswer: number }): ReturnedCalibrations {
-  const oneDocument = fitOf(results, o, true);
-  return { returned: fitReturned(results, o), ...(oneDocument ? { oneDocument } : {}) };
-}
-
-/** The confidence of a search of the given kind under the calibrations. */
-function calibrated(p: ReturnedCalibrations, oneDocument: boolean | undefined, c: number): number {
-  return returnedConfidence(oneDocument ? (p.oneDocument ?? p.returned) : p.returned, c);
+  const returnedOneDocument = fitOf(results, o, true);
+  return { returned: fitReturned(results, o), ...(returnedOneDocument ? { returnedOneDocument } : {}) };
 }
 
 /** The results with each fold's confidences calibrated by a fit on the other folds' results. */
@@ -68,6 +60,10 @@ export function crossCalibrated(results: QueryResult[], folds: number[], o: { no
     );
   return results.map((r, i) => {
     const p = cal.get(folds[i]) as ReturnedCalibrations;
-    return { ...r, conf: calibrated(p, r.oneDocument, r.conf), confHidden: calibrated(p, r.oneDocumentHidden, r.confHidden) };
+    return {
+      ...r,
+      conf: returnedConfidence(calibrationFor(p, r.oneDocument), r.conf),
+      confHidden: returnedConfidence(calibrationFor(p, r.oneDocumentHidden), r.confHidden),
+    };
   });
 }

@@ -106,11 +106,6 @@ export function fitReturnedBoth(results: QueryResult[]): { returned: ReturnedCal
   };
 }
 
-/** A model's calibration fields for one kind of query. */
-const calibrationFields = (p: ReturnedCalibrations) => ({
-  returned: p.returned,
-  ...(p.oneDocument ? { returnedOneDocument: p.oneDocument } : {}),
-});
 const shown = (p: ReturnedCalibration) => `σ(${p.a.toFixed(3)}·logit + ${p.b.toFixed(3)})`;
 
 /** The results cross-calibrated (fit-returned.ts) apart: questions by the other folds' questions, keyword queries by their keyword queries. */
@@ -244,13 +239,13 @@ export function fitLoop(
 ): { search: LoopParams; held: QueryResult[]; folds: number[] } {
   const { results: held, folds: heldFolds } = heldOutResults(items, keyworded, folds, theta, o, onFold);
   const { returned, keywords } = fitReturnedBoth(held);
-  const oneDoc = (p: ReturnedCalibrations) => (p.oneDocument ? `, held by one document ${shown(p.oneDocument)}` : '');
+  const oneDoc = (p: ReturnedCalibrations) => (p.returnedOneDocument ? `, held by one document ${shown(p.returnedOneDocument)}` : '');
   o.log(
     `returned confidence calibrated as ${shown(returned.returned)}${oneDoc(returned)}, of keyword queries ${shown(keywords.returned)}${oneDoc(keywords)}`,
   );
   const fitted = fitAll(items, keyworded, theta, o.seed, o.log);
   return {
-    search: { ...fitted, ...calibrationFields(returned), keywords: { ...fitted.keywords, ...calibrationFields(keywords) } },
+    search: { ...fitted, ...returned, keywords: { ...fitted.keywords, ...keywords } },
     held,
     folds: heldFolds,
   };

@@ -2,7 +2,7 @@
 // then Platt scaling), the recalibration of the confidence a search returns (an increasing map,
 // so it changes no ranking and no stop) and its cap for questions in scripts the model was not
 // trained on. Pure.
-import type { ConfParams, ReturnedCalibration } from '../model/index.js';
+import type { ConfParams, ReturnedCalibration, Sufficiency } from '../model/index.js';
 import { SCRIPTS } from '../params.js';
 import { shareInScripts } from '../text/index.js';
 
@@ -13,6 +13,14 @@ export const logit = (v: number) => {
   const p = Math.min(Math.max(v, 1e-4), 1 - 1e-4);
   return Math.log(p / (1 - p));
 };
+
+/** The calibration a search's confidence goes through: `returnedOneDocument` for hop 1's list held by one long document (absent: `returned`). */
+export function calibrationFor(
+  s: Pick<Sufficiency, 'returned' | 'returnedOneDocument'>,
+  oneDocument = false,
+): ReturnedCalibration | undefined {
+  return oneDocument ? (s.returnedOneDocument ?? s.returned) : s.returned;
+}
 
 /** The returned confidence c as calibrated by p (c itself when the model has no such calibration). */
 export function returnedConfidence(p: ReturnedCalibration | undefined, c: number): number {

@@ -6,7 +6,7 @@ export { assemble, weave } from './assemble.js';
 export { bm25 } from './bm25.js';
 export { cleanTag, hopBuffers, hopScratchBytes } from './buffers.js';
 export { CHAIN2_NAMES, CHAIN3_NAMES, chain2Vector, chain3Vector } from './chain-features.js';
-export { chainOrder, confidence, logit, returnedConfidence } from './confidence.js';
+export { calibrationFor, chainOrder, confidence, logit, returnedConfidence } from './confidence.js';
 export { SearchCorpus, snapshotOf } from './corpus.js';
 export { computeFeatures, dotw, type Feature, namesOf } from './feature-table.js';
 export { heldBy, presence, qcovOf } from './features-common.js';

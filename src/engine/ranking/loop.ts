@@ -17,7 +17,7 @@
 import type { LoopParams, ModelDescriptor, Sufficiency } from '../model/index.js';
 import { HOPS, SCAN, STAGES } from '../params.js';
 import { listOf, weave } from './assemble.js';
-import { chainOrder, confidence, returnedConfidence, scriptCapped } from './confidence.js';
+import { calibrationFor, chainOrder, confidence, returnedConfidence, scriptCapped } from './confidence.js';
 import type { SearchCorpus } from './corpus.js';
 import { dotw } from './feature-table.js';
 import { Searcher } from './hops.js';
@@ -146,11 +146,7 @@ function loop(s: Searcher, c: SearchCorpus, model: ModelDescriptor, m: LoopParam
       hits: list.map(({ row, score, hop, prev }) => ({ row, score, hop, marks: markTerms(c, q.qt, stop, row, prev) })),
       hopsUsed: hops,
       stage: done.indexOf(best) + 1,
-      confidence: scriptCapped(
-        model.params.scripts,
-        q.forms,
-        returnedConfidence(oneDocument ? (suff.returnedOneDocument ?? suff.returned) : suff.returned, best.conf),
-      ),
+      confidence: scriptCapped(model.params.scripts, q.forms, returnedConfidence(calibrationFor(suff, oneDocument), best.conf)),
       ...(oneDocument ? { oneDocument } : {}),
       steps: traceOf(ch, scores, hops, costs),
     };
