@@ -7,7 +7,7 @@
 // and none answers (undefined, so the reader does) when a document, a date, a quantity or a country
 // is missing, the dates are equal, or the question asks something else.
 import t from 'tap';
-import { answerChoice, choiceOf } from '../src/answer/choice.js';
+import { answerChoice, choiceOf, numberWord } from '../src/answer/choice.js';
 import { documentNamed, documentsNamedIn, relatedDocument, relationOf } from '../src/answer/compared.js';
 import { countriesIn } from '../src/answer/countries.js';
 import { compareDates, datesOf, eventDate, lifeDates } from '../src/answer/dates.js';
@@ -55,6 +55,19 @@ t.test('dates: every form, in text order, compared by what both state', async (t
   );
   t.equal(lifeDates('Ann Lee (born 1950) is a painter. She died in Paris on 3 May 2001.').died?.year, 2001, 'or "died" does');
   t.equal(lifeDates('Ann Lee (born 1950) is a painter.').died, undefined);
+  t.equal(
+    lifeDates('In 1975 Ann Lee (born 3 May 1950) moved to Paris.', { loose: true }).born?.year,
+    1950,
+    'the bracket after the name before the first date',
+  );
+  t.same(
+    [lifeDates('Ann Lee\nAnn Lee (died 1911) was a painter.', { from: 8, loose: true })].map((d) => [d.born, d.died?.year]),
+    [[undefined, 1911]],
+    'a bracket that states only the death gives no birth, loose or not',
+  );
+  t.same(lifeDates('The film was released in 1950.'), { born: undefined, died: undefined }, 'strict: no bracket, no "born": nothing');
+  t.equal(lifeDates('The film was released in 1950.', { loose: true }).born?.year, 1950, 'loose: the first date');
+  t.equal(lifeDates('Ann Lee was born in Leeds on 3 May 1950 and died in 2001.').born?.year, 1950, 'the date "born" leads to');
   t.equal(
     eventDate('Lonestar won awards in 1999. The band was formed in 1992 in Nashville.', /\bformed\b/g)?.year,
     1992,
@@ -327,6 +340,30 @@ t.test('a choice by a count: the number a passage gives right before the noun as
     answerChoice('Which opera is more famous, Don Quichotte or Tosca?', [tosca, quichotte]),
     undefined,
     '...finds no number before it',
+  );
+});
+
+t.test('a count written in words past twenty', async (t) => {
+  t.same(
+    ['5', '1,200', 'nineteen', 'twenty', 'forty', 'twenty-one', 'ninety-nine', 'twenty\u2011two'].map(numberWord),
+    [5, 1200, 19, 20, 40, 21, 99, 22],
+  );
+  t.same(
+    ['hundred', 'twenty-ten', 'twenty-one-two', 'one-twenty', 'in', ''].map(numberWord),
+    [-1, -1, -1, -1, -1, -1],
+    'not a number up to 99',
+  );
+  const ferns = doc('f', 'Ferns\nThe genus Aspidium holds thirty-five species of ferns.');
+  const mosses = doc('m', 'Mosses\nThe genus Bryum holds twenty-two species of mosses.');
+  t.equal(answerChoice('Which genus has more species, Ferns or Mosses?', [mosses, ferns])?.text, 'Ferns', 'hyphenated: 35 against 22');
+  const lichens = doc('l', 'Lichens\nThe genus Cladonia holds thirty five species of lichens.');
+  const algae = doc('a', 'Algae\nThe genus Ulva holds nine species of algae.');
+  t.equal(answerChoice('Which genus has fewer species, Lichens or Algae?', [lichens, algae])?.text, 'Algae', 'two words: 35 against 9');
+  const liverworts = doc('w', 'Liverworts\nThe genus Riccia holds forty species.');
+  t.equal(
+    answerChoice('Which genus has more species, Lichens or Liverworts?', [lichens, liverworts])?.text,
+    'Liverworts',
+    'tens alone: 40 against 35',
   );
 });
 

@@ -48,20 +48,37 @@ const BY_DEGREE =
 
 /** "more acts", "fewest species": a count the question compares, and its noun. */
 const COUNTED = /\b(more|most|fewer|fewest|less|least)\s+([\p{L}-]+)/iu;
-const NUMBER_WORDS =
-  'zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty'.split(
+const UNITS =
+  'zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen'.split(
     ' ',
   );
+const TENS = ['', '', 'twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety'];
 
-/** The count a passage gives of a noun: the first number within three words before it ("in five acts", "about 75 species"). */
+/** The number a word writes: digits ("75", "1,200"), or words from "zero" to "ninety-nine" ("five", "forty", "twenty-one"); -1 when none. */
+export function numberWord(word: string): number {
+  const w = word.replace(/,/g, '');
+  if (/^\d+(\.\d+)?$/.test(w)) return Number(w);
+  const unit = UNITS.indexOf(w);
+  if (unit >= 0) return unit;
+  const [tens, ones, ...rest] = w.split(/[-\u2010\u2011]/);
+  const t = TENS.indexOf(tens);
+  if (t < 2 || rest.length > 0) return -1;
+  if (ones === undefined) return t * 10;
+  const o = UNITS.indexOf(ones);
+  return o >= 1 && o <= 9 ? t * 10 + o : -1;
+}
+
+/** The count a passage gives of a noun: the first number within three words before it ("in five acts", "about 75 species", "thirty five species"). */
 function countOf(text: string, nounStem: string): number | undefined {
   const w = words(text);
   for (let i = 0; i < w.stem.length; i++) {
     if (w.stem[i] !== nounStem) continue;
     for (let j = i - 1; j >= Math.max(0, i - 3); j--) {
-      const word = w.lower[j].replace(/,/g, '');
-      const n = /^\d+(\.\d+)?$/.test(word) ? Number(word) : NUMBER_WORDS.indexOf(word);
-      if (n >= 0) return n;
+      const n = numberWord(w.lower[j]);
+      if (n < 0) continue;
+      // "thirty five": a unit written as a word of its own after its tens
+      const tens = j > 0 && n >= 1 && n <= 9 && /^[a-z]+$/.test(w.lower[j]) ? numberWord(w.lower[j - 1]) : -1;
+      return tens >= 20 && tens < 100 && tens % 10 === 0 ? tens + n : n;
     }
   }
   return undefined;
@@ -127,9 +144,10 @@ function headScore(head: string, text: string): number {
   return score;
 }
 
-/** The date the choice compares in one option's evidence text. */
-function dateOf(c: Choice, text: string): TextDate | undefined {
-  return c.event === 'other' ? eventDate(text, EVENT_CUES) : lifeDates(text)[c.event];
+/** The date the choice compares in one option's evidence passage. */
+function dateOf(c: Choice, evidence: ListedPassage): TextDate | undefined {
+  const { text } = evidence;
+  return c.event === 'other' ? eventDate(text, EVENT_CUES) : lifeDates(text, { from: titled(evidence).body, loose: true })[c.event];
 }
 
 /** The answer to a choice question from the listed passages, or undefined when it cannot be made. */
@@ -181,7 +199,7 @@ function byDate<P extends ListedPassage>(
 ): { win: Compared<P>; citations: string[] } | undefined {
   const [da, db] = [a, b].map((o) => {
     const evidence = c.relation ? relatedDocument(o.p, c.relation, passages) : o.p;
-    const date = evidence && dateOf(c, evidence.text);
+    const date = evidence && dateOf(c, evidence);
     return evidence && date ? { evidence, date } : undefined;
   });
   if (!da || !db) return undefined;

@@ -1,5 +1,6 @@
 // The dates a text states, for the answers that compare two documents by when something happened
-// (choice.ts, life-events.ts). Invariants: a date is a year from 1000 to 2099, with its month and day when the
+// (choice.ts) and the answers of when a person was born or died (life-events.ts), read one way for
+// both (lifeDates). Invariants: a date is a year from 1000 to 2099, with its month and day when the
 // text gives them ("23 April 1894", "April 23, 1894", "April 1894"); dates are listed in text order
 // by where they start; a day-less or month-less date compares equal to any date of its year (and
 // month), so two dates are ordered only when what both state differs.
@@ -48,18 +49,61 @@ export function compareDates(a: TextDate, b: TextDate): number {
   return a.month < b.month ? -1 : 1;
 }
 
-/** A person's dates: the first date of the text is the birth; the death is the date a dash or "died" leads to next. */
-export function lifeDates(text: string): { born?: TextDate; died?: TextDate } {
+/** Where a bracket lies in a text: from its "(" to its ")". */
+export interface Bracket {
+  start: number;
+  end: number;
+}
+
+/** The bracket after a person's name that holds their dates ("(4 May 1911 – 2 June 1988)", "(born 1950)"): the first opening within 300 characters of `from`, when it holds a date. */
+export function lifeBracket(text: string, from = 0): Bracket | undefined {
+  const open = text.indexOf('(', from);
+  if (open < 0 || open - from > 300) return undefined;
+  const close = text.indexOf(')', open);
+  if (close < 0) return undefined;
+  return datesOf(text.slice(open, close)).length ? { start: open, end: close } : undefined;
+}
+
+/**
+ * A person's birth and death as their text states them. In the bracket after their name (the first
+ * from `from`, where the text after a title line starts): its first date is the birth unless "died"
+ * or "d." leads to it, and the date a dash leads to from it, or else the one "died" leads to, the
+ * death. Failing the bracket, the first date within 60 characters after "born" / "died". `loose`
+ * (the comparisons, which need a date of each option): failing those too, the text's first date
+ * other than the death is the birth, and the death the date a dash (or "to") leads to from it within 40 characters, or else
+ * the first within 60 characters after "death".
+ */
+export function lifeDates(text: string, o: { from?: number; loose?: boolean } = {}): { born?: TextDate; died?: TextDate } {
   const ds = datesOf(text);
-  if (ds.length === 0) return {};
-  const born = ds[0];
-  for (const d of ds.slice(1)) {
-    const between = text.slice(born.end, d.start);
-    if (between.length <= 40 && /[-–—]|\bto\b/.test(between) && !/[)]/.test(between)) return { born, died: d };
+  const after = (cue: RegExp, not?: TextDate) => {
+    const m = cue.exec(text);
+    return m ? ds.find((d) => d !== not && d.start > m.index && d.start - m.index <= 60) : undefined;
+  };
+  let born: TextDate | undefined;
+  let died: TextDate | undefined;
+  const bracket = lifeBracket(text, o.from);
+  if (bracket) {
+    const inside = ds.filter((d) => d.start > bracket.start && d.end <= bracket.end);
+    if (!/\b(died|d\.)\s*$/.test(text.slice(bracket.start, inside[0].start))) born = inside[0];
+    if (inside.length >= 2 && /[-–—]/.test(text.slice(inside[0].end, inside[1].start))) died = inside[1];
+    else {
+      const m = /\b(died|d\.)\s/.exec(text.slice(bracket.start, bracket.end));
+      if (m) died = inside.find((d) => d.start > bracket.start + m.index);
+    }
   }
-  const died = /\b(died|death)\b/i.exec(text);
-  const after = died ? ds.find((d) => d.start > died.index && d.start - died.index <= 60) : undefined;
-  return { born, died: after };
+  born ??= after(/\bborn\b/i);
+  died ??= after(/\bdied\b/i);
+  if (o.loose) {
+    born ??= ds.find((d) => d !== died);
+    const first = born;
+    if (first)
+      died ??= ds.find((d) => {
+        const between = text.slice(first.end, d.start);
+        return d.start > first.end && between.length <= 40 && /[-–—]|\bto\b/.test(between) && !/[)]/.test(between);
+      });
+    died ??= after(/\b(died|death)\b/i, born);
+  }
+  return { born, died };
 }
 
 /** The date an event of the text has: the first within 60 characters after one of `cues`, else the text's first date. */

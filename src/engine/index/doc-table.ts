@@ -172,6 +172,27 @@ export class DocTable {
     return this.segs[slot] === seg && row >= this.cols.first[slot] && row < this.cols.first[slot] + this.cols.count[slot];
   }
 
+  /** Rows of a document as numbered over `segments` laid end to end ([] when it is in none of them). */
+  rowsIn(id: string, segments: readonly Segment[]): number[] {
+    const slot = this.slotOf(id);
+    if (slot === undefined) return [];
+    let base = 0;
+    for (const s of segments) {
+      if (s === this.segs[slot]) return Array.from({ length: this.count(slot) }, (_, i) => base + this.first(slot) + i);
+      base += s.nRows;
+    }
+    return [];
+  }
+
+  /** The id of the document a row numbered over `segments` laid end to end was written for. */
+  idOfRow(row: number, segments: readonly Segment[]): string | undefined {
+    for (const s of segments) {
+      if (row < s.nRows) return this.idOf(s.rowSlot[row]);
+      row -= s.nRows;
+    }
+    return undefined;
+  }
+
   /** Ids of the live documents, by slot. */
   *keys(): IterableIterator<string> {
     for (const slot of this.liveSlots()) yield this.idOf(slot)!;

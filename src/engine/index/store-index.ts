@@ -17,7 +17,8 @@
 // - a merge moves documents without flagging their source rows dead: a search that snapshot the
 //   sources still sees every document there, and a row maps back to its document while the document's
 //   version (set by each upsert, kept by a merge) is the row's;
-// - live-row statistics (count, summed lengths) always equal those of the rows not flagged dead;
+// - live-row statistics (count, summed lengths) always equal those of the rows not flagged dead
+//   (live-stats.ts: every flag change is accounted there);
 // - segments are merged in the background (merges.ts): by the tiered policy after each write, and
 //   once a store has seen no write for a moment, its smallest segments into one;
 // - persist() writes the state as it is at the call, restore() takes one into a new index only
@@ -30,6 +31,7 @@ import { runSearch } from './dispatch.js';
 import { DocFilters } from './doc-filters.js';
 import { DocTable } from './doc-table.js';
 import { compileFilter } from './filter.js';
+import { LiveStats } from './live-stats.js';
 import { SegmentMerges } from './merges.js';
 import { readIndex, writeIndex } from './persist.js';
 import { allocateBlocks, freeBlocks, ownDeadFlags, Reservations, type SegmentBlocks, writeTieKeys } from './segment-blocks.js';
@@ -46,9 +48,7 @@ export class MemoryStoreIndex implements StoreIndex {
   private readonly table = new DocTable();
   private readonly filters = new DocFilters(this.table);
   private nextVersion = 1;
-  private liveRows = 0;
-  private liveBody = 0;
-  private liveTitle = 0;
+  private readonly live = new LiveStats();
   private closed = false;
   /** The blocks reserve() set aside, per batch, until apply() or release() */
   private readonly reserved: Reservations<EncodedBatch>;
@@ -72,7 +72,7 @@ export class MemoryStoreIndex implements StoreIndex {
   }
 
   get passageCount(): number {
-    return this.liveRows;
+    return this.live.liveRows;
   }
 
   get documentCount(): number {
@@ -227,7 +227,7 @@ export class MemoryStoreIndex implements StoreIndex {
       if (from >= 0) {
         const source = this.table.segs[from]!;
         const start = this.table.first(from);
-        for (let row = start; row < start + this.table.count(from); row++) this.account(source, row, -1);
+        for (let row = start; row < start + this.table.count(from); row++) this.live.account(source, row, -1);
         if (source.liveRows === 0) this.dropSegment(source);
         slot = from;
         version = this.table.version(from);
@@ -253,7 +253,7 @@ export class MemoryStoreIndex implements StoreIndex {
     const flags = this.ctx.heap.views.u8At(seg.dead, seg.nRows);
     for (let r = this.table.first(slot), end = r + this.table.count(slot); r < end; r++) {
       flags[r] = 0;
-      this.account(seg, r, 1);
+      this.live.account(seg, r, 1);
     }
   }
 
@@ -265,17 +265,10 @@ export class MemoryStoreIndex implements StoreIndex {
     for (let r = this.table.first(slot), end = r + this.table.count(slot); r < end; r++) {
       if (flags[r] === 0) {
         flags[r] = 1;
-        this.account(seg, r, -1);
+        this.live.account(seg, r, -1);
       }
     }
     if (seg.liveRows === 0) this.dropSegment(seg);
-  }
-
-  private account(seg: Segment, row: number, sign: 1 | -1): void {
-    seg.liveRows += sign;
-    this.liveRows += sign;
-    this.liveBody += sign * seg.blen[row];
-    this.liveTitle += sign * seg.tlen[row];
   }
 
   private dropSegment(seg: Segment): void {
@@ -325,13 +318,7 @@ export class MemoryStoreIndex implements StoreIndex {
       const segments = this.segments.map((s) => ({ ...s }));
       const { scalars, arrays } = this.table.parts(this.segments);
       const copies = Object.fromEntries(Object.entries(arrays).map(([k, a]) => [k, a.slice()])) as typeof arrays;
-      const state = {
-        nextVersion: this.nextVersion,
-        liveRows: this.liveRows,
-        liveBody: this.liveBody,
-        liveTitle: this.liveTitle,
-        segments,
-      };
+      const state = { nextVersion: this.nextVersion, ...this.live.totals(), segments };
       await writeIndex(sink, heap, this.ctx.model.fingerprint, state, { scalars, arrays: copies });
     } finally {
       heap.unpin(token);
@@ -351,9 +338,7 @@ export class MemoryStoreIndex implements StoreIndex {
     this.table.restoreParts(table, state.segments);
     this.segments = state.segments;
     this.nextVersion = state.nextVersion;
-    this.liveRows = state.liveRows;
-    this.liveBody = state.liveBody;
-    this.liveTitle = state.liveTitle;
+    this.live.restore(state);
     this.filters.changed();
     this.merges.armIdle();
     return true;
@@ -363,36 +348,17 @@ export class MemoryStoreIndex implements StoreIndex {
   snapshot(): { segments: Segment[]; stats: CorpusStats } {
     const segments = this.segments.filter((s) => s.liveRows > 0);
     for (const s of segments) s.deadShared = true;
-    const rows = Math.max(this.liveRows, 1);
-    const stats = {
-      rows: this.liveRows,
-      avgBody: this.liveBody / rows || 1,
-      avgTitle: this.liveTitle / rows || 1,
-      avgDoc: this.liveBody / Math.max(this.table.size, 1) || 1,
-    };
-    return { segments, stats };
+    return { segments, stats: this.live.corpus(this.table.size) };
   }
 
   /** Global rows (in `segments` order) of a document, or [] when it is not in them. */
   rowsOf(docId: string, segments: Segment[]): number[] {
-    const slot = this.table.slotOf(docId);
-    if (slot === undefined) return [];
-    const first = this.table.first(slot);
-    let base = 0;
-    for (const s of segments) {
-      if (s === this.table.segs[slot]) return Array.from({ length: this.table.count(slot) }, (_, i) => base + first + i);
-      base += s.nRows;
-    }
-    return [];
+    return this.table.rowsIn(docId, segments);
   }
 
   /** The document id of a global row of `segments`. */
   docIdOf(row: number, segments: Segment[]): string | undefined {
-    for (const s of segments) {
-      if (row < s.nRows) return this.table.idOf(s.rowSlot[row]);
-      row -= s.nRows;
-    }
-    return undefined;
+    return this.table.idOfRow(row, segments);
   }
 
   /**
