@@ -1,4 +1,4 @@
-// `npm run eval -- --suite ../shared/bench/<suite> [--limit N] [--warmup N] [--url BASE] [--model DIR] [--max-results 10] [--keywords] [--untitled] [--headings generic|topic] [--hide-gold | --ask ../shared/bench/<suite>]`
+// `npm run eval -- --suite ../shared/bench/<suite> [--limit N] [--warmup N] [--url BASE] [--model DIR] [--max-results 10] [--keywords] [--untitled] [--headings generic|topic] [--hide-gold | --hide-paragraph | --ask ../shared/bench/<suite>]`
 // Runs a benchmark suite against a real server over HTTP: starts one (port 0, temp data dir, the
 // given or shipped model) unless --url names a running one, ingests the suite's corpus in batches
 // of 1000, waits until the store has settled (its idle merge done), searches every query and prints the metrics of ../shared/bench/README.md: all-gold@k
@@ -10,7 +10,8 @@
 // ../shared/bench/<other suite> asks that suite's queries of this suite's corpus instead, with the
 // same no-answer report: for a corpus on other subjects (the multi-hop suites' questions against
 // squad-articles-dev's 48 articles; not squad-articles-dev's against the wiki-pool, which holds
-// those articles' paragraphs). --dump FILE also asks for the trace and writes every response, less
+// those articles' paragraphs). --hide-paragraph (a long-document suite) asks each question of its
+// article with the paragraph it was written on removed (bench/hide-paragraph.ts), with the same report. --dump FILE also asks for the trace and writes every response, less
 // its `latency_ms` and its trace's times, one JSON line per query in the suite's order, from a
 // store reopened after the ingest: two builds are compared byte for byte with `cmp` (a refactor
 // must leave them identical). --keywords asks every query as a user who types keywords would
@@ -29,6 +30,7 @@ import type { Query } from './bench-util.js';
 import { noAnswerMetrics, type QueryOutcome, suiteMetrics } from './eval-metrics.js';
 import { evalServer, ingestCorpus, readSuite, untitledDocs } from './eval-server.js';
 import { HEADINGS, type HeadingKind, headedCorpus } from './headed.js';
+import { askWithoutParagraphs } from './hide-paragraph.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -41,6 +43,7 @@ const { values: args } = parseArgs({
     concurrency: { type: 'string', default: '1' },
     warmup: { type: 'string', default: '32' },
     'hide-gold': { type: 'boolean', default: false },
+    'hide-paragraph': { type: 'boolean', default: false },
     keywords: { type: 'boolean', default: false },
     untitled: { type: 'boolean', default: false },
     headings: { type: 'string' },
@@ -63,7 +66,7 @@ if (args.generalisation) {
 }
 if (!args.suite) {
   process.stderr.write(
-    'usage: npm run eval -- --suite ../shared/bench/<suite> [--limit N] [--warmup N] [--url BASE] [--model DIR] [--keywords] [--untitled] [--headings generic|topic] [--hide-gold | --ask ../shared/bench/<suite>] [--json]\n       npm run eval -- --generalisation [--out FILE] [--sample N] [--squad-queries N] [--held-out S,...]\n',
+    'usage: npm run eval -- --suite ../shared/bench/<suite> [--limit N] [--warmup N] [--url BASE] [--model DIR] [--keywords] [--untitled] [--headings generic|topic] [--hide-gold | --hide-paragraph | --ask ../shared/bench/<suite>] [--json]\n       npm run eval -- --generalisation [--out FILE] [--sample N] [--squad-queries N] [--held-out S,...]\n',
   );
   process.exit(2);
 }
@@ -74,8 +77,12 @@ let queries = asked.queries;
 if (args.limit) queries = queries.slice(0, Number(args.limit));
 if (args.keywords) queries = queries.map((q) => ({ ...q, query: keywordForm(q.query) }));
 // --hide-gold: every gold document of the queries is left out, so no query has its answer in the store.
-const noAnswer = args['hide-gold'] || args.ask !== undefined;
-const hidden = new Set<string>(noAnswer ? queries.flatMap((q) => q.gold_doc_ids) : []);
+const noAnswer = args['hide-gold'] || args['hide-paragraph'] || args.ask !== undefined;
+if (args['hide-paragraph'] && (args['hide-gold'] || args.ask || queries.some((q) => q.gold_paragraph === undefined))) {
+  process.stderr.write('--hide-paragraph needs a long-document suite (queries with gold_paragraph), without --hide-gold or --ask\n');
+  process.exit(2);
+}
+const hidden = new Set<string>(args['hide-gold'] || args.ask ? queries.flatMap((q) => q.gold_doc_ids) : []);
 const kept = suite.corpus.filter((d) => !hidden.has(d.id));
 // --untitled: every document without its title (its first line when that is the title, and metadata.title)
 const untitledOrNot = args.untitled ? untitledDocs(kept) : kept;
@@ -104,22 +111,27 @@ for (let i = 0; i < Number(args.warmup) && queries.length; i++) {
 }
 
 const outcomes: Array<QueryOutcome & { query: Query }> = new Array(queries.length);
-let next = 0;
-async function worker() {
-  while (next < queries.length) {
-    const i = next++;
-    const q = queries[i];
-    const started = performance.now();
-    const r = await call('POST', `/stores/${store}/search`, {
-      query: q.query,
-      max_results: maxResults,
-      ...(args['max-hops'] ? { max_hops: Number(args['max-hops']) } : {}),
-      ...(args.dump ? { return_trace: true } : {}),
-    });
-    outcomes[i] = { query: q, result: r, roundTripMs: performance.now() - started };
-  }
+/** Asks the queries at `indices`, --concurrency at a time. */
+async function ask(indices: number[]) {
+  let next = 0;
+  const worker = async () => {
+    while (next < indices.length) await askOne(indices[next++]);
+  };
+  await Promise.all(Array.from({ length: Number(args.concurrency) }, worker));
 }
-await Promise.all(Array.from({ length: Number(args.concurrency) }, worker));
+async function askOne(i: number) {
+  const q = queries[i];
+  const started = performance.now();
+  const r = await call('POST', `/stores/${store}/search`, {
+    query: q.query,
+    max_results: maxResults,
+    ...(args['max-hops'] ? { max_hops: Number(args['max-hops']) } : {}),
+    ...(args.dump ? { return_trace: true } : {}),
+  });
+  outcomes[i] = { query: q, result: r, roundTripMs: performance.now() - started };
+}
+const absentWithoutParagraph = args['hide-paragraph'] ? await askWithoutParagraphs(call, store, corpus, queries, ask) : undefined;
+if (!absentWithoutParagraph) await ask(queries.map((_, i) => i));
 await stop();
 if (args.dump) {
   // less the times, the trace's included, so that two builds' dumps compare byte for byte
@@ -131,14 +143,14 @@ if (args.dump) {
 }
 
 // the questions whose answer no document of the store holds (the gold ones are already left out)
-const absentFromStore = (text: AnswerText) => outcomes.map((o) => text.absent(o.query.answers, []));
+const absentFromStore = (text: AnswerText) => absentWithoutParagraph ?? outcomes.map((o) => text.absent(o.query.answers, []));
 const metrics = noAnswer
   ? noAnswerMetrics(outcomes, absentFromStore(new AnswerText(corpus)))
   : suiteMetrics(outcomes, { ingestDocs: corpus.length, ingestSeconds, maxResults });
 if (args.json) process.stdout.write(`${JSON.stringify({ suite: suite.name, queries: queries.length, ...metrics }, null, 2)}\n`);
 else {
   process.stdout.write(
-    `suite ${suite.name}: ${queries.length} queries${asked === suite ? '' : ` of ${asked.name}`}${args.keywords ? ' as keywords' : ''}${args.untitled ? ', documents untitled' : ''}, corpus ${corpus.length} documents${corpus.length < suite.corpus.length ? ` (${suite.corpus.length - corpus.length} gold documents hidden)` : ''}, max_results ${maxResults}\n`,
+    `suite ${suite.name}: ${queries.length} queries${asked === suite ? '' : ` of ${asked.name}`}${args.keywords ? ' as keywords' : ''}${args.untitled ? ', documents untitled' : ''}${absentWithoutParagraph ? ', each asked without its paragraph' : ''}, corpus ${corpus.length} documents${corpus.length < suite.corpus.length ? ` (${suite.corpus.length - corpus.length} gold documents hidden)` : ''}, max_results ${maxResults}\n`,
   );
   for (const [k, v] of Object.entries(metrics))
     process.stdout.write(`  ${k.padEnd(24)} ${typeof v === 'number' ? (Number.isInteger(v) ? v : v.toFixed(3)) : v}\n`);
