@@ -97,7 +97,28 @@ export function generalisationMarkdown(
       ]),
     ),
     '',
+    ...paragraphTable(suites),
   ].join('\n');
+}
+
+/** The long-document suites asked with the passages of each question's own paragraph hidden (none: no lines). */
+function paragraphTable(suites: SuiteGeneralisation[]): string[] {
+  const long = suites.filter((s) => s.noAnswer.paragraphMean !== undefined);
+  if (long.length === 0) return [];
+  return [
+    'A question asked of its article with the passages of its own paragraph hidden: the document is there and does not say it (SQuAD 2.0-style).',
+    '',
+    table(
+      ['suite', 'paragraph hidden: mean confidence', 'AUROC', 'found: mean confidence'],
+      long.map((s) => [
+        s.suite,
+        f3(s.noAnswer.paragraphMean ?? Number.NaN),
+        f3(s.noAnswer.paragraphAuroc ?? Number.NaN),
+        f3(s.loso.confFound),
+      ]),
+    ),
+    '',
+  ];
 }
 
 export async function runGeneralisation(args: {

@@ -6,15 +6,17 @@
 // Invariants: the store holds the suite's corpus as ingested before and after; a question counts as
 // absent from the store when no document, the shortened article included, holds one of its answers.
 import { AnswerText } from '../src/train/answer-presence.js';
+import { paragraphRange } from '../src/train/data.js';
 import type { Doc, Query } from './bench-util.js';
 import type { Call } from './eval-server.js';
 
-/** A long-document suite's paragraphs are separated by blank lines (../shared/bench/README.md). */
-export const withoutParagraph = (text: string, paragraph: number): string =>
-  text
-    .split(/\n\s*\n/)
-    .filter((_, i) => i !== paragraph)
-    .join('\n\n');
+/** The text without its paragraph `paragraph` and the blank line after it (before it, for the last). */
+export function withoutParagraph(text: string, paragraph: number): string {
+  const [start, end] = paragraphRange(text, paragraph);
+  if (end === 0) return text;
+  const next = text.slice(end).match(/^\n\s*\n/)?.[0].length ?? 0;
+  return next > 0 || start === 0 ? text.slice(0, start) + text.slice(end + next) : text.slice(0, start).replace(/\n\s*\n$/, '');
+}
 
 /**
  * Asks every query (each with `gold_paragraph`) of `store` with its paragraph removed from its gold

@@ -50,6 +50,14 @@ t.test('every suite held out, untitled and without its answer, on a sample', asy
       absent.reduce((a, q) => a + q.hiddenConf, 0) / absent.length,
       `${s.suite}: their mean hidden confidence`,
     );
+    const paragraph = s.questions.map((q) => q.paragraphConf);
+    if (s.judge === 'answer-passage') {
+      t.ok(
+        paragraph.every((c) => c !== undefined && c >= 0 && c <= 1),
+        `${s.suite}: every question asked without its paragraph`,
+      );
+      t.equal(s.noAnswer.paragraphMean, paragraph.reduce((a, c) => a + (c ?? 0), 0) / paragraph.length, `${s.suite}: their mean`);
+    } else t.ok(paragraph.every((c) => c === undefined) && s.noAnswer.paragraphMean === undefined, `${s.suite}: no paragraph to hide`);
   }
   const md = generalisationMarkdown(suites, {
     date: '2026-01-01',
@@ -59,6 +67,7 @@ t.test('every suite held out, untitled and without its answer, on a sample', asy
   });
   for (const s of suites) t.match(md, `| ${s.suite} |`);
   t.match(md, /## Untitled/);
+  t.match(md, /\| squad-articles-dev \| [\d.]+ \| [\d.]+ \| [\d.]+ \|\n/, 'the paragraph-hidden table');
   t.match(md, /the figures mean nothing/);
 });
 

@@ -68,3 +68,35 @@ t.test('hidden documents leave the statistics and the whole search as if never i
     'the store itself is untouched: a later search finds the film',
   );
 });
+
+t.test('hidden rows: the passages of one paragraph of a long document, as training hides a paragraph', async (t) => {
+  const para = (topic: string, n: number) =>
+    Array.from({ length: n }, (_, i) => `The ${topic} of the valley is described in record ${i + 1} of the survey.`).join(' ');
+  const text = `Valley survey\n\n${para('river', 14)}\n\n${para('castle', 14)}\n\n${para('forest', 14)}`;
+  const long = await openShippedStore([{ id: 'survey', text, metadata: {} }, ...docs]);
+  t.teardown(() => long.close());
+  const rows = long.rowsOf('survey');
+  t.ok(rows.length >= 3, `a long document of ${rows.length} passages`);
+  const start = text.indexOf('The castle');
+  const end = text.indexOf('\n\nThe forest');
+  const castle = long.rowsWithin('survey', start, end);
+  t.ok(castle.length >= 1 && castle.length < rows.length, 'some of its passages, not all');
+  t.ok(
+    castle.every((r) => long.passageText(r).includes('castle')),
+    'each holds some of the paragraph',
+  );
+  t.same(long.rowsWithin('survey', end, end), [], 'an empty range holds no passage');
+  const params = long.model.params.search as LoopParams;
+  const asked = 'What does the survey say of the castle of the valley?';
+  const seen = long.search(asked, params, { maxResults: 10 }).hits.map((h) => h.row);
+  t.ok(
+    castle.some((r) => seen.includes(r)),
+    'asked as it is, the paragraph is found',
+  );
+  const without = long.search(asked, params, { maxResults: 10, hiddenRows: castle }).hits.map((h) => h.row);
+  t.ok(without.length > 0 && without.every((r) => !castle.includes(r)), 'with its rows hidden, none of them is returned');
+  t.ok(
+    without.some((r) => long.docIdOf(r) === 'survey'),
+    'the rest of the document still is',
+  );
+});

@@ -1,8 +1,9 @@
 // An in-process store: the real engine (encoder, segments, worker pool for encoding) over a
 // corpus, searched on the main thread through the same Searcher, stages and loop the workers run,
 // so what training fits and what serving computes are the same features and results. A store can
-// hide documents (the "answer not in the store" runs) as if they had been deleted: no hidden row is
-// returned or counted in the statistics. Segments are loaded as a store is opened (fixed chunks, no
+// hide documents (the "answer not in the store" runs), or some passages of a document (a paragraph
+// its answer is in), as if they had been deleted: no hidden row is returned or counted in the
+// statistics. Segments are loaded as a store is opened (fixed chunks, no
 // background merges), so the row order, and with it every tie between equal scores, never depends
 // on timing.
 import { startEngine } from './engine.js';
@@ -107,17 +108,23 @@ export class InProcessStore {
     return this.rowDoc[row];
   }
 
+  /** Global rows of a document whose passage overlaps [start, end) of its text. */
+  rowsWithin(docId: string, start: number, end: number): number[] {
+    if (end <= start) return [];
+    return this.rowsOf(docId).filter((r) => this.rowSpan[r][0] < end && this.rowSpan[r][1] > start);
+  }
+
   /**
-   * A search view of the store without the `hidden` documents (none by default). Their rows read as
+   * A search view of the store without the `hidden` documents and `hiddenRows` (none by default). Their rows read as
    * deleted ones (dead in a copy of their segments' dead flags) and the statistics leave them out, so
    * document frequencies, idf and average lengths are those of a store that never held them, as in a
    * store asked a question whose answer it lacks. One view with hidden documents at a time: the next
    * call rewrites the copies.
    */
-  corpus(hidden: string[] = []): SearchCorpus {
+  corpus(hidden: string[] = [], hiddenRows: readonly number[] = []): SearchCorpus {
     const snap = this.segments.map(snapshotOf);
     const held = [...new Set(hidden)].filter((id) => this.rowsOf(id).length > 0);
-    const rows = held.flatMap((id) => this.rowsOf(id));
+    const rows = [...new Set([...held.flatMap((id) => this.rowsOf(id)), ...hiddenRows])];
     if (rows.length === 0) return new SearchCorpus(this.runtime.kernels, snap, this.stats, this.model.params.lexical, 0);
     const views = this.runtime.heap.views;
     const { rows: n, avgBody, avgTitle } = this.stats;
@@ -170,9 +177,9 @@ export class InProcessStore {
   search(
     text: string,
     search: LoopParams,
-    opts: { maxHops?: number; maxResults?: number; hidden?: string[] } = {},
+    opts: { maxHops?: number; maxResults?: number; hidden?: string[]; hiddenRows?: readonly number[] } = {},
   ): LoopOutput & { corpus: SearchCorpus } {
-    const corpus = this.corpus(opts.hidden);
+    const corpus = this.corpus(opts.hidden, opts.hiddenRows);
     const model = { ...this.model, params: { ...this.model.params, search } };
     const out = runLoop(corpus, model, { query: text, maxHops: opts.maxHops ?? 4, maxResults: opts.maxResults ?? 10 }, this.buf);
     return { ...out, corpus };

@@ -23,6 +23,22 @@ export interface TrainQuery {
   answers?: string[];
   /** a generated question that trains the returned confidence only: never the chain scorers, the loop's decisions or the reader's re-ordering */
   confidenceOnly?: boolean;
+  /** a long-document question's paragraph: its index among its document's blank-line paragraphs */
+  paragraph?: number;
+}
+
+/** What separates the paragraphs of a long-document suite's documents (../shared/bench/README.md). */
+export const PARAGRAPH_BREAK = /\n\s*\n/g;
+
+/** [start, end) of paragraph `i` of a text whose paragraphs are separated by blank lines ([0, 0) past the last). */
+export function paragraphRange(text: string, i: number): [number, number] {
+  let start = 0;
+  let k = 0;
+  for (const m of text.matchAll(PARAGRAPH_BREAK)) {
+    if (k++ === i) return [start, m.index];
+    start = m.index + m[0].length;
+  }
+  return k === i ? [start, text.length] : [0, 0];
 }
 
 export interface SquadParagraph {
@@ -93,6 +109,7 @@ export class DataFolder {
       answers: string[];
       answerable?: boolean;
       type?: string;
+      gold_paragraph?: number;
     }>('bench/squad-articles-dev/queries.jsonl')
       .filter((q) => q.answerable !== false)
       .slice(0, n)
@@ -103,6 +120,7 @@ export class DataFolder {
         gold: q.gold_doc_ids,
         type: q.type ?? 'single-hop',
         answers: q.answers,
+        ...(q.gold_paragraph === undefined ? {} : { paragraph: q.gold_paragraph }),
       }));
     return { docs, queries };
   }

@@ -7,11 +7,12 @@
 // asked the held-out suite's questions, searched as the server searches (max_results 10, the
 // reader's re-ordering of a one-hop head): over the store as it is, over the same store with every
 // document's title removed (first line and metadata.title; multi-hop suites), with the question's
-// own documents hidden, and over a store on other subjects. Deterministic for a given seed.
+// own documents hidden, with the passages of its own paragraph hidden (squad-articles-dev: the
+// article is there and does not say it), and over a store on other subjects. Deterministic for a given seed.
 import { NativeReader, rerankLead } from '../answer/index.js';
 import { InProcessStore, type LoopParams, type RerankParams } from '../engine/index.js';
 import { AnswerText } from './answer-presence.js';
-import { type CorpusDoc, DataFolder, MULTIHOP_SUITES, type TrainQuery } from './data.js';
+import { type CorpusDoc, DataFolder, MULTIHOP_SUITES, paragraphRange, type TrainQuery } from './data.js';
 import type { Item } from './fit-chains.js';
 import { fitRerank } from './fit-rerank.js';
 import { HYPER, STOP_WORDS } from './hyper.js';
@@ -69,6 +70,9 @@ export interface NoAnswerFigures {
   otherStore: string;
   otherMean: number;
   otherAuroc: number;
+  /** a long-document question asked of its store with the passages of its own paragraph hidden: mean confidence and AUROC (squad-articles-dev) */
+  paragraphMean?: number;
+  paragraphAuroc?: number;
 }
 
 /** One held-out question's searches, for analysis (`--runs FILE`). */
@@ -82,6 +86,7 @@ export interface QuestionRuns {
   /** no document but the question's own holds its answer */
   answerAbsent: boolean;
   otherConf: number;
+  paragraphConf?: number;
   untitledFound?: boolean;
   untitledConf?: number;
 }
@@ -111,8 +116,14 @@ interface Fitted {
 }
 
 /** One search as the server runs it: max_results 10, the head of a one-hop result re-ordered by the reader. */
-function ask(set: TrainSet, q: TrainQuery, m: Fitted, hidden: string[] = []): { rows: number[]; conf: number; hops: number } {
-  const out = set.store.search(q.text, m.search, { maxResults: K, hidden });
+function ask(
+  set: TrainSet,
+  q: TrainQuery,
+  m: Fitted,
+  hidden: string[] = [],
+  hiddenRows: number[] = [],
+): { rows: number[]; conf: number; hops: number } {
+  const out = set.store.search(q.text, m.search, { maxResults: K, hidden, hiddenRows });
   let rows = out.hits.map((h) => h.row);
   if (m.rerank && out.stage === 1) {
     const passages = out.hits.map((h) => ({ row: h.row, score: h.score, text: set.store.passageText(h.row) }));
@@ -176,6 +187,7 @@ function questionRuns(
   absent: boolean[],
   other: number[],
   untitled?: Run[],
+  paragraph?: number[],
 ): QuestionRuns[] {
   const at = KS.indexOf(K);
   return queries.map((q, i) => ({
@@ -187,6 +199,7 @@ function questionRuns(
     hiddenConf: hidden[i],
     answerAbsent: absent[i],
     otherConf: other[i],
+    ...(paragraph ? { paragraphConf: paragraph[i] } : {}),
     ...(untitled ? { untitledFound: untitled[i].found[at], untitledConf: untitled[i].conf } : {}),
   }));
 }
@@ -333,6 +346,12 @@ async function squadFold({ o, data, corpus, queries, squadDev, elapsed }: Evalua
     const loso = figures(runs);
     const foundConf = runs.filter((r) => r.found[KS.indexOf(K)]).map((r) => r.conf);
     const hidden = squadDev.queries.map((q) => ask(squadBare, q, m, q.gold).conf);
+    const texts = new Map(squadDev.docs.map((d) => [d.id, d.text]));
+    const paragraph = squadDev.queries.map((q) => {
+      if (q.paragraph === undefined) throw new Error(`squad-articles-dev question ${q.id} names no paragraph`);
+      const [start, end] = paragraphRange(texts.get(q.gold[0]) ?? '', q.paragraph);
+      return ask(squadBare, q, m, [], squadBare.store.rowsWithin(q.gold[0], start, end)).conf;
+    });
     const answers = new AnswerText(squadDev.docs);
     const absent = squadDev.queries.map((q) => answers.absent(q.answers, q.gold));
     const squadSource = corpus.filter((d) => d.metadata.source === 'squad').map((d) => d.id);
@@ -344,8 +363,12 @@ async function squadFold({ o, data, corpus, queries, squadDev, elapsed }: Evalua
       suite: 'squad-articles-dev',
       judge: 'answer-passage',
       loso,
-      noAnswer: noAnswer(foundConf, hidden, absent, 'wiki-pool without its SQuAD paragraphs', elsewhere),
-      questions: questionRuns(squadDev.queries, runs, hidden, absent, elsewhere),
+      noAnswer: {
+        ...noAnswer(foundConf, hidden, absent, 'wiki-pool without its SQuAD paragraphs', elsewhere),
+        paragraphMean: mean(paragraph),
+        paragraphAuroc: auroc(foundConf, paragraph),
+      },
+      questions: questionRuns(squadDev.queries, runs, hidden, absent, elsewhere, undefined, paragraph),
     };
   } finally {
     await wikiBare.store.close();
