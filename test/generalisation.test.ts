@@ -56,7 +56,11 @@ t.test('every suite held out, untitled and without its answer, on a sample', asy
         paragraph.every((c) => c !== undefined && c >= 0 && c <= 1),
         `${s.suite}: every question asked without its paragraph`,
       );
-      t.equal(s.noAnswer.paragraphMean, paragraph.reduce((a, c) => a + (c ?? 0), 0) / paragraph.length, `${s.suite}: their mean`);
+      t.equal(
+        s.noAnswer.paragraphMean,
+        paragraph.reduce((sum: number, c) => sum + (c ?? 0), 0) / paragraph.length,
+        `${s.suite}: their mean`,
+      );
     } else t.ok(paragraph.every((c) => c === undefined) && s.noAnswer.paragraphMean === undefined, `${s.suite}: no paragraph to hide`);
   }
   const md = generalisationMarkdown(suites, {
