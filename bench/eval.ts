@@ -11,9 +11,10 @@
 // same no-answer report: for a corpus on other subjects (the multi-hop suites' questions against
 // squad-articles-dev's 48 articles; not squad-articles-dev's against the wiki-pool, which holds
 // those articles' paragraphs). --hide-paragraph (a long-document suite) asks each question of its
-// article with the paragraph it was written on removed (bench/hide-paragraph.ts), with the same report. --dump FILE also asks for the trace and writes every response, less
-// its `latency_ms` and its trace's times, one JSON line per query in the suite's order, from a
-// store reopened after the ingest: two builds are compared byte for byte with `cmp` (a refactor
+// article with the paragraph it was written on removed (bench/hide-paragraph.ts), with the same
+// report. --dump FILE also asks for the trace and writes every response, less its `latency_ms` and
+// its trace's times, one JSON line per query in the suite's order, from a store reopened after the
+// ingest: two builds are compared byte for byte with `cmp` (a refactor
 // must leave them identical). --keywords asks every query as a user who types keywords would
 // ("Who directed The Prairie King?" as "directed The Prairie King": src/train/keyword-queries.ts).
 // --untitled ingests every document without its title (its first line when that is the title, and

@@ -70,8 +70,8 @@ export function lifeBracket(text: string, from = 0): Bracket | undefined {
  * or "d." leads to it, and the date a dash leads to from it, or else the one "died" leads to, the
  * death. Failing the bracket, the first date within 60 characters after "born" / "died". `loose`
  * (the comparisons, which need a date of each option): failing those too, the text's first date
- * other than the death is the birth, and the death the date a dash (or "to") leads to from it within 40 characters, or else
- * the first within 60 characters after "death".
+ * other than the death is the birth, and the death the date a dash (or "to") leads to from it
+ * within 40 characters, or else the first within 60 characters after "death".
  */
 export function lifeDates(text: string, o: { from?: number; loose?: boolean } = {}): { born?: TextDate; died?: TextDate } {
   const ds = datesOf(text);
@@ -84,7 +84,7 @@ export function lifeDates(text: string, o: { from?: number; loose?: boolean } = 
   const bracket = lifeBracket(text, o.from);
   if (bracket) {
     const inside = ds.filter((d) => d.start > bracket.start && d.end <= bracket.end);
-    if (!/\b(died|d\.)\s*$/.test(text.slice(bracket.start, inside[0].start))) born = inside[0];
+    if (inside.length > 0 && !/\b(died|d\.)\s*$/.test(text.slice(bracket.start, inside[0].start))) born = inside[0];
     if (inside.length >= 2 && /[-–—]/.test(text.slice(inside[0].end, inside[1].start))) died = inside[1];
     else {
       const m = /\b(died|d\.)\s/.exec(text.slice(bracket.start, bracket.end));

@@ -4,8 +4,8 @@
 // reads first. The person is the document the named document names after the relation's word
 // (compared.ts: "directed by", "son of", "married"), or, with no relation asked, the named document
 // itself. Dates come from the bracket after the person's name ("(April 23, 1894 – June 19, 1962)",
-// "(born 4 May 1911)") or after "born" / "died" (dates.ts lifeDates, as the comparisons read them); places from "born in X" / "died in
-// X". Invariants: the answer is an exact substring of the person's passage (the date, its year alone
+// "(born 4 May 1911)") or after "born" / "died" (dates.ts lifeDates, as the comparisons read them);
+// places from "born in X" / "died in X". Invariants: the answer is an exact substring of the person's passage (the date, its year alone
 // when the question asks the year, or the place's capitalised words); it cites that document
 // and the one that led to it; a named document that states no dates in such a bracket is taken for
 // no person (undefined), and nothing is answered when the question names no listed document, the

@@ -115,11 +115,12 @@ export class InProcessStore {
   }
 
   /**
-   * A search view of the store without the `hidden` documents and `hiddenRows` (none by default). Their rows read as
-   * deleted ones (dead in a copy of their segments' dead flags) and the statistics leave them out, so
-   * document frequencies, idf and average lengths are those of a store that never held them, as in a
-   * store asked a question whose answer it lacks. One view with hidden documents at a time: the next
-   * call rewrites the copies.
+   * A search view of the store without the `hidden` documents and the `hiddenRows` (none by
+   * default). Their rows read as deleted ones (dead in a copy of their segments' dead flags) and the
+   * statistics leave them out, so document frequencies, idf and average lengths are those of a store
+   * that never held them, as in a store asked a question whose answer it lacks (a document some of
+   * whose rows are hidden still counts as one). One view with hidden rows at a time: the next call
+   * rewrites the copies.
    */
   corpus(hidden: string[] = [], hiddenRows: readonly number[] = []): SearchCorpus {
     const snap = this.segments.map(snapshotOf);

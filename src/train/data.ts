@@ -28,7 +28,7 @@ export interface TrainQuery {
 }
 
 /** What separates the paragraphs of a long-document suite's documents (../shared/bench/README.md). */
-export const PARAGRAPH_BREAK = /\n\s*\n/g;
+const PARAGRAPH_BREAK = /\n\s*\n/g;
 
 /** [start, end) of paragraph `i` of a text whose paragraphs are separated by blank lines ([0, 0) past the last). */
 export function paragraphRange(text: string, i: number): [number, number] {

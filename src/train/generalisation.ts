@@ -8,7 +8,8 @@
 // reader's re-ordering of a one-hop head): over the store as it is, over the same store with every
 // document's title removed (first line and metadata.title; multi-hop suites), with the question's
 // own documents hidden, with the passages of its own paragraph hidden (squad-articles-dev: the
-// article is there and does not say it), and over a store on other subjects. Deterministic for a given seed.
+// article is there and does not say it), and over a store on other subjects. Deterministic for a
+// given seed.
 import { NativeReader, rerankLead } from '../answer/index.js';
 import { InProcessStore, type LoopParams, type RerankParams } from '../engine/index.js';
 import { AnswerText } from './answer-presence.js';
