@@ -1,7 +1,9 @@
 // What a search may return bounds what its question is taken to name: a title whose only rows are
 // filtered out (or hidden, as in training's "answer not in the store" runs) is no title hit, and a
 // word only such rows hold counts as unseen, exactly as when the document was never ingested; and
-// training's hidden documents leave the statistics (idf, lengths) as if they had never been there.
+// training's hidden documents leave the statistics (idf, lengths) as if they had never been there;
+// hidden rows (the passages of one paragraph of a long document) are never returned, the rest of
+// their document still is.
 import t from 'tap';
 import type { InProcessStore, LoopParams } from '../src/engine/index.js';
 import { stem, termId } from '../src/engine/text/index.js';
