@@ -144,9 +144,9 @@ if (args.dump) {
 }
 
 // the questions whose answer no document of the store holds (the gold ones are already left out)
-const absentFromStore = (text: AnswerText) => absentWithoutParagraph ?? outcomes.map((o) => text.absent(o.query.answers, []));
+const absentFromStore = (text: AnswerText) => outcomes.map((o) => text.absent(o.query.answers, []));
 const metrics = noAnswer
-  ? noAnswerMetrics(outcomes, absentFromStore(new AnswerText(corpus)))
+  ? noAnswerMetrics(outcomes, absentWithoutParagraph ?? absentFromStore(new AnswerText(corpus)))
   : suiteMetrics(outcomes, { ingestDocs: corpus.length, ingestSeconds, maxResults });
 if (args.json) process.stdout.write(`${JSON.stringify({ suite: suite.name, queries: queries.length, ...metrics }, null, 2)}\n`);
 else {

@@ -40,7 +40,7 @@ export async function askWithoutParagraphs(
   });
   const put = (d: Doc, text: string) =>
     call('POST', `/stores/${store}/documents`, { documents: [{ id: d.id, text, metadata: d.metadata ?? {} }] });
-  const elsewhere = new Map<string, AnswerText>();
+  const elsewhere = new AnswerText(corpus);
   const absent: boolean[] = new Array(queries.length).fill(false);
   for (const [key, indices] of groups) {
     const [id, paragraph] = key.split('\n');
@@ -51,8 +51,7 @@ export async function askWithoutParagraphs(
     await ask(indices);
     await put(doc, doc.text);
     const shortened = new AnswerText([{ id, text }]);
-    if (!elsewhere.has(id)) elsewhere.set(id, new AnswerText(corpus.filter((d) => d.id !== id)));
-    for (const i of indices) absent[i] = shortened.absent(queries[i].answers, []) && elsewhere.get(id)!.absent(queries[i].answers, []);
+    for (const i of indices) absent[i] = shortened.absent(queries[i].answers, []) && elsewhere.absent(queries[i].answers, [id]);
   }
   return absent;
 }

@@ -55,7 +55,9 @@ export interface ReturnedCalibration {
  */
 export interface Sufficiency {
   conf: ConfParams[];
+  /** per stage, the sufficiency models the loop decides by (whether to run another hop, which stage to return); absent: `conf` */
   decide?: ConfParams[];
+  /** calibration of the confidence returned (absent: returned as is) */
   returned?: ReturnedCalibration;
   /** calibration of the confidence of a search that returned hop 1's list held by one long document (ranking/stages.ts heldByOneDocument; absent: `returned`) */
   returnedOneDocument?: ReturnedCalibration;
@@ -72,23 +74,16 @@ export interface FeatureNames {
   conf: string[];
 }
 
-/** The learned part of the model the search loop uses (params.search). */
-export interface LoopParams {
+/** The learned part of the model the search loop uses (params.search): its questions' sufficiency models and calibrations, and the rest. */
+export interface LoopParams extends Sufficiency {
   /** learned question-term weights (term ids and weights); absent terms weigh 1 */
   theta?: { terms: number[]; weights: number[] };
   W1: number[];
   W2: number[];
   W3: number[];
   exp: ExpansionParams;
-  conf: ConfParams[];
-  /** per stage, the sufficiency models the loop decides by (whether to run another hop, which stage to return); absent: `conf` */
-  decide?: ConfParams[];
   /** per stage, the confidence (of `decide`) at which the loop stops */
   tau: number[];
-  /** calibration of the confidence returned (absent: returned as is) */
-  returned?: ReturnedCalibration;
-  /** the same for a search that returned hop 1's list held by one long document (absent: `returned`) */
-  returnedOneDocument?: ReturnedCalibration;
   /** the sufficiency models and calibration of keyword queries (absent: those of questions serve them) */
   keywords?: Sufficiency;
   features: FeatureNames;
