@@ -24,7 +24,10 @@ export class RateLimiter {
     private readonly shared: () => SharedUsage | undefined = () => undefined,
   ) {}
 
-  /** Takes `n` tokens (one per request, one per search of a batch) for `project`, or none and throws 429. */
+  /**
+   * Takes `n` tokens (one per request, one per search of a batch) for `project`, or none and throws
+   * 429. A request counting more than `rate` can never pass: the caller refuses it before (400).
+   */
   take(project: string, n = 1): void {
     const t = this.now();
     const shared = this.shared();
@@ -43,12 +46,9 @@ export class RateLimiter {
       shared?.spent(project, n);
       return;
     }
-    const wait = Math.max(1, Math.ceil((Math.min(n, this.rate) - b.tokens) / this.rate));
+    const wait = Math.max(1, Math.ceil((n - b.tokens) / this.rate));
     throw new ApiError('rate_limited', `project '${project}' exceeded ${this.rate} requests per second`, {
-      fix:
-        n > this.rate
-          ? `A batch counts each of its ${n} searches: send at most ${this.rate} per second per project, in smaller batches.`
-          : `Retry after ${wait} s (Retry-After header); the limit is ${this.rate} requests per second per project (a batch counts each search).`,
+      fix: `Retry after ${wait} s (Retry-After header); the limit is ${this.rate} requests per second per project (a batch counts each search).`,
       headers: { 'Retry-After': String(wait) },
     });
   }
