@@ -124,25 +124,12 @@ async function leaseFor(op: Operation, services: Services, project: string, para
   return services.registry.acquire(project, params.store);
 }
 
-/**
- * A read body checked against its schema (defaults filled in), then the operation's extra rate-limit
- * tokens taken (its own token was taken before the body was read). A request that counts more than
- * the rate (a batch of more searches than the project may send in a second) could never pass, and is
- * refused as such rather than told to retry.
- */
+/** A read body checked against its schema (defaults filled in), then the operation's extra rate-limit tokens taken (its own was taken before the body was read). */
 function admitBody(op: Operation, v: OperationValidator, limiter: RateLimiter, project: string, body: unknown): void {
   v.body!(body);
   if (!op.cost || !op.auth) return;
   const cost = op.cost(body);
-  if (cost > limiter.rate)
-    throw new ApiError(
-      'invalid_request',
-      `this request counts ${cost} against the rate limit, over the ${limiter.rate} a project may send per second`,
-      {
-        fix: `A batch counts each of its searches: send at most ${limiter.rate} per request, in smaller batches.`,
-      },
-    );
-  limiter.take(project, cost - 1);
+  limiter.take(project, cost - 1, cost);
 }
 
 /** Bytes of JSON lines gathered before one write. */
