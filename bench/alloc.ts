@@ -97,7 +97,7 @@ const scratch = h.runtime.heap.alloc(denseScratchBytes(dim));
 const encodeAll = (ds: Doc[]) => {
   for (let i = 0; i < ds.length; i += 256) {
     const chunk = ds.slice(i, i + 256).map((d) => ({ text: d.text, title: d.metadata?.title }));
-    encodeOp({ kernels: h.runtime.kernels, shared: h.model }, { docs: chunk, scratch });
+    encodeOp({ kernels: h.runtime.kernels, regions: [h.runtime.kernels.views], shared: h.model }, { docs: chunk, scratch });
   }
 };
 // the first half warms the code and the term caches up; the second half is measured

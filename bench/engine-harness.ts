@@ -79,7 +79,7 @@ export class EngineHarness {
       };
       const t0 = performance.now();
       const kernels = this.profileKernels ? this.profile.kernels : this.runtime.kernels;
-      const out = searchOp({ kernels, shared: this.model }, task);
+      const out = searchOp({ kernels, regions: [kernels.views], shared: this.model }, task);
       const ms = performance.now() - t0;
       clean = out.scratchClean;
       const bases: number[] = [];

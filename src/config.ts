@@ -43,8 +43,8 @@ export interface Config {
   snapshotQuietS: number;
   /** The engine's worker threads (SVC_THREADS); undefined: one per core. */
   threads?: number;
-  /** The most bytes the engine's shared memory (the open stores' indexes and the model) may grow to (SVC_ENGINE_MEMORY_MB). */
-  engineMemoryBytes: number;
+  /** The most bytes the engine's memories (the open stores' indexes and the model) may span (SVC_ENGINE_MEMORY_MB); undefined: the engine's default (REGIONS). */
+  engineMemoryBytes?: number;
   /** Idle engine memory worth a relocation (SVC_ENGINE_RELOCATE_MB); undefined: the engine's default (32 MiB); 0: never relocated. */
   engineRelocateBytes?: number;
   /** Whether free pages of the engine's memory are given back in place (SVC_ENGINE_DISCARD, default 1; the native helper must be built). */
@@ -106,7 +106,11 @@ export const SERVER_VARIABLES: ReadonlyArray<{ name: string; default: string; me
     meaning: "seconds after an open store's last write its index is written beside its database (0: only when it closes)",
   },
   { name: 'SVC_THREADS', default: 'one per core', meaning: "the engine's worker threads (each holds a heap of its own)" },
-  { name: 'SVC_ENGINE_MEMORY_MB', default: '4096', meaning: "the most memory the open stores' indexes and the model may take" },
+  {
+    name: 'SVC_ENGINE_MEMORY_MB',
+    default: "3/4 of the process's memory bound, at least 4096",
+    meaning: "the most memory the open stores' indexes and the model may take",
+  },
   {
     name: 'SVC_ENGINE_RELOCATE_MB',
     default: '32',
@@ -123,8 +127,11 @@ export const SERVER_VARIABLES: ReadonlyArray<{ name: string; default: string; me
   { name: 'SVC_NODE_ID', default: 'kept in the data dir', meaning: "in a cluster, this node's id" },
 ];
 
-/** SVC_ENGINE_MEMORY_MB's range: WebAssembly's 32-bit memory holds 4 GiB at most; the model alone takes tens of MB. */
-export const ENGINE_MEMORY_MB = { min: 64, max: 4096 } as const;
+/**
+ * SVC_ENGINE_MEMORY_MB's range: the model alone takes tens of MB; past the kernels' 4 GiB memory,
+ * segment images lie in further memories (engine/runtime/regions.ts), up to the bound (1 TiB here).
+ */
+export const ENGINE_MEMORY_MB = { min: 64, max: 2 ** 20 } as const;
 
 /** The most worker threads SVC_THREADS may ask for. */
 export const MAX_THREADS = 256;
@@ -179,16 +186,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       `SVC_THREADS=${env.SVC_THREADS} is not a whole number of worker threads from 1 to ${MAX_THREADS} (default: one per core)`,
     );
   }
-  const memoryMb = Number(env.SVC_ENGINE_MEMORY_MB || ENGINE_MEMORY_MB.max);
-  if (!(Number.isInteger(memoryMb) && memoryMb >= ENGINE_MEMORY_MB.min && memoryMb <= ENGINE_MEMORY_MB.max)) {
+  const memoryMb = env.SVC_ENGINE_MEMORY_MB ? Number(env.SVC_ENGINE_MEMORY_MB) : undefined;
+  if (memoryMb !== undefined && !(Number.isInteger(memoryMb) && memoryMb >= ENGINE_MEMORY_MB.min && memoryMb <= ENGINE_MEMORY_MB.max)) {
     throw new ConfigError(
-      `SVC_ENGINE_MEMORY_MB=${env.SVC_ENGINE_MEMORY_MB} is not a whole number of megabytes from ${ENGINE_MEMORY_MB.min} to ${ENGINE_MEMORY_MB.max} (default ${ENGINE_MEMORY_MB.max})`,
+      `SVC_ENGINE_MEMORY_MB=${env.SVC_ENGINE_MEMORY_MB} is not a whole number of megabytes from ${ENGINE_MEMORY_MB.min} to ${ENGINE_MEMORY_MB.max} (default: 3/4 of the process's memory bound, at least 4096)`,
     );
   }
   const relocateMb = env.SVC_ENGINE_RELOCATE_MB ? Number(env.SVC_ENGINE_RELOCATE_MB) : undefined;
-  if (relocateMb !== undefined && !(Number.isInteger(relocateMb) && relocateMb >= 0 && relocateMb <= ENGINE_MEMORY_MB.max)) {
+  if (relocateMb !== undefined && !(Number.isInteger(relocateMb) && relocateMb >= 0 && relocateMb <= 4096)) {
     throw new ConfigError(
-      `SVC_ENGINE_RELOCATE_MB=${env.SVC_ENGINE_RELOCATE_MB} is not a whole number of megabytes from 0 to ${ENGINE_MEMORY_MB.max} (default 32; 0 never relocates)`,
+      `SVC_ENGINE_RELOCATE_MB=${env.SVC_ENGINE_RELOCATE_MB} is not a whole number of megabytes from 0 to 4096 (default 32; 0 never relocates)`,
     );
   }
   return {
@@ -210,7 +217,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     storeIdleS: idle,
     snapshotQuietS: quiet,
     threads,
-    engineMemoryBytes: memoryMb * 2 ** 20,
+    engineMemoryBytes: memoryMb === undefined ? undefined : memoryMb * 2 ** 20,
     engineRelocateBytes: relocateMb === undefined ? undefined : relocateMb * 2 ** 20,
     cluster: env.SVC_NATS_URL ? clusterConfig(env.SVC_NATS_URL, env) : undefined,
   };

@@ -89,9 +89,8 @@ export const ERRORS = {
   },
   engine_memory_full: {
     status: 507,
-    description:
-      "The engine's memory (SVC_ENGINE_MEMORY_MB, at most 4 GiB per server) cannot hold the open stores' indexes with this request's documents",
-    fix: 'Delete documents or stores that are no longer needed, raise SVC_ENGINE_MEMORY_MB (at most 4096) on a server with the memory, or put stores on another server; nothing of this request was written.',
+    description: "The engine's memory (SVC_ENGINE_MEMORY_MB) cannot hold the open stores' indexes with this request's documents",
+    fix: 'Delete documents or stores that are no longer needed, raise SVC_ENGINE_MEMORY_MB on a server with the memory, or put stores on another server; nothing of this request was written.',
   },
   storage_unavailable: {
     status: 503,

@@ -1,5 +1,5 @@
-// SVC_ENGINE_MEMORY_MB bounds the engine's shared memory (the open stores' indexes and the model;
-// WebAssembly's 4 GiB at most). An ingest whose segments do not fit is refused with 507
+// SVC_ENGINE_MEMORY_MB bounds the engine's memories (the open stores' indexes and the model; past
+// the kernels' 4 GiB memory, segment images lie in further regions). An ingest whose segments do not fit is refused with 507
 // engine_memory_full before anything is written: every acknowledged document is found, none of a
 // refused batch is, searches go on, and a restart under the same bound serves the same store.
 import fs from 'node:fs';
@@ -9,9 +9,10 @@ import { ConfigError, ENGINE_MEMORY_MB, loadConfig } from '../src/config.js';
 import { SHARED, startTestServer } from './helpers/server.js';
 
 t.test('SVC_ENGINE_MEMORY_MB: whole megabytes within the range', async (t) => {
-  t.equal(loadConfig({}).engineMemoryBytes, ENGINE_MEMORY_MB.max * 2 ** 20, 'unset: 4 GiB, all WebAssembly allows');
+  t.equal(loadConfig({}).engineMemoryBytes, undefined, "unset: the engine's default (a share of the process's memory bound)");
   t.equal(loadConfig({ SVC_ENGINE_MEMORY_MB: '512' }).engineMemoryBytes, 512 * 2 ** 20);
-  for (const bad of ['0', '63', '4097', '1.5', 'lots']) {
+  t.equal(loadConfig({ SVC_ENGINE_MEMORY_MB: '16384' }).engineMemoryBytes, 16384 * 2 ** 20, 'past one 4 GiB memory');
+  for (const bad of ['0', '63', String(ENGINE_MEMORY_MB.max + 1), '1.5', 'lots']) {
     t.throws(() => loadConfig({ SVC_ENGINE_MEMORY_MB: bad }), { name: ConfigError.name, message: /^SVC_ENGINE_MEMORY_MB=/ }, bad);
   }
 });

@@ -63,7 +63,7 @@ export class ServerMetrics {
     });
     new Gauge({
       name: 'svc_engine_memory_bytes',
-      help: "The engine's shared memory: reserved (its size: the high-water mark until a relocation), written (what of it has been written, at most resident), allocated (open stores' indexes, the model, searches' scratch) and limit (an ingest past it is refused with 507)",
+      help: "The engine's shared memories (the kernels' and the regions of index segments past it): reserved (their size: the high-water mark until a relocation), written (what of it has been written, at most resident), allocated (open stores' indexes, the model, searches' scratch) and limit (an ingest past it is refused with 507)",
       labelNames: ['kind'] as const,
       registers: [this.registry],
       collect() {

@@ -20,8 +20,16 @@ export interface EngineOptions {
   threads?: number;
   /** Tasks that may wait for a worker before the pool answers busy. */
   maxQueue?: number;
-  /** The most bytes the shared memory may grow to (default and at most 4 GiB); past it an allocation throws WasmOutOfMemoryError. */
+  /**
+   * The most bytes the engine's memories may span in all (the kernels' own, at most 4 GiB, and the
+   * regions of segment images past it: runtime/regions.ts; default REGIONS.defaultShare of the
+   * process's memory bound, at least 4 GiB); past it an allocation throws WasmOutOfMemoryError.
+   */
   memoryBytes?: number;
+  /** The most bytes of one region past the kernels' memory (default and at most 4 GiB; tests set less). */
+  regionBytes?: number;
+  /** Images the kernels' memory takes before regions are made (default REGIONS.mainShare of its bound; tests set less). */
+  mainImageBytes?: number;
   /** Whether free pages of the engine's memory are given back in place (MEMORY.discard; default true, where the native helper is built). */
   discard?: boolean;
   log?: (msg: string, fields?: Record<string, unknown>) => void;
@@ -87,15 +95,17 @@ class SvcEngine implements Engine {
   }
 
   get memory(): EngineMemory {
-    const { heap, pool } = this.ctx;
-    const s = heap.stats();
+    const { images, pool } = this.ctx;
+    const all = images.heaps.map((h) => ({ s: h.stats(), idle: h.idleBytes }));
+    const sum = (f: (x: (typeof all)[number]) => number) => all.reduce((n, x) => n + f(x), 0);
     return {
-      reserved: s.capacity,
-      written: heap.idleBytes + s.bytesInUse,
-      allocated: s.bytesInUse,
-      limit: s.maxBytes,
+      reserved: sum((x) => x.s.capacity),
+      written: sum((x) => x.idle + x.s.bytesInUse),
+      allocated: sum((x) => x.s.bytesInUse),
+      limit: images.maxBytes,
+      regions: images.heaps.length,
       relocations: pool.relocations,
-      discarded: s.bytesDiscarded,
+      discarded: sum((x) => x.s.bytesDiscarded),
       heapCompacted: pool.heapBytesCompacted,
       givesBack: this.givesBack,
     };
@@ -112,7 +122,8 @@ class SvcEngine implements Engine {
 
 /** The engine on a model folder read by loadModelFolder. */
 export async function loadEngine(opts: EngineOptions): Promise<Engine> {
-  const runtime = await createEngineRuntime({ maxBytes: opts.memoryBytes, discard: opts.discard });
+  const { memoryBytes: maxBytes, regionBytes, mainImageBytes, discard } = opts;
+  const runtime = await createEngineRuntime({ maxBytes, regionBytes, mainImageBytes, discard });
   const { descriptor } = loadModel(opts.model, runtime.heap);
   return startEngine(runtime, descriptor, { ...opts, relocateMinBytes: opts.relocateMinBytes ?? MEMORY.relocate.minFreeBytes }).engine;
 }
@@ -127,6 +138,7 @@ export function startEngine(
   const pool = new EnginePool({
     module: runtime.module,
     heap: runtime.heap,
+    regions: runtime.regions,
     workerUrl: engineWorkerUrl(),
     threads: opts.threads,
     maxQueue: opts.maxQueue,
@@ -134,6 +146,6 @@ export function startEngine(
     relocateMinBytes: opts.relocateMinBytes,
     onWorkerError: (err) => log('engine worker failed', { err: String(err) }),
   });
-  const ctx = createContext(runtime.heap, pool, descriptor, log);
+  const ctx = createContext(runtime.heap, runtime.regions, pool, descriptor, log);
   return { engine: new SvcEngine(ctx, runtime.givesBack), ctx };
 }

@@ -206,6 +206,12 @@ export const SCAN = {
    */
   rowScanCost: 16,
   rowScanTerms: 32,
+  /**
+   * Postings of a term in an image past the kernels' memory (runtime/regions.ts) are copied into the
+   * search's scratch this many at a time, and each chunk scanned by the kernels (ranking/corpus-scan.ts):
+   * a copy is a memcpy, far cheaper than the scan it feeds.
+   */
+  stagePostings: 65536,
   /** bins of the score histograms behind rank estimates */
   histBins: 2048,
   /** snapshots and terms per snapshot whose posting ranges a worker remembers (term-ranges.ts) */
@@ -318,6 +324,19 @@ export const MEMORY = {
     maxRounds: 4,
     minGainBytes: 2 ** 20,
   },
+} as const;
+
+/**
+ * Regions of memory past the kernels' own (runtime/regions.ts): segment images go to the main
+ * memory while its images are under mainShare of its bound (the rest is the room of every task's
+ * scratch, the dead flags and the tie keys), then to further memories of at most 4 GiB each,
+ * created as needed. SVC_ENGINE_MEMORY_MB bounds them all
+ * together; by default they may span defaultShare of the process's memory bound
+ * (runtime/memory-limit.ts), and never less than one memory's 4 GiB.
+ */
+export const REGIONS = {
+  mainShare: 0.5,
+  defaultShare: 0.75,
 } as const;
 
 /** The store index's document table (main thread). */

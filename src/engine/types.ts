@@ -132,16 +132,19 @@ export interface StoreIndex {
 /** The engine's shared memory (Engine.memory), bytes. */
 export interface EngineMemory {
   /**
-   * the WebAssembly memory's size: a WebAssembly memory never shrinks, so this is its high-water
-   * mark until the engine relocates its blocks into a fresh memory spanning them (MEMORY.relocate)
+   * the engine's memories' size (the kernels' WebAssembly memory and the regions of segment images
+   * past it): a WebAssembly memory never shrinks, so this is its high-water mark until the engine
+   * relocates its blocks into a fresh memory spanning them (MEMORY.relocate; the kernels' memory only)
    */
   reserved: number;
-  /** bytes of it written since it was made (every block allocated in it): at most this is resident */
+  /** bytes of them written since they were made (every block allocated in them): at most this is resident */
   written: number;
   /** live blocks: every open store's index, the model's tables and searches' scratch */
   allocated: number;
-  /** the most it may grow to (4 GiB, or SVC_ENGINE_MEMORY_MB) */
+  /** the most they may span in all (SVC_ENGINE_MEMORY_MB, or REGIONS.defaultShare of the process's memory bound, at least 4 GiB) */
   limit: number;
+  /** memories the engine holds: 1 (the kernels') until segment images spill past it (REGIONS) */
+  regions: number;
   /** relocations so far */
   relocations: number;
   /** bytes of free pages given back to the system in place so far (MEMORY.discard) */

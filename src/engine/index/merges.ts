@@ -121,8 +121,8 @@ export class SegmentMerges {
     const { ctx } = this.host;
     // a merge never takes the room searches need (its result is at most its sources' size): at the
     // memory's bound the segments stay as they are until writes or deletes change the plan
-    const bytes = plan.reduce((a, seg) => a + (ctx.heap.sizeOf(seg.base) ?? 0), 0);
-    if (ctx.heap.bytesAvailable - bytes < MEMORY.headroomBytes) {
+    const bytes = plan.reduce((a, seg) => a + (ctx.images.sizeOf(seg.base) ?? 0), 0);
+    if (ctx.images.bytesAvailable - bytes < MEMORY.headroomBytes) {
       ctx.log('segment merge skipped: the engine memory is nearly full', { bytes });
       return;
     }
@@ -131,7 +131,7 @@ export class SegmentMerges {
     // as the image goes
     let into: number | undefined;
     try {
-      into = ctx.heap.alloc(bytes);
+      into = ctx.images.alloc(bytes);
     } catch (err) {
       ctx.log('segment merge skipped: no block for its result', { bytes, err: String(err) });
       return;
@@ -149,12 +149,12 @@ export class SegmentMerges {
     ctx
       .mergeSegments(sources, { ptr: into, bytes })
       .then(({ placed, rowSource }) => {
-        const blocks = placedBlocks(ctx.heap, into as number, placed);
+        const blocks = placedBlocks(ctx, into as number, placed);
         into = undefined; // the segment's now
         this.host.installMerged(plan, placed, rowSource, blocks);
       })
       .catch((err) => {
-        if (into !== undefined) ctx.heap.free(into);
+        if (into !== undefined) ctx.images.free(into);
         outcome = err instanceof PoolBusyError ? 'busy' : 'failed';
         if (outcome === 'failed') ctx.log('segment merge failed', { err: String(err) });
       })

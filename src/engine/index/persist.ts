@@ -8,8 +8,7 @@
 // of another magic or format reads as no header (the caller builds the index as before), and a
 // short one throws (the source's reader does).
 import { Buffer } from 'node:buffer';
-import type { WasmHeap } from '../runtime/index.js';
-import { rowBlockBytes, writeTieKeys } from './segment-blocks.js';
+import { type BlockSpace, lengthsBlock, rowBlockBytes, writeTieKeys } from './segment-blocks.js';
 import type { DocTableParts, IndexHeader, IndexSink, IndexSource, IndexState, Segment } from './types.js';
 
 const MAGIC = 0x58495653; // 'SVIX'
@@ -77,8 +76,14 @@ const CHUNK = 8 * 2 ** 20;
  * caller keeps the blocks of `state.segments` where they are and readable until it resolves (the
  * heap pinned), and `table`'s arrays unchanged (copies).
  */
-export async function writeIndex(sink: IndexSink, heap: WasmHeap, model: number, state: IndexState, table: DocTableParts): Promise<void> {
-  const blocks = state.segments.map((s) => heap.sizeOf(s.base) ?? 0);
+export async function writeIndex(
+  sink: IndexSink,
+  { heap, images }: BlockSpace,
+  model: number,
+  state: IndexState,
+  table: DocTableParts,
+): Promise<void> {
+  const blocks = state.segments.map((s) => images.sizeOf(s.base) ?? 0);
   await writeHeader(sink, {
     model,
     nextVersion: state.nextVersion,
@@ -89,7 +94,7 @@ export async function writeIndex(sink: IndexSink, heap: WasmHeap, model: number,
     table: { ...table.scalars, buckets: table.arrays.buckets.length },
   });
   for (const [i, s] of state.segments.entries()) {
-    for (let at = 0; at < blocks[i]; at += CHUNK) await sink(heap.views.u8At(s.base + at, Math.min(CHUNK, blocks[i] - at)).slice());
+    for (let at = 0; at < blocks[i]; at += CHUNK) await sink(images.u8At(s.base + at, Math.min(CHUNK, blocks[i] - at)).slice());
     await sink(heap.views.u8At(s.dead, rowBlockBytes(s.nRows)[0]).slice());
     for (const name of ROW_ARRAYS) await sink(bytesOf(s[name]));
   }
@@ -97,30 +102,38 @@ export async function writeIndex(sink: IndexSink, heap: WasmHeap, model: number,
 }
 
 /**
- * Reads an index's state into newly allocated blocks of `heap` (each segment's tie keys derived
+ * Reads an index's state into newly allocated blocks of `space` (each segment's tie keys derived
  * from the document table's id hashes, not stored); undefined (nothing read past the
  * header, nothing allocated) when the stream is of another format or was built by another model.
  * On a failure (a short stream, no room) every block it allocated is freed and the error thrown.
  */
 export function readIndex(
   read: IndexSource,
-  heap: WasmHeap,
+  space: BlockSpace,
   model: number,
   newSegmentId: () => number,
 ): { state: IndexState; table: DocTableParts } | undefined {
   const header = readHeader(read);
   if (!header || header.model !== model) return undefined;
+  const { heap, images } = space;
   const allocated: number[] = [];
+  const imagesAllocated: number[] = [];
   const block = (bytes: number) => {
     const ptr = heap.alloc(bytes);
     allocated.push(ptr);
     read(heap.views.u8At(ptr, bytes));
     return ptr;
   };
+  const image = (bytes: number) => {
+    const addr = images.alloc(bytes);
+    imagesAllocated.push(addr);
+    for (let at = 0; at < bytes; at += CHUNK) read(images.u8At(addr + at, Math.min(CHUNK, bytes - at)));
+    return addr;
+  };
   try {
     const segments = header.segments.map(({ nRows, liveRows, block: bytes }): Segment => {
       const [deadBytes, keyBytes] = rowBlockBytes(nRows);
-      const base = block(bytes);
+      const base = image(bytes);
       const dead = block(deadBytes);
       // the tie keys are not written: derived below from the table's id hashes
       const keys = heap.alloc(keyBytes);
@@ -128,11 +141,14 @@ export function readIndex(
       const u32 = () => readArray(read, Uint32Array, nRows);
       const [rowSlot, rowVersion, rowStart, rowEnd] = [u32(), u32(), u32(), u32()];
       const [blen, tlen] = [readArray(read, Float32Array, nRows), readArray(read, Float32Array, nRows)];
+      const lens = lengthsBlock(heap, base, blen, tlen);
+      if (lens) allocated.push(lens);
       return {
         id: newSegmentId(),
         base,
         dead,
         keys,
+        lens,
         deadShared: false,
         nRows,
         liveRows,
@@ -153,6 +169,7 @@ export function readIndex(
     return { state: { nextVersion, liveRows, liveBody, liveTitle, segments }, table: { scalars, arrays } };
   } catch (err) {
     for (const ptr of allocated) heap.free(ptr);
+    for (const addr of imagesAllocated) images.free(addr);
     throw err;
   }
 }

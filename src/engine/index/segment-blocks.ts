@@ -1,5 +1,7 @@
-// The shared-memory blocks of a store's segments (main thread): a built segment's image, its dead
-// flags and its rows' tie keys, allocated all or none (or, for a segment a merge wrote in place, its
+// The shared-memory blocks of a store's segments (main thread): a built segment's image (in the
+// engine's regions of images: runtime/regions.ts), its dead flags, its rows' tie keys and, for an
+// image past the kernels' memory, its rows' lengths (in the kernels' heap, which every search reads
+// them from), allocated all or none (or, for a segment a merge wrote in place, its
 // block cut to the image and the flags and keys added), and the blocks set aside for batches not yet
 // installed. Invariants: a reservation is whole (every segment of its batch) or absent; one that would leave
 // the heap less than MEMORY's headroom (the room searches' scratch and merges need) is refused with
@@ -7,14 +9,22 @@
 // caller or by release() or clear(); a segment's dead flags that a snapshot handed out change only
 // in a copy while a task is in flight (ownDeadFlags).
 import { MEMORY } from '../params.js';
-import { type WasmHeap, WasmOutOfMemoryError } from '../runtime/index.js';
+import { type ImageSpace, regionOf, type WasmHeap, WasmOutOfMemoryError } from '../runtime/index.js';
 import type { BuiltSegment, PlacedSegment } from '../segment/index.js';
 import type { EngineContext, Segment } from './types.js';
+
+/** Where a segment's blocks are allocated: its image among the regions, the rest in the heap. */
+export interface BlockSpace {
+  heap: WasmHeap;
+  images: ImageSpace;
+}
 
 export interface SegmentBlocks {
   base: number;
   dead: number;
   keys: number;
+  /** the rows' lengths in the kernels' memory, for an image past it (Segment.lens); else 0 */
+  lens: number;
 }
 
 /** Allocates blocks of these sizes, all or none (WasmOutOfMemoryError, nothing held). */
@@ -47,10 +57,31 @@ export function writeTieKeys(
   for (let r = from; r < to; r++) keys[r] = hashOf(seg.rowSlot[r]);
 }
 
+/**
+ * The lengths block of a segment whose image lies at `base` (Segment.lens): for an image past the
+ * kernels' memory, its rows' body then title lengths, written into the heap; else 0.
+ */
+export function lengthsBlock(heap: WasmHeap, base: number, blen: Float32Array, tlen: Float32Array): number {
+  if (regionOf(base) === 0) return 0;
+  const lens = heap.alloc(8 * Math.max(blen.length, 1));
+  heap.views.write(lens, blen);
+  heap.views.write(lens + 4 * blen.length, tlen);
+  return lens;
+}
+
 /** The blocks a built segment takes, all or none. */
-export function allocateBlocks(heap: WasmHeap, built: BuiltSegment): SegmentBlocks {
-  const [base, dead, keys] = allocateAll(heap, [built.image.byteLength, ...rowBlockBytes(built.rowDoc.length)]);
-  return { base, dead, keys };
+export function allocateBlocks({ heap, images }: BlockSpace, built: BuiltSegment): SegmentBlocks {
+  const base = images.alloc(built.image.byteLength);
+  let lens = 0;
+  try {
+    lens = lengthsBlock(heap, base, built.blen, built.tlen);
+    const [dead, keys] = allocateAll(heap, rowBlockBytes(built.rowDoc.length));
+    return { base, dead, keys, lens };
+  } catch (err) {
+    images.free(base);
+    if (lens) heap.free(lens);
+    throw err;
+  }
 }
 
 /**
@@ -58,10 +89,18 @@ export function allocateBlocks(heap: WasmHeap, built: BuiltSegment): SegmentBloc
  * rest given back, and its dead flags and tie keys. Throws WasmOutOfMemoryError when those do not
  * fit; the image's block is then still the caller's.
  */
-export function placedBlocks(heap: WasmHeap, ptr: number, placed: PlacedSegment): SegmentBlocks {
-  const [dead, keys] = allocateAll(heap, rowBlockBytes(placed.rowDoc.length));
-  heap.shrink(ptr, placed.bytes);
-  return { base: ptr, dead, keys };
+export function placedBlocks({ heap, images }: BlockSpace, ptr: number, placed: PlacedSegment): SegmentBlocks {
+  const lens = lengthsBlock(heap, ptr, placed.blen, placed.tlen);
+  let dead: number;
+  let keys: number;
+  try {
+    [dead, keys] = allocateAll(heap, rowBlockBytes(placed.rowDoc.length));
+  } catch (err) {
+    if (lens) heap.free(lens);
+    throw err;
+  }
+  images.shrink(ptr, placed.bytes);
+  return { base: ptr, dead, keys, lens };
 }
 
 /**
@@ -87,24 +126,25 @@ export function ownDeadFlags(heap: WasmHeap, seg: Segment, log: EngineContext['l
   seg.dead = copy;
 }
 
-export function freeBlocks(heap: WasmHeap, { base, dead, keys }: SegmentBlocks): void {
-  heap.free(base);
+export function freeBlocks({ heap, images }: BlockSpace, { base, dead, keys, lens }: SegmentBlocks): void {
+  images.free(base);
   heap.free(dead);
   heap.free(keys);
+  if (lens) heap.free(lens);
 }
 
 /** Blocks set aside per batch (keyed by the batch object) until they are taken or released. */
 export class Reservations<K> {
   private readonly held = new Map<K, SegmentBlocks[]>();
 
-  constructor(private readonly heap: WasmHeap) {}
+  constructor(private readonly space: BlockSpace) {}
 
   /** Sets aside the blocks of `built`'s segments for `key`, or throws WasmOutOfMemoryError holding nothing. */
   reserve(key: K, built: BuiltSegment[]): void {
-    const heap = this.heap;
+    const { heap } = this.space;
     const blocks: SegmentBlocks[] = [];
     try {
-      for (const b of built) blocks.push(allocateBlocks(heap, b));
+      for (const b of built) blocks.push(allocateBlocks(this.space, b));
       const headroom = Math.max(MEMORY.headroomBytes, heap.bytesInUse / MEMORY.headroomShare);
       if (heap.bytesAvailable < headroom) {
         throw new WasmOutOfMemoryError(
@@ -112,7 +152,7 @@ export class Reservations<K> {
         );
       }
     } catch (err) {
-      for (const b of blocks) freeBlocks(heap, b);
+      for (const b of blocks) freeBlocks(this.space, b);
       throw err;
     }
     this.held.set(key, blocks);
@@ -126,7 +166,7 @@ export class Reservations<K> {
   }
 
   release(key: K): void {
-    for (const b of this.take(key) ?? []) freeBlocks(this.heap, b);
+    for (const b of this.take(key) ?? []) freeBlocks(this.space, b);
   }
 
   clear(): void {

@@ -59,7 +59,7 @@ export class MemoryStoreIndex implements StoreIndex {
     private readonly ctx: EngineContext,
     opts: { compactWhenIdle?: boolean } = {},
   ) {
-    this.reserved = new Reservations(ctx.heap);
+    this.reserved = new Reservations(ctx);
     this.merges = new SegmentMerges(
       {
         ctx,
@@ -94,8 +94,12 @@ export class MemoryStoreIndex implements StoreIndex {
   }
 
   get memoryBytes(): number {
+    const { heap, images } = this.ctx;
     let n = 0;
-    for (const s of this.segments) for (const ptr of [s.base, s.dead, s.keys]) n += this.ctx.heap.sizeOf(ptr) ?? 0;
+    for (const s of this.segments) {
+      n +=
+        (images.sizeOf(s.base) ?? 0) + (heap.sizeOf(s.dead) ?? 0) + (heap.sizeOf(s.keys) ?? 0) + (s.lens ? (heap.sizeOf(s.lens) ?? 0) : 0);
+    }
     return n;
   }
 
@@ -187,7 +191,7 @@ export class MemoryStoreIndex implements StoreIndex {
     blocks?: SegmentBlocks,
   ): void {
     if (this.closed) {
-      if (blocks) freeBlocks(this.ctx.heap, blocks);
+      if (blocks) freeBlocks(this.ctx, blocks);
       return;
     }
     this.filters.changed();
@@ -195,17 +199,18 @@ export class MemoryStoreIndex implements StoreIndex {
     const nRows = built.rowDoc.length;
     let placed = blocks;
     if ('image' in built) {
-      placed ??= allocateBlocks(heap, built);
-      heap.views.write(placed.base, new Uint8Array(built.image));
+      placed ??= allocateBlocks(this.ctx, built);
+      this.ctx.images.write(placed.base, new Uint8Array(built.image));
     }
     if (!placed) throw new Error('install: a segment written in place comes with its blocks');
-    const { base, dead, keys } = placed;
+    const { base, dead, keys, lens } = placed;
     heap.views.fill(dead, Math.max(nRows, 1), 1);
     const seg: Segment = {
       id: nextSegmentId++,
       base,
       dead,
       keys,
+      lens,
       deadShared: false,
       nRows,
       liveRows: 0,
@@ -277,7 +282,10 @@ export class MemoryStoreIndex implements StoreIndex {
   }
 
   private retireBlocks(seg: Segment): void {
-    for (const ptr of [seg.base, seg.dead, seg.keys]) this.ctx.heap.retire(ptr);
+    this.ctx.images.retire(seg.base);
+    this.ctx.heap.retire(seg.dead);
+    this.ctx.heap.retire(seg.keys);
+    if (seg.lens) this.ctx.heap.retire(seg.lens);
   }
 
   /**
@@ -311,17 +319,19 @@ export class MemoryStoreIndex implements StoreIndex {
    * it reads moves or is freed (merges and drops retire them).
    */
   async persist(sink: IndexSink): Promise<void> {
-    const { heap } = this.ctx;
+    const { heap, images } = this.ctx;
     const token = heap.pin();
+    const regionTokens = images.pin();
     try {
       for (const s of this.segments) s.deadShared = true;
       const segments = this.segments.map((s) => ({ ...s }));
       const { scalars, arrays } = this.table.parts(this.segments);
       const copies = Object.fromEntries(Object.entries(arrays).map(([k, a]) => [k, a.slice()])) as typeof arrays;
       const state = { nextVersion: this.nextVersion, ...this.live.totals(), segments };
-      await writeIndex(sink, heap, this.ctx.model.fingerprint, state, { scalars, arrays: copies });
+      await writeIndex(sink, this.ctx, this.ctx.model.fingerprint, state, { scalars, arrays: copies });
     } finally {
       heap.unpin(token);
+      images.unpin(regionTokens);
     }
   }
 
@@ -332,7 +342,7 @@ export class MemoryStoreIndex implements StoreIndex {
    */
   restore(read: IndexSource): boolean {
     if (this.segments.length || this.table.size || this.closed) throw new Error('restore: the index is not new');
-    const got = readIndex(read, this.ctx.heap, this.ctx.model.fingerprint, () => nextSegmentId++);
+    const got = readIndex(read, this.ctx, this.ctx.model.fingerprint, () => nextSegmentId++);
     if (!got) return false;
     const { state, table } = got;
     this.table.restoreParts(table, state.segments);

@@ -1,7 +1,7 @@
 // The types of the store index (main thread): its segments and the batches installed into them,
 // the engine context it runs tasks through, and what a search dispatch hands back.
 import type { ModelDescriptor } from '../model/index.js';
-import type { EnginePool, LaneOptions, WasmHeap } from '../runtime/index.js';
+import type { EnginePool, ImageSpace, LaneOptions, WasmHeap } from '../runtime/index.js';
 import type { BuiltSegment, MergeResult, MergeSource } from '../segment/index.js';
 import type { Metadata, SearchOutcome, TextReader } from '../types.js';
 
@@ -23,6 +23,12 @@ export interface Segment {
    * results do not depend on where the rows lie (the order documents came in, merges, a rebuild).
    */
   keys: number;
+  /**
+   * For an image in a region past the kernels' memory (runtime/regions.ts): a copy of its rows'
+   * body and title lengths (f32[nRows] each, in that order) in the kernels' memory, which the BM25
+   * kernels read beside its postings (staged there by corpus-scan.ts); 0 for an image in that memory.
+   */
+  lens: number;
   nRows: number;
   liveRows: number;
   rowSlot: Uint32Array;
@@ -54,11 +60,13 @@ export interface PendingResult {
 }
 
 /**
- * What a store index needs from the engine: the shared heap, the worker pool, the model, and the
- * worker round trips that build segments (context.ts).
+ * What a store index needs from the engine: the shared heap, the regions its segment images lie in,
+ * the worker pool, the model, and the worker round trips that build segments (context.ts).
  */
 export interface EngineContext {
   heap: WasmHeap;
+  /** Where segment images are allocated (their addresses name their region: runtime/regions.ts); every other block is the heap's. */
+  images: ImageSpace;
   pool: EnginePool;
   model: ModelDescriptor;
   log: (msg: string, fields?: Record<string, unknown>) => void;

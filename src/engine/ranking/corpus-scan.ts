@@ -3,13 +3,21 @@
 // restricted first (marking and listing the rows they touch), then the restricted terms added to
 // marked rows only, from their postings or from the listed rows' sequences (rows-scan.ts).
 // Invariant: the rows a scan newly marks are listed after marks.listed, in the order met.
-import { SEC } from '../segment/index.js';
+import { SCAN } from '../params.js';
+import type { MemoryViews } from '../runtime/index.js';
+import { type PostingRange, SEC } from '../segment/index.js';
 import { type RowScanCorpus, scanByRows } from './rows-scan.js';
 import type { ScanMarks, ScanTarget } from './types.js';
 
 /** What a scan reads of the search corpus. */
 export interface ScanCorpus extends RowScanCorpus {
   readonly totalRows: number;
+  /** The region of each segment's image (0: the kernels' memory) and every region's views. */
+  readonly segRegion: readonly number[];
+  readonly regions: readonly MemoryViews[];
+  readonly snapshot: ReadonlyArray<{ lens?: number; nRows: number }>;
+  /** u32[SCAN.stagePostings] of the kernels' memory, for postings copied in from a region (0: none laid out) */
+  readonly stage: number;
 }
 
 /**
@@ -66,6 +74,10 @@ function scanTerm(
     const lens = s.ptr(body ? SEC.blen : SEC.tlen);
     const base = c.rowBase[si];
     const scores = t.scores + 4 * base;
+    if (c.segRegion[si] !== 0) {
+      added += scanStaged(c, si, range, body, [avg, k1f, bf, w], scores, how, marks, marked + added);
+      continue;
+    }
     if (how === 'all') kk.bm25Accumulate(range.ptr, range.count, s.nRows, lens, avg, k1f, bf, w, scores);
     else if (how === 'touch' && marks) {
       const listed = marks.listed + marked + added;
@@ -86,6 +98,58 @@ function scanTerm(
         base,
       );
     } else kk.bm25AccumulateMarked(range.ptr, range.count, s.nRows, lens, avg, k1f, bf, w, scores, mark + base);
+  }
+  return added;
+}
+
+/**
+ * scanTerm's work on a segment whose image lies past the kernels' memory: its postings copied into
+ * the stage (SCAN.stagePostings at a time) and each chunk scanned by the same kernel, with the
+ * rows' lengths from the copy in the kernels' memory (Segment.lens). Postings are sorted by row and
+ * each adds to its own row, so the chunks sum exactly as one call would. Returns the rows newly marked.
+ */
+function scanStaged(
+  c: ScanCorpus,
+  si: number,
+  range: PostingRange,
+  body: boolean,
+  [avg, k1, b, w]: [number, number, number, number],
+  scores: number,
+  how: 'all' | 'touch' | 'marked',
+  marks: ScanMarks | undefined,
+  marked: number,
+): number {
+  const kk = c.kernels;
+  const s = c.segs[si];
+  const lensBlock = c.snapshot[si].lens ?? 0;
+  if (!lensBlock || !c.stage) throw new RangeError(`segment ${si} lies past the kernels' memory without its lengths or a stage`);
+  const lens = lensBlock + (body ? 0 : 4 * s.nRows);
+  const base = c.rowBase[si];
+  const from = c.regions[c.segRegion[si]];
+  const mark = (marks?.ptr ?? 0) + base;
+  let added = 0;
+  for (let at = 0; at < range.count; at += SCAN.stagePostings) {
+    const n = Math.min(SCAN.stagePostings, range.count - at);
+    kk.views.u32At(c.stage, n).set(from.u32At(range.ptr + 4 * at, n));
+    if (how === 'all') kk.bm25Accumulate(c.stage, n, s.nRows, lens, avg, k1, b, w, scores);
+    else if (how === 'touch' && marks) {
+      const listed = marks.listed + marked + added;
+      added += kk.bm25AccumulateTouch(
+        c.stage,
+        n,
+        s.nRows,
+        lens,
+        avg,
+        k1,
+        b,
+        w,
+        scores,
+        mark,
+        marks.list + 4 * listed,
+        c.totalRows - listed,
+        base,
+      );
+    } else kk.bm25AccumulateMarked(c.stage, n, s.nRows, lens, avg, k1, b, w, scores, mark);
   }
   return added;
 }

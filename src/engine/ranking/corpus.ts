@@ -2,12 +2,15 @@
 // (global row = segment's row base + local row), with live corpus statistics, document frequencies
 // summed over segments, BM25 accumulation over both fields into a score buffer (corpus-scan.ts),
 // and masking of dead and filtered-out rows; its titles are corpus-titles.ts's. Worker side; reads
-// segments only through SegmentView and kernels.
+// segments only through SegmentView and kernels. A segment's image may lie in a region past the
+// kernels' memory (runtime/regions.ts: its address names the region): it is read through that
+// region's views, and its postings are copied into the kernels' memory to be scanned (corpus-scan.ts);
+// the score, mark, dead and filter buffers are always in the kernels' memory.
 // The per-row accessors run in the search's inner loops: they allocate nothing but the views and
 // tuples they return (a search's garbage is what its collections cost at a million rows).
 import type { LexicalParams } from '../model/index.js';
 import { FEATURE_TEXT } from '../params.js';
-import type { WasmKernels } from '../runtime/index.js';
+import { type MemoryViews, offsetOf, regionOf, type WasmKernels } from '../runtime/index.js';
 import { type PostingRange, SegmentView } from '../segment/index.js';
 import { scanTargets } from './corpus-scan.js';
 import { CorpusTitles } from './corpus-titles.js';
@@ -15,8 +18,16 @@ import { type TermTable, termTable } from './term-ranges.js';
 import type { CorpusStats, ScanMarks, ScanTarget, SnapshotSegment } from './types.js';
 
 /** What a search needs of a store's segment (index/store-index.ts Segment): the snapshot a worker reads. */
-export function snapshotOf(s: { id: number; base: number; dead: number; keys: number; nRows: number; liveRows: number }): SnapshotSegment {
-  return { id: s.id, base: s.base, dead: s.dead, keys: s.keys, nRows: s.nRows, deadRows: s.nRows - s.liveRows };
+export function snapshotOf(s: {
+  id: number;
+  base: number;
+  dead: number;
+  keys: number;
+  lens: number;
+  nRows: number;
+  liveRows: number;
+}): SnapshotSegment {
+  return { id: s.id, base: s.base, dead: s.dead, keys: s.keys, lens: s.lens, nRows: s.nRows, deadRows: s.nRows - s.liveRows };
 }
 
 /** A number naming the docWindow [first, count] (a section and a window may start at one row). */
@@ -24,6 +35,12 @@ export const windowKey = (first: number, count: number) => first * (FEATURE_TEXT
 
 export class SearchCorpus {
   readonly segs: SegmentView[];
+  /** The region each segment's image lies in (0: the kernels' memory). */
+  readonly segRegion: number[];
+  /** Whether some segment's image lies past the kernels' memory. */
+  readonly spread: boolean;
+  /** u32[SCAN.stagePostings] of the kernels' memory that a region's postings are copied into (HopBuffers.stage: set where the scratch is laid out; 0: none) */
+  stage = 0;
   readonly rowBase: number[] = [];
   readonly totalRows: number;
   private readonly dfCache = new Map<number, number>();
@@ -47,8 +64,16 @@ export class SearchCorpus {
     readonly stats: CorpusStats,
     readonly lexical: LexicalParams,
     private readonly blocked: number,
+    /** Views of every region's memory ([0]: the kernels'); a snapshot in the kernels' memory alone needs no other. */
+    readonly regions: MemoryViews[] = [kernels.views],
   ) {
-    this.segs = snapshot.map((s) => new SegmentView(kernels.views, s.base));
+    this.segRegion = snapshot.map((s) => regionOf(s.base));
+    this.spread = this.segRegion.some((r) => r !== 0);
+    this.segs = snapshot.map((s, i) => {
+      const views = regions[this.segRegion[i]];
+      if (!views) throw new RangeError(`segment ${s.id} lies in region ${this.segRegion[i]}, which this thread has no view of`);
+      return new SegmentView(views, offsetOf(s.base));
+    });
     this.rangeCache = termTable(snapshot.map((s) => s.id));
     let base = 0;
     for (const s of snapshot) {
@@ -257,8 +282,7 @@ export class SearchCorpus {
   vector(row: number): [Int8Array, number] {
     const [si, r] = this.locate(row);
     const seg = this.segs[si];
-    const p = seg.vecPtr(r);
-    return [this.kernels.views.i8At(p, seg.dim), seg.scale(r)];
+    return [this.regions[this.segRegion[si]].i8At(seg.vecPtr(r), seg.dim), seg.scale(r)];
   }
 
   baseLenOf(row: number): number {

@@ -16,6 +16,8 @@ import type { CorpusStats, ScanMarks, ScanTarget } from './types.js';
 export interface RowScanCorpus {
   readonly kernels: WasmKernels;
   readonly segs: readonly SegmentView[];
+  /** Whether some segment's image lies past the kernels' memory (runtime/regions.ts). */
+  readonly spread: boolean;
   readonly rowBase: readonly number[];
   readonly stats: CorpusStats;
   readonly lexical: LexicalParams;
@@ -53,7 +55,9 @@ function restrictedOf(
  * nothing is written).
  */
 export function scanByRows(c: RowScanCorpus, t: ScanTarget, scan: ScanTerms, marks: ScanMarks, listed: number): boolean {
-  if (!marks.terms) return false;
+  // the row scan is a kernel over the rows' sequences: an image past the kernels' memory is scanned
+  // by its postings instead (the same sums)
+  if (!marks.terms || c.spread) return false;
   const terms = restrictedOf(c, t, scan);
   if (terms.length === 0) return false;
   const body = t.field === 'body';

@@ -17,11 +17,12 @@ export function searchScratchBytes(totalRows: number, dim: number, maxResults: n
 
 export function searchOp(ctx: OpContext, t: SearchTask): SearchTaskResult {
   const model = ctx.shared as ModelDescriptor;
-  const corpus = new SearchCorpus(ctx.kernels, t.segments, t.stats, model.params.lexical, t.blocked);
+  const corpus = new SearchCorpus(ctx.kernels, t.segments, t.stats, model.params.lexical, t.blocked, ctx.regions);
   const approximate = t.scan ? t.scan === 'approximate' : corpus.totalRows > SCAN.approximateRows;
   const keepClean = t.keepClean ?? corpus.totalRows > SCAN.cleanRows;
   const scratch = keepClean ? (t.scratchClean ? 'clean' : 'dirty') : 'fill';
   const buf = hopBuffers(t.scratch, corpus.totalRows, Math.max(HOPS.rankCap, t.maxResults));
+  corpus.stage = buf.stage;
   const out = runLoop(corpus, model, { ...t, approximate, scratch }, buf);
   return {
     hits: out.hits.map((h) => {

@@ -207,6 +207,8 @@ export interface SnapshotSegment {
   dead: number;
   /** each row's tie key (u32, its document id's hash): SearchCorpus.tieOrder */
   keys: number;
+  /** an image past the kernels' memory: its rows' body then title lengths there (f32[nRows] each); else 0 or absent */
+  lens?: number;
   nRows: number;
   /** rows flagged dead when the snapshot was taken (0: none, document frequencies need no check) */
   deadRows?: number;
@@ -267,6 +269,8 @@ export interface HopBuffers {
   rowTerms: number;
   /** u32[histogram bins] for rank estimates */
   hist: number;
+  /** u32[SCAN.stagePostings]: a term's postings in an image past the kernels' memory, copied in for the kernels (corpus-scan.ts) */
+  stage: number;
   /** denseScratchBytes(dim) for encoding the question (unused without an encoder) */
   dense: number;
 }

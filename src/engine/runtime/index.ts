@@ -1,5 +1,6 @@
-// The engine's runtime room: the compiled WebAssembly kernels, the one shared memory with its
-// allocator (free list and epoch-based reclamation), typed views over it, the worker pool and the
+// The engine's runtime room: the compiled WebAssembly kernels, the shared memory they run on with
+// its allocator (free list and epoch-based reclamation), the regions of index segments past it
+// (regions.ts), typed views over them, the worker pool and the
 // registry of the ops workers run, and the runtime's typed errors. Only this room touches
 // WebAssembly memory directly; every other room reads and writes it through WasmKernels and
 // MemoryViews.
@@ -13,6 +14,7 @@ export { createSharedMemory, MAX_MEMORY_BYTES, MIN_PAGES, PAGE_BYTES, PinToken, 
 export { compileKernels, DEFAULT_KERNELS_URL, instantiateRaw, verifyModule } from './module.js';
 export { getOp, type OpContext, type OpHandler, opNames, registerOp } from './op-registry.js';
 export { EnginePool, type EnginePoolOptions, relocationWorthIt } from './pool.js';
+export { ImageSpace, type ImageSpaceOptions, offsetOf, REGION_SPAN, regionOf } from './regions.js';
 export { scanOp, scanRange, scanScratchBytes, scanTopK } from './scan-op.js';
 export { type LaneOptions, LaneQueue } from './task-queue.js';
 export type * from './types.js';

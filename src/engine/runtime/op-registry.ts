@@ -9,9 +9,12 @@
 
 import { UnknownOpError } from './errors.js';
 import type { WasmKernels } from './kernels.js';
+import type { MemoryViews } from './views.js';
 
 export interface OpContext {
   kernels: WasmKernels;
+  /** Views of every region's memory (regions.ts): [0] is the kernels' own, the others hold segment images only. */
+  regions: MemoryViews[];
   /** The pool's `shared` data (the model descriptor), the same in every worker. */
   shared?: unknown;
 }

@@ -26,6 +26,7 @@ import { collectGarbage, committedHeapBytes, compactHeapBetween } from './collec
 import { errorFromWire, PoolBrokenError, PoolBusyError, PoolClosedError } from './errors.js';
 import { touchPages, type WasmHeap } from './memory.js';
 import { memoryLimitBytes } from './memory-limit.js';
+import type { ImageSpace } from './regions.js';
 import { type LaneOptions, LaneQueue } from './task-queue.js';
 import type { EngineWorkerData, TaskEnvelope, TaskReply } from './types.js';
 
@@ -50,6 +51,8 @@ export interface EnginePoolOptions {
   relocateMinBytes?: number;
   /** The most memory the process may hold (default: memory-limit.ts, its control group's or the machine's); a move that would pass MEMORY.relocate.maxPeakShare of it is given up. */
   memoryLimitBytes?: number;
+  /** The regions segment images may lie in besides the heap (regions.ts): each task names their memories and pins them. */
+  regions?: ImageSpace;
 }
 
 /**
@@ -66,6 +69,7 @@ export class EnginePool {
   readonly threads: number;
   readonly maxQueue: number;
   readonly heap: WasmHeap;
+  private readonly regions: ImageSpace | undefined;
   private readonly piscina: Piscina;
   private readonly inflight = new Set<Promise<unknown>>();
   private closing: Promise<void> | undefined;
@@ -107,6 +111,7 @@ export class EnginePool {
       throw new RangeError(`maxQueue must be a non-negative integer, got ${this.maxQueue}`);
     }
     this.heap = opts.heap;
+    this.regions = opts.regions;
     this.memoryLimit = opts.memoryLimitBytes ?? memoryLimitBytes();
     // the memory travels with each task, never in workerData: Piscina keeps that for the workers it
     // starts later, which would keep a relocated memory alive
@@ -145,6 +150,7 @@ export class EnginePool {
     }
     // what was freed below MEMORY.discard's bound as blocks went goes back once the engine is idle
     this.heap.discardWhenIdle();
+    this.regions?.discardWhenIdle();
     const { idleBytes, bytesInUse } = this.heap;
     if (relocationWorthIt(idleBytes, bytesInUse, minBytes)) await this.relocate();
     else if (this.collectionDue()) await this.collectAll();
@@ -278,11 +284,13 @@ export class EnginePool {
       );
     }
     const token = this.heap.pin();
+    const regionTokens = this.regions?.pin() ?? [];
     this.lastActive = performance.now();
-    const envelope: TaskEnvelope = { op, args, gen: this.heap.generation, memory: this.heap.memory };
+    const envelope: TaskEnvelope = { op, args, gen: this.heap.generation, memory: this.heap.memory, regions: this.regions?.memories ?? [] };
     const task = this.dispatch<R>(envelope, lane, transfer).finally(() => {
       this.inflight.delete(task);
       this.heap.unpin(token);
+      this.regions?.unpin(regionTokens);
       this.lastActive = performance.now();
     });
     this.inflight.add(task);

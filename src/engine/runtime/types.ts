@@ -15,6 +15,8 @@ export interface TaskEnvelope {
   /** the heap's generation and memory (a worker's kernels follow them: adopt.ts) */
   gen: number;
   memory: WebAssembly.Memory;
+  /** the memories of the regions past the main one (regions.ts), in order: only ever added to */
+  regions: WebAssembly.Memory[];
 }
 
 export type TaskReply = { ok: true; value: unknown } | { ok: false; error: WireError };

@@ -4,7 +4,7 @@
 // being copied; a merge writes its image in place, in the block of shared memory the main thread
 // set aside for it (at most its sources' size), so that no copy of the largest images exists.
 
-import type { OpContext } from '../runtime/index.js';
+import { type OpContext, offsetOf, regionOf } from '../runtime/index.js';
 import { buildSegment } from './build.js';
 import { decodeBlob } from './encoding.js';
 import type { BuildArgs, BuiltSegment, EncodeResult, MergeArgs, MergeResult, SegmentDoc } from './types.js';
@@ -25,7 +25,7 @@ export function segmentDocOf(blob: Uint8Array, fingerprint: number): SegmentDoc 
  * worker's memory while they ran.
  */
 export function mergeOp(ctx: OpContext, a: MergeArgs): MergeResult {
-  const views = a.sources.map((src) => new SegmentView(ctx.kernels.views, src.base));
+  const views = a.sources.map((src) => new SegmentView(ctx.regions[regionOf(src.base)], offsetOf(src.base)));
   // the live documents, in order: their source, first row and rows
   const docSource: number[] = [];
   const docFirst: number[] = [];
@@ -52,7 +52,7 @@ export function mergeOp(ctx: OpContext, a: MergeArgs): MergeResult {
     const src = a.sources[docSource[i]];
     return views[docSource[i]].readDoc(docFirst[i], docRows[i], src.rowStart, src.rowEnd);
   };
-  const into = ctx.kernels.views.u8At(a.into.ptr, a.into.bytes);
+  const into = ctx.regions[regionOf(a.into.ptr)].u8At(offsetOf(a.into.ptr), a.into.bytes);
   return { placed: buildSegment({ docs: { count: docSource.length, rows, read }, dim: a.dim }, into), rowSource };
 }
 

@@ -1,0 +1,120 @@
+// Segment images past the kernels' memory (engine/runtime/regions.ts): a store whose images lie in
+// several regions answers exactly as the same store in the kernels' memory alone (passages, scores,
+// confidence, hops), after merges, deletes and a snapshot read back: its postings are scanned by
+// the same kernels once copied into the kernels' memory, beside its rows' lengths kept there.
+import fs from 'node:fs';
+import path from 'node:path';
+import t from 'tap';
+import { defaultModelUri } from '../src/config.js';
+import type { MemoryStoreIndex } from '../src/engine/index/index.js';
+import { type Engine, loadEngine } from '../src/engine/index.js';
+import { readModelFolder } from '../src/engine/model/index.js';
+import { createSharedMemory, ImageSpace, REGION_SPAN, regionOf, WasmHeap, WasmOutOfMemoryError } from '../src/engine/runtime/index.js';
+import { SHARED } from './helpers/server.js';
+
+t.test('images go to the main memory up to its share, then to regions, up to the bound', async (t) => {
+  const MiB = 2 ** 20;
+  const main = new WasmHeap(createSharedMemory(), { heapBase: 1024, maxBytes: 16 * MiB });
+  const space = new ImageSpace(main, { maxBytes: 40 * MiB, regionBytes: 8 * MiB, mainImageBytes: 4 * MiB });
+  t.equal(space.bytesAvailable, 4 * MiB + 24 * MiB, 'room: the main memory up to its share, and the regions the bound leaves');
+  const a = space.alloc(3 * MiB);
+  t.equal(regionOf(a), 0, 'the main memory takes images up to mainImageBytes');
+  const b = space.alloc(3 * MiB);
+  t.equal(regionOf(b), 1, 'past it, a region');
+  const c = space.alloc(3 * MiB);
+  t.equal(regionOf(c), 1, 'the same region while it has room');
+  const d = space.alloc(5 * MiB);
+  t.equal(regionOf(d), 2, 'a new region when none has room');
+  t.equal(space.memories.length, 2, 'the regions past the main memory');
+  t.equal(space.sizeOf(c), 3 * MiB);
+  space.write(c + 100, Uint8Array.from([7, 8, 9]));
+  t.same([...space.u8At(c + 100, 3)], [7, 8, 9], 'an address reads and writes its own region');
+  t.same([...new Uint8Array(space.memories[0].buffer, c - REGION_SPAN + 100, 3)], [7, 8, 9], 'at its offset there');
+  t.throws(() => space.alloc(9 * MiB), WasmOutOfMemoryError, 'an image larger than a region does not fit');
+  space.alloc(7 * MiB);
+  t.throws(() => space.alloc(7 * MiB), WasmOutOfMemoryError, 'nor one past the bound');
+  t.equal(space.heaps.length, 4, 'nothing was added for it');
+  space.free(b);
+  t.equal(space.sizeOf(b), undefined, 'a freed block is gone');
+  t.equal(regionOf(space.alloc(3 * MiB)), 1, 'and its room taken again');
+  t.throws(() => space.free(9 * REGION_SPAN), /no region/, 'an address in no region');
+});
+
+t.test('a bound of one memory keeps every image in it', async (t) => {
+  const MiB = 2 ** 20;
+  const main = new WasmHeap(createSharedMemory(), { heapBase: 1024, maxBytes: 16 * MiB });
+  const space = new ImageSpace(main, { maxBytes: 16 * MiB, mainImageBytes: 4 * MiB });
+  t.equal(space.bytesAvailable, main.bytesAvailable, 'all the main memory is room for images');
+  for (let i = 0; i < 3; i++) t.equal(regionOf(space.alloc(4 * MiB)), 0);
+  t.throws(() => space.alloc(4 * MiB), WasmOutOfMemoryError);
+  t.equal(space.heaps.length, 1);
+});
+
+const docs = fs
+  .readFileSync(path.join(SHARED, 'bench', 'wiki-pool', 'corpus.jsonl'), 'utf8')
+  .split('\n')
+  .filter(Boolean)
+  .slice(0, 3000)
+  .map((l) => JSON.parse(l) as { id: string; text: string });
+const questions = fs
+  .readFileSync(path.join(SHARED, 'bench', 'hotpotqa-dev', 'queries.jsonl'), 'utf8')
+  .split('\n')
+  .filter(Boolean)
+  .slice(0, 40)
+  .map((l) => (JSON.parse(l) as { query: string }).query);
+
+const model = readModelFolder(defaultModelUri());
+
+async function storeOn(t: { teardown(f: () => void): void }, engine: Engine): Promise<MemoryStoreIndex> {
+  const index = engine.createIndex() as MemoryStoreIndex;
+  t.teardown(() => index.close());
+  for (let i = 0; i < docs.length; i += 250) {
+    index.apply(await engine.encode(docs.slice(i, i + 250).map((d) => ({ ...d, metadata: {} }))));
+  }
+  return index;
+}
+
+async function answers(index: MemoryStoreIndex): Promise<unknown[]> {
+  const out: unknown[] = [];
+  for (const query of questions) {
+    const r = await index.search({ query, maxHops: 4, maxResults: 10, trace: false }, () => undefined);
+    out.push({ passages: r.passages.map((p) => [p.docId, p.start, p.score, p.hop]), confidence: r.confidence, hops: r.hopsUsed });
+  }
+  return out;
+}
+
+const settled = async (index: MemoryStoreIndex) => {
+  while (!index.settled) await new Promise((r) => setTimeout(r, 50));
+};
+
+t.test('a store spread over regions answers as one in the kernels memory', async (t) => {
+  const one = await loadEngine({ model, threads: 2 });
+  const spread = await loadEngine({ model, threads: 2, mainImageBytes: 0, regionBytes: 4 * 2 ** 20 });
+  t.teardown(() => Promise.all([one.close(), spread.close()]));
+  const [a, b] = [await storeOn(t, one), await storeOn(t, spread)];
+  t.equal(one.memory.regions, 1, 'one memory holds the small store');
+  t.ok(spread.memory.regions > 2, `the spread store's images lie in ${spread.memory.regions - 1} regions`);
+  t.same(await answers(b), await answers(a), 'the same answers as ingested');
+  await Promise.all([settled(a), settled(b)]);
+  t.same(await answers(b), await answers(a), 'the same answers once merged');
+  const gone = docs.filter((_, i) => i % 3 === 0).map((d) => d.id);
+  for (const index of [a, b]) for (const id of gone) index.remove(id);
+  t.same(await answers(b), await answers(a), 'the same answers with a third deleted');
+  // a snapshot written from the regions and read back into them
+  const chunks: Uint8Array[] = [];
+  await b.persist(async (c) => {
+    chunks.push(c.slice());
+  });
+  const bytes = Buffer.concat(chunks);
+  let at = 0;
+  const back = spread.createIndex() as MemoryStoreIndex;
+  t.teardown(() => back.close());
+  t.ok(
+    back.restore((into) => {
+      into.set(bytes.subarray(at, at + into.length));
+      at += into.length;
+    }),
+    'the snapshot reads back',
+  );
+  t.same(await answers(back), await answers(a), 'the same answers from the snapshot');
+});
