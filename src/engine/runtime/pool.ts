@@ -6,8 +6,9 @@
 // tasks are never cancelled mid-flight (a kernel may be writing shared memory); if no worker is
 // left alive (start-up failure) every task fails with PoolBrokenError rather than waiting
 // forever; close() waits for in-flight tasks, then stops. Every task names the heap's memory and
-// generation; the pool relocates the heap (memory.ts relocate) only with no task in flight, once
-// it has been idle and much more of the memory was written in than its live blocks hold
+// generation, and the memories of the regions of segment images past it (regions.ts), whose heaps
+// it pins as it pins the heap; the pool relocates the heap (memory.ts relocate) only with no task
+// in flight, once it has been idle and much more of the memory was written in than its live blocks hold
 // (MEMORY.relocate): each worker and this thread collect their heaps first (a `collect` task to
 // each), then the new memory is written, then one `adopt` task goes to each worker and this thread
 // collects again, so that the old memory's pages go back to the system. A move that would not fit
