@@ -127,7 +127,7 @@ export function readIndex(
   const image = (bytes: number) => {
     const addr = images.alloc(bytes);
     imagesAllocated.push(addr);
-    for (let at = 0; at < bytes; at += CHUNK) read(images.u8At(addr + at, Math.min(CHUNK, bytes - at)));
+    read(images.u8At(addr, bytes));
     return addr;
   };
   try {

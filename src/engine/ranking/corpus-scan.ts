@@ -5,7 +5,7 @@
 // Invariant: the rows a scan newly marks are listed after marks.listed, in the order met.
 import { SCAN } from '../params.js';
 import type { MemoryViews } from '../runtime/index.js';
-import { type PostingRange, SEC } from '../segment/index.js';
+import { SEC } from '../segment/index.js';
 import { type RowScanCorpus, scanByRows } from './rows-scan.js';
 import type { ScanMarks, ScanTarget } from './types.js';
 
@@ -66,90 +66,41 @@ function scanTerm(
   const bf = body ? b : bTitle;
   const mark = marks?.ptr ?? 0;
   let added = 0;
-  // a plain loop and direct calls: this runs per term, field and segment of every hop, and allocates nothing
+  // a plain loop and direct calls: this runs per term, field and segment of every hop, and allocates
+  // nothing for a segment in the kernels' memory. One past it has its postings copied into the stage
+  // a chunk at a time, and its rows' lengths read from their copy in the kernels' memory
+  // (Segment.lens): postings are sorted by row and each adds to its own row, so the chunks sum
+  // exactly as one call would.
   for (let si = 0; si < c.segs.length; si++) {
     const range = ranges[si];
     if (!range) continue;
     const s = c.segs[si];
-    const lens = s.ptr(body ? SEC.blen : SEC.tlen);
+    const region = c.segRegion[si];
+    const lens = region === 0 ? s.ptr(body ? SEC.blen : SEC.tlen) : stagedLengths(c, si, body);
+    const chunk = region === 0 ? range.count : SCAN.stagePostings;
     const base = c.rowBase[si];
     const scores = t.scores + 4 * base;
-    if (c.segRegion[si] !== 0) {
-      added += scanStaged(c, si, range, body, [avg, k1f, bf, w], scores, how, marks, marked + added);
-      continue;
+    for (let at = 0; at < range.count; at += chunk) {
+      const n = Math.min(chunk, range.count - at);
+      let postings = range.ptr + 4 * at;
+      if (region !== 0) {
+        kk.views.u32At(c.stage, n).set(c.regions[region].u32At(postings, n));
+        postings = c.stage;
+      }
+      if (how === 'all') kk.bm25Accumulate(postings, n, s.nRows, lens, avg, k1f, bf, w, scores);
+      else if (how === 'touch' && marks) {
+        const listed = marks.listed + marked + added;
+        const list = marks.list + 4 * listed;
+        added += kk.bm25AccumulateTouch(postings, n, s.nRows, lens, avg, k1f, bf, w, scores, mark + base, list, c.totalRows - listed, base);
+      } else kk.bm25AccumulateMarked(postings, n, s.nRows, lens, avg, k1f, bf, w, scores, mark + base);
     }
-    if (how === 'all') kk.bm25Accumulate(range.ptr, range.count, s.nRows, lens, avg, k1f, bf, w, scores);
-    else if (how === 'touch' && marks) {
-      const listed = marks.listed + marked + added;
-      const list = marks.list + 4 * listed;
-      added += kk.bm25AccumulateTouch(
-        range.ptr,
-        range.count,
-        s.nRows,
-        lens,
-        avg,
-        k1f,
-        bf,
-        w,
-        scores,
-        mark + base,
-        list,
-        c.totalRows - listed,
-        base,
-      );
-    } else kk.bm25AccumulateMarked(range.ptr, range.count, s.nRows, lens, avg, k1f, bf, w, scores, mark + base);
   }
   return added;
 }
 
-/**
- * scanTerm's work on a segment whose image lies past the kernels' memory: its postings copied into
- * the stage (SCAN.stagePostings at a time) and each chunk scanned by the same kernel, with the
- * rows' lengths from the copy in the kernels' memory (Segment.lens). Postings are sorted by row and
- * each adds to its own row, so the chunks sum exactly as one call would. Returns the rows newly marked.
- */
-function scanStaged(
-  c: ScanCorpus,
-  si: number,
-  range: PostingRange,
-  body: boolean,
-  [avg, k1, b, w]: [number, number, number, number],
-  scores: number,
-  how: 'all' | 'touch' | 'marked',
-  marks: ScanMarks | undefined,
-  marked: number,
-): number {
-  const kk = c.kernels;
-  const s = c.segs[si];
-  const lensBlock = c.snapshot[si].lens ?? 0;
-  if (!lensBlock || !c.stage) throw new RangeError(`segment ${si} lies past the kernels' memory without its lengths or a stage`);
-  const lens = lensBlock + (body ? 0 : 4 * s.nRows);
-  const base = c.rowBase[si];
-  const from = c.regions[c.segRegion[si]];
-  const mark = (marks?.ptr ?? 0) + base;
-  let added = 0;
-  for (let at = 0; at < range.count; at += SCAN.stagePostings) {
-    const n = Math.min(SCAN.stagePostings, range.count - at);
-    kk.views.u32At(c.stage, n).set(from.u32At(range.ptr + 4 * at, n));
-    if (how === 'all') kk.bm25Accumulate(c.stage, n, s.nRows, lens, avg, k1, b, w, scores);
-    else if (how === 'touch' && marks) {
-      const listed = marks.listed + marked + added;
-      added += kk.bm25AccumulateTouch(
-        c.stage,
-        n,
-        s.nRows,
-        lens,
-        avg,
-        k1,
-        b,
-        w,
-        scores,
-        mark,
-        marks.list + 4 * listed,
-        c.totalRows - listed,
-        base,
-      );
-    } else kk.bm25AccumulateMarked(c.stage, n, s.nRows, lens, avg, k1, b, w, scores, mark);
-  }
-  return added;
+/** Where the rows' lengths of a segment past the kernels' memory lie in it (its body's, then its titles'), and that a stage is laid out. */
+function stagedLengths(c: ScanCorpus, si: number, body: boolean): number {
+  const lens = c.snapshot[si].lens ?? 0;
+  if (!lens || !c.stage) throw new RangeError(`segment ${si} lies past the kernels' memory without its lengths or a stage`);
+  return lens + (body ? 0 : 4 * c.segs[si].nRows);
 }

@@ -18,21 +18,21 @@ import { MemoryViews } from './views.js';
 export class WorkerKernels {
   private gen = -1;
   private ctx: OpContext | undefined;
-  /** Views of the regions past the main memory (regions.ts: only ever added, never moved). */
-  private readonly regions: MemoryViews[] = [];
 
   constructor(private readonly data: EngineWorkerData) {}
 
   /** The context a task runs in: kernels on the memory of the task's heap generation, and views of every region. */
   contextFor(task: TaskEnvelope): OpContext {
-    for (let r = this.regions.length; r < task.regions.length; r++) this.regions.push(new MemoryViews(task.regions[r]));
     if (!this.ctx || task.gen !== this.gen) {
       const moved = this.ctx !== undefined;
       const kernels = new WasmKernels(this.data.module, task.memory);
-      this.ctx = { kernels, regions: [kernels.views, ...this.regions], shared: this.data.shared };
+      // the regions past the main memory are never moved (regions.ts): their views carry over
+      this.ctx = { kernels, regions: [kernels.views, ...(this.ctx?.regions.slice(1) ?? [])], shared: this.data.shared };
       this.gen = task.gen;
       if (moved) collectGarbage();
-    } else if (this.ctx.regions.length <= this.regions.length) this.ctx.regions = [this.ctx.kernels.views, ...this.regions];
+    }
+    const { regions } = this.ctx;
+    for (let r = regions.length - 1; r < task.regions.length; r++) regions.push(new MemoryViews(task.regions[r]));
     return this.ctx;
   }
 }
