@@ -10,7 +10,8 @@
 //   (the merges after the load), RSS, and the queries searched again (latency, all-gold@10); with
 //   `crash`, the server is instead killed (SIGKILL) a while after the searches and some writes,
 //   as a crash would leave it (the store then reopens from a background snapshot, if any, and the
-//   documents changed since); `build` serves another checkout (built) as a baseline;
+//   documents changed since); `build` serves another checkout (built) as a baseline; `keep` leaves
+//   the data dir, which a later run names as `dataDir` to search it again without the ingest;
 // - mode 'engine': encoded and indexed in-process (no HTTP, no LMDB) and searched through the
 //   search op on this thread with profiled kernels: where a search's time and bytes go.
 // Prints one JSON report line. Args: { mode, size, queries (count per suite), threads?, settleMs? }.
@@ -45,20 +46,32 @@ interface Args {
   crash?: { waitMs: number; writes: number };
   /** the svc build to serve: this repository (default), or another checkout, built, for a baseline */
   build?: string;
+  /** mode 'http': leave the data dir in place after the run (its path is reported as `dataDir`) */
+  keep?: boolean;
+  /**
+   * mode 'http': no ingest; serve a data dir an earlier run kept (`keep`) and search it as `reopen`
+   * does, so that one large store is built once and searched by several builds or settings
+   */
+  dataDir?: string;
+  /** extra environment for the server (a profiler's NODE_OPTIONS, an engine setting) */
+  env?: Record<string, string>;
 }
 
 const args = JSON.parse(process.argv[2]) as Args;
 const WARMUP = 16;
 const queries = ['hotpotqa-dev', '2wiki-dev'].flatMap((s) => suiteQueries(s, args.queries));
-let synth: SynthCorpus | undefined = new SynthCorpus(
-  suiteCorpus('hotpotqa-dev'),
-  queries.flatMap((q) => q.gold_doc_ids),
-);
+let synth: SynthCorpus | undefined = args.dataDir
+  ? undefined
+  : new SynthCorpus(
+      suiteCorpus('hotpotqa-dev'),
+      queries.flatMap((q) => q.gold_doc_ids),
+    );
 const report: Record<string, unknown> = { mode: args.mode, size: args.size, queries: queries.length, build: args.build ?? 'this' };
 const BUILD = args.build ?? REPO_DIR;
 const serverEnv: Record<string, string> = {
   ...(args.threads ? { SVC_THREADS: String(args.threads) } : {}),
   ...(args.crash ? { SVC_SNAPSHOT_QUIET_S: '5' } : {}),
+  ...args.env,
 };
 const STORE = 'bench';
 
@@ -143,7 +156,10 @@ async function reopen(dataDir: string): Promise<Record<string, unknown>> {
   return out;
 }
 
-if (args.mode === 'http') {
+if (args.mode === 'http' && args.dataDir) {
+  report.dataDir = args.dataDir;
+  report.reopen = await reopen(args.dataDir);
+} else if (args.mode === 'http') {
   // The server runs in a process of its own (`svc serve`), so that its RSS and peak are its own, not
   // this process's corpus generator and client.
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-scale-'));
@@ -253,7 +269,8 @@ if (args.mode === 'http') {
   const project = path.join(dataDir, 'default');
   report.snapshotBeforeReopen = fs.readdirSync(project).some((d) => fs.existsSync(path.join(project, d, 'index.snap')));
   if (args.reopen) report.reopen = await reopen(dataDir);
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  if (args.keep) report.dataDir = dataDir;
+  else fs.rmSync(dataDir, { recursive: true, force: true });
 } else {
   const h = await EngineHarness.open({ threads: args.threads });
   report.encodeSeconds = await ingest((docs) => h.add(docs));
