@@ -31,12 +31,12 @@ export const rssMiB = (pid: number) => {
 };
 
 /** `build`'s server on `dataDir` (env added to this process's), once its /v1/health answers 200. */
-export async function serve(build: string, dataDir: string, env: Record<string, string> = {}): Promise<Running> {
+export async function serve(build: string, dataDir: string, env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<Running> {
   const port = await freePort();
   const started = performance.now();
   const child = spawn(
     process.execPath,
-    [path.join(build, 'bin', 'svc.js'), 'serve', '--no-auth', '--port', String(port), '--host', '127.0.0.1'],
+    [...nodeArgs, path.join(build, 'bin', 'svc.js'), 'serve', '--no-auth', '--port', String(port), '--host', '127.0.0.1'],
     {
       cwd: build,
       env: { ...process.env, SVC_DATA_DIR: dataDir, SVC_LOG: 'silent', ...env },

@@ -16,6 +16,7 @@
 //   search op on this thread with profiled kernels: where a search's time and bytes go.
 // Prints one JSON report line. Args: { mode, size, queries (count per suite), threads?, settleMs? }.
 
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -53,8 +54,9 @@ interface Args {
    * does, so that one large store is built once and searched by several builds or settings
    */
   dataDir?: string;
-  /** extra environment for the server (a profiler's NODE_OPTIONS, an engine setting) */
+  /** extra environment for the server (an engine setting) and options for its node (a profiler's `--cpu-prof`) */
   env?: Record<string, string>;
+  nodeArgs?: string[];
 }
 
 const args = JSON.parse(process.argv[2]) as Args;
@@ -102,9 +104,11 @@ async function searchOnce(base: string, query: string) {
   const t = performance.now();
   const r = (await call(base, 'POST', `/stores/${STORE}/search`, { query, max_results: 10 })) as {
     latency_ms: number;
-    passages: Array<{ doc_id: string }>;
+    confidence: number;
+    passages: Array<{ doc_id: string; score: number }>;
   };
-  return { ms: performance.now() - t, engineMs: r.latency_ms, hits: r.passages.map((p) => ({ docId: p.doc_id, text: '' })) };
+  const answer = [r.confidence, ...r.passages.map((p) => [p.doc_id, p.score])];
+  return { ms: performance.now() - t, engineMs: r.latency_ms, hits: r.passages.map((p) => ({ docId: p.doc_id, text: '' })), answer };
 }
 
 /**
@@ -120,13 +124,16 @@ async function searchAll(base: string) {
   const engine: number[] = [];
   const roundTrip: number[] = [];
   let gold10 = 0;
+  const digest = crypto.createHash('sha256');
   for (const q of queries) {
     const a = await searchOnce(base, q.query);
     roundTrip.push(a.ms);
     engine.push(a.engineMs);
     gold10 += +allGold(q, a.hits, 10);
+    digest.update(JSON.stringify(a.answer));
   }
-  return { firstMs, engine, roundTrip, allGold10: gold10 / queries.length };
+  // one digest of every answer (confidence, documents, scores): two builds that answer alike print the same
+  return { firstMs, engine, roundTrip, allGold10: gold10 / queries.length, answersDigest: digest.digest('hex').slice(0, 16) };
 }
 
 /**
@@ -134,13 +141,14 @@ async function searchAll(base: string) {
  * long the engine then runs tasks (the load's merges), RSS, and the queries searched again.
  */
 async function reopen(dataDir: string): Promise<Record<string, unknown>> {
-  const server = await serve(BUILD, dataDir, serverEnv);
+  const server = await serve(BUILD, dataDir, serverEnv, args.nodeArgs);
   const pid = server.child.pid!;
   const first = await searchOnce(server.base, queries[0].query);
   const rssOpenedBytes = rssMiB(pid) * 2 ** 20;
   const quietSeconds = await waitQuiet(server.base, args.settleMs);
-  const { engine, allGold10 } = await searchAll(server.base);
+  const { engine, allGold10, answersDigest } = await searchAll(server.base);
   const out = {
+    answersDigest,
     readyMs: server.readyMs,
     firstSearchMs: first.ms,
     firstSearchEngineMs: first.engineMs,
@@ -163,7 +171,7 @@ if (args.mode === 'http' && args.dataDir) {
   // The server runs in a process of its own (`svc serve`), so that its RSS and peak are its own, not
   // this process's corpus generator and client.
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-scale-'));
-  const server = await serve(BUILD, dataDir, serverEnv);
+  const server = await serve(BUILD, dataDir, serverEnv, args.nodeArgs);
   const pid = server.child.pid!;
   const rss = () => rssMiB(pid) * 2 ** 20;
   const store = `/stores/${STORE}`;
@@ -203,8 +211,9 @@ if (args.mode === 'http' && args.dataDir) {
   report.maxRssIngestBytes = procMaxRss(pid);
   report.settleSeconds = await waitQuiet(server.base, args.settleMs);
   report.rssSettledBytes = rss();
-  const { firstMs, engine, roundTrip, allGold10 } = await searchAll(server.base);
+  const { firstMs, engine, roundTrip, allGold10, answersDigest } = await searchAll(server.base);
   report.firstSearchMs = firstMs;
+  report.answersDigest = answersDigest;
   // what a store's description (its counts) and a metrics scrape cost at this size
   const timed = async (f: () => Promise<unknown>) => {
     const ms: number[] = [];
