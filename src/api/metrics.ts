@@ -74,6 +74,14 @@ export class ServerMetrics {
         this.set({ kind: 'limit' }, m.limit);
       },
     });
+    new Gauge({
+      name: 'svc_engine_memory_regions',
+      help: "The engine's shared memories: the kernels' and the regions past it that hold index segments (1 while every segment fits the kernels' memory; a region is made when none has room, and kept)",
+      registers: [this.registry],
+      collect() {
+        this.set(engine.memory.regions);
+      },
+    });
     /** A counter read from the engine's memory figures at each scrape. */
     const engineTotal = (name: string, help: string, value: (m: Engine['memory']) => number) =>
       new Counter({
