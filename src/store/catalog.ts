@@ -7,7 +7,8 @@
 // whole and flushed, then swaps it in (the store to `.trash-…`, the copy to the store's name): a
 // scan that finds `.compact-<id>` beside the store drops it (the swap never began), and one that
 // finds it without the store finishes the swap, so a crash at any step leaves the store whole, old
-// or compacted. A closed store's folder may hold `summary.json`, its metadata and counts (readSummary).
+// or compacted. The files of a store deleted or compacted away are removed off the event loop
+// (a data file of gigabytes takes seconds to unlink). A closed store's folder may hold `summary.json`, its metadata and counts (readSummary).
 // Only ids the service generated (`st_` + base32) and validated project names ever reach a path.
 // A store is created only with MIN_FREE_BYTES free (a new LMDB environment on a full file system
 // can kill the process); a create or delete the file system refuses throws a StorageError and
@@ -169,7 +170,8 @@ export function unlinkStore(db: StoreDb): () => Promise<void> {
   return async () => {
     await db.close();
     try {
-      fs.rmSync(trash, { recursive: true, force: true });
+      // off the event loop: unlinking a data file of gigabytes takes seconds, and the server serves on
+      await fs.promises.rm(trash, { recursive: true, force: true });
     } catch {
       // gone from its name already; the next start removes what is left of `.trash-*`
     }
@@ -215,7 +217,7 @@ export async function compactStore(db: StoreDb): Promise<StoreDb> {
   fsyncDir(parent);
   const compacted = StoreDb.open(db.dir);
   try {
-    fs.rmSync(trash, { recursive: true, force: true });
+    await fs.promises.rm(trash, { recursive: true, force: true });
   } catch {
     // the next start removes what is left of `.trash-*`
   }
