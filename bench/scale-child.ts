@@ -11,7 +11,8 @@
 //   `crash`, the server is instead killed (SIGKILL) a while after the searches and some writes,
 //   as a crash would leave it (the store then reopens from a background snapshot, if any, and the
 //   documents changed since); `build` serves another checkout (built) as a baseline; `keep` leaves
-//   the data dir, which a later run names as `dataDir` to search it again without the ingest;
+//   the data dir, which a later run names as `dataDir` to search it again without the ingest (and,
+//   with `delete`, then to delete the store while the server's liveness is asked);
 // - mode 'engine': encoded and indexed in-process (no HTTP, no LMDB) and searched through the
 //   search op on this thread with profiled kernels: where a search's time and bytes go.
 // Prints one JSON report line. Args: { mode, size, queries (count per suite), threads?, settleMs? }.
@@ -54,6 +55,8 @@ interface Args {
    * does, so that one large store is built once and searched by several builds or settings
    */
   dataDir?: string;
+  /** mode 'http' with dataDir: then delete the store (the data dir's store is gone after the run) */
+  delete?: boolean;
   /** extra environment for the server (an engine setting) and options for its node (a profiler's `--cpu-prof`) */
   env?: Record<string, string>;
   nodeArgs?: string[];
@@ -159,9 +162,34 @@ async function reopen(dataDir: string): Promise<Record<string, unknown>> {
     allGold10,
     rssBytes: rssMiB(pid) * 2 ** 20,
     maxRssBytes: procMaxRss(pid),
+    ...(args.delete ? await deleteStore(server.base, pid) : {}),
   };
   await stop(server);
   return out;
+}
+
+/**
+ * Deletes the store while /v1/livez is asked every 10 ms: how long the DELETE took, the slowest
+ * livez answer meanwhile (the event loop held up), and the RSS once the engine is quiet again.
+ */
+async function deleteStore(base: string, pid: number): Promise<Record<string, number>> {
+  let deleting = true;
+  let livezWorstMs = 0;
+  const pinger = (async () => {
+    while (deleting) {
+      const t = performance.now();
+      await fetch(`${base}/livez`);
+      livezWorstMs = Math.max(livezWorstMs, performance.now() - t);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  })();
+  const t = performance.now();
+  await call(base, 'DELETE', `/stores/${STORE}`);
+  const deleteMs = performance.now() - t;
+  await waitQuiet(base, args.settleMs);
+  deleting = false;
+  await pinger;
+  return { deleteMs, livezWorstMs, rssDeletedBytes: rssMiB(pid) * 2 ** 20 };
 }
 
 if (args.mode === 'http' && args.dataDir) {
