@@ -7,8 +7,9 @@
 // whole and flushed, then swaps it in (the store to `.trash-…`, the copy to the store's name): a
 // scan that finds `.compact-<id>` beside the store drops it (the swap never began), and one that
 // finds it without the store finishes the swap, so a crash at any step leaves the store whole, old
-// or compacted. The files of a store deleted or compacted away are removed off the event loop
-// (a data file of gigabytes takes seconds to unlink). A closed store's folder may hold `summary.json`, its metadata and counts (readSummary).
+// or compacted. The files of a store deleted or compacted away are removed off the event loop (a
+// data file of gigabytes takes seconds to unlink). A closed store's folder may hold `summary.json`,
+// its metadata and counts (readSummary).
 // Only ids the service generated (`st_` + base32) and validated project names ever reach a path.
 // A store is created only with MIN_FREE_BYTES free (a new LMDB environment on a full file system
 // can kill the process); a create or delete the file system refuses throws a StorageError and
