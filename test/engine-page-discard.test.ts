@@ -4,7 +4,8 @@
 // live block keeps its bytes; the pages dropped read as zero (the kernel took them) and leave the
 // process's RSS; freeing enough triggers it without a call; memory dropped is allocated and written
 // again; the ranges written lose exactly what was taken out; a block's end given back (shrink) is
-// dropped with the rest, never the block itself; once idle after enough was dropped,
+// dropped with the rest, never the block itself; a large pass goes a slice at a time over turns of
+// the event loop; once idle after enough was dropped,
 // every thread collects its heap (no move needed), and workers read the memory as before. Without the
 // helper nothing is dropped.
 import t from 'tap';
@@ -219,6 +220,39 @@ t.test("a block's end given back (shrink) is free, and dropped with the rest", a
   t.throws(() => heap.shrink(guard, 16), { code: 'ERR_INVALID_POINTER', message: /retired/ }, 'not a retired block');
   heap.unpin(pin);
   t.throws(() => heap.shrink(p + 16, 16), { code: 'ERR_INVALID_POINTER' }, 'not inside a block');
+});
+
+t.test('a pass past MEMORY.discard.sliceBytes drops a slice at once and the rest on later turns of the event loop', async (t) => {
+  const calls: Array<[number, number]> = [];
+  const heap = new WasmHeap(createSharedMemory(), {
+    heapBase: 1024,
+    discard: (_view, start, end) => {
+      calls.push([start, end]);
+      return end - start;
+    },
+  });
+  const size = MEMORY.discard.sliceBytes + 64 * MiB;
+  const p = heap.alloc(size);
+  heap.alloc(16); // a live block above it: the freed one is a free range
+  heap.free(p);
+  const first = heap.stats().bytesDiscarded;
+  t.ok(first >= MEMORY.discard.sliceBytes && first < size - MiB, `a slice at once: ${first / MiB} MiB`);
+  for (let turn = 0; turn < 4; turn++) await new Promise((r) => setImmediate(r));
+  const all = heap.stats().bytesDiscarded;
+  t.ok(all >= size - 2 * DISCARD_PAGE_BYTES, `the rest on the next turns: ${all / MiB} MiB in all`);
+  t.ok(
+    calls.every(([s, e]) => s >= p && e <= p + size),
+    "only the freed block's pages",
+  );
+  const q = heap.alloc(12 * MiB);
+  heap.alloc(16);
+  heap.free(q); // below MEMORY.discard.minBytes: nothing dropped by itself
+  const before = heap.stats().bytesDiscarded;
+  const parts = [heap.discardIdle(4 * MiB), heap.discardIdle(4 * MiB), heap.discardIdle(4 * MiB), heap.discardIdle(4 * MiB)];
+  t.same(parts.slice(0, 2), [4 * MiB, 4 * MiB], 'discardIdle stops at its budget');
+  t.ok(parts[2] > 4 * MiB - 2 * DISCARD_PAGE_BYTES && parts[2] <= 4 * MiB, 'and goes on where it stopped (the whole pages of the block)');
+  t.equal(parts[3], 0, 'until nothing is left');
+  t.equal(heap.stats().bytesDiscarded - before, parts[0] + parts[1] + parts[2]);
 });
 
 t.test('without the helper nothing is dropped', async (t) => {

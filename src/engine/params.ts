@@ -297,12 +297,15 @@ export const MEMORY = {
    * no second memory, and cost a page fault each when written again. The bounds keep a search's
    * scratch, freed and taken again at once, from being dropped and faulted in over and over. What
    * the workers decoded and built for the merges that freed those pages is garbage then: every
-   * thread collects once idle (compact.afterDiscardedBytes).
+   * thread collects once idle (compact.afterDiscardedBytes). A pass drops at most sliceBytes at
+   * once and the rest a slice a turn of the event loop after: dropping a large store's index at once
+   * would hold the main thread (every request) up for as long as the system takes to unmap it.
    */
   discard: {
     minBytes: 16 * 2 ** 20,
     minRangeBytes: 2 ** 20,
     keepAboveTopBytes: 4 * 2 ** 20,
+    sliceBytes: 256 * 2 ** 20,
   },
   /**
    * Every thread's collection (runtime/pool.ts collectEveryThread): before a move, and, with no move

@@ -14,6 +14,7 @@
 // helper (page-discard.ts), the heap drops the written pages of large free ranges as blocks are
 // freed (discardIdle, MEMORY.discard): only free pages, never one a live block shares, so no thread
 // can be reading them; a dropped page reads as zero when next allocated (contents are undefined).
+// A large pass goes a slice at a time over turns of the event loop (discardInSlices).
 
 import { MEMORY } from '../params.js';
 import { EpochTracker, type PinToken } from './epochs.js';
@@ -58,6 +59,9 @@ export class WasmHeap {
   private discardedBytes = 0;
   /** idleBytes after the last discardIdle (or less, as blocks took it again): what it could not give back. */
   private idleFloor = 0;
+  /** Whether the last discardIdle stopped at its budget with pages left, and whether a slice is scheduled. */
+  private discardLeft = false;
+  private discardScheduled = false;
   /** Task scratch blocks ended and kept live for the next task (freeScratch), oldest first. */
   private readonly kept: number[] = [];
   /** The clean tag of each scratch block its last task ended clean (freeScratch). */
@@ -99,9 +103,10 @@ export class WasmHeap {
   /**
    * Drops the written pages of every free range of at least MEMORY.discard.minRangeBytes and of the
    * memory above the highest block (past keepAboveTopBytes): whole pages no live block touches, which
-   * leave the process's RSS at once. Returns the bytes given back (0 without the native helper).
+   * leave the process's RSS at once. Stops once about `budget` bytes are given back (discardLeft
+   * says whether any were left). Returns the bytes given back (0 without the native helper).
    */
-  discardIdle(): number {
+  discardIdle(budget = Number.POSITIVE_INFINITY): number {
     const discard = this.discardPages;
     if (!discard) return 0;
     const { minRangeBytes, keepAboveTopBytes } = MEMORY.discard;
@@ -110,22 +115,32 @@ export class WasmHeap {
     const ranges = this.blocks.freeRanges(minRangeBytes);
     ranges.push([this.blocks.top + keepAboveTopBytes, u8.length]);
     let given = 0;
+    this.discardLeft = false;
     for (const [start, end] of ranges) {
       const from = alignUp(start, page);
       const to = end - (end % page);
       if (to - from < page) continue;
-      // the written parts of the range, widened to whole pages (inside it, so free) and joined
-      let run: [number, number] | undefined;
-      for (const [s, e] of this.touched.take(from, to)) {
-        const a = s - (s % page);
-        const b = Math.min(to, alignUp(e, page));
-        if (run && a <= run[1]) run[1] = b;
-        else {
-          if (run) given += discard(u8, run[0], run[1]);
-          run = [a, b];
+      // a piece of the range at a time, the budget's worth of addresses at most
+      for (let at = from; at < to; ) {
+        if (given >= budget) {
+          this.discardLeft = true;
+          break;
         }
+        const stop = Math.min(to, at + alignUp(Math.min(budget - given, to - at), page));
+        // the written parts of the piece, widened to whole pages (inside it, so free) and joined
+        let run: [number, number] | undefined;
+        for (const [s, e] of this.touched.take(at, stop)) {
+          const a = s - (s % page);
+          const b = Math.min(stop, alignUp(e, page));
+          if (run && a <= run[1]) run[1] = b;
+          else {
+            if (run) given += discard(u8, run[0], run[1]);
+            run = [a, b];
+          }
+        }
+        if (run) given += discard(u8, run[0], run[1]);
+        at = stop;
       }
-      if (run) given += discard(u8, run[0], run[1]);
     }
     this.discardedBytes += given;
     this.idleFloor = this.idleBytes;
@@ -325,13 +340,31 @@ export class WasmHeap {
 
   /** Gives free pages back once enough more memory than at the last pass is written and unused. */
   private afterRelease(): void {
-    if (this.discardPages && this.idleBytes - this.idleFloor >= MEMORY.discard.minBytes) this.discardIdle();
+    if (this.discardPages && this.idleBytes - this.idleFloor >= MEMORY.discard.minBytes) this.discardInSlices();
   }
 
   /** discardIdle when the engine is idle (pool.ts) and anything worth it was freed since the last pass. */
   discardWhenIdle(): number {
     this.releaseScratch();
-    return this.idleBytes - this.idleFloor >= MEMORY.discard.minRangeBytes ? this.discardIdle() : 0;
+    return this.idleBytes - this.idleFloor >= MEMORY.discard.minRangeBytes ? this.discardInSlices() : 0;
+  }
+
+  /**
+   * discardIdle a slice (MEMORY.discard.sliceBytes) at a time: one now, the rest each on a later
+   * turn of the event loop, so that a deleted store's gigabytes never hold the thread up at once.
+   * Returns what the first slice gave back.
+   */
+  private discardInSlices(): number {
+    if (this.discardScheduled) return 0;
+    const given = this.discardIdle(MEMORY.discard.sliceBytes);
+    if (this.discardLeft) {
+      this.discardScheduled = true;
+      setImmediate(() => {
+        this.discardScheduled = false;
+        this.discardInSlices();
+      });
+    }
+    return given;
   }
 
   /** Grows the memory so that it spans at least `end` bytes (by >= 1/8 when possible). */
