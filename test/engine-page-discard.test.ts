@@ -19,6 +19,19 @@ import { randI8, rng } from './helpers/engine.js';
 
 const MiB = 2 ** 20;
 
+/** A heap whose discard only records the ranges it is asked to drop (and counts them all as dropped). */
+function countingHeap(): { heap: WasmHeap; calls: Array<[number, number]> } {
+  const calls: Array<[number, number]> = [];
+  const heap = new WasmHeap(createSharedMemory(), {
+    heapBase: 1024,
+    discard: (_view, start, end) => {
+      calls.push([start, end]);
+      return end - start;
+    },
+  });
+  return { heap, calls };
+}
+
 t.test('the native helper is built and drops pages here', async (t) => {
   const helper = pageDiscard();
   if (process.platform !== 'linux') {
@@ -191,14 +204,7 @@ t.test('once idle after pages were dropped, every thread collects; no move, and 
 });
 
 t.test("a block's end given back (shrink) is free, and dropped with the rest", async (t) => {
-  const calls: Array<[number, number]> = [];
-  const heap = new WasmHeap(createSharedMemory(), {
-    heapBase: 1024,
-    discard: (_view, start, end) => {
-      calls.push([start, end]);
-      return end - start;
-    },
-  });
+  const { heap, calls } = countingHeap();
   const p = heap.alloc(8 * MiB);
   const guard = heap.alloc(16);
   heap.shrink(p, 1000);
@@ -223,14 +229,7 @@ t.test("a block's end given back (shrink) is free, and dropped with the rest", a
 });
 
 t.test('a pass past MEMORY.discard.sliceBytes drops a slice at once and the rest on later turns of the event loop', async (t) => {
-  const calls: Array<[number, number]> = [];
-  const heap = new WasmHeap(createSharedMemory(), {
-    heapBase: 1024,
-    discard: (_view, start, end) => {
-      calls.push([start, end]);
-      return end - start;
-    },
-  });
+  const { heap, calls } = countingHeap();
   const size = MEMORY.discard.sliceBytes + 64 * MiB;
   const p = heap.alloc(size);
   heap.alloc(16); // a live block above it: the freed one is a free range
