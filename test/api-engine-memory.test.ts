@@ -1,12 +1,6 @@
-// SVC_ENGINE_MEMORY_MB bounds the engine's memories (the open stores' indexes and the model; past
-// the kernels' 4 GiB memory, segment images lie in further regions). An ingest whose segments do not fit is refused with 507
-// engine_memory_full before anything is written: every acknowledged document is found, none of a
-// refused batch is, searches go on, and a restart under the same bound serves the same store.
-import fs from 'node:fs';
-import path from 'node:path';
 import t from 'tap';
 import { ConfigError, ENGINE_MEMORY_MB, loadConfig } from '../src/config.js';
-import { SHARED, startTestServer } from './helpers/server.js';
+import { benchRecords, startTestServer } from './helpers/server.js';
 
 t.test('SVC_ENGINE_MEMORY_MB: whole megabytes within the range', async (t) => {
   t.equal(loadConfig({}).engineMemoryBytes, undefined, "unset: the engine's default (a share of the process's memory bound)");
@@ -18,11 +12,7 @@ t.test('SVC_ENGINE_MEMORY_MB: whole megabytes within the range', async (t) => {
 });
 
 t.test('an ingest past the engine memory is refused whole, and what was acknowledged stays', async (t) => {
-  const lines = fs
-    .readFileSync(path.join(SHARED, 'bench', 'wiki-pool', 'corpus.jsonl'), 'utf8')
-    .split('\n')
-    .filter(Boolean);
-  const docs = lines.map((l) => JSON.parse(l) as { id: string; text: string });
+  const docs = benchRecords<{ id: string; text: string }>('wiki-pool', 'corpus.jsonl');
   const env = { SVC_ENGINE_MEMORY_MB: String(ENGINE_MEMORY_MB.min) };
   const first = await startTestServer(t, { env });
   await first.api.post('/stores', { name: 'full' });

@@ -1,14 +1,6 @@
-// A deleted store's engine memory goes back: WebAssembly memory never shrinks, but its free pages
-// are dropped in place as the store's blocks are freed (SVC_ENGINE_DISCARD, the native helper); and
-// without that, once the engine is idle it copies its live blocks into a fresh memory
-// (SVC_ENGINE_RELOCATE_MB sets how much written, unused memory is worth it) and lets the old one
-// go. A real server over HTTP: the store left searches exactly as before, the memory written falls,
-// and /metrics counts the bytes dropped or the relocation.
-import fs from 'node:fs';
-import path from 'node:path';
 import t from 'tap';
 import { ConfigError, loadConfig } from '../src/config.js';
-import { SHARED, startTestServer } from './helpers/server.js';
+import { benchRecords, startTestServer } from './helpers/server.js';
 
 t.test('SVC_ENGINE_RELOCATE_MB: whole megabytes, 0 to turn it off', async (t) => {
   t.equal(loadConfig({}).engineRelocateBytes, undefined, "unset: the engine's default");
@@ -51,12 +43,7 @@ async function scrape(url: string) {
   };
 }
 
-const docs = fs
-  .readFileSync(path.join(SHARED, 'bench', 'wiki-pool', 'corpus.jsonl'), 'utf8')
-  .split('\n')
-  .filter(Boolean)
-  .slice(0, 9000)
-  .map((l) => JSON.parse(l) as { id: string; text: string });
+const docs = benchRecords<{ id: string; text: string }>('wiki-pool', 'corpus.jsonl', 9000);
 
 t.test('a deleted store is given back once the engine is idle; the other searches as before', async (t) => {
   const { api, server } = await startTestServer(t, { env: { SVC_ENGINE_RELOCATE_MB: '1', SVC_ENGINE_DISCARD: '0' } });

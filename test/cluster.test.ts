@@ -1,13 +1,3 @@
-// A cluster on loopback (issue 33): three real nats-server processes (clustered, JetStream) and
-// three svc nodes in this process with SVC_REPLICAS=2, beside one single-node server. Writes go
-// through node 1; searches through nodes 2 and 3 return the same passages as the single node; a
-// store created through one node is listed by all; a key created in the cluster works on every node
-// as soon as its creation returns (before the nodes' watches may have delivered it) and a revoked
-// one fails on all within 1 s; with one NATS server stopped writes and searches go on,
-// and nothing is lost once it is back; the per-project rate limit holds across nodes within 20%.
-// The heavier scenarios (kill -9 during ingest, catch-up, throughput) are bench/cluster.ts.
-// SVC_TEST_CLUSTER_LOGS=<dir> keeps each node's debug log there.
-import fs from 'node:fs';
 import path from 'node:path';
 import { pino } from 'pino';
 import t from 'tap';
@@ -17,7 +7,7 @@ import { type ClusterConfig, loadConfig } from '../src/config.js';
 import { PacedApi } from './helpers/child-server.js';
 import { hasNatsServer, startNatsCluster } from './helpers/nats.js';
 import { rejectsApi } from './helpers/rejects-api.js';
-import { Api, SHARED, startTestServer, tempDir } from './helpers/server.js';
+import { Api, benchRecords, startTestServer, tempDir } from './helpers/server.js';
 
 if (!hasNatsServer()) {
   t.fail('nats-server is not installed (apt-get install -y nats-server; .ci/run installs it)');
@@ -52,19 +42,11 @@ const nodes = await Promise.all([1, 2, 3].map(startNode));
 const single = await startTestServer(t, { noAuth: false, threads: 1 });
 
 // the documents: the gold paragraphs of the first hotpotqa-dev questions and the first corpus lines around them
-const questions = fs
-  .readFileSync(path.join(SHARED, 'bench', 'hotpotqa-dev', 'queries.jsonl'), 'utf8')
-  .split('\n')
-  .filter(Boolean)
-  .slice(0, 12)
-  .map((l) => JSON.parse(l) as { query: string; gold_doc_ids: string[] });
+const questions = benchRecords<{ query: string; gold_doc_ids: string[] }>('hotpotqa-dev', 'queries.jsonl', 12);
 const gold = new Set(questions.flatMap((q) => q.gold_doc_ids));
-const docs = fs
-  .readFileSync(path.join(SHARED, 'bench', 'wiki-pool', 'corpus.jsonl'), 'utf8')
-  .split('\n')
-  .filter(Boolean)
-  .map((l) => JSON.parse(l) as { id: string; text: string; metadata: Record<string, string> })
-  .filter((d, i) => i < 300 || gold.has(d.id));
+const docs = benchRecords<{ id: string; text: string; metadata: Record<string, string> }>('wiki-pool', 'corpus.jsonl').filter(
+  (d, i) => i < 300 || gold.has(d.id),
+);
 
 const { key } = await clusterKeys.create(cluster, 'acme');
 const { key: singleKey } = single.server.services.keys.create('acme');

@@ -1,16 +1,10 @@
-// Segment images past the kernels' memory (engine/runtime/regions.ts): a store whose images lie in
-// several regions answers exactly as the same store in the kernels' memory alone (passages, scores,
-// confidence, hops), after merges, deletes and a snapshot read back: its postings are scanned by
-// the same kernels once copied into the kernels' memory, beside its rows' lengths kept there.
-import fs from 'node:fs';
-import path from 'node:path';
 import t from 'tap';
 import { defaultModelUri } from '../src/config.js';
 import type { MemoryStoreIndex } from '../src/engine/index/index.js';
 import { type Engine, loadEngine } from '../src/engine/index.js';
 import { readModelFolder } from '../src/engine/model/index.js';
 import { createSharedMemory, ImageSpace, REGION_SPAN, regionOf, WasmHeap, WasmOutOfMemoryError } from '../src/engine/runtime/index.js';
-import { SHARED } from './helpers/server.js';
+import { benchRecords } from './helpers/server.js';
 
 t.test('images go to the main memory up to its share, then to regions, up to the bound', async (t) => {
   const MiB = 2 ** 20;
@@ -50,18 +44,8 @@ t.test('a bound of one memory keeps every image in it', async (t) => {
   t.equal(space.heaps.length, 1);
 });
 
-const docs = fs
-  .readFileSync(path.join(SHARED, 'bench', 'wiki-pool', 'corpus.jsonl'), 'utf8')
-  .split('\n')
-  .filter(Boolean)
-  .slice(0, 3000)
-  .map((l) => JSON.parse(l) as { id: string; text: string });
-const questions = fs
-  .readFileSync(path.join(SHARED, 'bench', 'hotpotqa-dev', 'queries.jsonl'), 'utf8')
-  .split('\n')
-  .filter(Boolean)
-  .slice(0, 40)
-  .map((l) => (JSON.parse(l) as { query: string }).query);
+const docs = benchRecords<{ id: string; text: string }>('wiki-pool', 'corpus.jsonl', 3000);
+const questions = benchRecords<{ query: string }>('hotpotqa-dev', 'queries.jsonl', 40).map((q) => q.query);
 
 const model = readModelFolder(defaultModelUri());
 

@@ -10,6 +10,16 @@ import { loadConfig, PACKAGE_ROOT } from '../../src/config.js';
 export const REPO = PACKAGE_ROOT;
 export const SHARED = path.resolve(REPO, '..', 'shared');
 
+/** The first `limit` records of a JSON-lines file of a shared bench suite (../shared/bench/<suite>/<file>). */
+export function benchRecords<T>(suite: string, file: 'corpus.jsonl' | 'queries.jsonl', limit = Number.POSITIVE_INFINITY): T[] {
+  return fs
+    .readFileSync(path.join(SHARED, 'bench', suite, file), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .slice(0, limit)
+    .map((l) => JSON.parse(l) as T);
+}
+
 export function tempDir(t: { teardown(fn: () => void): void }, prefix = 'svc-test-'): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
   t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }));
