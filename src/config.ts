@@ -133,6 +133,9 @@ export const SERVER_VARIABLES: ReadonlyArray<{ name: string; default: string; me
  */
 export const ENGINE_MEMORY_MB = { min: 64, max: 2 ** 20 } as const;
 
+/** SVC_ENGINE_RELOCATE_MB's most: a relocation moves the kernels' memory only, which holds 4 GiB at most. */
+export const ENGINE_RELOCATE_MB_MAX = 4096;
+
 /** The most worker threads SVC_THREADS may ask for. */
 export const MAX_THREADS = 256;
 
@@ -193,9 +196,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     );
   }
   const relocateMb = env.SVC_ENGINE_RELOCATE_MB ? Number(env.SVC_ENGINE_RELOCATE_MB) : undefined;
-  if (relocateMb !== undefined && !(Number.isInteger(relocateMb) && relocateMb >= 0 && relocateMb <= 4096)) {
+  if (relocateMb !== undefined && !(Number.isInteger(relocateMb) && relocateMb >= 0 && relocateMb <= ENGINE_RELOCATE_MB_MAX)) {
     throw new ConfigError(
-      `SVC_ENGINE_RELOCATE_MB=${env.SVC_ENGINE_RELOCATE_MB} is not a whole number of megabytes from 0 to 4096 (default 32; 0 never relocates)`,
+      `SVC_ENGINE_RELOCATE_MB=${env.SVC_ENGINE_RELOCATE_MB} is not a whole number of megabytes from 0 to ${ENGINE_RELOCATE_MB_MAX} (default 32; 0 never relocates)`,
     );
   }
   return {

@@ -126,11 +126,32 @@ export function ownDeadFlags(heap: WasmHeap, seg: Segment, log: EngineContext['l
   seg.dead = copy;
 }
 
-export function freeBlocks({ heap, images }: BlockSpace, { base, dead, keys, lens }: SegmentBlocks): void {
-  images.free(base);
-  heap.free(dead);
-  heap.free(keys);
-  if (lens) heap.free(lens);
+/** What holds a block: the regions of images or the heap. */
+type BlockOwner = Pick<WasmHeap, 'free' | 'retire' | 'sizeOf'>;
+
+/** Where each block of a segment lies: its image among the regions, the rest (lens only when set) in the heap. */
+function blocksOf({ heap, images }: BlockSpace, { base, dead, keys, lens }: SegmentBlocks): Array<[BlockOwner, number]> {
+  const out: Array<[BlockOwner, number]> = [
+    [images, base],
+    [heap, dead],
+    [heap, keys],
+  ];
+  if (lens) out.push([heap, lens]);
+  return out;
+}
+
+export function freeBlocks(space: BlockSpace, blocks: SegmentBlocks): void {
+  for (const [where, ptr] of blocksOf(space, blocks)) where.free(ptr);
+}
+
+/** Retires a segment's blocks: each freed once no task that may read it is in flight. */
+export function retireBlocks(space: BlockSpace, blocks: SegmentBlocks): void {
+  for (const [where, ptr] of blocksOf(space, blocks)) where.retire(ptr);
+}
+
+/** Bytes a segment's blocks take. */
+export function blocksBytes(space: BlockSpace, blocks: SegmentBlocks): number {
+  return blocksOf(space, blocks).reduce((n, [where, ptr]) => n + (where.sizeOf(ptr) ?? 0), 0);
 }
 
 /** Blocks set aside per batch (keyed by the batch object) until they are taken or released. */

@@ -34,7 +34,16 @@ import { compileFilter } from './filter.js';
 import { LiveStats } from './live-stats.js';
 import { SegmentMerges } from './merges.js';
 import { readIndex, writeIndex } from './persist.js';
-import { allocateBlocks, freeBlocks, ownDeadFlags, Reservations, type SegmentBlocks, writeTieKeys } from './segment-blocks.js';
+import {
+  allocateBlocks,
+  blocksBytes,
+  freeBlocks,
+  ownDeadFlags,
+  Reservations,
+  retireBlocks,
+  type SegmentBlocks,
+  writeTieKeys,
+} from './segment-blocks.js';
 import type { EngineContext, IndexSink, IndexSource, Segment, SegmentBatch } from './types.js';
 
 /** Segment ids are unique in the process, across stores: searches key what they remember of a segment by it (term-ranges.ts). */
@@ -94,13 +103,7 @@ export class MemoryStoreIndex implements StoreIndex {
   }
 
   get memoryBytes(): number {
-    const { heap, images } = this.ctx;
-    let n = 0;
-    for (const s of this.segments) {
-      n +=
-        (images.sizeOf(s.base) ?? 0) + (heap.sizeOf(s.dead) ?? 0) + (heap.sizeOf(s.keys) ?? 0) + (s.lens ? (heap.sizeOf(s.lens) ?? 0) : 0);
-    }
-    return n;
+    return this.segments.reduce((n, s) => n + blocksBytes(this.ctx, s), 0);
   }
 
   /**
@@ -278,14 +281,7 @@ export class MemoryStoreIndex implements StoreIndex {
 
   private dropSegment(seg: Segment): void {
     this.segments = this.segments.filter((s) => s !== seg);
-    this.retireBlocks(seg);
-  }
-
-  private retireBlocks(seg: Segment): void {
-    this.ctx.images.retire(seg.base);
-    this.ctx.heap.retire(seg.dead);
-    this.ctx.heap.retire(seg.keys);
-    if (seg.lens) this.ctx.heap.retire(seg.lens);
+    retireBlocks(this.ctx, seg);
   }
 
   /**
@@ -401,7 +397,7 @@ export class MemoryStoreIndex implements StoreIndex {
     if (this.closed) return;
     this.closed = true;
     this.merges.stop();
-    for (const s of this.segments) this.retireBlocks(s);
+    for (const s of this.segments) retireBlocks(this.ctx, s);
     this.segments = [];
     this.reserved.clear();
     this.table.clear();
