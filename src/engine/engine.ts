@@ -94,6 +94,10 @@ class SvcEngine implements Engine {
     return this.ctx.pool.pending;
   }
 
+  get assisted(): { jobs: number; helped: number } {
+    return this.ctx.pool.assisted;
+  }
+
   get memory(): EngineMemory {
     const { images, pool } = this.ctx;
     const all = images.heaps.map((h) => ({ s: h.stats(), idle: h.idleBytes }));

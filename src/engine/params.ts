@@ -212,6 +212,13 @@ export const SCAN = {
    * a copy is a memcpy, far cheaper than the scan it feeds.
    */
   stagePostings: 65536,
+  /**
+   * A scan's terms are spread over an idle worker a segment each (ranking/scan-segments.ts) once
+   * they hold this many postings: below it, waking a helper costs about what it saves.
+   */
+  spreadPostings: 1 << 17,
+  /** Counts a touching scan spread by segment keeps (terms × fields × segments: HopBuffers.touchCounts); a scan past it touches on one thread. */
+  touchCounts: 4096,
   /** bins of the score histograms behind rank estimates */
   histBins: 2048,
   /** snapshots and terms per snapshot whose posting ranges a worker remembers (term-ranges.ts) */
@@ -407,4 +414,17 @@ export const WORKERS = {
   youngGenMb: 64,
   /** rows per tile of the dense scan op (the tile's scores stay in L1/L2) */
   scanTileRows: 4096,
+  /**
+   * The board over which a search spreads a scan's segments to an idle worker (runtime/assist.ts):
+   * jobs open at once (one per searching worker is enough on a small machine), the numbers a job's
+   * payload holds, the threads one job runs on (the owner and one helper: each helper lane needs a
+   * stage of its own, HopBuffers.stages), and how long an owner waits for a helper's unit before it
+   * fails the search (a unit is one segment's postings: milliseconds).
+   */
+  assist: {
+    slots: 4,
+    payloadWords: 1 << 16,
+    lanes: 2,
+    stallMs: 30_000,
+  },
 } as const;

@@ -35,6 +35,8 @@ export interface SearchParams {
   /** How hops scan (benchmarks and tests; the HTTP API leaves it to the store size): see SearchTask. */
   scan?: 'exact' | 'approximate';
   scanBudget?: number;
+  /** postings from which a scan spreads its segments over an idle worker (tests; default SCAN.spreadPostings) */
+  spreadPostings?: number;
   /** keep the search's per-row scratch clean between searches (default: above SCAN.cleanRows rows; ranking/buffers.ts) */
   keepClean?: boolean;
 }
@@ -170,6 +172,8 @@ export interface Engine {
   readonly analyzer: string;
   /** Tasks (searches, encodings, merges) dispatched to the worker pool and not settled, queued ones included. */
   readonly pending: number;
+  /** Scan jobs searches spread over the workers so far, and the units of theirs an idle worker ran (ranking/scan-segments.ts). */
+  readonly assisted: { jobs: number; helped: number };
   /** The engine's shared memory, bytes: what it has reserved (never shrinks), what is allocated in it, and its limit. */
   readonly memory: EngineMemory;
   encode(docs: Array<{ id: string; text: string; metadata?: Metadata }>): Promise<EncodedBatch>;

@@ -6,7 +6,7 @@
 // rebuilds. The buffers an op declares as moving are transferred with its reply, not copied.
 import { workerData } from 'node:worker_threads';
 import { move, transferableSymbol, valueSymbol } from 'piscina';
-import { searchOp } from './ranking/index.js';
+import { SEGMENT_SCAN, searchOp } from './ranking/index.js';
 import {
   adoptOp,
   collectOp,
@@ -14,6 +14,7 @@ import {
   errorToWire,
   getOp,
   type OpContext,
+  registerAssist,
   registerOp,
   scanOp,
   type TaskEnvelope,
@@ -43,6 +44,7 @@ registerOp('assemble', assembleOp, encodeMoves);
 registerOp('build', buildOp, builtMoves);
 registerOp('merge', mergeOp, mergeMoves);
 registerOp('search', searchOp);
+registerAssist(SEGMENT_SCAN);
 
 const kernels = new WorkerKernels(workerData as EngineWorkerData);
 

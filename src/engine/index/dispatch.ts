@@ -38,6 +38,7 @@ export async function runSearch(
       blocked,
       scan: params.scan,
       scanBudget: params.scanBudget,
+      spreadPostings: params.spreadPostings,
       keepClean: params.keepClean,
     };
     result = await ctx.withScratch<SearchTaskResult>(

@@ -2,13 +2,15 @@
 // the touched-row marks, list and gather buffers of touched-rows.ts (each per row of the snapshot),
 // then the top-k lists (twice the largest k a search asks: a run of tied scores across the cut is
 // fetched whole, hops.ts top), the rank histogram, the terms of a scan by rows (rows-scan.ts), the
-// stage of postings copied in from an image past the kernels' memory (corpus-scan.ts) and the dense
+// stages of postings copied in from an image past the kernels' memory (corpus-scan.ts; one per lane
+// of a job spread over the workers, scan-segments.ts), a touching scan's counts (the rows each
+// term listed in each segment, scan-segments.ts touchSegments) and the dense
 // encoder's scratch. Serving (search-op.ts) and training (in-process.ts) lay it out the same way.
 // A block is clean for a layout (cleanTag) when its six per-row buffers that a scan adds to or
 // copies into (sBody, sTitle, s, s2, mark, mark2) are zero over their laid-out lengths: a search
 // given such a block scans without zeroing them, and may hand it back clean (question-scan.ts).
 
-import { SCAN } from '../params.js';
+import { SCAN, WORKERS } from '../params.js';
 import type { HopBuffers } from './types.js';
 
 const align16 = (n: number) => (n + 15) & ~15;
@@ -53,6 +55,8 @@ export function hopBuffers(ptr: number, totalRows: number, k: number): HopBuffer
     hist: top + 8 * topK,
     rowTerms: top + 8 * topK + 4 * SCAN.histBins,
     stage: top + 8 * topK + 4 * SCAN.histBins + 12 * SCAN.rowScanTerms,
-    dense: top + 8 * topK + 4 * SCAN.histBins + 12 * SCAN.rowScanTerms + 4 * SCAN.stagePostings,
+    touchCounts: top + 8 * topK + 4 * SCAN.histBins + 12 * SCAN.rowScanTerms + 4 * SCAN.stagePostings * WORKERS.assist.lanes,
+    dense:
+      top + 8 * topK + 4 * SCAN.histBins + 12 * SCAN.rowScanTerms + 4 * SCAN.stagePostings * WORKERS.assist.lanes + 4 * SCAN.touchCounts,
   };
 }

@@ -1,30 +1,22 @@
 // A scan of terms into score buffers over a snapshot's segments (corpus.ts SearchCorpus.scan): BM25
 // of each term in each target field, over every row holding it, or, with marks, the terms not
 // restricted first (marking and listing the rows they touch), then the restricted terms added to
-// marked rows only, from their postings or from the listed rows' sequences (rows-scan.ts).
+// marked rows only, from their postings or from the listed rows' sequences (rows-scan.ts). The
+// postings are read segment by segment, spread over an idle worker (scan-segments.ts); a scan
+// whose marks give no touching scratch touches on this thread (touchTerm).
 // Invariant: the rows a scan newly marks are listed after marks.listed, in the order met.
 import { SCAN } from '../params.js';
-import type { MemoryViews } from '../runtime/index.js';
 import { SEC } from '../segment/index.js';
-import { type RowScanCorpus, scanByRows } from './rows-scan.js';
+import { mayScanByRows, scanByRows } from './rows-scan.js';
+import { postingsIn, type ScanCorpus, type SegmentCall, scanSegments, stagedLengths, touchSegments } from './scan-segments.js';
 import type { ScanMarks, ScanTarget } from './types.js';
-
-/** What a scan reads of the search corpus. */
-export interface ScanCorpus extends RowScanCorpus {
-  readonly totalRows: number;
-  /** The region of each segment's image (0: the kernels' memory) and every region's views. */
-  readonly segRegion: readonly number[];
-  readonly regions: readonly MemoryViews[];
-  readonly snapshot: ReadonlyArray<{ lens?: number; nRows: number }>;
-  /** u32[SCAN.stagePostings] of the kernels' memory, for postings copied in from a region (0: none laid out) */
-  readonly stage: number;
-}
 
 /**
  * For each target, scores += Σ weight_t · scale · bm25_field(t). Without marks every row holding a
  * term is scored. With marks, the terms not restricted are scanned first and mark the rows they
  * touch (u8 per global row), appending each row they newly mark to the marks' list; the restricted
- * terms then add to marked rows only. Returns how many rows it newly marked.
+ * terms then add to marked rows only. Returns how many rows it newly marked. The terms that mark
+ * nothing run segment by segment (scan-segments.ts), in the order of a scan alone.
  */
 export function scanTargets(
   c: ScanCorpus,
@@ -33,28 +25,68 @@ export function scanTargets(
   weights: ArrayLike<number>,
   marks?: ScanMarks,
 ): number {
-  const restricted = (i: number) => marks?.restrict?.[i] ?? false;
-  let marked = 0;
-  for (const phase of [false, true]) {
-    for (const t of targets) {
-      if (phase && marks && scanByRows(c, t, { terms, weights, restricted }, marks, marks.listed + marked)) continue;
-      for (let i = 0; i < terms.length; i++)
-        if (restricted(i) === phase)
-          marked += scanTerm(c, t, terms[i], weights[i] * t.scale, phase ? 'marked' : marks ? 'touch' : 'all', marks, marked);
-    }
+  if (!marks) {
+    scanSegments(
+      c,
+      callsOf(c, targets, terms, weights, () => true),
+      'all',
+      0,
+    );
+    return 0;
   }
+  const restricted = (i: number) => marks.restrict?.[i] ?? false;
+  const touched =
+    marks.touch &&
+    touchSegments(
+      c,
+      callsOf(c, targets, terms, weights, (i) => !restricted(i)),
+      marks,
+      marks.listed,
+      marks.touch,
+    );
+  let marked = touched ?? 0;
+  if (touched === undefined)
+    for (const t of targets)
+      for (let i = 0; i < terms.length; i++) if (!restricted(i)) marked += touchTerm(c, t, terms[i], weights[i] * t.scale, marks, marked);
+  // the restricted terms, a target at a time where a scan by rows may take one (it writes at once:
+  // the calls before it go first), else all targets in one job
+  const listed = marks.listed + marked;
+  let pending: ScanTarget[] = [];
+  const flush = () => {
+    scanSegments(c, callsOf(c, pending, terms, weights, restricted), 'marked', marks.ptr);
+    pending = [];
+  };
+  for (const t of targets) {
+    if (mayScanByRows(c, marks)) {
+      flush();
+      if (scanByRows(c, t, { terms, weights, restricted }, marks, listed)) continue;
+    }
+    pending.push(t);
+  }
+  flush();
   return marked;
 }
 
-function scanTerm(
+/** The calls of the terms `which` selects, target by target, in order (those that add nothing left out). */
+function callsOf(
   c: ScanCorpus,
-  t: ScanTarget,
-  term: number,
-  weight: number,
-  how: 'all' | 'touch' | 'marked',
-  marks: ScanMarks | undefined,
-  marked: number,
-): number {
+  targets: ScanTarget[],
+  terms: ArrayLike<number>,
+  weights: ArrayLike<number>,
+  which: (i: number) => boolean,
+): SegmentCall[] {
+  const calls: SegmentCall[] = [];
+  for (const t of targets)
+    for (let i = 0; i < terms.length; i++) {
+      if (!which(i)) continue;
+      const w = weights[i] * t.scale * c.idf(terms[i]);
+      if (w !== 0) calls.push({ body: t.field === 'body', w, scores: t.scores, ranges: c.ranges(t.field, terms[i]) });
+    }
+  return calls;
+}
+
+/** A term not restricted, with marks: adds to every row holding it and marks (and lists) the rows it newly touches. */
+function touchTerm(c: ScanCorpus, t: ScanTarget, term: number, weight: number, marks: ScanMarks, marked: number): number {
   const { k1, b, k1Title, bTitle } = c.lexical;
   const body = t.field === 'body';
   const avg = Math.max(body ? c.stats.avgBody : c.stats.avgTitle, 1e-3);
@@ -64,7 +96,6 @@ function scanTerm(
   const ranges = c.ranges(t.field, term);
   const k1f = body ? k1 : k1Title;
   const bf = body ? b : bTitle;
-  const mark = marks?.ptr ?? 0;
   let added = 0;
   // a plain loop and direct calls: this runs per term, field and segment of every hop, and allocates
   // nothing for a segment in the kernels' memory. One past it has its postings copied into the stage
@@ -79,28 +110,26 @@ function scanTerm(
     const lens = region === 0 ? s.ptr(body ? SEC.blen : SEC.tlen) : stagedLengths(c, si, body);
     const chunk = region === 0 ? range.count : SCAN.stagePostings;
     const base = c.rowBase[si];
-    const scores = t.scores + 4 * base;
     for (let at = 0; at < range.count; at += chunk) {
       const n = Math.min(chunk, range.count - at);
-      let postings = range.ptr + 4 * at;
-      if (region !== 0) {
-        kk.views.u32At(c.stage, n).set(c.regions[region].u32At(postings, n));
-        postings = c.stage;
-      }
-      if (how === 'all') kk.bm25Accumulate(postings, n, s.nRows, lens, avg, k1f, bf, w, scores);
-      else if (how === 'touch' && marks) {
-        const listed = marks.listed + marked + added;
-        const list = marks.list + 4 * listed;
-        added += kk.bm25AccumulateTouch(postings, n, s.nRows, lens, avg, k1f, bf, w, scores, mark + base, list, c.totalRows - listed, base);
-      } else kk.bm25AccumulateMarked(postings, n, s.nRows, lens, avg, k1f, bf, w, scores, mark + base);
+      const postings = postingsIn(kk, c.regions[region], region, range.ptr + 4 * at, n, c.stage);
+      const listed = marks.listed + marked + added;
+      added += kk.bm25AccumulateTouch(
+        postings,
+        n,
+        s.nRows,
+        lens,
+        avg,
+        k1f,
+        bf,
+        w,
+        t.scores + 4 * base,
+        marks.ptr + base,
+        marks.list + 4 * listed,
+        c.totalRows - listed,
+        base,
+      );
     }
   }
   return added;
-}
-
-/** Where the rows' lengths of a segment past the kernels' memory lie in it (its body's, then its titles'), and that a stage is laid out. */
-function stagedLengths(c: ScanCorpus, si: number, body: boolean): number {
-  const lens = c.snapshot[si].lens ?? 0;
-  if (!lens || !c.stage) throw new RangeError(`segment ${si} lies past the kernels' memory without its lengths or a stage`);
-  return lens + (body ? 0 : 4 * c.segs[si].nRows);
 }

@@ -9,8 +9,8 @@
 // The per-row accessors run in the search's inner loops: they allocate nothing but the views and
 // tuples they return (a search's garbage is what its collections cost at a million rows).
 import type { LexicalParams } from '../model/index.js';
-import { FEATURE_TEXT } from '../params.js';
-import { type MemoryViews, offsetOf, regionOf, type WasmKernels } from '../runtime/index.js';
+import { FEATURE_TEXT, SCAN } from '../params.js';
+import { type MemoryViews, offsetOf, regionOf, type Spread, type WasmKernels } from '../runtime/index.js';
 import { type PostingRange, SegmentView } from '../segment/index.js';
 import { scanTargets } from './corpus-scan.js';
 import { CorpusTitles } from './corpus-titles.js';
@@ -39,8 +39,12 @@ export class SearchCorpus {
   readonly segRegion: number[];
   /** Whether some segment's image lies past the kernels' memory. */
   readonly spread: boolean;
-  /** u32[SCAN.stagePostings] of the kernels' memory that a region's postings are copied into (HopBuffers.stage: set where the scratch is laid out; 0: none) */
+  /** u32[SCAN.stagePostings] per lane of the kernels' memory that a region's postings are copied into (HopBuffers.stage: set where the scratch is laid out; 0: none) */
   stage = 0;
+  /** How a scan's segments are spread over idle workers (set by the search op; none: this thread alone) */
+  assist: Spread | undefined;
+  /** postings from which a scan is spread (SCAN.spreadPostings; a task may say) */
+  spreadPostings: number = SCAN.spreadPostings;
   readonly rowBase: number[] = [];
   readonly totalRows: number;
   private readonly dfCache = new Map<number, number>();

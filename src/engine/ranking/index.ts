@@ -1,7 +1,7 @@
 // The engine's ranking room (worker side of a search, and training in-process): a search's view of
 // a store snapshot (SearchCorpus), BM25, the hops, the named feature tables and the learned scorers
 // over them, the stages and their result lists, the sufficiency features and calibrated confidence,
-// the loop, and the `search` op. Training fits the model on exactly these functions.
+// the loop, the `search` op and the scan job it spreads over idle workers. Training fits the model on exactly these functions.
 export { assemble, weave } from './assemble.js';
 export { bm25 } from './bm25.js';
 export { cleanTag, hopBuffers, hopScratchBytes } from './buffers.js';
@@ -18,6 +18,7 @@ export { featureNames, modelFitProblem, namesDiffer } from './model-fit.js';
 export { bestMentions, containsPhrase, phraseMentions, titleHits } from './phrases.js';
 export { answerKind, isQuestion, isQuestionWord, QUESTION_WORDS, questionDepth, questionNames } from './question.js';
 export { restrictedTerms } from './scan-budget.js';
+export { SEGMENT_SCAN } from './scan-segments.js';
 export { searchOp, searchScratchBytes } from './search-op.js';
 export { buildHop1, buildHop2, buildHop3, heldByOneDocument, hop1Chains, stageOf } from './stages.js';
 export { SUFFICIENCY, SUFFICIENCY_NAMES, sufficiencyFeatures } from './sufficiency-features.js';

@@ -52,7 +52,14 @@ export class QuestionScan {
       { field: 'body', scores: b.sBody, scale: 1 },
       { field: 'title', scores: b.sTitle, scale: 1 },
     ];
-    this.marked = c.scan(fields, qt, qw, { ptr: b.mark, list: b.idx, listed: 0, restrict, terms: b.rowTerms });
+    this.marked = c.scan(fields, qt, qw, {
+      ptr: b.mark,
+      list: b.idx,
+      listed: 0,
+      restrict,
+      terms: b.rowTerms,
+      touch: { list: b.g2, counts: b.touchCounts },
+    });
     const listed = this.marked;
     if (whole) {
       kk.copyBytes(b.s, b.sBody, 4 * n);
@@ -78,7 +85,15 @@ export class QuestionScan {
   scanLater(terms: number[], weights: number[], restrict: readonly boolean[] | undefined): number {
     const b = this.buf;
     this.later = true;
-    const marked = terms.length ? this.c.accumulate(terms, weights, b.s2, { ptr: b.mark2, list: b.idx, listed: this.marked, restrict }) : 0;
+    const marked = terms.length
+      ? this.c.accumulate(terms, weights, b.s2, {
+          ptr: b.mark2,
+          list: b.idx,
+          listed: this.marked,
+          restrict,
+          touch: { list: b.g2, counts: b.touchCounts },
+        })
+      : 0;
     if (this.mode !== 'fill') this.c.maskListed(b.s2, b.idx + 4 * this.marked, marked);
     return this.marked + marked;
   }

@@ -50,14 +50,21 @@ function restrictedOf(
 }
 
 /**
+ * Whether scanByRows may take a target: the marks give it scratch, and the row scan, a kernel over
+ * the rows' sequences, can read every image (one past the kernels' memory is scanned by its
+ * postings instead: the same sums).
+ */
+export function mayScanByRows(c: RowScanCorpus, marks: ScanMarks): boolean {
+  return Boolean(marks.terms) && !c.spread;
+}
+
+/**
  * Adds the restricted terms of `scan` (in order) to the rows marks.list[0..listed) of `t` from the
  * rows' sequences when that reads less than their postings would; returns whether it did (else
  * nothing is written).
  */
 export function scanByRows(c: RowScanCorpus, t: ScanTarget, scan: ScanTerms, marks: ScanMarks, listed: number): boolean {
-  // the row scan is a kernel over the rows' sequences: an image past the kernels' memory is scanned
-  // by its postings instead (the same sums)
-  if (!marks.terms || c.spread) return false;
+  if (!mayScanByRows(c, marks) || !marks.terms) return false;
   const terms = restrictedOf(c, t, scan);
   if (terms.length === 0) return false;
   const body = t.field === 'body';

@@ -5,7 +5,7 @@
 // kept clean, and the result says whether it was handed back so.
 import { denseScratchBytes, type ModelDescriptor } from '../model/index.js';
 import { HOPS, SCAN } from '../params.js';
-import type { OpContext } from '../runtime/index.js';
+import { type OpContext, spreaderOf } from '../runtime/index.js';
 import { hopBuffers, hopScratchBytes } from './buffers.js';
 import { SearchCorpus } from './corpus.js';
 import { runLoop } from './loop.js';
@@ -23,6 +23,8 @@ export function searchOp(ctx: OpContext, t: SearchTask): SearchTaskResult {
   const scratch = keepClean ? (t.scratchClean ? 'clean' : 'dirty') : 'fill';
   const buf = hopBuffers(t.scratch, corpus.totalRows, Math.max(HOPS.rankCap, t.maxResults));
   corpus.stage = buf.stage;
+  corpus.assist = ctx.assist && spreaderOf(ctx);
+  corpus.spreadPostings = t.spreadPostings ?? SCAN.spreadPostings;
   const out = runLoop(corpus, model, { ...t, approximate, scratch }, buf);
   return {
     hits: out.hits.map((h) => {

@@ -243,6 +243,14 @@ export interface ScanMarks {
   terms?: number;
   /** 'always': read the restricted terms from the listed rows whatever it costs (tests); default by cost */
   byRows?: 'auto' | 'always';
+  /** scratch with which the terms not restricted may touch segment by segment, spread over an idle worker (scan-segments.ts); without it, on this thread */
+  touch?: TouchScratch;
+}
+
+/** A touching scan's scratch: u32[totalRows] each segment lists its rows in (in its own rows of it), and u32[SCAN.touchCounts]: how many each call listed in each segment. */
+export interface TouchScratch {
+  list: number;
+  counts: number;
 }
 
 /** Score buffers (byte pointers of f32[totalRows]), touched-row scratch and top-k scratch (buffers.ts). */
@@ -269,8 +277,10 @@ export interface HopBuffers {
   rowTerms: number;
   /** u32[histogram bins] for rank estimates */
   hist: number;
-  /** u32[SCAN.stagePostings]: a term's postings in an image past the kernels' memory, copied in for the kernels (corpus-scan.ts) */
+  /** u32[SCAN.stagePostings] per lane of a spread scan (WORKERS.assist.lanes; lane 0 first): a term's postings in an image past the kernels' memory, copied in for the kernels (corpus-scan.ts, scan-segments.ts) */
   stage: number;
+  /** u32[SCAN.touchCounts]: a touching scan's counts (TouchScratch; its list is g2) */
+  touchCounts: number;
   /** denseScratchBytes(dim) for encoding the question (unused without an encoder) */
   dense: number;
 }
@@ -299,6 +309,8 @@ export interface SearchTask {
   scan?: 'exact' | 'approximate';
   /** postings an approximate scan reads in full (default: the params' scan budget) */
   scanBudget?: number;
+  /** postings from which a scan spreads its segments over an idle worker (default: SCAN.spreadPostings; ranking/scan-segments.ts) */
+  spreadPostings?: number;
   /** whether `scratch` is clean for this layout (buffers.ts cleanTag), as the main thread kept it */
   scratchClean?: boolean;
   /** scan into clean scratch and hand it back clean (default: above the params' cleanRows rows); false: zero and mask every row's buffers */

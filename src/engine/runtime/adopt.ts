@@ -9,6 +9,7 @@
 // move's peak, nor left resident afterwards.
 // Invariants: a task's op only ever sees kernels on the memory its task named; generations only
 // grow (the pool relocates with no task in flight).
+import { AssistBoard } from './assist.js';
 import { collectGarbage, compactHeap } from './collect.js';
 import { WasmKernels } from './kernels.js';
 import type { OpContext } from './op-registry.js';
@@ -18,8 +19,18 @@ import { MemoryViews } from './views.js';
 export class WorkerKernels {
   private gen = -1;
   private ctx: OpContext | undefined;
+  /** The board this worker's tasks spread work over, and whose jobs it joins between them (assist.ts). */
+  private readonly board: AssistBoard | undefined;
 
-  constructor(private readonly data: EngineWorkerData) {}
+  constructor(private readonly data: EngineWorkerData) {
+    this.board = data.assist ? new AssistBoard(data.assist, () => this.current()) : undefined;
+    this.board?.listen();
+  }
+
+  /** The kernels and regions of the last task, with their heap generation (undefined before the first). */
+  current(): { gen: number; ctx: OpContext } | undefined {
+    return this.ctx && { gen: this.gen, ctx: this.ctx };
+  }
 
   /** The context a task runs in: kernels on the memory of the task's heap generation, and views of every region. */
   contextFor(task: TaskEnvelope): OpContext {
@@ -27,7 +38,7 @@ export class WorkerKernels {
       const moved = this.ctx !== undefined;
       const kernels = new WasmKernels(this.data.module, task.memory);
       // the regions past the main memory are never moved (regions.ts): their views carry over
-      this.ctx = { kernels, regions: [kernels.views, ...(this.ctx?.regions.slice(1) ?? [])], shared: this.data.shared };
+      this.ctx = { kernels, regions: [kernels.views, ...(this.ctx?.regions.slice(1) ?? [])], shared: this.data.shared, assist: this.board };
       this.gen = task.gen;
       if (moved) collectGarbage();
     }

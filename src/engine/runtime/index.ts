@@ -5,6 +5,7 @@
 // WebAssembly memory directly; every other room reads and writes it through WasmKernels and
 // MemoryViews.
 export { type AdoptArgs, adoptOp, collectOp, WorkerKernels } from './adopt.js';
+export { AssistBoard, registerAssist, runAlone, spreaderOf } from './assist.js';
 export { createEngineRuntime, type EngineRuntime, type RuntimeOptions } from './bootstrap.js';
 export { collectGarbage } from './collect.js';
 export * from './errors.js';
@@ -12,7 +13,16 @@ export { ALIGN, alignUp, FreeList } from './free-list.js';
 export { MAX_I8_DIM, MAX_POSTING_ROWS, WasmKernels } from './kernels.js';
 export { createSharedMemory, MAX_MEMORY_BYTES, MIN_PAGES, PAGE_BYTES, PinToken, WasmHeap } from './memory.js';
 export { compileKernels, DEFAULT_KERNELS_URL, instantiateRaw, verifyModule } from './module.js';
-export { getOp, type OpContext, type OpHandler, opNames, registerOp } from './op-registry.js';
+export {
+  type AssistKind,
+  type AssistUnit,
+  getOp,
+  type OpContext,
+  type OpHandler,
+  opNames,
+  registerOp,
+  type Spread,
+} from './op-registry.js';
 export { EnginePool, type EnginePoolOptions, relocationWorthIt } from './pool.js';
 export { ImageSpace, type ImageSpaceOptions, offsetOf, REGION_SPAN, regionOf } from './regions.js';
 export { scanOp, scanRange, scanScratchBytes, scanTopK } from './scan-op.js';

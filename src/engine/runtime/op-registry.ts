@@ -5,7 +5,8 @@
 // the task, since blocks may be reclaimed once the task finished. An op that
 // declares `moves` hands the buffers it names to the main thread instead of
 // copying them: they must be fresh (made by this task, never reused by the
-// worker, never the shared memory).
+// worker, never the shared memory). The kinds of job an op may spread over idle workers
+// (assist.ts) are typed here too: a unit runs on any worker's context, in a lane of its own.
 
 import { UnknownOpError } from './errors.js';
 import type { WasmKernels } from './kernels.js';
@@ -17,7 +18,21 @@ export interface OpContext {
   regions: MemoryViews[];
   /** The pool's `shared` data (the model descriptor), the same in every worker. */
   shared?: unknown;
+  /** The board a task's op spreads its work over to idle workers (assist.ts AssistBoard; none on a main thread). */
+  assist?: { spread: Spread };
 }
+
+/** Runs unit `i` of a job of its kind, in `lane`, on the thread's context. */
+export type AssistUnit = (ctx: OpContext, payload: Float64Array, i: number, lane: number) => void;
+
+/** A kind of job: its unit, under a name every worker registers it by (worker.ts). */
+export interface AssistKind {
+  name: string;
+  unit: AssistUnit;
+}
+
+/** Runs a job (units 0..n-1 of a kind, a payload of `size` numbers written by `write`) on the thread's context, spread where a board is. */
+export type Spread = (kind: AssistKind, n: number, size: number, write: (payload: Float64Array) => void) => void;
 
 /** `args` is typed by each handler; the registry cannot know it. */
 // biome-ignore lint/suspicious/noExplicitAny: each registered handler types its own args (ScanArgs, EncodeArgs, ...); with `unknown` no typed handler would be assignable to OpHandler

@@ -23,6 +23,7 @@ import { availableParallelism } from 'node:os';
 import { Piscina, queueOptionsSymbol } from 'piscina';
 import { MEMORY, WORKERS } from '../params.js';
 import type { AdoptArgs } from './adopt.js';
+import { assistCounts, createAssistBuffer } from './assist.js';
 import { collectGarbage, committedHeapBytes, compactHeapBetween } from './collect.js';
 import { errorFromWire, PoolBrokenError, PoolBusyError, PoolClosedError } from './errors.js';
 import { touchPages, type WasmHeap } from './memory.js';
@@ -79,12 +80,19 @@ export class EnginePool {
   private lastActive = performance.now();
   private readonly idleTimer: NodeJS.Timeout;
   private relocating = false;
+  /** The board the workers spread a task's work over (assist.ts). */
+  private readonly board = createAssistBuffer();
   /** Relocations of the heap so far. */
   relocations = 0;
   /** Collections of every thread's heap once idle, with no move (collectAll): after pages were given back in place, or this thread's heap grew. */
   collections = 0;
   /** Bytes of the threads' JavaScript heaps given back by their idle collections (collect.ts compactHeap). */
   heapBytesCompacted = 0;
+  /** The jobs tasks spread over the workers so far, and the units of theirs an idle worker ran (assist.ts). */
+  get assisted(): { jobs: number; helped: number } {
+    return assistCounts(this.board);
+  }
+
   /**
    * How long the pool must have been idle before it tries a move by itself: MEMORY.relocate.idleMs,
    * doubled by each move given up (a task came) up to maxIdleMs, and back once a move is made, so
@@ -116,7 +124,7 @@ export class EnginePool {
     this.memoryLimit = opts.memoryLimitBytes ?? memoryLimitBytes();
     // the memory travels with each task, never in workerData: Piscina keeps that for the workers it
     // starts later, which would keep a relocated memory alive
-    const workerData: EngineWorkerData = { module: opts.module, shared: opts.shared };
+    const workerData: EngineWorkerData = { module: opts.module, shared: opts.shared, assist: this.board };
     this.piscina = new Piscina({
       filename: opts.workerUrl.href,
       minThreads: this.threads,
@@ -126,6 +134,9 @@ export class EnginePool {
       // a task taken from the queue while no worker could run it goes back to the front of its lane (by default, to the tail)
       stricterFIFO: true,
       idleTimeout: Infinity,
+      // an idle worker waits for its next task on its event loop, not blocked in Atomics.wait: so it
+      // hears the jobs other workers' tasks spread over the board (assist.ts)
+      atomics: 'async',
       workerData,
       resourceLimits: { maxYoungGenerationSizeMb: WORKERS.youngGenMb },
     });

@@ -7,6 +7,8 @@ export interface EngineWorkerData {
   module: WebAssembly.Module;
   /** Plain data every worker needs besides the kernels (e.g. the model descriptor). */
   shared?: unknown;
+  /** The board of jobs the workers spread over each other (assist.ts createAssistBuffer). */
+  assist?: SharedArrayBuffer;
 }
 
 export interface TaskEnvelope {
