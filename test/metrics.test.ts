@@ -70,6 +70,10 @@ t.test('metrics after real requests: names, types, labels', async (t) => {
   t.ok(limit >= 2 ** 32, 'by default at least the kernels memory (4 GiB), regions past it included');
   t.equal(typeOf(text, 'svc_engine_memory_regions'), 'gauge');
   t.equal(samples(text, 'svc_engine_memory_regions').get(''), 1, 'a small store lies in the kernels memory alone');
+  t.equal(typeOf(text, 'svc_engine_scan_jobs_total'), 'counter');
+  const jobs = samples(text, 'svc_engine_scan_jobs_total');
+  t.equal(jobs.get('{by="posted"}'), 0, "a small store's scans are not spread");
+  t.equal(jobs.get('{by="helper"}'), 0);
   t.equal(typeOf(text, 'svc_engine_tasks_in_flight'), 'gauge');
   t.equal(samples(text, 'svc_engine_tasks_in_flight').get(''), 0, 'nothing in flight between requests');
   t.ok((samples(text, 'process_resident_memory_bytes').get('') ?? 0) > 1e6, 'process memory');

@@ -51,7 +51,10 @@ export class ServerMetrics {
     registers: [this.registry],
   });
 
-  constructor(engine: Pick<Engine, 'pending' | 'memory'>, registry: Pick<StoreRegistry, 'catalog' | 'counts' | 'docs' | 'maintenance'>) {
+  constructor(
+    engine: Pick<Engine, 'pending' | 'memory' | 'assisted'>,
+    registry: Pick<StoreRegistry, 'catalog' | 'counts' | 'docs' | 'maintenance'>,
+  ) {
     collectDefaultMetrics({ register: this.registry });
     new Gauge({
       name: 'svc_engine_tasks_in_flight',
@@ -80,6 +83,18 @@ export class ServerMetrics {
       registers: [this.registry],
       collect() {
         this.set(engine.memory.regions);
+      },
+    });
+    new Counter({
+      name: 'svc_engine_scan_jobs_total',
+      help: "Scan jobs searches spread over the engine's workers (a segment each), and the segments an idle worker ran of them (by)",
+      labelNames: ['by'] as const,
+      registers: [this.registry],
+      collect() {
+        const { jobs, helped } = engine.assisted;
+        this.reset();
+        this.inc({ by: 'posted' }, jobs);
+        this.inc({ by: 'helper' }, helped);
       },
     });
     /** A counter read from the engine's memory figures at each scrape. */
