@@ -418,7 +418,7 @@ export const WORKERS = {
    * The board over which a search spreads a scan's segments to an idle worker (runtime/assist.ts):
    * jobs open at once (one per searching worker is enough on a small machine), the numbers a job's
    * payload holds, the threads one job runs on (the owner and one helper: each helper lane needs a
-   * stage of its own, HopBuffers.stages), and how long an owner waits for a helper's unit before it
+   * stage of its own, HopBuffers.stage), and how long an owner waits for a helper's unit before it
    * fails the search (a unit is one segment's postings: milliseconds).
    */
   assist: {

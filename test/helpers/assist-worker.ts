@@ -1,21 +1,9 @@
-// A pool worker for test/engine-assist-board.test.ts: the runtime's task handling (as the engine's
-// worker.ts) with one op, `probe`, that spreads a job of `n` units over the board. Each unit
+// A pool worker for test/engine-assist-board.test.ts: the engine's worker (worker.ts) with one more
+// op, `probe`, that spreads a job of `n` units over the board. Each unit
 // records in the kernels' memory which lane ran it (lane + 1 at ptr + 4 · i), after sleeping
 // `sleepMs` (so that an idle worker has time to join); a unit run in lane `failLane` throws.
-import { workerData } from 'node:worker_threads';
-import {
-  type AssistKind,
-  type EngineWorkerData,
-  errorToWire,
-  getOp,
-  type OpContext,
-  registerAssist,
-  registerOp,
-  spreaderOf,
-  type TaskEnvelope,
-  type TaskReply,
-  WorkerKernels,
-} from '../../src/engine/runtime/index.js';
+import { type AssistKind, type OpContext, registerAssist, registerOp, spreaderOf } from '../../src/engine/runtime/index.js';
+import handleTask from '../../src/engine/worker.js';
 
 const nap = new Int32Array(new SharedArrayBuffer(4));
 
@@ -38,12 +26,4 @@ registerOp('probe', (ctx: OpContext, a: { n: number; ptr: number; sleepMs: numbe
   return a.n;
 });
 
-const kernels = new WorkerKernels(workerData as EngineWorkerData);
-
-export default function handleTask(task: TaskEnvelope): TaskReply {
-  try {
-    return { ok: true, value: getOp(task.op).handler(kernels.contextFor(task), task.args) };
-  } catch (err) {
-    return { ok: false, error: errorToWire(err) };
-  }
-}
+export default handleTask;
