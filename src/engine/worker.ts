@@ -1,6 +1,8 @@
-// The engine's pool worker (a thread entry, loaded by the pool from engineWorkerUrl(), never
-// imported): registers the ops every worker knows, instantiates the kernels on the shared memory
-// each task names (again only when the heap moved: runtime/adopt.ts) and dispatches each task to its op.
+// The engine's pool worker (a thread entry, loaded by the pool from engineWorkerUrl(); only a test's
+// worker imports it, to add ops): registers the ops every worker knows and the kinds of job a search
+// spreads over idle workers (runtime/assist.ts: it listens to their board between tasks),
+// instantiates the kernels on the shared memory each task names (again only when the heap moved:
+// runtime/adopt.ts) and dispatches each task to its op.
 // Invariants: the ops are registered before the first task; handler errors never escape as thread
 // errors; they come back as a TaskReply carrying a WireError (class name + code) that the pool
 // rebuilds. The buffers an op declares as moving are transferred with its reply, not copied.

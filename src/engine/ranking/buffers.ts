@@ -37,6 +37,9 @@ export function hopBuffers(ptr: number, totalRows: number, k: number): HopBuffer
   const at = (i: number) => ptr + i * f;
   const top = ptr + 7 * f + 2 * u8;
   const topK = 2 * k;
+  const rowTerms = top + 8 * topK + 4 * SCAN.histBins;
+  const stage = rowTerms + 12 * SCAN.rowScanTerms;
+  const touchCounts = stage + 4 * SCAN.stagePostings * WORKERS.assist.lanes;
   return {
     sBody: at(0),
     sTitle: at(1),
@@ -53,10 +56,9 @@ export function hopBuffers(ptr: number, totalRows: number, k: number): HopBuffer
     topScores: top + 4 * topK,
     topCap: topK,
     hist: top + 8 * topK,
-    rowTerms: top + 8 * topK + 4 * SCAN.histBins,
-    stage: top + 8 * topK + 4 * SCAN.histBins + 12 * SCAN.rowScanTerms,
-    touchCounts: top + 8 * topK + 4 * SCAN.histBins + 12 * SCAN.rowScanTerms + 4 * SCAN.stagePostings * WORKERS.assist.lanes,
-    dense:
-      top + 8 * topK + 4 * SCAN.histBins + 12 * SCAN.rowScanTerms + 4 * SCAN.stagePostings * WORKERS.assist.lanes + 4 * SCAN.touchCounts,
+    rowTerms,
+    stage,
+    touchCounts,
+    dense: touchCounts + 4 * SCAN.touchCounts,
   };
 }

@@ -2,7 +2,8 @@
 // segments and returns rows (segment index, local row) with their scores and hops, the hops used,
 // the confidence and raw trace steps. Scratch: the hop buffers of buffers.ts (per-row score,
 // mark and gather buffers, then top-k buffers); above SCAN.cleanRows rows (or as the task says)
-// kept clean, and the result says whether it was handed back so.
+// kept clean, and the result says whether it was handed back so. Its scans spread their segments
+// over an idle worker through the task's board (scan-segments.ts).
 import { denseScratchBytes, type ModelDescriptor } from '../model/index.js';
 import { HOPS, SCAN } from '../params.js';
 import { type OpContext, spreaderOf } from '../runtime/index.js';

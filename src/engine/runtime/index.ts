@@ -5,7 +5,7 @@
 // WebAssembly memory directly; every other room reads and writes it through WasmKernels and
 // MemoryViews.
 export { type AdoptArgs, adoptOp, collectOp, WorkerKernels } from './adopt.js';
-export { AssistBoard, registerAssist, runAlone, spreaderOf } from './assist.js';
+export { registerAssist, runAlone, spreaderOf } from './assist.js';
 export { createEngineRuntime, type EngineRuntime, type RuntimeOptions } from './bootstrap.js';
 export { collectGarbage } from './collect.js';
 export * from './errors.js';
