@@ -2,7 +2,7 @@
 // op, `probe`, that spreads a job of `n` units over the board. Each unit
 // records in the kernels' memory which lane ran it (lane + 1 at ptr + 4 · i), after sleeping
 // `sleepMs` (so that an idle worker has time to join); a unit run in lane `failLane` throws.
-import { type AssistKind, type OpContext, registerAssist, registerOp, spreaderOf } from '../../src/engine/runtime/index.js';
+import { type AssistKind, type OpContext, registerAssist, registerOp } from '../../src/engine/runtime/index.js';
 import handleTask from '../../src/engine/worker.js';
 
 const nap = new Int32Array(new SharedArrayBuffer(4));
@@ -18,7 +18,8 @@ const PROBE: AssistKind = {
 
 registerAssist(PROBE);
 registerOp('probe', (ctx: OpContext, a: { n: number; ptr: number; sleepMs: number; failLane?: number }) => {
-  spreaderOf(ctx)(PROBE, a.n, 3, (p) => {
+  if (!ctx.assist) throw new Error('a pool worker has a board');
+  ctx.assist.spread(PROBE, a.n, 3, (p) => {
     p[0] = a.ptr;
     p[1] = a.sleepMs;
     p[2] = a.failLane ?? -1;

@@ -29,7 +29,6 @@ export function scanTargets(
     scanSegments(
       c,
       callsOf(c, targets, terms, weights, () => true),
-      'all',
       0,
     );
     return 0;
@@ -53,7 +52,7 @@ export function scanTargets(
   const listed = marks.listed + marked;
   let pending: ScanTarget[] = [];
   const flush = () => {
-    scanSegments(c, callsOf(c, pending, terms, weights, restricted), 'marked', marks.ptr);
+    scanSegments(c, callsOf(c, pending, terms, weights, restricted), marks.ptr);
     pending = [];
   };
   for (const t of targets) {

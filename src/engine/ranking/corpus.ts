@@ -10,7 +10,7 @@
 // tuples they return (a search's garbage is what its collections cost at a million rows).
 import type { LexicalParams } from '../model/index.js';
 import { FEATURE_TEXT, SCAN } from '../params.js';
-import { type MemoryViews, offsetOf, regionOf, type Spread, type WasmKernels } from '../runtime/index.js';
+import { type MemoryViews, type OpContext, offsetOf, regionOf, type WasmKernels } from '../runtime/index.js';
 import { type PostingRange, SegmentView } from '../segment/index.js';
 import { scanTargets } from './corpus-scan.js';
 import { CorpusTitles } from './corpus-titles.js';
@@ -42,7 +42,7 @@ export class SearchCorpus {
   /** u32[SCAN.stagePostings] per lane of the kernels' memory that a region's postings are copied into (HopBuffers.stage: set where the scratch is laid out; 0: none) */
   stage = 0;
   /** How a scan's segments are spread over idle workers (set by the search op; none: this thread alone) */
-  assist: Spread | undefined;
+  assist: OpContext['assist'];
   /** postings from which a scan is spread (SCAN.spreadPostings; a task may say) */
   spreadPostings: number = SCAN.spreadPostings;
   readonly rowBase: number[] = [];

@@ -54,7 +54,7 @@ function restrictedOf(
  * the rows' sequences, can read every image (one past the kernels' memory is scanned by its
  * postings instead: the same sums).
  */
-export function mayScanByRows(c: RowScanCorpus, marks: ScanMarks): boolean {
+export function mayScanByRows(c: RowScanCorpus, marks: ScanMarks): marks is ScanMarks & { terms: number } {
   return Boolean(marks.terms) && !c.spread;
 }
 
@@ -64,7 +64,7 @@ export function mayScanByRows(c: RowScanCorpus, marks: ScanMarks): boolean {
  * nothing is written).
  */
 export function scanByRows(c: RowScanCorpus, t: ScanTarget, scan: ScanTerms, marks: ScanMarks, listed: number): boolean {
-  if (!mayScanByRows(c, marks) || !marks.terms) return false;
+  if (!mayScanByRows(c, marks)) return false;
   const terms = restrictedOf(c, t, scan);
   if (terms.length === 0) return false;
   const body = t.field === 'body';

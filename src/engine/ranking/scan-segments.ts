@@ -11,7 +11,7 @@
 // A lane copies a region's postings into its own stage.
 
 import { SCAN } from '../params.js';
-import { type AssistKind, type MemoryViews, type OpContext, runAlone, type Spread, type WasmKernels } from '../runtime/index.js';
+import { type AssistKind, type MemoryViews, type OpContext, runAlone, type WasmKernels } from '../runtime/index.js';
 import { SEC } from '../segment/index.js';
 import type { RowScanCorpus } from './rows-scan.js';
 import type { TouchScratch } from './types.js';
@@ -26,7 +26,7 @@ export interface ScanCorpus extends RowScanCorpus {
   /** u32[SCAN.stagePostings] per lane of an assist job (HopBuffers.stage), in the kernels' memory, for postings copied in from a region (0: none laid out) */
   readonly stage: number;
   /** How a scan's segments are spread over idle workers (runtime/assist.ts; none: this thread alone), and from how many postings. */
-  readonly assist?: Spread;
+  readonly assist?: OpContext['assist'];
   readonly spreadPostings: number;
 }
 
@@ -44,11 +44,11 @@ const SEG = 5;
 const CALL = 6;
 
 /**
- * Adds every call to the rows of every segment (how 'all'), or to the rows marked in `mark` only
- * ('marked'), spreading the segments over an idle worker when the postings are many.
+ * Adds every call to the rows of every segment (`mark` 0), or to the rows marked in `mark` only,
+ * spreading the segments over an idle worker when the postings are many.
  */
-export function scanSegments(c: ScanCorpus, calls: SegmentCall[], how: 'all' | 'marked', mark: number): void {
-  runJob(c, calls, how === 'marked' ? mark : 0, undefined);
+export function scanSegments(c: ScanCorpus, calls: SegmentCall[], mark: number): void {
+  runJob(c, calls, mark, undefined);
 }
 
 /**
@@ -93,7 +93,7 @@ function runJob(c: ScanCorpus, calls: SegmentCall[], mark: number, touch: TouchS
   if (postings === 0) return false;
   const size = HEAD + SEG * nSegs + calls.length * (CALL + 2 * nSegs);
   const write = (p: Float64Array) => writePayload(c, calls, mark, touch, p);
-  if (c.assist && nSegs >= 2 && postings >= c.spreadPostings) c.assist(SEGMENT_SCAN, nSegs, size, write);
+  if (c.assist && nSegs >= 2 && postings >= c.spreadPostings) c.assist.spread(SEGMENT_SCAN, nSegs, size, write);
   else runAlone({ kernels: c.kernels, regions: [...c.regions] }, SEGMENT_SCAN, nSegs, size, write);
   return true;
 }

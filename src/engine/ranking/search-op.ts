@@ -6,7 +6,7 @@
 // over an idle worker through the task's board (scan-segments.ts).
 import { denseScratchBytes, type ModelDescriptor } from '../model/index.js';
 import { HOPS, SCAN } from '../params.js';
-import { type OpContext, spreaderOf } from '../runtime/index.js';
+import type { OpContext } from '../runtime/index.js';
 import { hopBuffers, hopScratchBytes } from './buffers.js';
 import { SearchCorpus } from './corpus.js';
 import { runLoop } from './loop.js';
@@ -24,8 +24,8 @@ export function searchOp(ctx: OpContext, t: SearchTask): SearchTaskResult {
   const scratch = keepClean ? (t.scratchClean ? 'clean' : 'dirty') : 'fill';
   const buf = hopBuffers(t.scratch, corpus.totalRows, Math.max(HOPS.rankCap, t.maxResults));
   corpus.stage = buf.stage;
-  corpus.assist = ctx.assist && spreaderOf(ctx);
-  corpus.spreadPostings = t.spreadPostings ?? SCAN.spreadPostings;
+  corpus.assist = ctx.assist;
+  corpus.spreadPostings = t.spreadPostings ?? corpus.spreadPostings;
   const out = runLoop(corpus, model, { ...t, approximate, scratch }, buf);
   return {
     hits: out.hits.map((h) => {

@@ -10,15 +10,7 @@
 // nothing a unit writes outlives the owner's call; a unit runs exactly once, in a lane of its own
 // (0: the owner; a helper's lane names its own scratch); a failed unit fails the owner's call.
 import { WORKERS } from '../params.js';
-import type { AssistKind, AssistUnit, OpContext, Spread } from './op-registry.js';
-
-/** How a task's op spreads a job: over the board of its context, or alone (a main thread's search). */
-export function spreaderOf(ctx: OpContext): Spread {
-  const board = ctx.assist;
-  return board
-    ? (kind, n, size, write) => board.spread(kind, n, size, write)
-    : (kind, n, size, write) => runAlone(ctx, kind, n, size, write);
-}
+import type { AssistKind, AssistUnit, OpContext } from './op-registry.js';
 
 /** A worker's kernels and regions as they are now, with their heap generation (adopt.ts WorkerKernels). */
 export type CurrentContext = () => { gen: number; ctx: OpContext } | undefined;

@@ -5,7 +5,7 @@
 // WebAssembly memory directly; every other room reads and writes it through WasmKernels and
 // MemoryViews.
 export { type AdoptArgs, adoptOp, collectOp, WorkerKernels } from './adopt.js';
-export { registerAssist, runAlone, spreaderOf } from './assist.js';
+export { registerAssist, runAlone } from './assist.js';
 export { createEngineRuntime, type EngineRuntime, type RuntimeOptions } from './bootstrap.js';
 export { collectGarbage } from './collect.js';
 export * from './errors.js';
@@ -21,7 +21,6 @@ export {
   type OpHandler,
   opNames,
   registerOp,
-  type Spread,
 } from './op-registry.js';
 export { EnginePool, type EnginePoolOptions, relocationWorthIt } from './pool.js';
 export { ImageSpace, type ImageSpaceOptions, offsetOf, REGION_SPAN, regionOf } from './regions.js';

@@ -19,7 +19,10 @@ export interface OpContext {
   /** The pool's `shared` data (the model descriptor), the same in every worker. */
   shared?: unknown;
   /** The board a task's op spreads its work over to idle workers (assist.ts AssistBoard; none on a main thread). */
-  assist?: { spread: Spread };
+  assist?: {
+    /** Runs a job (units 0..n-1 of a kind, a payload of `size` numbers written by `write`), spread over the idle workers. */
+    spread(kind: AssistKind, n: number, size: number, write: (payload: Float64Array) => void): void;
+  };
 }
 
 /** Runs unit `i` of a job of its kind, in `lane`, on the thread's context. */
@@ -30,9 +33,6 @@ export interface AssistKind {
   name: string;
   unit: AssistUnit;
 }
-
-/** Runs a job (units 0..n-1 of a kind, a payload of `size` numbers written by `write`) on the thread's context, spread where a board is. */
-export type Spread = (kind: AssistKind, n: number, size: number, write: (payload: Float64Array) => void) => void;
 
 /** `args` is typed by each handler; the registry cannot know it. */
 // biome-ignore lint/suspicious/noExplicitAny: each registered handler types its own args (ScanArgs, EncodeArgs, ...); with `unknown` no typed handler would be assignable to OpHandler
