@@ -105,8 +105,13 @@ export class EnginePool {
   private idleNeededMs: number = MEMORY.relocate.idleMs;
   /** The heap's bytesDiscarded when every thread last collected (collectAll, or a move). */
   private collectedAt = 0;
-  /** This thread's committed heap after every thread last collected (or when the pool was made). */
-  private heapAfterCollection = committedHeapBytes();
+  /**
+   * This thread's committed heap after every thread last collected; 0 until the first collection,
+   * so that the engine's first idle spell collects what starting left (the model loaded, the first
+   * stores opened from their snapshots): no merge drops pages then, and the heap may not grow by
+   * MEMORY.compact.afterGrowthBytes again after it.
+   */
+  private heapAfterCollection = 0;
   /** The process's memory bound (memory-limit.ts): a move must leave room under it for both memories. */
   private readonly memoryLimit: number;
 
