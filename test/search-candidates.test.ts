@@ -1,5 +1,5 @@
 // The candidate caps of a hop (ranking/hops.ts, ranking/phrases.ts): bestRows picks what a full sort
-// would (ties to the lower row or in a given order, -Infinity last), bestMentions keeps the longest, full, earliest
+// would (ties to the first in its list, -Infinity last), bestMentions keeps the longest, full, earliest
 // mentions, and both keep everything when under their cap; a passage names only titles of rows a
 // search may return, and none by a base title that more than FEATURE_TEXT.maxBaseTitles share.
 import t from 'tap';
@@ -8,19 +8,20 @@ import { bestMentions, bestRows, type TitleHit, titleHits } from '../src/engine/
 import { rng } from './helpers/engine.js';
 import { DEVOTION, openShippedStore } from './helpers/shipped-store.js';
 
-t.test('bestRows equals sorting by score (ties to the lower row, or in a given order) and taking k', async (t) => {
+t.test('bestRows equals sorting by score (ties to the first in the list) and taking k', async (t) => {
   const r = rng(41);
   for (const n of [0, 1, 5, 40, 300])
     for (const k of [1, 2, 3, 10]) {
       const score = Float32Array.from({ length: n + 10 }, () => (r() < 0.1 ? -Infinity : Math.floor(r() * 8)));
       const rows = Array.from({ length: n }, () => Math.floor(r() * (n + 10)));
       const unique = [...new Set(rows)];
-      const want = [...unique].sort((a, b) => score[b] - score[a] || a - b).slice(0, k);
+      const at = new Map(unique.map((row, i) => [row, i]));
+      const want = [...unique].sort((a, b) => score[b] - score[a] || at.get(a)! - at.get(b)!).slice(0, k);
       t.same(bestRows(unique, score, k), want, `n ${n} k ${k}`);
-      // ties in another order (a search's: by document id, SearchCorpus.tieOrder)
+      // a list in another order of ties (a search's: by document id, SearchCorpus.tieOrder)
       const tie = (a: number, b: number) => (a % 7) - (b % 7) || b - a;
       const inTie = [...unique].sort((a, b) => score[b] - score[a] || tie(a, b)).slice(0, k);
-      t.same(bestRows(unique, score, k, tie), inTie, `n ${n} k ${k}, ties in a given order`);
+      t.same(bestRows([...unique].sort(tie), score, k), inTie, `n ${n} k ${k}, a list in a given tie order`);
     }
 });
 

@@ -2,20 +2,23 @@
 // names (in full, or as their base title without a trailing parenthetical) and which rows bear a
 // title. What does not depend on dead rows is remembered across the thread's searches of the same
 // segments (term-ranges.ts); which of a title's rows the search may return is decided per search.
-// Invariants: every list returned is memoised (do not modify); a title may have thousands of rows
-// (a common name's "X (film)", "X (band)", ...), so asking whether it has one stops at the first.
+// Invariants: every list returned is memoised (do not modify); a title's rows are in the corpus's tie
+// order (SearchCorpus.tieOrder), so that the best of them are taken without comparing ties
+// (hops.ts bestRows); a title may have thousands of rows (a common name's "X (film)", "X (band)",
+// ..., a long document's passages), so asking whether it has one stops at the first.
 import type { SegmentView } from '../segment/index.js';
 import type { NamedTitles, TermTable } from './term-ranges.js';
 
 export class CorpusTitles {
   private readonly liveRows = new Map<number, readonly number[]>();
 
-  /** `excluded`: whether a global row is dead or filtered out; undefined when no row is. */
+  /** `excluded`: whether a global row is dead or filtered out, undefined when no row is; `inTieOrder`: rows sorted in tie order. */
   constructor(
     private readonly segs: readonly SegmentView[],
     private readonly rowBase: readonly number[],
     private readonly table: TermTable,
     private readonly excluded: ((row: number) => boolean) | undefined,
+    private readonly inTieOrder: (rows: readonly number[]) => number[],
   ) {}
 
   /** Whether any segment has a title starting with this phrase key (a passage read asks it of each of its words). */
@@ -44,7 +47,7 @@ export class CorpusTitles {
     return titles;
   }
 
-  /** Global rows whose full title has this title key, that the search may return. */
+  /** Global rows whose full title has this title key, that the search may return, in tie order. */
   rows(titleKey: number): readonly number[] {
     const hit = this.liveRows.get(titleKey);
     if (hit) return hit;
@@ -66,7 +69,7 @@ export class CorpusTitles {
     return hit ? hit.length > 0 : this.allRows(titleKey).some((r) => !excluded(r));
   }
 
-  /** Every row bearing the title, dead and filtered-out ones included. */
+  /** Every row bearing the title, dead and filtered-out ones included, in tie order. */
   private allRows(titleKey: number): readonly number[] {
     let all = this.table.titles.get(titleKey);
     if (!all) {
@@ -74,8 +77,8 @@ export class CorpusTitles {
       this.segs.forEach((s, si) => {
         for (const packed of s.phrase(titleKey) ?? []) if ((packed & 255) === 1) rows.push(this.rowBase[si] + (packed >>> 8));
       });
-      this.table.titles.set(titleKey, rows);
-      all = rows;
+      all = this.inTieOrder(rows);
+      this.table.titles.set(titleKey, all);
     }
     return all;
   }

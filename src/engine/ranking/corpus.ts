@@ -94,7 +94,9 @@ export class SearchCorpus {
     this.words = kernels.views.u32;
     // no row needs its flags read when none is dead (as the snapshot counts them) or filtered out
     const excludes = blocked !== 0 || snapshot.some((s) => (s.deadRows ?? 0) > 0);
-    this.titles = new CorpusTitles(this.segs, this.rowBase, this.rangeCache, excludes ? (row) => this.excluded(row) : undefined);
+    this.titles = new CorpusTitles(this.segs, this.rowBase, this.rangeCache, excludes ? (row) => this.excluded(row) : undefined, (rows) =>
+      this.inTieOrder(rows),
+    );
   }
 
   /** Segment index of a global row. */
@@ -406,17 +408,33 @@ export class SearchCorpus {
     return out;
   }
 
+  /** A row's tie key (its document id's hash) and where its passage starts in its document. */
+  private tieOf(row: number): [number, number] {
+    const si = this.segOf(row);
+    const r = row - this.rowBase[si];
+    return [this.words[(this.snapshot[si].keys >>> 2) + r], this.segs[si].span(r)[0]];
+  }
+
   /**
    * The order of two rows of equal score, whatever the rows' layout (the order their documents came
    * in, merges, a rebuild): by their document id's hash, then by where the passage starts in its
    * document; by row only between documents whose ids' hashes collide. Negative: `a` first.
    */
   tieOrder(a: number, b: number): number {
-    const sa = this.segOf(a);
-    const sb = this.segOf(b);
-    const ka = this.words[(this.snapshot[sa].keys >>> 2) + a - this.rowBase[sa]];
-    const kb = this.words[(this.snapshot[sb].keys >>> 2) + b - this.rowBase[sb]];
-    return ka - kb || this.segs[sa].span(a - this.rowBase[sa])[0] - this.segs[sb].span(b - this.rowBase[sb])[0] || a - b;
+    const [ka, sa] = this.tieOf(a);
+    const [kb, sb] = this.tieOf(b);
+    return ka - kb || sa - sb || a - b;
+  }
+
+  /** `rows` sorted in tieOrder, each row's key read once (a title may have tens of thousands of rows). */
+  inTieOrder(rows: readonly number[]): number[] {
+    const keys = new Uint32Array(rows.length);
+    const starts = new Uint32Array(rows.length);
+    rows.forEach((row, i) => {
+      [keys[i], starts[i]] = this.tieOf(row);
+    });
+    const order = Array.from(rows, (_, i) => i).sort((i, j) => keys[i] - keys[j] || starts[i] - starts[j] || rows[i] - rows[j]);
+    return order.map((i) => rows[i]);
   }
 
   /** Whether a global row is dead or filtered out (read at call time). */

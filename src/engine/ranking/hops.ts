@@ -266,7 +266,7 @@ export class Searcher {
     const rows = q.order.slice(0, HOPS.pool);
     const seen = new Set(rows);
     for (const titleKey of bestMentions(q.hits, HOPS.hitTitles)) {
-      for (const r of bestRows(this.c.titles.rows(titleKey), q.s, HOPS.hitPerTitle, this.tie)) {
+      for (const r of bestRows(this.c.titles.rows(titleKey), q.s, HOPS.hitPerTitle)) {
         if (!seen.has(r) && q.s[r] > 0) {
           seen.add(r);
           rows.push(r);
@@ -353,7 +353,7 @@ export class Searcher {
     const pSkip = c.titleLineLength(p);
     const links = this.linksOf(p);
     for (const titleKey of bestMentions(links, HOPS.linkTitles))
-      for (const r of bestRows(c.titles.rows(titleKey), s2, HOPS.linkPerTitle, this.tie)) add(r, true);
+      for (const r of bestRows(c.titles.rows(titleKey), s2, HOPS.linkPerTitle)) add(r, true);
     for (const r of q.order.slice(0, HOPS.questionCandidates)) add(r);
     const earlier = new Set<number>();
     for (const r of reads.slice(0, -1)) for (const k of this.linksOf(r).keys()) earlier.add(k);
@@ -391,12 +391,15 @@ function inTieOrder(list: Array<[number, number]>, tie: (a: number, b: number) =
   return list;
 }
 
-/** The `k` rows of `rows` with the highest scores, best first (ties: first in `tie` order, default the lower row); O(rows · k). */
-export function bestRows(rows: readonly number[], score: Float32Array, k: number, tie = (a: number, b: number) => a - b): number[] {
+/**
+ * The `k` rows of `rows` with the highest scores, best first, ties to the first in `rows` (a title's
+ * rows come in tie order: CorpusTitles.rows); O(rows · k), one score read a row.
+ */
+export function bestRows(rows: readonly number[], score: Float32Array, k: number): number[] {
   const out: number[] = [];
   for (const r of rows) {
     let i = out.length;
-    while (i > 0 && (score[out[i - 1]] < score[r] || (score[out[i - 1]] === score[r] && tie(out[i - 1], r) > 0))) i--;
+    while (i > 0 && score[out[i - 1]] < score[r]) i--;
     if (i < k) {
       out.splice(i, 0, r);
       if (out.length > k) out.pop();
