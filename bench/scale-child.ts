@@ -60,6 +60,8 @@ interface Args {
   /** extra environment for the server (an engine setting) and options for its node (a profiler's `--cpu-prof`) */
   env?: Record<string, string>;
   nodeArgs?: string[];
+  /** report the `slowest` searches (engine ms, hops, the question), a tenth of them */
+  slowest?: boolean;
 }
 
 const args = JSON.parse(process.argv[2]) as Args;
@@ -108,10 +110,12 @@ async function searchOnce(base: string, query: string) {
   const r = (await call(base, 'POST', `/stores/${STORE}/search`, { query, max_results: 10 })) as {
     latency_ms: number;
     confidence: number;
+    hops_used: number;
     passages: Array<{ doc_id: string; score: number }>;
   };
   const answer = [r.confidence, ...r.passages.map((p) => [p.doc_id, p.score])];
-  return { ms: performance.now() - t, engineMs: r.latency_ms, hits: r.passages.map((p) => ({ docId: p.doc_id, text: '' })), answer };
+  const hits = r.passages.map((p) => ({ docId: p.doc_id, text: '' }));
+  return { ms: performance.now() - t, engineMs: r.latency_ms, hops: r.hops_used, hits, answer };
 }
 
 /**
@@ -126,17 +130,20 @@ async function searchAll(base: string) {
   }
   const engine: number[] = [];
   const roundTrip: number[] = [];
+  const each: Array<{ engineMs: number; hops: number; query: string }> = [];
   let gold10 = 0;
   const digest = crypto.createHash('sha256');
   for (const q of queries) {
     const a = await searchOnce(base, q.query);
     roundTrip.push(a.ms);
     engine.push(a.engineMs);
+    each.push({ engineMs: a.engineMs, hops: a.hops, query: q.query });
     gold10 += +allGold(q, a.hits, 10);
     digest.update(JSON.stringify(a.answer));
   }
+  const slowest = args.slowest ? { slowest: each.sort((a, b) => b.engineMs - a.engineMs).slice(0, Math.ceil(each.length / 10)) } : {};
   // one digest of every answer (confidence, documents, scores): two builds that answer alike print the same
-  return { firstMs, engine, roundTrip, allGold10: gold10 / queries.length, answersDigest: digest.digest('hex').slice(0, 16) };
+  return { firstMs, engine, roundTrip, allGold10: gold10 / queries.length, answersDigest: digest.digest('hex').slice(0, 16), ...slowest };
 }
 
 /**
@@ -149,9 +156,10 @@ async function reopen(dataDir: string): Promise<Record<string, unknown>> {
   const first = await searchOnce(server.base, queries[0].query);
   const rssOpenedBytes = rssMiB(pid) * 2 ** 20;
   const quietSeconds = await waitQuiet(server.base, args.settleMs);
-  const { engine, allGold10, answersDigest } = await searchAll(server.base);
+  const { engine, allGold10, answersDigest, slowest } = await searchAll(server.base);
   const out = {
     answersDigest,
+    slowest,
     readyMs: server.readyMs,
     firstSearchMs: first.ms,
     firstSearchEngineMs: first.engineMs,

@@ -296,6 +296,14 @@ export const MEMORY = {
     maxOversize: 2,
   },
   /**
+   * A block of at least this many bytes (a search's scratch from about a million passages on, a
+   * large segment's image, a region's row lengths) asks the system for huge pages under it while it
+   * lives, where the native helper is built (memory.ts): a search reads and writes per-row buffers at
+   * the rows it touches, scattered over tens of MiB, and with 4 KiB pages nearly every such access
+   * misses the TLB. Measured at ten million passages (bench/RESULTS.md).
+   */
+  hugePagesFrom: 32 * 2 ** 20,
+  /**
    * Free pages given back in place (runtime/memory.ts discardIdle, with the native helper of
    * runtime/page-discard.ts; where it is missing, relocation alone gives memory back). Whenever a
    * block is freed and the memory written and no longer in use has grown by minBytes since the last

@@ -9,6 +9,7 @@ import { WasmKernels } from './kernels.js';
 import { createSharedMemory, MAX_MEMORY_BYTES, WasmHeap } from './memory.js';
 import { memoryLimitBytes } from './memory-limit.js';
 import { compileKernels } from './module.js';
+import { nativeHelper } from './native-helper.js';
 import { pageDiscard } from './page-discard.js';
 import { ImageSpace } from './regions.js';
 
@@ -54,12 +55,19 @@ export async function createEngineRuntime(opts: RuntimeOptions = {}): Promise<En
   const kernels = new WasmKernels(module, memory);
   const helper = opts.discard === false ? { why: 'free pages not given back in place (off)' } : pageDiscard();
   const total = opts.maxBytes ?? Math.max(MAX_MEMORY_BYTES, REGIONS.defaultShare * memoryLimitBytes());
-  const heap = new WasmHeap(memory, { heapBase: kernels.heapBase, maxBytes: Math.min(total, MAX_MEMORY_BYTES), discard: helper.discard });
+  const hugePages = nativeHelper().helper?.hugePages;
+  const heap = new WasmHeap(memory, {
+    heapBase: kernels.heapBase,
+    maxBytes: Math.min(total, MAX_MEMORY_BYTES),
+    discard: helper.discard,
+    hugePages,
+  });
   const regions = new ImageSpace(heap, {
     maxBytes: total,
     regionBytes: opts.regionBytes,
     mainImageBytes: opts.mainImageBytes,
     discard: helper.discard,
+    hugePages,
   });
   return {
     module,

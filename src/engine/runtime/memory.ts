@@ -14,7 +14,10 @@
 // helper (page-discard.ts), the heap drops the written pages of large free ranges as blocks are
 // freed (discardIdle, MEMORY.discard): only free pages, never one a live block shares, so no thread
 // can be reading them; a dropped page reads as zero when next allocated (contents are undefined).
-// A large pass goes a slice at a time over turns of the event loop (discardInSlices).
+// A large pass goes a slice at a time over turns of the event loop (discardInSlices). A block of
+// MEMORY.hugePagesFrom bytes or more is advised huge pages while it lives (the helper's hugePages,
+// in a relocation's new memory as well); the advice is taken back from what is freed of it, so no
+// free range keeps it.
 
 import { MEMORY } from '../params.js';
 import { EpochTracker, type PinToken } from './epochs.js';
@@ -22,7 +25,7 @@ import { AllocSizeError, InvalidPointerError, WasmOutOfMemoryError } from './err
 import { ALIGN, alignUp, FreeList } from './free-list.js';
 import { DISCARD_PAGE_BYTES } from './page-discard.js';
 import { TouchedRanges } from './touched.js';
-import type { HeapOptions, HeapStats, PageDiscard } from './types.js';
+import type { HeapOptions, HeapStats, HugePages, PageDiscard } from './types.js';
 import { MemoryViews } from './views.js';
 
 export { PinToken } from './epochs.js';
@@ -57,6 +60,9 @@ export class WasmHeap {
   private retiredBytes = 0;
   private readonly discardPages: PageDiscard | undefined;
   private discardedBytes = 0;
+  private readonly hugePages: HugePages | undefined;
+  /** Blocks advised huge pages (alloc), and the bytes of each advised. */
+  private readonly huge = new Map<number, number>();
   /** idleBytes after the last discardIdle (or less, as blocks took it again): what it could not give back. */
   private idleFloor = 0;
   /** Whether the last discardIdle stopped at its budget with pages left, and whether a slice is scheduled. */
@@ -70,6 +76,7 @@ export class WasmHeap {
   constructor(memory: WebAssembly.Memory, opts: HeapOptions) {
     this.views = new MemoryViews(memory);
     this.discardPages = opts.discard;
+    this.hugePages = opts.hugePages;
     const pages = Math.floor(Math.min(opts.maxBytes ?? MAX_MEMORY_BYTES, MAX_MEMORY_BYTES) / PAGE_BYTES);
     this.maxBytes = pages * PAGE_BYTES;
     this.blocks = new FreeList(alignUp(Math.max(opts.heapBase, ALIGN)));
@@ -185,7 +192,11 @@ export class WasmHeap {
 
   /** A fresh memory for relocate(): it spans the live blocks as they are now. */
   relocationTarget(): WebAssembly.Memory {
-    return createSharedMemory(Math.max(this.blocks.top, this.blocks.base));
+    const into = createSharedMemory(Math.max(this.blocks.top, this.blocks.base));
+    // the blocks advised huge pages here are there before their pages are first written
+    const u8 = new Uint8Array(into.buffer);
+    if (this.hugePages) for (const [ptr, size] of this.huge) this.hugePages(u8, ptr, Math.min(ptr + size, u8.length), true);
+    return into;
   }
 
   get bytesInUse(): number {
@@ -207,6 +218,10 @@ export class WasmHeap {
       this.growTo(this.blocks.needed(size), bytes);
       ptr = this.blocks.allocate(size, this.views.byteLength);
       if (ptr === undefined) throw new WasmOutOfMemoryError(`alloc: ${bytes} B did not fit after growth`, bytes);
+    }
+    if (this.hugePages && size >= MEMORY.hugePagesFrom) {
+      this.hugePages(this.views.u8, ptr, ptr + size, true);
+      this.huge.set(ptr, size);
     }
     if (opts.zero) this.views.fill(ptr, size, 0);
     this.touched.add(ptr, ptr + size);
@@ -271,6 +286,7 @@ export class WasmHeap {
     if (this.retired.has(ptr)) throw new InvalidPointerError(`free: block ${ptr} is already retired`);
     if (this.blocks.release(ptr) === undefined) throw new InvalidPointerError(`free: ${ptr} is not a live block`);
     this.cleanTags.delete(ptr);
+    this.adviseSmall(ptr, 0);
     this.afterRelease();
   }
 
@@ -280,6 +296,7 @@ export class WasmHeap {
     if (this.blocks.shrink(ptr, alignUp(Math.max(bytes, 1))) === undefined)
       throw new InvalidPointerError(`shrink: ${ptr} is not a live block`);
     this.cleanTags.delete(ptr);
+    this.adviseSmall(ptr, alignUp(Math.max(bytes, 1)));
     this.afterRelease();
   }
 
@@ -334,8 +351,18 @@ export class WasmHeap {
     for (const p of ptrs) {
       this.retired.delete(p);
       this.retiredBytes -= this.blocks.release(p) ?? 0;
+      this.adviseSmall(p, 0);
     }
     if (ptrs.length > 0) this.afterRelease();
+  }
+
+  /** A block advised huge pages (alloc) keeps the advice over its first `bytes` only (0: freed). */
+  private adviseSmall(ptr: number, bytes: number): void {
+    const size = this.huge.get(ptr);
+    if (size === undefined || size <= bytes || !this.hugePages) return;
+    this.hugePages(this.views.u8, ptr + bytes, ptr + size, false);
+    if (bytes > 0) this.huge.set(ptr, bytes);
+    else this.huge.delete(ptr);
   }
 
   /** Gives free pages back once enough more memory than at the last pass is written and unused. */

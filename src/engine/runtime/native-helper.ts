@@ -1,9 +1,10 @@
 // svc's native helper (native/pages.c and heap.cc, built by `npm run build:native`), loaded once per
 // thread: `discard` drops pages of a WebAssembly memory (page-discard.ts checks it before the heap
-// uses it), `reduceHeap` shrinks the calling thread's V8 heap to what is live (collect.ts). The
+// uses it), `reduceHeap` shrinks the calling thread's V8 heap to what is live (collect.ts),
+// `hugePages` asks for huge pages under a large scratch block (memory.ts allocScratch). The
 // helper is optional: where it is not built, callers get the reason and do without it.
 import { createRequire } from 'node:module';
-import type { PageDiscard } from './types.js';
+import type { HugePages, PageDiscard } from './types.js';
 
 const HELPER = '../../../native/build/Release/pages.node';
 
@@ -11,6 +12,8 @@ export interface NativeHelper {
   discard: PageDiscard;
   /** the calling thread's heap collected and shrunk, its young generation included; false when it could not be (absent from a helper built before it) */
   reduceHeap?: () => boolean;
+  /** huge pages under a range of a memory, or no longer (absent from a helper built before it) */
+  hugePages?: HugePages;
 }
 
 let loaded: { helper?: NativeHelper; why: string } | undefined;

@@ -14,7 +14,7 @@ import { REGIONS } from '../params.js';
 import { InvalidPointerError, WasmOutOfMemoryError } from './errors.js';
 import { ALIGN } from './free-list.js';
 import { createSharedMemory, MAX_MEMORY_BYTES, type PinToken, WasmHeap } from './memory.js';
-import type { PageDiscard } from './types.js';
+import type { HugePages, PageDiscard } from './types.js';
 
 /** Addresses of one region span this many bytes (a memory holds at most 4 GiB). */
 export const REGION_SPAN = 2 ** 32;
@@ -31,6 +31,8 @@ export interface ImageSpaceOptions {
   mainImageBytes?: number;
   /** The native helper that drops free pages, for the regions past 0. */
   discard?: PageDiscard;
+  /** The native helper's huge-page advice, for the regions past 0 (memory.ts). */
+  hugePages?: HugePages;
 }
 
 export class ImageSpace {
@@ -87,7 +89,12 @@ export class ImageSpace {
         bytes,
       );
     }
-    const heap = new WasmHeap(createSharedMemory(), { heapBase: ALIGN, maxBytes: size, discard: this.opts.discard });
+    const heap = new WasmHeap(createSharedMemory(), {
+      heapBase: ALIGN,
+      maxBytes: size,
+      discard: this.opts.discard,
+      hugePages: this.opts.hugePages,
+    });
     this.heaps.push(heap);
     return (this.heaps.length - 1) * REGION_SPAN + heap.alloc(bytes);
   }

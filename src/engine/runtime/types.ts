@@ -26,6 +26,12 @@ export type TaskReply = { ok: true; value: unknown } | { ok: false; error: WireE
 /** The native helper's call (page-discard.ts): drops the whole pages inside [start, end) of `view`; returns the bytes given back. */
 export type PageDiscard = (view: Uint8Array, start: number, end: number) => number;
 
+/**
+ * The native helper's call (native/pages.c): asks that the whole 2 MiB pages inside [start, end) of
+ * `view` be backed by huge pages (`on`), or no longer; returns the bytes advised.
+ */
+export type HugePages = (view: Uint8Array, start: number, end: number, on: boolean) => number;
+
 export interface HeapOptions {
   /** First usable byte (the kernels' heap_base()); rounded up to 16. */
   heapBase: number;
@@ -33,6 +39,8 @@ export interface HeapOptions {
   maxBytes?: number;
   /** The native helper that drops free pages (page-discard.ts); without it, none are dropped. */
   discard?: PageDiscard;
+  /** The native helper's huge-page advice, for blocks of MEMORY.hugePagesFrom bytes or more; without it, none. */
+  hugePages?: HugePages;
 }
 
 export interface HeapStats {
