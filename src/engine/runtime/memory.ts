@@ -286,7 +286,7 @@ export class WasmHeap {
     if (this.retired.has(ptr)) throw new InvalidPointerError(`free: block ${ptr} is already retired`);
     if (this.blocks.release(ptr) === undefined) throw new InvalidPointerError(`free: ${ptr} is not a live block`);
     this.cleanTags.delete(ptr);
-    this.adviseSmall(ptr, 0);
+    this.adviseUpTo(ptr, 0);
     this.afterRelease();
   }
 
@@ -296,7 +296,7 @@ export class WasmHeap {
     if (this.blocks.shrink(ptr, alignUp(Math.max(bytes, 1))) === undefined)
       throw new InvalidPointerError(`shrink: ${ptr} is not a live block`);
     this.cleanTags.delete(ptr);
-    this.adviseSmall(ptr, alignUp(Math.max(bytes, 1)));
+    this.adviseUpTo(ptr, alignUp(Math.max(bytes, 1)));
     this.afterRelease();
   }
 
@@ -351,13 +351,13 @@ export class WasmHeap {
     for (const p of ptrs) {
       this.retired.delete(p);
       this.retiredBytes -= this.blocks.release(p) ?? 0;
-      this.adviseSmall(p, 0);
+      this.adviseUpTo(p, 0);
     }
     if (ptrs.length > 0) this.afterRelease();
   }
 
   /** A block advised huge pages (alloc) keeps the advice over its first `bytes` only (0: freed). */
-  private adviseSmall(ptr: number, bytes: number): void {
+  private adviseUpTo(ptr: number, bytes: number): void {
     const size = this.huge.get(ptr);
     if (size === undefined || size <= bytes || !this.hugePages) return;
     this.hugePages(this.views.u8, ptr + bytes, ptr + size, false);
