@@ -7,9 +7,9 @@
 // reduceHeap() collects the calling thread's V8 heap and shrinks it to what is live, its young
 // generation included (heap.cc); returns whether it could (runtime/collect.ts HeapCompaction).
 // hugePages(view, start, end, on) asks the kernel to back the whole 2 MiB pages inside [start, end)
-// with huge pages (madvise MADV_HUGEPAGE; MADV_NOHUGEPAGE when `on` is false): fewer TLB misses for a
-// block read at random rows (a search's scratch, memory.ts allocScratch). Returns the bytes advised
-// (0 where the system has no such call).
+// with huge pages (madvise MADV_HUGEPAGE; MADV_NOHUGEPAGE when `on` is false): fewer TLB misses for
+// a block read at scattered rows (memory.ts: a block of MEMORY.hugePagesFrom bytes or more).
+// Returns the bytes advised (0 where the system has no such call).
 #include <node_api.h>
 #include <stdint.h>
 #if defined(__linux__)

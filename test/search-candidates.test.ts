@@ -99,3 +99,36 @@ t.test('a base title more titles share than FEATURE_TEXT.maxBaseTitles names onl
   t.same(await named(cap), { director: true, films: cap, size: cap + 1 }, 'at the bound: the person and every film named after him');
   t.same(await named(cap + 1), { director: true, films: 0, size: 1 }, 'past it: the person only');
 });
+
+t.test("a title's rows come in tie order, whatever order their documents came in; hidden rows leave it", async (t) => {
+  const r = rng(7);
+  const copies = Array.from({ length: 40 }, (_, i) => ({
+    id: `copy-${Math.floor(r() * 2 ** 32).toString(36)}-${i}`,
+    text: 'Guido Brignone\nGuido Brignone was an Italian film director.',
+    metadata: {},
+  }));
+  const store = await openShippedStore([...DEVOTION, ...copies]);
+  t.teardown(() => store.close());
+  const c = store.searcher([]).c;
+  const key = c.titleKey(store.rowsOf('director')[0]);
+  const rows = c.titles.rows(key);
+  t.equal(rows.length, 41, 'every row bearing the title');
+  t.same(
+    rows,
+    [...rows].sort((a, b) => c.tieOrder(a, b)),
+    'in tie order (by document id), not by row',
+  );
+  t.notSame(
+    rows,
+    [...rows].sort((a, b) => a - b),
+    'which is not the rows order here',
+  );
+  const hidden = [copies[3].id, 'director'];
+  const h = store.searcher(hidden).c;
+  const gone = new Set(hidden.flatMap((id) => store.rowsOf(id)));
+  t.same(
+    h.titles.rows(key),
+    rows.filter((row) => !gone.has(row)),
+    'the rows a search may return, in the same order',
+  );
+});

@@ -1,7 +1,7 @@
 // svc's native helper (native/pages.c and heap.cc, built by `npm run build:native`), loaded once per
 // thread: `discard` drops pages of a WebAssembly memory (page-discard.ts checks it before the heap
 // uses it), `reduceHeap` shrinks the calling thread's V8 heap to what is live (collect.ts),
-// `hugePages` asks for huge pages under a large scratch block (memory.ts allocScratch). The
+// `hugePages` asks for huge pages under a large block (memory.ts). The
 // helper is optional: where it is not built, callers get the reason and do without it.
 import { createRequire } from 'node:module';
 import type { HugePages, PageDiscard } from './types.js';
