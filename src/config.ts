@@ -4,7 +4,8 @@
 // SVC_SNAPSHOT_QUIET_S (when a store no write changed leaves its index on disk),
 // SVC_THREADS (the engine's worker threads), SVC_ENGINE_MEMORY_MB (the most memory the engine's
 // indexes may take), SVC_ENGINE_RELOCATE_MB (when the engine's memory is relocated),
-// SVC_ENGINE_DISCARD (whether its free pages are given back in place), and the
+// SVC_ENGINE_DISCARD (whether its free pages are given back in place), SVC_ENGINE_HUGE_PAGES
+// (whether its large blocks ask for huge pages), and the
 // cluster's SVC_NATS_URL, SVC_REPLICAS, SVC_NODE_TTL_S and SVC_NODE_ID (docs/cluster.md); the port
 // comes from the `--port` flag. Relative
 // paths resolve against the working directory, except the default model, which is the folder
@@ -49,6 +50,8 @@ export interface Config {
   engineRelocateBytes?: number;
   /** Whether free pages of the engine's memory are given back in place (SVC_ENGINE_DISCARD, default 1; the native helper must be built). */
   engineDiscard: boolean;
+  /** Whether the engine's large blocks ask for huge pages (SVC_ENGINE_HUGE_PAGES, default 1; the native helper must be built). */
+  engineHugePages: boolean;
   /** The cluster (SVC_NATS_URL or --cluster); undefined: a single node, as before. */
   cluster?: ClusterConfig;
 }
@@ -121,6 +124,11 @@ export const SERVER_VARIABLES: ReadonlyArray<{ name: string; default: string; me
     default: '1',
     meaning: "1 gives the engine's free memory pages back to the system as they are freed (with the native helper; 0: by relocation only)",
   },
+  {
+    name: 'SVC_ENGINE_HUGE_PAGES',
+    default: '1',
+    meaning: "1 asks the system for huge pages under the engine's blocks of 32 MiB or more (with the native helper; 0: never)",
+  },
   { name: 'SVC_NATS_URL', default: 'unset: one node', meaning: 'NATS servers of a cluster, comma-separated (as --cluster)' },
   { name: 'SVC_REPLICAS', default: '2', meaning: 'in a cluster, copies of each store on distinct svc nodes' },
   { name: 'SVC_NODE_TTL_S', default: '5', meaning: 'in a cluster, seconds without a heartbeat before a node is gone' },
@@ -163,6 +171,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const discard = env.SVC_ENGINE_DISCARD ?? '1';
   if (!['0', '1'].includes(discard)) {
     throw new ConfigError(`SVC_ENGINE_DISCARD=${discard} is not 0 or 1 (1 gives free engine memory back in place; 0 only by relocation)`);
+  }
+  const hugePages = env.SVC_ENGINE_HUGE_PAGES ?? '1';
+  if (!['0', '1'].includes(hugePages)) {
+    throw new ConfigError(
+      `SVC_ENGINE_HUGE_PAGES=${hugePages} is not 0 or 1 (1 asks for huge pages under the engine's large blocks; 0 never)`,
+    );
   }
   const mcpWrites = env.SVC_MCP_WRITES ?? '0';
   if (!['0', '1'].includes(mcpWrites))
@@ -216,6 +230,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     mcpWrites: mcpWrites === '1',
     engineDiscard: discard === '1',
+    engineHugePages: hugePages === '1',
     metricsKey: env.SVC_METRICS_KEY || undefined,
     storeIdleS: idle,
     snapshotQuietS: quiet,

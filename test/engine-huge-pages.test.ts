@@ -2,11 +2,13 @@
 // hugePages, native/pages.c): the helper advises only the whole 2 MiB pages inside a range, leaves the
 // bytes as they were and refuses bad ranges; the heap advises a block of hugePagesFrom bytes or more
 // once when it is allocated (not a kept scratch block taken again, never a smaller one), advises it
-// in a relocation's new memory, and takes the advice back from what is freed, shrunk or reclaimed.
+// in a relocation's new memory, and takes the advice back from what is freed, shrunk or reclaimed;
+// SVC_ENGINE_HUGE_PAGES=0 turns it off.
 import fs from 'node:fs';
 import t from 'tap';
+import { ConfigError, loadConfig } from '../src/config.js';
 import { MEMORY } from '../src/engine/params.js';
-import { createSharedMemory, WasmHeap } from '../src/engine/runtime/index.js';
+import { createEngineRuntime, createSharedMemory, WasmHeap } from '../src/engine/runtime/index.js';
 import { nativeHelper } from '../src/engine/runtime/native-helper.js';
 import type { HugePages } from '../src/engine/runtime/types.js';
 
@@ -81,4 +83,15 @@ t.test('a block past the bound is advised once while it lives; what is freed of 
   heap.retire(q);
   t.same(calls[5], [mem(), q, q + big, false], 'retired and reclaimed: the rest taken back');
   t.equal(calls.length, 6, 'nothing else');
+});
+
+t.test('SVC_ENGINE_HUGE_PAGES: 1 (the default) or 0, and an engine runtime started with 0 advises none', async (t) => {
+  t.equal(loadConfig({}).engineHugePages, true);
+  t.equal(loadConfig({ SVC_ENGINE_HUGE_PAGES: '0' }).engineHugePages, false);
+  for (const bad of ['yes', '2', ''])
+    t.throws(() => loadConfig({ SVC_ENGINE_HUGE_PAGES: bad }), { name: ConfigError.name, message: /^SVC_ENGINE_HUGE_PAGES=/ }, bad);
+  const off = await createEngineRuntime({ hugePages: false });
+  t.equal(off.heap.advisesHugePages, false, 'off: none');
+  const on = await createEngineRuntime();
+  t.equal(on.heap.advisesHugePages, nativeHelper().helper?.hugePages !== undefined, 'by default: wherever the helper has the call');
 });

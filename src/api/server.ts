@@ -89,8 +89,10 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       memoryBytes: config.engineMemoryBytes,
       relocateMinBytes: config.engineRelocateBytes,
       discard: config.engineDiscard,
+      hugePages: config.engineHugePages,
     });
-    logger.info({ threads, model: engine.model, encoder: engine.encoder, memory: engine.memory.givesBack }, 'engine started');
+    const { givesBack, hugePages } = engine.memory;
+    logger.info({ threads, model: engine.model, encoder: engine.encoder, memory: givesBack, hugePages }, 'engine started');
     const registry = new StoreRegistry(config.dataDir, engine, (msg, fields) => logger.info(fields ?? {}, msg));
     // Answers and enrichment: the native reader from the model folder, or the SVC_ENRICH_* endpoint.
     // The native reader also re-orders the head of one-hop results when the model has params.rerank.

@@ -32,6 +32,8 @@ export interface EngineOptions {
   mainImageBytes?: number;
   /** Whether free pages of the engine's memory are given back in place (MEMORY.discard; default true, where the native helper is built). */
   discard?: boolean;
+  /** Whether blocks of MEMORY.hugePagesFrom bytes or more ask for huge pages (default true, where the native helper is built). */
+  hugePages?: boolean;
   log?: (msg: string, fields?: Record<string, unknown>) => void;
   /**
    * The idle memory (written, no longer in use) worth relocating the engine's memory for when the
@@ -112,6 +114,7 @@ class SvcEngine implements Engine {
       discarded: sum((x) => x.s.bytesDiscarded),
       heapCompacted: pool.heapBytesCompacted,
       givesBack: this.givesBack,
+      hugePages: images.heaps[0].advisesHugePages,
     };
   }
 
@@ -126,8 +129,8 @@ class SvcEngine implements Engine {
 
 /** The engine on a model folder read by loadModelFolder. */
 export async function loadEngine(opts: EngineOptions): Promise<Engine> {
-  const { memoryBytes: maxBytes, regionBytes, mainImageBytes, discard } = opts;
-  const runtime = await createEngineRuntime({ maxBytes, regionBytes, mainImageBytes, discard });
+  const { memoryBytes: maxBytes, regionBytes, mainImageBytes, discard, hugePages } = opts;
+  const runtime = await createEngineRuntime({ maxBytes, regionBytes, mainImageBytes, discard, hugePages });
   const { descriptor } = loadModel(opts.model, runtime.heap);
   return startEngine(runtime, descriptor, { ...opts, relocateMinBytes: opts.relocateMinBytes ?? MEMORY.relocate.minFreeBytes }).engine;
 }

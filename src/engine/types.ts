@@ -155,6 +155,8 @@ export interface EngineMemory {
   heapCompacted: number;
   /** how free memory goes back to the system: in place, or why only by relocation */
   givesBack: string;
+  /** whether blocks of MEMORY.hugePagesFrom bytes or more ask the system for huge pages (SVC_ENGINE_HUGE_PAGES, the native helper) */
+  hugePages: boolean;
 }
 
 export interface Engine {

@@ -47,6 +47,8 @@ export interface RuntimeOptions {
   mainImageBytes?: number;
   /** Whether free pages are given back in place when the native helper is built (default true). */
   discard?: boolean;
+  /** Whether blocks of MEMORY.hugePagesFrom bytes or more ask for huge pages when the native helper is built (default true). */
+  hugePages?: boolean;
 }
 
 export async function createEngineRuntime(opts: RuntimeOptions = {}): Promise<EngineRuntime> {
@@ -55,7 +57,7 @@ export async function createEngineRuntime(opts: RuntimeOptions = {}): Promise<En
   const kernels = new WasmKernels(module, memory);
   const helper = opts.discard === false ? { why: 'free pages not given back in place (off)' } : pageDiscard();
   const total = opts.maxBytes ?? Math.max(MAX_MEMORY_BYTES, REGIONS.defaultShare * memoryLimitBytes());
-  const hugePages = nativeHelper().helper?.hugePages;
+  const hugePages = opts.hugePages === false ? undefined : nativeHelper().helper?.hugePages;
   const heap = new WasmHeap(memory, {
     heapBase: kernels.heapBase,
     maxBytes: Math.min(total, MAX_MEMORY_BYTES),

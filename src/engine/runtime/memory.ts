@@ -102,6 +102,11 @@ export class WasmHeap {
     return this.touched.bytes - this.blocks.base - this.blocks.liveBytes;
   }
 
+  /** Whether blocks of MEMORY.hugePagesFrom bytes or more ask for huge pages (the native helper's hugePages). */
+  get advisesHugePages(): boolean {
+    return this.hugePages !== undefined;
+  }
+
   /** Whether free pages are given back in place (the native helper: page-discard.ts). */
   get discards(): boolean {
     return this.discardPages !== undefined;
