@@ -156,6 +156,13 @@ export class ConfigError extends Error {
   }
 }
 
+/** A variable that is 0 or 1 (`fallback` unset); anything else is refused, with what 1 and 0 do (`meaning`). */
+function flag(env: NodeJS.ProcessEnv, name: string, fallback: '0' | '1', meaning: string): boolean {
+  const v = env[name] ?? fallback;
+  if (v !== '0' && v !== '1') throw new ConfigError(`${name}=${v} is not 0 or 1 (${meaning})`);
+  return v === '1';
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const logLevel = (env.SVC_LOG ?? 'info').toLowerCase();
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
@@ -168,19 +175,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const dataDir = path.resolve(env.SVC_DATA_DIR ?? './svc-data');
   const modelUri = env.SVC_MODEL_URI || defaultModelUri();
   const isRemote = /^(s3|gs):\/\//.test(modelUri);
-  const discard = env.SVC_ENGINE_DISCARD ?? '1';
-  if (!['0', '1'].includes(discard)) {
-    throw new ConfigError(`SVC_ENGINE_DISCARD=${discard} is not 0 or 1 (1 gives free engine memory back in place; 0 only by relocation)`);
-  }
-  const hugePages = env.SVC_ENGINE_HUGE_PAGES ?? '1';
-  if (!['0', '1'].includes(hugePages)) {
-    throw new ConfigError(
-      `SVC_ENGINE_HUGE_PAGES=${hugePages} is not 0 or 1 (1 asks for huge pages under the engine's large blocks; 0 never)`,
-    );
-  }
-  const mcpWrites = env.SVC_MCP_WRITES ?? '0';
-  if (!['0', '1'].includes(mcpWrites))
-    throw new ConfigError(`SVC_MCP_WRITES=${mcpWrites} is not 0 or 1 (1 lets MCP clients ingest and delete documents)`);
+  const discard = flag(env, 'SVC_ENGINE_DISCARD', '1', '1 gives free engine memory back in place; 0 only by relocation');
+  const hugePages = flag(env, 'SVC_ENGINE_HUGE_PAGES', '1', "1 asks for huge pages under the engine's large blocks; 0 never");
+  const mcpWrites = flag(env, 'SVC_MCP_WRITES', '0', '1 lets MCP clients ingest and delete documents');
   const timeout = Number(env.SVC_ENRICH_TIMEOUT || 30);
   if (!(timeout > 0 && timeout <= 600)) {
     throw new ConfigError(`SVC_ENRICH_TIMEOUT=${env.SVC_ENRICH_TIMEOUT} is not a number of seconds from 0 to 600 (default 30)`);
@@ -228,9 +225,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       apiKey: env.SVC_ENRICH_API_KEY || undefined,
       timeoutMs: Math.round(timeout * 1000),
     },
-    mcpWrites: mcpWrites === '1',
-    engineDiscard: discard === '1',
-    engineHugePages: hugePages === '1',
+    mcpWrites,
+    engineDiscard: discard,
+    engineHugePages: hugePages,
     metricsKey: env.SVC_METRICS_KEY || undefined,
     storeIdleS: idle,
     snapshotQuietS: quiet,

@@ -408,12 +408,15 @@ export class SearchCorpus {
     return out;
   }
 
-  /** A row's tie key (its document id's hash) and where its passage starts in its document. */
-  private tieOf(row: number): [number, number] {
+  /** Writes a row's tie key (its document id's hash) and where its passage starts in its document to out[at], out[at + 1]. */
+  private tieInto(row: number, out: Uint32Array, at: number): void {
     const si = this.segOf(row);
     const r = row - this.rowBase[si];
-    return [this.words[(this.snapshot[si].keys >>> 2) + r], this.segs[si].span(r)[0]];
+    out[at] = this.words[(this.snapshot[si].keys >>> 2) + r];
+    out[at + 1] = this.segs[si].span(r)[0];
   }
+
+  private readonly tiePair = new Uint32Array(4);
 
   /**
    * The order of two rows of equal score, whatever the rows' layout (the order their documents came
@@ -421,19 +424,19 @@ export class SearchCorpus {
    * document; by row only between documents whose ids' hashes collide. Negative: `a` first.
    */
   tieOrder(a: number, b: number): number {
-    const [ka, sa] = this.tieOf(a);
-    const [kb, sb] = this.tieOf(b);
-    return ka - kb || sa - sb || a - b;
+    const t = this.tiePair;
+    this.tieInto(a, t, 0);
+    this.tieInto(b, t, 2);
+    return t[0] - t[2] || t[1] - t[3] || a - b;
   }
 
   /** `rows` sorted in tieOrder, each row's key read once (a title may have tens of thousands of rows). */
   inTieOrder(rows: readonly number[]): number[] {
-    const keys = new Uint32Array(rows.length);
-    const starts = new Uint32Array(rows.length);
-    rows.forEach((row, i) => {
-      [keys[i], starts[i]] = this.tieOf(row);
-    });
-    const order = Array.from(rows, (_, i) => i).sort((i, j) => keys[i] - keys[j] || starts[i] - starts[j] || rows[i] - rows[j]);
+    const ties = new Uint32Array(2 * rows.length);
+    for (let i = 0; i < rows.length; i++) this.tieInto(rows[i], ties, 2 * i);
+    const order = Array.from(rows, (_, i) => i).sort(
+      (i, j) => ties[2 * i] - ties[2 * j] || ties[2 * i + 1] - ties[2 * j + 1] || rows[i] - rows[j],
+    );
     return order.map((i) => rows[i]);
   }
 
