@@ -12,11 +12,13 @@
 //   as a crash would leave it (the store then reopens from a background snapshot, if any, and the
 //   documents changed since); `build` serves another checkout (built) as a baseline; `keep` leaves
 //   the data dir, which a later run names as `dataDir` to search it again without the ingest (and,
-//   with `delete`, then to delete the store while the server's liveness is asked);
+//   with `delete`, then to delete the store while the server's liveness is asked; with `coldCache`,
+//   its files dropped from the page cache first, as after a reboot);
 // - mode 'engine': encoded and indexed in-process (no HTTP, no LMDB) and searched through the
 //   search op on this thread with profiled kernels: where a search's time and bytes go.
 // Prints one JSON report line. Args: { mode, size, queries (count per suite), threads?, settleMs? }.
 
+import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -62,6 +64,8 @@ interface Args {
   nodeArgs?: string[];
   /** report the `slowest` searches (engine ms, hops, the question), a tenth of them */
   slowest?: boolean;
+  /** with dataDir: drop its files from the page cache before the server starts (GNU dd's nocache), as a reboot leaves them */
+  coldCache?: boolean;
 }
 
 const args = JSON.parse(process.argv[2]) as Args;
@@ -200,8 +204,15 @@ async function deleteStore(base: string, pid: number): Promise<Record<string, nu
   return { deleteMs, livezWorstMs, rssDeletedBytes: rssMiB(pid) * 2 ** 20 };
 }
 
+/** Asks the kernel to drop every file under `dir` from its page cache. */
+function dropFromCache(dir: string): void {
+  for (const e of fs.readdirSync(dir, { withFileTypes: true, recursive: true }))
+    if (e.isFile()) execFileSync('dd', [`if=${path.join(e.parentPath, e.name)}`, 'iflag=nocache', 'count=0', 'status=none']);
+}
+
 if (args.mode === 'http' && args.dataDir) {
   report.dataDir = args.dataDir;
+  if (args.coldCache) dropFromCache(args.dataDir);
   report.reopen = await reopen(args.dataDir);
 } else if (args.mode === 'http') {
   // The server runs in a process of its own (`svc serve`), so that its RSS and peak are its own, not

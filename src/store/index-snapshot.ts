@@ -2,7 +2,8 @@
 // segments back (the engine's StoreIndex.restore) instead of building them again from every
 // document's encoding. A cache, stamped with the point of the store's change log it holds
 // (store-db.ts changePoint): the caller reads it back only while the log still goes back to that
-// point, and brings it up to date by the documents changed since. Written when a store closes and
+// point, and brings it up to date by the documents changed since. Its large blocks are read by
+// several threads at once (parallel-read.ts). Written when a store closes and
 // when it has been quiet a while (api/store-snapshot.ts); a compaction keeps it (the log is the
 // same). Invariants: the file appears whole or not at all (written as a temporary file without
 // blocking the thread, flushed, then renamed); writing it leaves at least SNAPSHOT_SPARE_BYTES free
@@ -10,6 +11,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fsyncDir } from '../fsync.js';
+import { FileReader, type FileReaderOptions } from './parallel-read.js';
 import { freeBytes, MIN_FREE_BYTES } from './storage-error.js';
 
 const FILE = 'index.snap';
@@ -18,40 +20,59 @@ const MAGIC = 0x4e535653; // 'SVSN'
 /** Room a snapshot leaves on its file system, beyond the bytes it takes: a cache never fills a disk. */
 export const SNAPSHOT_SPARE_BYTES = 256 * 2 ** 20 + MIN_FREE_BYTES;
 
-/** Fills `into` whole from `fd` at its position, or throws at the end of the file. */
-function readFully(fd: number, into: Uint8Array): void {
-  for (let at = 0; at < into.length; ) {
-    const n = fs.readSync(fd, into, at, into.length - at, null);
-    if (n === 0) throw new Error(`${FILE}: the file ends ${into.length - at} bytes short`);
-    at += n;
+/** A snapshot file read from its start, in order: large reads go to several threads (parallel-read.ts). */
+class SnapshotReader {
+  private at = 0;
+  private readonly file: FileReader;
+
+  constructor(file: string, fd: number, opts?: FileReaderOptions) {
+    this.file = new FileReader(file, fd, opts);
+  }
+
+  /** Fills `into` whole from where the last read ended, or throws at the end of the file. */
+  read(into: Uint8Array): void {
+    this.file.read(into, this.at, () => new Error(`${FILE}: the file ends short of ${into.length} bytes at ${this.at}`));
+    this.at += into.length;
+  }
+
+  close(): void {
+    this.file.close();
   }
 }
 
-/** The stamp a snapshot file was written for, read from its head (the file then positioned after it). */
-function readStamp(fd: number): string | undefined {
+/** The stamp a snapshot file was written for, read from its head (the reader then after it). */
+function readStamp(reader: SnapshotReader): string | undefined {
   const head = new Uint32Array(2);
-  readFully(fd, new Uint8Array(head.buffer));
+  reader.read(new Uint8Array(head.buffer));
   if (head[0] !== MAGIC || head[1] > 1024) return undefined;
   const stamp = Buffer.alloc(head[1]);
-  readFully(fd, stamp);
+  reader.read(stamp);
   return stamp.toString('utf8');
 }
 
 /**
  * Gives `restore` the stamp of the store's snapshot and a reader of the rest, when it has one, and
- * returns what restore returned (false: not read, as when there is none). What restore throws is thrown.
+ * returns what restore returned (false: not read, as when there is none). What restore throws is
+ * thrown. `opts` sets when and how reads go to several threads (tests; PARALLEL_READ by default).
  */
-export function readIndexSnapshot(dir: string, restore: (stamp: string, read: (into: Uint8Array) => void) => boolean): boolean {
+export function readIndexSnapshot(
+  dir: string,
+  restore: (stamp: string, read: (into: Uint8Array) => void) => boolean,
+  opts?: FileReaderOptions,
+): boolean {
+  const file = path.join(dir, FILE);
   let fd: number;
   try {
-    fd = fs.openSync(path.join(dir, FILE), 'r');
+    fd = fs.openSync(file, 'r');
   } catch {
     return false;
   }
+  const reader = new SnapshotReader(file, fd, opts);
   try {
-    const stamp = readStamp(fd);
-    return stamp !== undefined && restore(stamp, (into) => readFully(fd, into));
+    const stamp = readStamp(reader);
+    return stamp !== undefined && restore(stamp, (into) => reader.read(into));
   } finally {
+    reader.close();
     fs.closeSync(fd);
   }
 }

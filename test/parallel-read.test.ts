@@ -1,0 +1,121 @@
+// Large reads of a file into shared memory go to several threads at once (src/store/parallel-read.ts):
+// every byte lands in its place from its own file position whatever thread read it, nothing outside
+// the range is written, a file that ends inside the range throws, and a view over memory that is not
+// shared (or a small range) is read by the calling thread alone. The index snapshot reads its large
+// blocks that way (src/store/index-snapshot.ts).
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import t from 'tap';
+import { readIndexSnapshot, writeIndexSnapshot } from '../src/store/index.js';
+import { FileReader } from '../src/store/parallel-read.js';
+import { tempDir } from './helpers/server.js';
+
+const SMALL = { from: 1000, chunk: 4099, helpers: 2 };
+
+function fileOf(t: { teardown(fn: () => void): void }, bytes: Buffer): { file: string; fd: number } {
+  const file = path.join(tempDir(t), 'f.bin');
+  fs.writeFileSync(file, bytes);
+  const fd = fs.openSync(file, 'r');
+  t.teardown(() => fs.closeSync(fd));
+  return { file, fd };
+}
+
+const short = () => new Error('short');
+
+t.test('a large read into shared memory: every byte from its own position, nothing outside the range', async (t) => {
+  const bytes = crypto.randomBytes(1_000_003);
+  const { file, fd } = fileOf(t, bytes);
+  const reader = new FileReader(file, fd, SMALL);
+  t.teardown(() => reader.close());
+  const shared = new Uint8Array(new SharedArrayBuffer(bytes.length + 64)).fill(7);
+  for (const [offset, length, position] of [
+    [13, 900_001, 5],
+    [0, bytes.length, 0],
+    [1, 4099 * 3, 777],
+  ]) {
+    shared.fill(7);
+    reader.read(new Uint8Array(shared.buffer, offset, length), position, short);
+    t.ok(
+      Buffer.from(shared.buffer, offset, length).equals(bytes.subarray(position, position + length)),
+      `${length} bytes at ${position}: as in the file`,
+    );
+    t.ok(
+      shared.subarray(0, offset).every((b) => b === 7) && shared.subarray(offset + length).every((b) => b === 7),
+      'nothing written outside the range',
+    );
+  }
+});
+
+t.test('the helper threads read every chunk when the caller reads none', async (t) => {
+  const bytes = crypto.randomBytes(200_000);
+  const { file, fd } = fileOf(t, bytes);
+  const reader = new FileReader(file, fd, { ...SMALL, callerReads: false });
+  t.teardown(() => reader.close());
+  const shared = new Uint8Array(new SharedArrayBuffer(bytes.length));
+  reader.read(shared, 0, short);
+  t.ok(Buffer.from(shared).equals(bytes), 'as in the file');
+  t.throws(() => reader.read(new Uint8Array(new SharedArrayBuffer(10_000)), 195_000, short), /short/, 'a helper finds the end of the file');
+});
+
+t.test('a file that ends inside the range throws; small or unshared reads are the caller’s alone', async (t) => {
+  const bytes = crypto.randomBytes(50_000);
+  const { file, fd } = fileOf(t, bytes);
+  const reader = new FileReader(file, fd, SMALL);
+  t.teardown(() => reader.close());
+  const shared = new Uint8Array(new SharedArrayBuffer(60_000));
+  t.throws(() => reader.read(shared, 0, short), /short/, 'past the end, read by several threads');
+  t.throws(() => reader.read(new Uint8Array(20_000), 40_000, short), /short/, 'past the end, read alone');
+  const plain = new Uint8Array(30_000);
+  reader.read(plain, 100, short);
+  t.ok(Buffer.from(plain).equals(bytes.subarray(100, 30_100)), 'a view over memory that is not shared');
+  const small = new Uint8Array(new SharedArrayBuffer(999));
+  reader.read(small, 3, short);
+  t.ok(Buffer.from(small).equals(bytes.subarray(3, 1002)), 'a range below the bound');
+  reader.read(new Uint8Array(0), bytes.length, short);
+  t.pass('an empty read at the end of the file reads nothing');
+});
+
+t.test('an index snapshot reads its large blocks by several threads, in order', async (t) => {
+  const dir = tempDir(t);
+  const parts = [crypto.randomBytes(10), crypto.randomBytes(300_001), crypto.randomBytes(20), crypto.randomBytes(1_000_000)];
+  t.equal(
+    await writeIndexSnapshot(dir, 'x', 1_300_031, async (write) => {
+      for (const p of parts) await write(p);
+    }),
+    undefined,
+  );
+  const got: Buffer[] = [];
+  t.ok(
+    readIndexSnapshot(
+      dir,
+      (stamp, read) => {
+        t.equal(stamp, 'x');
+        for (const p of parts) {
+          const into = new Uint8Array(new SharedArrayBuffer(p.length));
+          read(into);
+          got.push(Buffer.from(into));
+        }
+        return true;
+      },
+      SMALL,
+    ),
+  );
+  t.ok(
+    got.every((g, i) => g.equals(parts[i])),
+    'each block as written',
+  );
+  t.throws(
+    () =>
+      readIndexSnapshot(
+        dir,
+        (_, read) => {
+          read(new Uint8Array(new SharedArrayBuffer(1_400_000)));
+          return true;
+        },
+        SMALL,
+      ),
+    /short/,
+    'a block past the end of the file throws',
+  );
+});
