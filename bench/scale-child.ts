@@ -160,7 +160,7 @@ async function reopen(dataDir: string): Promise<Record<string, unknown>> {
   const first = await searchOnce(server.base, queries[0].query);
   const rssOpenedBytes = rssMiB(pid) * 2 ** 20;
   const quietSeconds = await waitQuiet(server.base, args.settleMs);
-  const { engine, allGold10, answersDigest, slowest } = await searchAll(server.base);
+  const { engine, roundTrip, allGold10, answersDigest, slowest } = await searchAll(server.base);
   const out = {
     answersDigest,
     slowest,
@@ -171,6 +171,8 @@ async function reopen(dataDir: string): Promise<Record<string, unknown>> {
     quietSeconds,
     engineP50: percentile(engine, 50),
     engineP99: percentile(engine, 99),
+    roundTripP50: percentile(roundTrip, 50),
+    roundTripP99: percentile(roundTrip, 99),
     allGold10,
     rssBytes: rssMiB(pid) * 2 ** 20,
     maxRssBytes: procMaxRss(pid),

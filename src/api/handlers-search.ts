@@ -36,6 +36,8 @@ async function runSearch(ctx: Ctx<'search'> | Ctx<'searchBatch'>, b: ValidSearch
       read,
     ),
   );
+  // the passages' texts read off this thread first: a store past the page cache would block it on the disk
+  await store.db.prefetchTexts(outcome.passages.map((p) => p.docId));
   let passages: Passage[] = [];
   for (const p of outcome.passages) {
     const passage = read(p.docId, p.start, p.end);

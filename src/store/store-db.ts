@@ -37,6 +37,14 @@ import type {
   StoreMeta,
 } from './types.js';
 
+/** How a search's texts are brought in before they are read (StoreDb.prefetchTexts). */
+export const TEXT_PREFETCH = {
+  /** reads in flight at once: libuv's pool has four threads by default */
+  groups: 4,
+  /** the longest a search waits for them before reading what is left itself */
+  waitMs: 1000,
+} as const;
+
 export class StoreDb {
   readonly dir: string;
   /** The data file's real path, as /proc/self/smaps names its mapping (residentBytes) */
@@ -173,6 +181,27 @@ export class StoreDb {
       if (t === undefined) return undefined;
       return 'text' in t ? t.text.slice(start, end) : sliceUtf8(t.bytes, start, end, t.marks);
     };
+  }
+
+  /**
+   * Brings the texts of `ids` into memory off the calling thread, so that reading them next
+   * (textReader) waits on no disk: LMDB maps its file, and a store larger than the page cache
+   * otherwise blocks the server's thread on each text a search returns. The ids are read in
+   * TEXT_PREFETCH.groups groups at once (lmdb's prefetch, each on a thread of libuv's pool).
+   * Only a hint: it resolves after TEXT_PREFETCH.waitMs at the latest (lmdb's prefetch never
+   * settles after an error), and ids of no document read nothing.
+   */
+  async prefetchTexts(ids: Iterable<string>): Promise<void> {
+    const keys = [...new Set(ids)].filter(storable);
+    const groups = Math.min(TEXT_PREFETCH.groups, keys.length);
+    if (groups === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, TEXT_PREFETCH.waitMs);
+    });
+    const reads = Array.from({ length: groups }, (_, g) => this.dbs.texts.prefetch(keys.filter((_, i) => i % groups === g)));
+    await Promise.race([Promise.all(reads), late]);
+    clearTimeout(timer);
   }
 
   private readForRanges(id: string): TextForRanges | undefined {
