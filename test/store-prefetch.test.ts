@@ -1,7 +1,7 @@
 // A search brings the texts it returns into memory off the server's thread before reading them
 // (StoreDb.prefetchTexts; src/api/handlers-search.ts): the texts read after it are the stored ones,
-// ids of no document and ids no store could hold read nothing, an empty list resolves at once, and
-// a closed store's close waits for a prefetch under way.
+// ids of no document and ids no store could hold read nothing, an empty list resolves at once, a
+// store's close waits for a prefetch under way, and a closed store's prefetch throws nothing.
 import t from 'tap';
 import { createStore, newStoreId } from '../src/store/catalog.js';
 import { TEXT_PREFETCH } from '../src/store/store-db.js';
@@ -30,4 +30,6 @@ t.test('texts prefetched read as stored; unknown and unstorable ids read nothing
   const closing = db.prefetchTexts(docs.map((d) => d.id));
   await Promise.all([closing, db.close()]);
   t.pass('a close while texts are prefetched waits for them');
+  await db.prefetchTexts(['d1']);
+  t.pass('a closed store: nothing prefetched, nothing thrown');
 });

@@ -55,6 +55,8 @@ export class StoreDb {
   /** The large texts read lately, with their marks and some of their bytes (textReader). */
   private readonly largeTexts = new LargeTexts();
   private nextSeq: number;
+  /** close() was called: no read may start on the environment's native side (prefetchTexts) */
+  private closing = false;
 
   private constructor(dir: string) {
     this.dir = dir;
@@ -188,19 +190,26 @@ export class StoreDb {
    * (textReader) waits on no disk: LMDB maps its file, and a store larger than the page cache
    * otherwise blocks the server's thread on each text a search returns. The ids are read in
    * TEXT_PREFETCH.groups groups at once (lmdb's prefetch, each on a thread of libuv's pool).
-   * Only a hint: it resolves after TEXT_PREFETCH.waitMs at the latest (lmdb's prefetch never
-   * settles after an error), and ids of no document read nothing.
+   * Only a hint, so it never fails: it resolves after TEXT_PREFETCH.waitMs at the latest (lmdb's
+   * prefetch never settles after an error), what it cannot start (a closed store) it leaves to the
+   * reads, and ids of no document read nothing.
    */
   async prefetchTexts(ids: Iterable<string>): Promise<void> {
     const keys = [...new Set(ids)].filter(storable);
     const groups = Math.min(TEXT_PREFETCH.groups, keys.length);
-    if (groups === 0) return;
+    // a prefetch on a closed environment is not refused but crashes the process (lmdb's native side)
+    if (groups === 0 || this.closing) return;
+    let reads: Promise<unknown>;
+    try {
+      reads = Promise.all(Array.from({ length: groups }, (_, g) => this.dbs.texts.prefetch(keys.filter((_, i) => i % groups === g))));
+    } catch {
+      return;
+    }
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, TEXT_PREFETCH.waitMs);
     });
-    const reads = Array.from({ length: groups }, (_, g) => this.dbs.texts.prefetch(keys.filter((_, i) => i % groups === g)));
-    await Promise.race([Promise.all(reads), late]);
+    await Promise.race([reads.catch(() => undefined), late]);
     clearTimeout(timer);
   }
 
@@ -384,6 +393,7 @@ export class StoreDb {
   }
 
   async close(): Promise<void> {
+    this.closing = true;
     await this.dbs.root.close();
   }
 }
