@@ -427,16 +427,14 @@ export class SearchCorpus {
     const t = this.tiePair;
     this.tieInto(a, t, 0);
     this.tieInto(b, t, 2);
-    return t[0] - t[2] || t[1] - t[3] || a - b;
+    return compareTies(t, 0, 1, a, b);
   }
 
   /** `rows` sorted in tieOrder, each row's key read once (a title may have tens of thousands of rows). */
   inTieOrder(rows: readonly number[]): number[] {
     const ties = new Uint32Array(2 * rows.length);
     for (let i = 0; i < rows.length; i++) this.tieInto(rows[i], ties, 2 * i);
-    const order = Array.from(rows, (_, i) => i).sort(
-      (i, j) => ties[2 * i] - ties[2 * j] || ties[2 * i + 1] - ties[2 * j + 1] || rows[i] - rows[j],
-    );
+    const order = Array.from(rows, (_, i) => i).sort((i, j) => compareTies(ties, i, j, rows[i], rows[j]));
     return order.map((i) => rows[i]);
   }
 
@@ -447,4 +445,9 @@ export class SearchCorpus {
       this.flags[this.snapshot[si].dead + row - this.rowBase[si]] !== 0 || (this.blocked !== 0 && this.flags[this.blocked + row] !== 0)
     );
   }
+}
+
+/** tieOrder of rows `a` and `b`, whose keys tieInto wrote at pairs `i` and `j` of `ties`. */
+function compareTies(ties: Uint32Array, i: number, j: number, a: number, b: number): number {
+  return ties[2 * i] - ties[2 * j] || ties[2 * i + 1] - ties[2 * j + 1] || a - b;
 }

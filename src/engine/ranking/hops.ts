@@ -88,7 +88,7 @@ export class Searcher {
       want = Math.min(2 * want, topCap);
       out = rows.top(scores, want, topIdx, topScores);
     }
-    return inTieOrder(
+    return runsInTieOrder(
       out.filter(([, v]) => v > 0),
       this.tie,
     ).slice(0, k);
@@ -383,7 +383,7 @@ export class Searcher {
 }
 
 /** `list` (best first) with each run of equal scores put in `tie` order. */
-function inTieOrder(list: Array<[number, number]>, tie: (a: number, b: number) => number): Array<[number, number]> {
+function runsInTieOrder(list: Array<[number, number]>, tie: (a: number, b: number) => number): Array<[number, number]> {
   for (let i = 0, j = 1; i < list.length; i = j++) {
     while (j < list.length && list[j][1] === list[i][1]) j++;
     if (j - i > 1) list.splice(i, j - i, ...list.slice(i, j).sort((a, b) => tie(a[0], b[0])));
