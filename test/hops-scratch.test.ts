@@ -2,7 +2,8 @@
 // hop puts back the rows it changed, from the touched-row list, instead of copying the buffers whole
 // again. Checked: after every hop s2 and mark2 equal s and mark again, and a hop's candidates and
 // features are the same whatever hops ran before it, with exact and with approximate scans; and the
-// restricted terms of an approximate scan add the same read from the listed rows (rows-scan.ts).
+// restricted terms of an approximate scan add the same read from the listed rows (rows-scan.ts);
+// chains that end at one passage share its scan (hopNexts) and get what a hop of their own gives.
 import t from 'tap';
 import { restrictedTerms, Searcher } from '../src/engine/ranking/index.js';
 import { termId, tokenize } from '../src/engine/text/index.js';
@@ -68,3 +69,25 @@ t.test('restricted terms read from the listed rows add what their postings add',
   t.equal(rows.marked, postings.marked, 'the same rows marked');
   t.ok(rows.scores.equals(postings.scores), 'the same scores, bit for bit');
 });
+
+for (const budget of [0, 60]) {
+  t.test(`${budget ? 'approximate' : 'exact'} scans: chains ending at one passage share its scan`, async (t) => {
+    const base = store.searcher([]);
+    const s = new Searcher(base.c, base.stop, base.buf, base.theta, base.denseTables, budget);
+    const n = s.c.totalRows;
+    const views = s.c.kernels.views;
+    const bytes = (ptr: number, len: number) => Buffer.from(views.u8At(ptr, len));
+    const q = s.query('Who guarded the glacier of Cato Lind 14?');
+    const [a, b, p, d] = q.order;
+    t.ok(d !== undefined, 'the question scores several rows');
+    const chains = [[a, p], [p], [b, p], [a, d], [b, a, p]];
+    const alone = chains.map((reads) => s.hopNext(q, reads, new Set(), exp));
+    const shared = s.hopNexts(q, chains, new Set(), exp);
+    const show = (x: (typeof alone)[number]) => JSON.stringify([x.rows, x.features.map((f) => Array.from(f)), x.expansion, [...x.links]]);
+    t.equal(shared.length, chains.length, 'one hop a chain');
+    for (const [i, reads] of chains.entries()) t.equal(show(shared[i]), show(alone[i]), `[${reads}]: the same candidates and features`);
+    t.not(show(shared[0]), show(shared[2]), 'chains through one passage from different passages differ');
+    t.ok(bytes(s.buf.s2, 4 * n).equals(bytes(s.buf.s, 4 * n)), 's2 is s again');
+    t.ok(bytes(s.buf.mark2, n).equals(bytes(s.buf.mark, n)), 'mark2 is mark again');
+  });
+}

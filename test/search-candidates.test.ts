@@ -1,4 +1,4 @@
-// The candidate caps of a hop (ranking/hops.ts, ranking/phrases.ts): bestRows picks what a full sort
+// The candidate caps of a hop (ranking/hops.ts, ranking/best-rows.ts, ranking/phrases.ts): bestRows picks what a full sort
 // would (ties to the first in its list, -Infinity last), bestMentions keeps the longest, full, earliest
 // mentions, and both keep everything when under their cap; a passage names only titles of rows a
 // search may return, and none by a base title that more than FEATURE_TEXT.maxBaseTitles share.

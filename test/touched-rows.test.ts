@@ -1,7 +1,7 @@
 // TouchedRows (src/engine/touched-rows.ts) against the same kernels run over the whole score
 // buffer: top-k, maximum, largest difference and histogram agree whether the touched rows are few
 // (listed in any order and gathered) or many (whole-buffer kernels), with untouched rows at 0 and
-// masked rows.
+// masked rows; and scores handed in as known (a later hop's rows start with hop 1's) count as gathered.
 import t from 'tap';
 import { TouchedRows } from '../src/engine/ranking/index.js';
 import { createEngineRuntime } from '../src/engine/runtime/index.js';
@@ -51,4 +51,40 @@ t.test('reductions over touched rows equal the whole-buffer kernels', async (t) 
       t.same([...A.u32(h1, 64)], [...A.u32(h2, 64)], `${label}: histogram`);
       A.freeAll();
     }
+});
+
+t.test('scores known at the first listed rows give what a gather gives', async (t) => {
+  const r = rng(7);
+  const n = 4000;
+  const A = new Arena(rt);
+  const marks = Uint8Array.from({ length: n }, () => (r() < 0.05 ? 1 : 0));
+  const a = Float32Array.from(marks, (m) => (m ? (r() < 0.1 ? -Infinity : r() * 3) : 0));
+  const b = Float32Array.from(a, (v) => (v > 0 ? v * r() : v));
+  const pa = A.put(a),
+    pb = A.put(b);
+  const listed = Uint32Array.from([...marks.keys()].filter((i) => marks[i]).reverse());
+  const buf = { idx: A.put(listed), g: A.alloc(4 * n), g2: A.alloc(4 * n) };
+  for (const first of [0, 1, Math.floor(listed.length / 2), listed.length]) {
+    let asked = 0;
+    const values = () => {
+      asked++;
+      return Float32Array.from(listed.subarray(0, first), (row) => b[row]);
+    };
+    const plain = new TouchedRows(K, n, buf, listed.length);
+    const known = new TouchedRows(K, n, buf, listed.length, { ptr: pb, count: first, values });
+    const d = plain.maxDiff(pa, pb);
+    t.equal(known.maxDiff(pa, pb), d, `${first} known: max difference`);
+    t.equal(known.max(pb), plain.max(pb), `${first} known: max of the known buffer`);
+    t.ok(asked >= (first > 0 ? 1 : 0), `${first} known: the known scores were read`);
+    if (first > 0) {
+      // the known values are the ones read: told the first rows of b score -1000, a - b is past 1000 there
+      const told = new TouchedRows(K, n, buf, listed.length, { ptr: pb, count: first, values: () => new Float32Array(first).fill(-1000) });
+      const finite = [...listed.subarray(0, first)].some((row) => a[row] > -Infinity);
+      t.equal(told.maxDiff(pa, pb) >= 1000, finite, `${first} known: the values handed in are the ones read`);
+    }
+    // known scores of another buffer, or of more rows than are listed, are not used
+    const other = new TouchedRows(K, n, buf, first, { ptr: pb, count: listed.length + 1, values: () => new Float32Array(0) });
+    t.equal(other.maxDiff(pa, pb), new TouchedRows(K, n, buf, first).maxDiff(pa, pb), `${first} known: too many rows, gathered`);
+  }
+  A.freeAll();
 });

@@ -4,7 +4,7 @@
 // segments (term-ranges.ts); which of a title's rows the search may return is decided per search.
 // Invariants: every list returned is memoised (do not modify); a title's rows are in the corpus's tie
 // order (SearchCorpus.tieOrder), so that the best of them are taken without comparing ties
-// (hops.ts bestRows); a title may have thousands of rows (a common name's "X (film)", "X (band)",
+// (best-rows.ts bestRows); a title may have thousands of rows (a common name's "X (film)", "X (band)",
 // ..., a long document's passages), so asking whether it has one stops at the first.
 import type { SegmentView } from '../segment/index.js';
 import type { NamedTitles, TermTable } from './term-ranges.js';
@@ -36,9 +36,15 @@ export class CorpusTitles {
     if (hit) return hit;
     const out = new Map<number, boolean>();
     for (const s of this.segs) {
+      // a document's rows lie together and bear one title: a run of rows of one title and kind is
+      // looked up once (a common title's phrase lists tens of thousands of rows)
+      let last = -1;
       for (const packed of s.phrase(key) ?? []) {
+        const full = (packed & 255) === 1;
         const tk = s.titleKey(packed >>> 8);
-        out.set(tk, (out.get(tk) ?? false) || (packed & 255) === 1);
+        if (tk === last && (!full || out.get(tk))) continue;
+        last = tk;
+        out.set(tk, (out.get(tk) ?? false) || full);
       }
     }
     const all = [...out].map(([titleKey, full]) => ({ titleKey, full }));

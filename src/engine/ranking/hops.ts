@@ -17,6 +17,7 @@
 import type { DenseTables, ExpansionParams } from '../model/index.js';
 import { HOPS, SCAN } from '../params.js';
 import { FLAG_CAPITALISED, FLAG_STOP, termId, tokenize } from '../text/index.js';
+import { bestRows, runsInTieOrder } from './best-rows.js';
 import { bm25 } from './bm25.js';
 import { type SearchCorpus, windowKey } from './corpus.js';
 import { denseScorers } from './dense-scorers.js';
@@ -63,9 +64,13 @@ export class Searcher {
     return hits;
   }
 
-  /** The first `count` rows of the touched-row list (the list must not change while in use). */
-  private touched(count: number): TouchedRows {
-    return new TouchedRows(this.c.kernels, this.c.totalRows, { idx: this.buf.idx, g: this.buf.g, g2: this.buf.g2 }, count);
+  /**
+   * The first `count` rows of the touched-row list (the list must not change while in use); a later
+   * hop's (`later`) reads hop 1's s at hop 1's rows as gathered once (QuestionScan.known).
+   */
+  private touched(count: number, later = false): TouchedRows {
+    const { idx, g, g2 } = this.buf;
+    return new TouchedRows(this.c.kernels, this.c.totalRows, { idx, g, g2 }, count, later ? this.question.known() : undefined);
   }
 
   /** Hop 1's best rows (after query()), best first, at most k. */
@@ -307,16 +312,33 @@ export class Searcher {
    * is empty (hop 3); `earlier` are the titles named by passages read before the last one.
    */
   hopNext(q: Query, reads: number[], beam: ReadonlySet<number>, x: ExpansionParams): HopNext {
-    const p = reads[reads.length - 1];
-    const exp = this.expansion(q, p, x);
-    // s2 = s + e: the question's scores plus the scan of the read passage's terms (e = s2 - s); only
-    // the listed rows differ from s and mark, and are put back (question-scan.ts)
-    const listed = this.question.scanLater(exp.terms, exp.weights, restrictedTerms(this.c, exp.terms, this.scanBudget));
-    try {
-      return this.nextCandidates(q, reads, beam, exp, this.touched(listed));
-    } finally {
-      this.question.putBack(listed);
+    return this.hopNexts(q, [reads], beam, x)[0];
+  }
+
+  /**
+   * hopNext of each chain of `chains`, in order. Chains that end at the same passage (a stage's beam
+   * may extend several chains through one document) share its scan: its expansion depends on the
+   * question and that passage only.
+   */
+  hopNexts(q: Query, chains: readonly number[][], beam: ReadonlySet<number>, x: ExpansionParams): HopNext[] {
+    const out: HopNext[] = [];
+    const byLast = new Map<number, number[]>();
+    for (const [i, reads] of chains.entries()) {
+      const p = reads[reads.length - 1];
+      byLast.set(p, [...(byLast.get(p) ?? []), i]);
     }
+    for (const [p, same] of byLast) {
+      const exp = this.expansion(q, p, x);
+      // s2 = s + e: the question's scores plus the scan of the read passage's terms (e = s2 - s); only
+      // the listed rows differ from s and mark, and are put back (question-scan.ts)
+      const listed = this.question.scanLater(exp.terms, exp.weights, restrictedTerms(this.c, exp.terms, this.scanBudget));
+      try {
+        for (const i of same) out[i] = this.nextCandidates(q, chains[i], beam, exp, this.touched(listed, true));
+      } finally {
+        this.question.putBack(listed);
+      }
+    }
+    return out;
   }
 
   /** hopNext's candidates and features, once the read passage's scan is in s2 and `touched`. */
@@ -380,30 +402,4 @@ export class Searcher {
     };
     return { rows, features: rows.map((r) => h2Features(c, q, ctx, r)), expansion: exp.positions, links };
   }
-}
-
-/** `list` (best first) with each run of equal scores put in `tie` order. */
-function runsInTieOrder(list: Array<[number, number]>, tie: (a: number, b: number) => number): Array<[number, number]> {
-  for (let i = 0, j = 1; i < list.length; i = j++) {
-    while (j < list.length && list[j][1] === list[i][1]) j++;
-    if (j - i > 1) list.splice(i, j - i, ...list.slice(i, j).sort((a, b) => tie(a[0], b[0])));
-  }
-  return list;
-}
-
-/**
- * The `k` rows of `rows` with the highest scores, best first, ties to the first in `rows` (a title's
- * rows come in tie order: CorpusTitles.rows); O(rows · k), one score read a row.
- */
-export function bestRows(rows: readonly number[], score: Float32Array, k: number): number[] {
-  const out: number[] = [];
-  for (const r of rows) {
-    let i = out.length;
-    while (i > 0 && score[out[i - 1]] < score[r]) i--;
-    if (i < k) {
-      out.splice(i, 0, r);
-      if (out.length > k) out.pop();
-    }
-  }
-  return out;
 }

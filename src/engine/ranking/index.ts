@@ -3,6 +3,7 @@
 // over them, the stages and their result lists, the sufficiency features and calibrated confidence,
 // the loop, the `search` op and the scan job it spreads over idle workers. Training fits the model on exactly these functions.
 export { assemble, weave } from './assemble.js';
+export { bestRows } from './best-rows.js';
 export { bm25 } from './bm25.js';
 export { cleanTag, hopBuffers, hopScratchBytes } from './buffers.js';
 export { CHAIN2_NAMES, CHAIN3_NAMES, chain2Vector, chain3Vector } from './chain-features.js';
@@ -12,7 +13,7 @@ export { computeFeatures, dotw, type Feature, namesOf } from './feature-table.js
 export { heldBy, presence, qcovOf } from './features-common.js';
 export { H1, H1_NAMES, h1Features } from './hop1-features.js';
 export { H2, H2_NAMES, h2Features } from './hop2-features.js';
-export { bestRows, Searcher } from './hops.js';
+export { Searcher } from './hops.js';
 export { runLoop, sufficiencyFor, thetaOf } from './loop.js';
 export { featureNames, modelFitProblem, namesDiffer } from './model-fit.js';
 export { bestMentions, containsPhrase, phraseMentions, titleHits } from './phrases.js';

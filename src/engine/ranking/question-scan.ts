@@ -6,10 +6,12 @@
 // buffers already zero (the block kept clean: buffers.ts cleanTag), does all of it over the rows it
 // listed only, and end() zeroes those rows again; 'dirty' zeroes the buffers whole first, then works as
 // 'clean'. In the clean modes a dead or filtered-out row no scan touched reads 0, not -Infinity.
-// A later hop scans into s2 / mark2 (scanLater) and puts back the rows it listed (putBack).
+// A later hop scans into s2 / mark2 (scanLater) and puts back the rows it listed (putBack); its rows
+// start with hop 1's, whose s it reads as gathered once a scan (known).
 // Invariant (clean modes): between scan() and end(), outside a later hop's scan, every buffer is zero
 // but at the rows listed in idx[0..marked).
 import type { SearchCorpus } from './corpus.js';
+import type { KnownScores } from './touched-rows.js';
 import type { HopBuffers, ScanTarget } from './types.js';
 
 export type ScratchMode = 'fill' | 'clean' | 'dirty';
@@ -22,6 +24,8 @@ export class QuestionScan {
   private scanned = false;
   /** A later hop's rows are in s2 / mark2, not yet put back. */
   private later = false;
+  /** s at the rows the last scan listed, once a later hop asked (s is not written again until the next scan). */
+  private listedScores?: Float32Array;
 
   constructor(
     private readonly c: SearchCorpus,
@@ -48,6 +52,7 @@ export class QuestionScan {
     }
     this.zero = false;
     this.later = false;
+    this.listedScores = undefined;
     const fields: ScanTarget[] = [
       { field: 'body', scores: b.sBody, scale: 1 },
       { field: 'title', scores: b.sTitle, scale: 1 },
@@ -96,6 +101,20 @@ export class QuestionScan {
       : 0;
     if (this.mode !== 'fill') this.c.maskListed(b.s2, b.idx + 4 * this.marked, marked);
     return this.marked + marked;
+  }
+
+  /** s at the rows this scan listed, for a later hop's reductions (TouchedRows); gathered through g2, a gather's scratch. */
+  known(): KnownScores {
+    const b = this.buf;
+    const kk = this.c.kernels;
+    const values = () => {
+      if (!this.listedScores) {
+        kk.gatherF32(b.s, this.c.totalRows, b.idx, this.marked, b.g2);
+        this.listedScores = kk.views.readF32(b.g2, this.marked);
+      }
+      return this.listedScores;
+    };
+    return { ptr: b.s, count: this.marked, values };
   }
 
   /**

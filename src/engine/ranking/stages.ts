@@ -118,9 +118,16 @@ export function buildHop3(s: Searcher, q: Query, two: Chains, sc2: number[], exp
     out.lk.push(two.lk[j]);
     out.extends.push(-1);
   });
-  for (const j of chainOrder(sc2).slice(0, STAGES.beam3)) {
+  const extended = chainOrder(sc2).slice(0, STAGES.beam3);
+  const all = s.hopNexts(
+    q,
+    extended.map((j) => two.chains[j]),
+    new Set(),
+    exp,
+  );
+  extended.forEach((j, b) => {
     const [p, cRow] = two.chains[j];
-    const next = s.hopNext(q, [p, cRow], new Set(), exp);
+    const next = all[b];
     nexts.push(next);
     next.rows.forEach((d, i) => {
       out.chains.push([p, cRow, d]);
@@ -130,7 +137,7 @@ export function buildHop3(s: Searcher, q: Query, two: Chains, sc2: number[], exp
       from.push(nexts.length - 1);
       out.extends.push(j);
     });
-  }
+  });
   return out;
 }
 

@@ -5,10 +5,18 @@
 // follows the postings it read rather than the store size; otherwise the kernels run over the whole
 // buffer. Both give the same answers: rows never touched score 0 (or -Infinity where masked) and are
 // counted as zeros (in the sparse histogram, dead untouched rows too: the only difference, in bin 0),
-// and top-k breaks ties by row either way.
+// and top-k breaks ties by row either way. Scores gathered once may be handed in (KnownScores): a
+// later hop's rows start with hop 1's, whose hop-1 scores stay as they are until the search ends.
 import { SCAN } from '../params.js';
 import type { WasmKernels } from '../runtime/index.js';
 import type { RowSetBuffers } from './types.js';
+
+/** The scores of buffer `ptr` at the first `count` listed rows, gathered before (`ptr` unwritten since). */
+export interface KnownScores {
+  ptr: number;
+  count: number;
+  values(): Float32Array;
+}
 
 export class TouchedRows {
   private readonly sparse: boolean;
@@ -20,6 +28,7 @@ export class TouchedRows {
     readonly totalRows: number,
     private readonly buf: RowSetBuffers,
     readonly count: number,
+    private readonly known?: KnownScores,
   ) {
     this.sparse = count * SCAN.sparseShare <= totalRows;
   }
@@ -32,7 +41,10 @@ export class TouchedRows {
   /** The scores of the touched rows, gathered in row order (once per ptr while it is the last gathered into g). */
   private gather(ptr: number, into = this.buf.g): number {
     if (into !== this.buf.g || this.gathered !== ptr) {
-      this.kk.gatherF32(ptr, this.totalRows, this.buf.idx, this.count, into);
+      const k = this.known;
+      const from = k && k.ptr === ptr && k.count <= this.count ? k.count : 0;
+      if (from > 0) this.kk.views.f32At(into, from).set((k as KnownScores).values());
+      this.kk.gatherF32(ptr, this.totalRows, this.buf.idx + 4 * from, this.count - from, into + 4 * from);
       if (into === this.buf.g) this.gathered = ptr;
     }
     return into;
