@@ -1,9 +1,12 @@
 // The layout of a store's LMDB environment: its named databases and how each encodes its keys and
 // values, the options every handle opens it with, and a compacted copy of it. Invariants: every
 // module of the store layer opens an environment and its databases through here, so a copy holds
-// exactly the databases a store has; an id longer than LMDB's largest key is never stored.
+// exactly the databases a store has; an id longer than LMDB's largest key is never stored; a store
+// too large for the page cache is opened without readahead (READ_AT_RANDOM).
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { type Database, type Key, open, type RootDatabase } from 'lmdb';
+import { type Database, type Key, open, type RootDatabase, type RootDatabaseOptionsWithPath } from 'lmdb';
 import { fsyncDir, fsyncFile } from '../fsync.js';
 import type { DocRecord, EncodingsDb, IdempotencyRecord } from './types.js';
 
@@ -45,8 +48,37 @@ export interface StoreDatabases {
   changes: Database<string, number>;
 }
 
-/** Opens (creating it when absent) the environment in `dir`. */
-export const openEnvironment = (dir: string): RootDatabase => open({ path: dir, ...ENV_OPTIONS });
+/**
+ * A store whose data file, when it opens, is larger than this share of the machine's memory is read
+ * without readahead (LMDB's MDB_NORDAHEAD): the page cache cannot hold it beside the index, and
+ * what it reads most is at random (a search's texts, a document by id), where the kernel's readahead
+ * reads up to the disk's read_ahead_kb around every page fault (8 MiB on some virtual disks: ten
+ * texts then read 80 MiB). Reads in key order (an export, a compaction, a rebuild from the
+ * documents) are slower without it from a cold cache; a store the page cache holds keeps it.
+ */
+export const READ_AT_RANDOM = { memoryShare: 0.5 };
+
+/** Whether a store of `dataBytes` is opened without readahead (READ_AT_RANDOM). */
+export function readsAtRandom(dataBytes: number, memoryBytes = os.totalmem()): boolean {
+  return dataBytes > READ_AT_RANDOM.memoryShare * memoryBytes;
+}
+
+/** Opens (creating it when absent) the environment in `dir` (`memoryBytes`: the machine's, for READ_AT_RANDOM). */
+export function openEnvironment(dir: string, memoryBytes = os.totalmem()): RootDatabase {
+  let dataBytes = 0;
+  try {
+    dataBytes = fs.statSync(path.join(dir, 'data.mdb')).size;
+  } catch {
+    // a new environment: LMDB creates the file
+  }
+  // lmdb-js reads noReadAhead (MDB_NORDAHEAD) though its types do not name it
+  const options: RootDatabaseOptionsWithPath & { noReadAhead: boolean } = {
+    path: dir,
+    ...ENV_OPTIONS,
+    noReadAhead: readsAtRandom(dataBytes, memoryBytes),
+  };
+  return open(options);
+}
 
 export function openDatabases(root: RootDatabase): StoreDatabases {
   return {
