@@ -23,8 +23,8 @@ import {
   scanTopK,
   WasmHeap,
 } from '../src/engine/runtime/index.js';
-import { memoryLimitBytes } from '../src/engine/runtime/memory-limit.js';
 import { TouchedRanges } from '../src/engine/runtime/touched.js';
+import { memoryLimitBytes } from '../src/memory-limit.js';
 import { randI8, rng, throwsTyped } from './helpers/engine.js';
 
 t.test('the ranges written are the union of the ranges added', async (t) => {

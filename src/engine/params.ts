@@ -268,7 +268,7 @@ export const MEMORY = {
    * waits at most adoptWaitMs for the others at the barrier that sends one `collect` and one
    * `adopt` task to each (adopt.ts). A move that would take the process's RSS (after the
    * collections) plus the live blocks past maxPeakShare of its memory bound (its control group's
-   * limit, or the machine's memory: runtime/memory-limit.ts) is given up: it would hold both memories
+   * limit, or the machine's memory: src/memory-limit.ts) is given up: it would hold both memories
    * at once where there is no room for them. minFreeShare bounds what a move copies per byte it gives
    * back (under six bytes); a large store's merge high-water mark is a smaller share of its memory
    * than a small store's.
@@ -350,7 +350,7 @@ export const MEMORY = {
  * scratch, the dead flags and the tie keys), then to further memories of at most 4 GiB each,
  * created as needed. SVC_ENGINE_MEMORY_MB bounds them all
  * together; by default they may span defaultShare of the process's memory bound
- * (runtime/memory-limit.ts), and never less than one memory's 4 GiB.
+ * (src/memory-limit.ts), and never less than one memory's 4 GiB.
  */
 export const REGIONS = {
   mainShare: 0.5,

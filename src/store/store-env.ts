@@ -4,10 +4,10 @@
 // exactly the databases a store has; an id longer than LMDB's largest key is never stored; a store
 // too large for the page cache is opened without readahead (READ_AT_RANDOM).
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { type Database, type Key, open, type RootDatabase, type RootDatabaseOptionsWithPath } from 'lmdb';
 import { fsyncDir, fsyncFile } from '../fsync.js';
+import { memoryLimitBytes } from '../memory-limit.js';
 import type { DocRecord, EncodingsDb, IdempotencyRecord } from './types.js';
 
 const MAP_SIZE = 64 * 1024 ** 3; // address space only; the file grows with the data
@@ -49,7 +49,8 @@ export interface StoreDatabases {
 }
 
 /**
- * A store whose data file, when it opens, is larger than this share of the machine's memory is read
+ * A store whose data file, when it opens, is larger than this share of the process's memory bound
+ * (memory-limit.ts: its control group's limit, or the machine's memory) is read
  * without readahead (LMDB's MDB_NORDAHEAD): the page cache cannot hold it beside the index, and
  * what it reads most is at random (a search's texts, a document by id), where the kernel's readahead
  * reads up to the disk's read_ahead_kb around every page fault (8 MiB on some virtual disks: ten
@@ -59,12 +60,12 @@ export interface StoreDatabases {
 export const READ_AT_RANDOM = { memoryShare: 0.5 };
 
 /** Whether a store of `dataBytes` is opened without readahead (READ_AT_RANDOM). */
-export function readsAtRandom(dataBytes: number, memoryBytes = os.totalmem()): boolean {
+export function readsAtRandom(dataBytes: number, memoryBytes = memoryLimitBytes()): boolean {
   return dataBytes > READ_AT_RANDOM.memoryShare * memoryBytes;
 }
 
-/** Opens (creating it when absent) the environment in `dir` (`memoryBytes`: the machine's, for READ_AT_RANDOM). */
-export function openEnvironment(dir: string, memoryBytes = os.totalmem()): RootDatabase {
+/** Opens (creating it when absent) the environment in `dir` (`memoryBytes`: the process's bound, for READ_AT_RANDOM). */
+export function openEnvironment(dir: string, memoryBytes = memoryLimitBytes()): RootDatabase {
   let dataBytes = 0;
   try {
     dataBytes = fs.statSync(path.join(dir, 'data.mdb')).size;

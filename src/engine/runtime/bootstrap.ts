@@ -4,10 +4,10 @@
 // compiled module and memory are what the worker pool hands to its workers, so every thread runs
 // identical kernels on it.
 
+import { memoryLimitBytes } from '../../memory-limit.js';
 import { REGIONS } from '../params.js';
 import { WasmKernels } from './kernels.js';
 import { createSharedMemory, MAX_MEMORY_BYTES, WasmHeap } from './memory.js';
-import { memoryLimitBytes } from './memory-limit.js';
 import { compileKernels } from './module.js';
 import { nativeHelper } from './native-helper.js';
 import { pageDiscard } from './page-discard.js';

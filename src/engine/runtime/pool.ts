@@ -12,7 +12,7 @@
 // (MEMORY.relocate): each worker and this thread collect their heaps first (a `collect` task to
 // each), then the new memory is written, then one `adopt` task goes to each worker and this thread
 // collects again, so that the old memory's pages go back to the system. A move that would not fit
-// under the process's memory bound (memory-limit.ts) with both memories is given up. When idle, the
+// under the process's memory bound (src/memory-limit.ts) with both memories is given up. When idle, the
 // heap first drops the free pages it can in place (memory.ts discardWhenIdle); after enough were
 // dropped, or once this thread's heap grew, with no move worth making, every thread collects all the
 // same (collectAll, MEMORY.compact). With relocation on or off, the task scratch the heap keeps for
@@ -21,13 +21,13 @@
 
 import { availableParallelism } from 'node:os';
 import { Piscina, queueOptionsSymbol } from 'piscina';
+import { memoryLimitBytes } from '../../memory-limit.js';
 import { MEMORY, WORKERS } from '../params.js';
 import type { AdoptArgs } from './adopt.js';
 import { assistCounts, createAssistBuffer } from './assist.js';
 import { collectGarbage, committedHeapBytes, compactHeapBetween } from './collect.js';
 import { errorFromWire, PoolBrokenError, PoolBusyError, PoolClosedError } from './errors.js';
 import { touchPages, type WasmHeap } from './memory.js';
-import { memoryLimitBytes } from './memory-limit.js';
 import type { ImageSpace } from './regions.js';
 import { type LaneOptions, LaneQueue } from './task-queue.js';
 import type { EngineWorkerData, TaskEnvelope, TaskReply } from './types.js';
@@ -51,7 +51,7 @@ export interface EnginePoolOptions {
    * kernels are in use must keep its memory), though relocate() works either way.
    */
   relocateMinBytes?: number;
-  /** The most memory the process may hold (default: memory-limit.ts, its control group's or the machine's); a move that would pass MEMORY.relocate.maxPeakShare of it is given up. */
+  /** The most memory the process may hold (default: src/memory-limit.ts, its control group's or the machine's); a move that would pass MEMORY.relocate.maxPeakShare of it is given up. */
   memoryLimitBytes?: number;
   /** The regions segment images may lie in besides the heap (regions.ts): each task names their memories and pins them. */
   regions?: ImageSpace;
@@ -112,7 +112,7 @@ export class EnginePool {
    * MEMORY.compact.afterGrowthBytes again after it.
    */
   private heapAfterCollection = 0;
-  /** The process's memory bound (memory-limit.ts): a move must leave room under it for both memories. */
+  /** The process's memory bound (src/memory-limit.ts): a move must leave room under it for both memories. */
   private readonly memoryLimit: number;
 
   constructor(opts: EnginePoolOptions) {

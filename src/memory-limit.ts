@@ -1,7 +1,8 @@
 // The most memory this process may hold: its control group's limit (cgroup v2 `memory.max`, or v1
 // `memory.limit_in_bytes`, of the group /proc/self/cgroup names) or the machine's memory, whichever
 // is lower. A move of the engine's memory holds the old and the new memory at once, so the pool
-// gives up a move that would take the process past a share of it (pool.ts). Invariant: read-only,
+// gives up a move that would take the process past a share of it (engine/runtime/pool.ts); a store
+// larger than a share of it is opened without readahead (store/store-env.ts). Invariant: read-only,
 // never throws; an unreadable or absent limit (another system, no limit set) counts as none, and
 // the machine's memory bounds it then.
 import fs from 'node:fs';
