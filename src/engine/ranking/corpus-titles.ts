@@ -36,8 +36,9 @@ export class CorpusTitles {
     if (hit) return hit;
     const out = new Map<number, boolean>();
     for (const s of this.segs) {
-      // a document's rows lie together and bear one title: a run of rows of one title and kind is
-      // looked up once (a common title's phrase lists tens of thousands of rows)
+      // rows of one title often come in runs (a long document's passages, documents ingested together):
+      // a run of one title and kind is looked up once (a common title's phrase lists tens of
+      // thousands of rows)
       let last = -1;
       for (const packed of s.phrase(key) ?? []) {
         const full = (packed & 255) === 1;
