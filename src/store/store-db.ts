@@ -195,13 +195,23 @@ export class StoreDb {
    * reads, and ids of no document read nothing.
    */
   async prefetchTexts(ids: Iterable<string>): Promise<void> {
+    await this.prefetch([this.dbs.texts], ids);
+  }
+
+  /** prefetchTexts for the records of `ids` as well (an export reads both). */
+  async prefetchDocs(ids: Iterable<string>): Promise<void> {
+    await this.prefetch([this.dbs.texts, this.dbs.docs], ids);
+  }
+
+  private async prefetch(dbs: Array<{ prefetch(keys: string[]): Promise<unknown> }>, ids: Iterable<string>): Promise<void> {
     const keys = [...new Set(ids)].filter(storable);
     const groups = Math.min(TEXT_PREFETCH.groups, keys.length);
     // a prefetch on a closed environment is not refused but crashes the process (lmdb's native side)
     if (groups === 0 || this.closing) return;
     let reads: Promise<unknown>;
     try {
-      reads = Promise.all(Array.from({ length: groups }, (_, g) => this.dbs.texts.prefetch(keys.filter((_, i) => i % groups === g))));
+      const parts = Array.from({ length: groups }, (_, g) => keys.filter((_, i) => i % groups === g));
+      reads = Promise.all(dbs.flatMap((db) => parts.map((part) => db.prefetch(part))));
     } catch {
       return;
     }
@@ -237,9 +247,9 @@ export class StoreDb {
     return encodedDocs(this.dbs, this.encodings, ids);
   }
 
-  /** Every document (id, text, metadata) in ingest order, from ONE read snapshot held until the generator ends. */
+  /** Every document (id, text, metadata) in ingest order, from ONE read snapshot held until the generator ends; the next documents' records and texts prefetched meanwhile (prefetchDocs). */
   exportDocs(): Generator<{ id: string; text: string; metadata: Metadata }> {
-    return exportDocs(this.dbs);
+    return exportDocs(this.dbs, (ids) => void this.prefetchDocs(ids));
   }
 
   /** Every document's text and record, in ingest order, in batches of at most `maxDocs` documents or about `maxChars` characters. */

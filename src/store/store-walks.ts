@@ -45,18 +45,47 @@ export function* encodedDocs(
   }
 }
 
+/** Documents an export reads ahead of the ones it yields, handing their ids to its `prefetch`. */
+export const EXPORT_AHEAD = 256;
+
 /**
  * Every document (id, text, metadata) in ingest order, read from ONE read transaction: what
  * commits while it is read is not seen, whatever the pace of the reader. The snapshot is held
- * until the generator finishes or is returned (a `for…of` that breaks does that).
+ * until the generator finishes or is returned (a `for…of` that breaks does that). `prefetch`, a
+ * hint that must not throw, gets the ids of the next EXPORT_AHEAD documents while these are read:
+ * a store read without readahead (store-env.ts READ_AT_RANDOM) is read a page at a time otherwise.
  */
-export function* exportDocs(dbs: StoreDatabases): Generator<{ id: string; text: string; metadata: Metadata }> {
+export function* exportDocs(
+  dbs: StoreDatabases,
+  prefetch?: (ids: string[]) => void,
+): Generator<{ id: string; text: string; metadata: Metadata }> {
   const transaction = dbs.root.useReadTransaction();
   try {
-    for (const { value: id } of dbs.order.getRange({ transaction })) {
-      const rec = dbs.docs.get(id, { transaction });
-      const text = dbs.texts.get(id, { transaction });
-      if (rec && text !== undefined) yield { id, text, metadata: rec.metadata };
+    const ids = dbs.order
+      .getRange({ transaction })
+      .map(({ value }) => value)
+      [Symbol.iterator]();
+    const take = (): string[] => {
+      const out: string[] = [];
+      while (out.length < EXPORT_AHEAD) {
+        const r = ids.next();
+        if (r.done) break;
+        out.push(r.value);
+      }
+      return out;
+    };
+    // the next batch's records and texts are brought in (on other threads) while this one is read
+    let next = take();
+    prefetch?.(next);
+    while (next.length) {
+      const batch = next;
+      next = take();
+      if (next.length) prefetch?.(next);
+      for (const id of batch) {
+        const rec = dbs.docs.get(id, { transaction });
+        const text = dbs.texts.get(id, { transaction });
+        if (rec && text !== undefined) yield { id, text, metadata: rec.metadata };
+      }
     }
   } finally {
     transaction.done();
