@@ -54,8 +54,9 @@ export interface StoreDatabases {
  * without readahead (LMDB's MDB_NORDAHEAD): the page cache cannot hold it beside the index, and
  * what it reads most is at random (a search's texts, a document by id), where the kernel's readahead
  * reads up to the disk's read_ahead_kb around every page fault (8 MiB on some virtual disks: ten
- * texts then read 80 MiB). Reads in key order (an export, a compaction, a rebuild from the
- * documents) are slower without it from a cold cache; a store the page cache holds keeps it.
+ * texts then read 80 MiB). Reads of the whole store are slower without it from a cold cache (a
+ * compaction's in key order; an export prefetches ahead of its reads); a store the page cache
+ * holds keeps it.
  */
 export const READ_AT_RANDOM = { memoryShare: 0.5 };
 

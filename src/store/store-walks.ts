@@ -60,15 +60,17 @@ export function* exportDocs(
   prefetch?: (ids: string[]) => void,
 ): Generator<{ id: string; text: string; metadata: Metadata }> {
   const transaction = dbs.root.useReadTransaction();
+  let ids: Iterator<string> | undefined;
   try {
-    const ids = dbs.order
+    const from = dbs.order
       .getRange({ transaction })
       .map(({ value }) => value)
       [Symbol.iterator]();
+    ids = from;
     const take = (): string[] => {
       const out: string[] = [];
       while (out.length < EXPORT_AHEAD) {
-        const r = ids.next();
+        const r = from.next();
         if (r.done) break;
         out.push(r.value);
       }
@@ -88,6 +90,8 @@ export function* exportDocs(
       }
     }
   } finally {
+    // an export its client left (the generator returned early) closes its cursor too
+    ids?.return?.();
     transaction.done();
   }
 }
