@@ -37,7 +37,7 @@ import type {
   StoreMeta,
 } from './types.js';
 
-/** How a search's texts are brought in before they are read (StoreDb.prefetchTexts). */
+/** How texts and records are brought in before they are read (StoreDb.prefetchTexts for a search's, prefetchDocs for an export's). */
 export const TEXT_PREFETCH = {
   /** reads in flight at once: libuv's pool has four threads by default */
   groups: 4,

@@ -65,8 +65,8 @@ export function readsAtRandom(dataBytes: number, memoryBytes = memoryLimitBytes(
   return dataBytes > READ_AT_RANDOM.memoryShare * memoryBytes;
 }
 
-/** Opens (creating it when absent) the environment in `dir` (`memoryBytes`: the process's bound, for READ_AT_RANDOM). */
-export function openEnvironment(dir: string, memoryBytes = memoryLimitBytes()): RootDatabase {
+/** Opens (creating it when absent) the environment in `dir` (`memoryBytes`: the process's bound, for READ_AT_RANDOM; read only for a file that exists). */
+export function openEnvironment(dir: string, memoryBytes?: number): RootDatabase {
   let dataBytes = 0;
   try {
     dataBytes = fs.statSync(path.join(dir, 'data.mdb')).size;
@@ -77,7 +77,7 @@ export function openEnvironment(dir: string, memoryBytes = memoryLimitBytes()): 
   const options: RootDatabaseOptionsWithPath & { noReadAhead: boolean } = {
     path: dir,
     ...ENV_OPTIONS,
-    noReadAhead: readsAtRandom(dataBytes, memoryBytes),
+    noReadAhead: dataBytes > 0 && readsAtRandom(dataBytes, memoryBytes),
   };
   return open(options);
 }

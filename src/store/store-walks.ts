@@ -60,17 +60,16 @@ export function* exportDocs(
   prefetch?: (ids: string[]) => void,
 ): Generator<{ id: string; text: string; metadata: Metadata }> {
   const transaction = dbs.root.useReadTransaction();
-  let ids: Iterator<string> | undefined;
+  // a range is lazy: nothing is read (nor can fail) before the first next()
+  const ids = dbs.order
+    .getRange({ transaction })
+    .map(({ value }) => value)
+    [Symbol.iterator]();
   try {
-    const from = dbs.order
-      .getRange({ transaction })
-      .map(({ value }) => value)
-      [Symbol.iterator]();
-    ids = from;
     const take = (): string[] => {
       const out: string[] = [];
       while (out.length < EXPORT_AHEAD) {
-        const r = from.next();
+        const r = ids.next();
         if (r.done) break;
         out.push(r.value);
       }
@@ -91,7 +90,7 @@ export function* exportDocs(
     }
   } finally {
     // an export its client left (the generator returned early) closes its cursor too
-    ids?.return?.();
+    ids.return?.();
     transaction.done();
   }
 }
