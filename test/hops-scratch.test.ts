@@ -1,7 +1,8 @@
 // A later hop's scan goes into score and mark buffers that hop 1 copied once (s2, mark2); each
 // hop puts back the rows it changed, from the touched-row list, instead of copying the buffers whole
 // again. Checked: after every hop s2 and mark2 equal s and mark again, and a hop's candidates and
-// features are the same whatever hops ran before it, with exact and with approximate scans; and the
+// features are the same whatever hops ran before it, with exact and with approximate scans, over
+// buffers zeroed whole or kept clean (question-scan.ts: rows a later hop lists read 0 in s); and the
 // restricted terms of an approximate scan add the same read from the listed rows (rows-scan.ts);
 // chains that end at one passage share its scan (hopNexts) and get what a hop of their own gives.
 import t from 'tap';
@@ -16,10 +17,17 @@ const search = store.model.params.search;
 if (!search) throw new Error('the shipped model has search parameters');
 const exp = search.exp;
 
-for (const budget of [0, 60]) {
-  t.test(`${budget ? 'approximate' : 'exact'} scans: every hop puts back what it changed`, async (t) => {
+/** Each budget's hops in the scratch tested first (filled), to compare the clean scratch's with. */
+const hopsByBudget = new Map<number, Map<number, string>>();
+for (const [budget, scratch] of [
+  [0, 'fill'],
+  [60, 'fill'],
+  [0, 'dirty'],
+  [60, 'dirty'],
+] as const) {
+  t.test(`${budget ? 'approximate' : 'exact'} scans, ${scratch} scratch: every hop puts back what it changed`, async (t) => {
     const base = store.searcher([]);
-    const s = new Searcher(base.c, base.stop, base.buf, base.theta, base.denseTables, budget);
+    const s = new Searcher(base.c, base.stop, base.buf, base.theta, base.denseTables, budget, scratch);
     const n = s.c.totalRows;
     const views = s.c.kernels.views;
     const bytes = (ptr: number, len: number) => Buffer.from(views.u8At(ptr, len));
@@ -46,6 +54,10 @@ for (const budget of [0, 60]) {
     const forward = run(first.top);
     const backward = run([...first.top].reverse());
     for (const p of first.top) t.equal(backward.out.get(p), forward.out.get(p), `read ${p}: the same hop in either order`);
+    // no row of this store is dead, so a clean scratch reads what a filled one does
+    const filled = hopsByBudget.get(budget);
+    if (filled) for (const p of first.top) t.equal(forward.out.get(p), filled.get(p), `read ${p}: the same hop in either scratch`);
+    else hopsByBudget.set(budget, forward.out);
   });
 }
 

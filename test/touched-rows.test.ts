@@ -71,20 +71,69 @@ t.test('scores known at the first listed rows give what a gather gives', async (
       return Float32Array.from(listed.subarray(0, first), (row) => b[row]);
     };
     const plain = new TouchedRows(K, n, buf, listed.length);
-    const known = new TouchedRows(K, n, buf, listed.length, { ptr: pb, count: first, values });
+    const known = new TouchedRows(K, n, buf, listed.length, { ptr: pb, count: first, values, zeroAfter: false });
     const d = plain.maxDiff(pa, pb);
     t.equal(known.maxDiff(pa, pb), d, `${first} known: max difference`);
     t.equal(known.max(pb), plain.max(pb), `${first} known: max of the known buffer`);
     t.ok(asked >= (first > 0 ? 1 : 0), `${first} known: the known scores were read`);
     if (first > 0) {
       // the known values are the ones read: told the first rows of b score -1000, a - b is past 1000 there
-      const told = new TouchedRows(K, n, buf, listed.length, { ptr: pb, count: first, values: () => new Float32Array(first).fill(-1000) });
+      const told = new TouchedRows(K, n, buf, listed.length, {
+        ptr: pb,
+        count: first,
+        values: () => new Float32Array(first).fill(-1000),
+        zeroAfter: false,
+      });
       const finite = [...listed.subarray(0, first)].some((row) => a[row] > -Infinity);
       t.equal(told.maxDiff(pa, pb) >= 1000, finite, `${first} known: the values handed in are the ones read`);
     }
     // known scores of another buffer, or of more rows than are listed, are not used
-    const other = new TouchedRows(K, n, buf, first, { ptr: pb, count: listed.length + 1, values: () => new Float32Array(0) });
+    const other = new TouchedRows(K, n, buf, first, {
+      ptr: pb,
+      count: listed.length + 1,
+      values: () => new Float32Array(0),
+      zeroAfter: false,
+    });
     t.equal(other.maxDiff(pa, pb), new TouchedRows(K, n, buf, first).maxDiff(pa, pb), `${first} known: too many rows, gathered`);
   }
+  A.freeAll();
+});
+
+t.test('a clean scratch: rows listed after the known ones read 0, not gathered', async (t) => {
+  const r = rng(11);
+  const n = 4000;
+  const A = new Arena(rt);
+  const marks = Uint8Array.from({ length: n }, () => (r() < 0.05 ? 1 : 0));
+  const listed = Uint32Array.from([...marks.keys()].filter((i) => marks[i]).reverse());
+  const a = Float32Array.from(marks, (m) => (m ? (r() < 0.1 ? -Infinity : r() * 3) : 0));
+  const first = Math.floor(listed.length / 2);
+  // b as a clean scratch holds it: hop 1's rows scored, every other row 0
+  const b = new Float32Array(n);
+  for (const row of listed.subarray(0, first)) b[row] = r() * 2;
+  // the same with the later rows written: a zeroAfter that gathered them would read these
+  const written = Float32Array.from(b);
+  for (const row of listed.subarray(first)) written[row] = -1000;
+  const pa = A.put(a),
+    pb = A.put(b),
+    pw = A.put(written);
+  const buf = { idx: A.put(listed), g: A.alloc(4 * n), g2: A.alloc(4 * n) };
+  const values = () => Float32Array.from(listed.subarray(0, first), (row) => b[row]);
+  const plain = new TouchedRows(K, n, buf, listed.length).maxDiff(pa, pb);
+  t.equal(
+    new TouchedRows(K, n, buf, listed.length, { ptr: pb, count: first, values, zeroAfter: true }).maxDiff(pa, pb),
+    plain,
+    'what a gather gives',
+  );
+  const later = [...listed.subarray(first)].some((row) => a[row] > -Infinity);
+  t.equal(
+    new TouchedRows(K, n, buf, listed.length, { ptr: pw, count: first, values, zeroAfter: false }).maxDiff(pa, pw) >= 1000,
+    later,
+    'gathered: the written rows are read',
+  );
+  t.equal(
+    new TouchedRows(K, n, buf, listed.length, { ptr: pw, count: first, values, zeroAfter: true }).maxDiff(pa, pw),
+    plain,
+    'not gathered: they read 0',
+  );
   A.freeAll();
 });

@@ -103,7 +103,10 @@ export class QuestionScan {
     return this.marked + marked;
   }
 
-  /** s at the rows this scan listed, for a later hop's reductions (TouchedRows); gathered through g2, a gather's scratch. */
+  /**
+   * s at the rows this scan listed, for a later hop's reductions (TouchedRows); gathered through g2,
+   * a gather's scratch. In the clean modes s is 0 at every row a later hop lists after them.
+   */
   known(): KnownScores {
     const b = this.buf;
     const kk = this.c.kernels;
@@ -114,7 +117,7 @@ export class QuestionScan {
       }
       return this.listedScores;
     };
-    return { ptr: b.s, count: this.marked, values };
+    return { ptr: b.s, count: this.marked, values, zeroAfter: this.mode !== 'fill' };
   }
 
   /**
@@ -126,8 +129,14 @@ export class QuestionScan {
     const kk = this.c.kernels;
     const n = this.c.totalRows;
     const b = this.buf;
-    kk.copyRowsF32(b.s2, b.s, b.idx, listed, n);
-    kk.zeroRows(b.mark2, b.idx + 4 * this.marked, listed - this.marked, n, 1);
+    const after = b.idx + 4 * this.marked;
+    if (this.mode === 'fill') kk.copyRowsF32(b.s2, b.s, b.idx, listed, n);
+    else {
+      // s is 0 at the rows listed after hop 1's (the invariant above): zero them, s not read
+      kk.copyRowsF32(b.s2, b.s, b.idx, this.marked, n);
+      kk.zeroRows(b.s2, after, listed - this.marked, n, 4);
+    }
+    kk.zeroRows(b.mark2, after, listed - this.marked, n, 1);
     this.later = false;
   }
 

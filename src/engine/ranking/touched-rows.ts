@@ -6,7 +6,8 @@
 // buffer. Both give the same answers: rows never touched score 0 (or -Infinity where masked) and are
 // counted as zeros (in the sparse histogram, dead untouched rows too: the only difference, in bin 0),
 // and top-k breaks ties by row either way. Scores gathered once may be handed in (KnownScores): a
-// later hop's rows start with hop 1's, whose hop-1 scores stay as they are until the search ends.
+// later hop's rows start with hop 1's, whose hop-1 scores stay as they are until the search ends,
+// and in a clean scratch the rows it lists after them read 0 in hop 1's buffer (not gathered).
 import { SCAN } from '../params.js';
 import type { WasmKernels } from '../runtime/index.js';
 import type { RowSetBuffers } from './types.js';
@@ -16,6 +17,8 @@ export interface KnownScores {
   ptr: number;
   count: number;
   values(): Float32Array;
+  /** whether `ptr` reads 0 at every row listed after the first `count` (nothing wrote them: a clean scratch) */
+  zeroAfter: boolean;
 }
 
 export class TouchedRows {
@@ -43,8 +46,10 @@ export class TouchedRows {
     if (into !== this.buf.g || this.gathered !== ptr) {
       const k = this.known;
       const from = k && k.ptr === ptr && k.count <= this.count ? k.count : 0;
+      const rest = this.count - from;
       if (from > 0) this.kk.views.f32At(into, from).set((k as KnownScores).values());
-      this.kk.gatherF32(ptr, this.totalRows, this.buf.idx + 4 * from, this.count - from, into + 4 * from);
+      if (from > 0 && k?.zeroAfter) this.kk.fillBytes(into + 4 * from, 4 * rest);
+      else this.kk.gatherF32(ptr, this.totalRows, this.buf.idx + 4 * from, rest, into + 4 * from);
       if (into === this.buf.g) this.gathered = ptr;
     }
     return into;
