@@ -1,12 +1,15 @@
 // A search's scan spread over an idle worker (runtime/assist.ts, ranking/scan-segments.ts): the
 // same answers, to the float, as the scan run by one thread, for a store in the kernels' memory and
 // for one spread over regions (each lane copies postings into a stage of its own), and the helper
-// did run units; a pool of one thread runs every unit itself.
+// did run units; a pool of one thread runs every unit itself; a touching job, costlier a posting,
+// spreads from fewer postings.
 import t from 'tap';
 import { defaultModelUri } from '../src/config.js';
 import type { MemoryStoreIndex } from '../src/engine/index/index.js';
 import { type Engine, loadEngine } from '../src/engine/index.js';
 import { readModelFolder } from '../src/engine/model/index.js';
+import { SCAN } from '../src/engine/params.js';
+import { spreads } from '../src/engine/ranking/index.js';
 import { benchRecords } from './helpers/server.js';
 
 const docs = benchRecords<{ id: string; text: string }>('wiki-pool', 'corpus.jsonl', 3000);
@@ -56,6 +59,18 @@ for (const [name, layout] of [
     t.same(spread, alone, 'the same answers, scores and confidences');
   });
 }
+
+t.test('a touching job spreads from fewer postings than one adding to marked rows', async (t) => {
+  const from = SCAN.spreadPostings;
+  const cost = SCAN.touchSpreadCost;
+  const two = { assist: {}, segs: [0, 1], spreadPostings: from };
+  t.ok(spreads(two, from, false), 'marked rows: from spreadPostings on');
+  t.notOk(spreads(two, from - 1, false), 'marked rows: not below');
+  t.ok(spreads(two, Math.ceil(from / cost), true), 'touching: from spreadPostings / touchSpreadCost on');
+  t.notOk(spreads(two, Math.ceil(from / cost) - 1, true), 'touching: not below');
+  t.notOk(spreads({ ...two, segs: [0] }, from * cost, true), 'one segment: never');
+  t.notOk(spreads({ ...two, assist: undefined }, from * cost, true), 'no board (a main thread): never');
+});
 
 t.test('a pool of one thread runs every unit of a spread scan itself', async (t) => {
   const one = await loadEngine({ model, threads: 1 });

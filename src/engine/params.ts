@@ -217,6 +217,13 @@ export const SCAN = {
    * they hold this many postings: below it, waking a helper costs about what it saves.
    */
   spreadPostings: 1 << 17,
+  /**
+   * What a touching scan's posting counts for against spreadPostings: it writes its row's score, mark
+   * and list entry at random where a posting added to marked rows mostly reads a mark (the ratio of
+   * their kernels' time a posting on the scale bench's largest store: bench/RESULTS.md, "touching
+   * scans spread sooner").
+   */
+  touchSpreadCost: 16,
   /** Counts a touching scan spread by segment keeps (terms × fields × segments: HopBuffers.touchCounts); a scan past it touches on one thread. */
   touchCounts: 4096,
   /** bins of the score histograms behind rank estimates */

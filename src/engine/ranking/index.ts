@@ -19,7 +19,7 @@ export { featureNames, modelFitProblem, namesDiffer } from './model-fit.js';
 export { bestMentions, containsPhrase, phraseMentions, titleHits } from './phrases.js';
 export { answerKind, isQuestion, isQuestionWord, QUESTION_WORDS, questionDepth, questionNames } from './question.js';
 export { restrictedTerms } from './scan-budget.js';
-export { SEGMENT_SCAN } from './scan-segments.js';
+export { SEGMENT_SCAN, spreads } from './scan-segments.js';
 export { searchOp, searchScratchBytes } from './search-op.js';
 export { buildHop1, buildHop2, buildHop3, heldByOneDocument, hop1Chains, stageOf } from './stages.js';
 export { SUFFICIENCY, SUFFICIENCY_NAMES, sufficiencyFeatures } from './sufficiency-features.js';

@@ -84,7 +84,19 @@ export function touchSegments(
   return to - (marks.list / 4 + listed);
 }
 
-/** Runs the calls over every segment (spread when worth it); false when there was nothing to read. */
+/**
+ * Whether a job of `postings` is spread over an idle worker: with a board and two segments or more,
+ * from c.spreadPostings on, a touching job's postings counting SCAN.touchSpreadCost each.
+ */
+export function spreads(
+  c: { readonly assist?: unknown; readonly segs: ArrayLike<unknown>; readonly spreadPostings: number },
+  postings: number,
+  touching: boolean,
+): boolean {
+  return c.assist !== undefined && c.segs.length >= 2 && postings * (touching ? SCAN.touchSpreadCost : 1) >= c.spreadPostings;
+}
+
+/** Runs the calls over every segment (spread when spreads() says); false when there was nothing to read. */
 function runJob(c: ScanCorpus, calls: SegmentCall[], mark: number, touch: TouchScratch | undefined): boolean {
   if (calls.length === 0) return false;
   const nSegs = c.segs.length;
@@ -93,7 +105,7 @@ function runJob(c: ScanCorpus, calls: SegmentCall[], mark: number, touch: TouchS
   if (postings === 0) return false;
   const size = HEAD + SEG * nSegs + calls.length * (CALL + 2 * nSegs);
   const write = (p: Float64Array) => writePayload(c, calls, mark, touch, p);
-  if (c.assist && nSegs >= 2 && postings >= c.spreadPostings) c.assist.spread(SEGMENT_SCAN, nSegs, size, write);
+  if (c.assist && spreads(c, postings, touch !== undefined)) c.assist.spread(SEGMENT_SCAN, nSegs, size, write);
   else runAlone({ kernels: c.kernels, regions: [...c.regions] }, SEGMENT_SCAN, nSegs, size, write);
   return true;
 }
