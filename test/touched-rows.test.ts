@@ -53,16 +53,21 @@ t.test('reductions over touched rows equal the whole-buffer kernels', async (t) 
     }
 });
 
+/** About 5% of `n` rows touched, listed from the last row down (in the order met, as a scan lists them), with scores `a`: a tenth of them masked, untouched rows 0. */
+function touchedScores(r: () => number, n: number): { a: Float32Array; listed: Uint32Array } {
+  const marks = Uint8Array.from({ length: n }, () => (r() < 0.05 ? 1 : 0));
+  const a = Float32Array.from(marks, (m) => (m ? (r() < 0.1 ? -Infinity : r() * 3) : 0));
+  return { a, listed: Uint32Array.from([...marks.keys()].filter((i) => marks[i]).reverse()) };
+}
+
 t.test('scores known at the first listed rows give what a gather gives', async (t) => {
   const r = rng(7);
   const n = 4000;
   const A = new Arena(rt);
-  const marks = Uint8Array.from({ length: n }, () => (r() < 0.05 ? 1 : 0));
-  const a = Float32Array.from(marks, (m) => (m ? (r() < 0.1 ? -Infinity : r() * 3) : 0));
+  const { a, listed } = touchedScores(r, n);
   const b = Float32Array.from(a, (v) => (v > 0 ? v * r() : v));
   const pa = A.put(a),
     pb = A.put(b);
-  const listed = Uint32Array.from([...marks.keys()].filter((i) => marks[i]).reverse());
   const buf = { idx: A.put(listed), g: A.alloc(4 * n), g2: A.alloc(4 * n) };
   for (const first of [0, 1, Math.floor(listed.length / 2), listed.length]) {
     let asked = 0;
@@ -103,9 +108,7 @@ t.test('a clean scratch: rows listed after the known ones read 0, not gathered',
   const r = rng(11);
   const n = 4000;
   const A = new Arena(rt);
-  const marks = Uint8Array.from({ length: n }, () => (r() < 0.05 ? 1 : 0));
-  const listed = Uint32Array.from([...marks.keys()].filter((i) => marks[i]).reverse());
-  const a = Float32Array.from(marks, (m) => (m ? (r() < 0.1 ? -Infinity : r() * 3) : 0));
+  const { a, listed } = touchedScores(r, n);
   const first = Math.floor(listed.length / 2);
   // b as a clean scratch holds it: hop 1's rows scored, every other row 0
   const b = new Float32Array(n);

@@ -325,7 +325,9 @@ export class Searcher {
     const byLast = new Map<number, number[]>();
     for (const [i, reads] of chains.entries()) {
       const p = reads[reads.length - 1];
-      byLast.set(p, [...(byLast.get(p) ?? []), i]);
+      const same = byLast.get(p);
+      if (same) same.push(i);
+      else byLast.set(p, [i]);
     }
     for (const [p, same] of byLast) {
       const exp = this.expansion(q, p, x);

@@ -130,12 +130,10 @@ export class QuestionScan {
     const n = this.c.totalRows;
     const b = this.buf;
     const after = b.idx + 4 * this.marked;
-    if (this.mode === 'fill') kk.copyRowsF32(b.s2, b.s, b.idx, listed, n);
-    else {
-      // s is 0 at the rows listed after hop 1's (the invariant above): zero them, s not read
-      kk.copyRowsF32(b.s2, b.s, b.idx, this.marked, n);
-      kk.zeroRows(b.s2, after, listed - this.marked, n, 4);
-    }
+    const fill = this.mode === 'fill';
+    // in the clean modes s is 0 at the rows listed after hop 1's (the invariant above): zeroed, s not read
+    kk.copyRowsF32(b.s2, b.s, b.idx, fill ? listed : this.marked, n);
+    if (!fill) kk.zeroRows(b.s2, after, listed - this.marked, n, 4);
     kk.zeroRows(b.mark2, after, listed - this.marked, n, 1);
     this.later = false;
   }

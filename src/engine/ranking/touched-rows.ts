@@ -44,11 +44,11 @@ export class TouchedRows {
   /** The scores of the touched rows, gathered in row order (once per ptr while it is the last gathered into g). */
   private gather(ptr: number, into = this.buf.g): number {
     if (into !== this.buf.g || this.gathered !== ptr) {
-      const k = this.known;
-      const from = k && k.ptr === ptr && k.count <= this.count ? k.count : 0;
+      const k = this.known && this.known.ptr === ptr && this.known.count <= this.count && this.known.count > 0 ? this.known : undefined;
+      const from = k?.count ?? 0;
       const rest = this.count - from;
-      if (from > 0) this.kk.views.f32At(into, from).set((k as KnownScores).values());
-      if (from > 0 && k?.zeroAfter) this.kk.fillBytes(into + 4 * from, 4 * rest);
+      if (k) this.kk.views.f32At(into, from).set(k.values());
+      if (k?.zeroAfter) this.kk.fillBytes(into + 4 * from, 4 * rest);
       else this.kk.gatherF32(ptr, this.totalRows, this.buf.idx + 4 * from, rest, into + 4 * from);
       if (into === this.buf.g) this.gathered = ptr;
     }
