@@ -1,8 +1,8 @@
 // Large reads of a file into shared memory go to several threads at once (src/store/parallel-read.ts):
-// every byte lands in its place from its own file position whatever thread read it, nothing outside
-// the range is written, a file that ends inside the range throws, and a view over memory that is not
-// shared (or a small range) is read by the calling thread alone. The index snapshot reads its large
-// blocks that way (src/store/index-snapshot.ts).
+// every byte lands in its place from its own file position whatever thread read it, past the page
+// cache or through it, nothing outside the range is written, a file that ends inside the range
+// throws, and a view over memory that is not shared (or a small range) is read by the calling thread
+// alone. The index snapshot reads its large blocks that way (src/store/index-snapshot.ts).
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -23,29 +23,53 @@ function fileOf(t: { teardown(fn: () => void): void }, bytes: Buffer): { file: s
 
 const short = () => new Error('short');
 
-t.test('a large read into shared memory: every byte from its own position, nothing outside the range', async (t) => {
-  const bytes = crypto.randomBytes(1_000_003);
-  const { file, fd } = fileOf(t, bytes);
-  const reader = new FileReader(file, fd, SMALL);
-  t.teardown(() => reader.close());
-  const shared = new Uint8Array(new SharedArrayBuffer(bytes.length + 64)).fill(7);
-  for (const [offset, length, position] of [
-    [13, 900_001, 5],
-    [0, bytes.length, 0],
-    [1, 4099 * 3, 777],
-  ]) {
-    shared.fill(7);
-    reader.read(new Uint8Array(shared.buffer, offset, length), position, short);
-    t.ok(
-      Buffer.from(shared.buffer, offset, length).equals(bytes.subarray(position, position + length)),
-      `${length} bytes at ${position}: as in the file`,
-    );
-    t.ok(
-      shared.subarray(0, offset).every((b) => b === 7) && shared.subarray(offset + length).every((b) => b === 7),
-      'nothing written outside the range',
-    );
+/** Whether the file system under `file` reads past its page cache (O_DIRECT): not every one does (tmpfs). */
+function directReadable(file: string): boolean {
+  if (!fs.constants.O_DIRECT) return false;
+  try {
+    fs.closeSync(fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_DIRECT));
+    return true;
+  } catch {
+    return false;
   }
-});
+}
+
+for (const direct of [true, false])
+  t.test(
+    `a large read into shared memory (${direct ? 'past' : 'through'} the page cache): every byte from its own position, nothing outside the range`,
+    async (t) => {
+      const bytes = crypto.randomBytes(1_000_003);
+      const { file, fd } = fileOf(t, bytes);
+      const reader = new FileReader(file, fd, { ...SMALL, direct });
+      t.teardown(() => reader.close());
+      const shared = new Uint8Array(new SharedArrayBuffer(bytes.length + 64)).fill(7);
+      for (const [offset, length, position] of [
+        [13, 900_001, 5],
+        [0, bytes.length, 0],
+        [1, 4099 * 3, 777],
+        [2, 4099 * 2 + 1, bytes.length - 4099 * 2 - 1],
+      ]) {
+        shared.fill(7);
+        reader.read(new Uint8Array(shared.buffer, offset, length), position, short);
+        t.ok(
+          Buffer.from(shared.buffer, offset, length).equals(bytes.subarray(position, position + length)),
+          `${length} bytes at ${position}: as in the file`,
+        );
+        t.ok(
+          shared.subarray(0, offset).every((b) => b === 7) && shared.subarray(offset + length).every((b) => b === 7),
+          'nothing written outside the range',
+        );
+      }
+      t.throws(
+        () => reader.read(new Uint8Array(new SharedArrayBuffer(10_000)), bytes.length - 5_000, short),
+        /short/,
+        'past the end of the file',
+      );
+      if (!direct) t.equal(reader.directChunks, 0, 'no chunk read past the page cache');
+      else if (directReadable(file)) t.ok(reader.directChunks > 0, `${reader.directChunks} chunks read past the page cache`);
+      else t.equal(reader.directChunks, 0, 'a file system without direct reads: every chunk through the page cache');
+    },
+  );
 
 t.test('the helper threads read every chunk when the caller reads none', async (t) => {
   const bytes = crypto.randomBytes(200_000);
@@ -56,6 +80,7 @@ t.test('the helper threads read every chunk when the caller reads none', async (
   reader.read(shared, 0, short);
   t.ok(Buffer.from(shared).equals(bytes), 'as in the file');
   t.throws(() => reader.read(new Uint8Array(new SharedArrayBuffer(10_000)), 195_000, short), /short/, 'a helper finds the end of the file');
+  if (directReadable(file)) t.ok(reader.directChunks > 0, 'the helpers read past the page cache');
 });
 
 t.test('a file that ends inside the range throws; small or unshared reads are the caller’s alone', async (t) => {

@@ -2,11 +2,16 @@
 // once: a disk (a virtual disk, an SSD) gives several reads in flight more throughput than one
 // sequential reader, and an index snapshot of millions of passages is gigabytes. The calling
 // thread reads chunks too and blocks until every chunk is in; helper threads (worker_threads,
-// started on the first large read, ended by close()) claim chunks from a shared counter.
+// started on the first large read, ended by close()) claim chunks from a shared counter. Where the
+// file system allows it (Linux's O_DIRECT), a chunk is read past the page cache, into a buffer of
+// the thread's own at aligned positions, then copied into place: read once at open, a snapshot as
+// large as the machine's free memory passed through the page cache made the system evict and
+// compact memory for every page it gave the reader (bench/RESULTS.md).
 // Invariants: each byte of a range is read once, from its own file position, into its own place;
 // read() returns only when every chunk is written, and throws when a read failed or the file ended
 // short; a helper that starts late or never leaves its chunks to the others (no read waits on a
-// helper that claimed nothing).
+// helper that claimed nothing); a chunk whose direct read the system refuses is read through the
+// page cache, and that thread reads so from then on.
 import fs from 'node:fs';
 import { Worker } from 'node:worker_threads';
 
@@ -19,6 +24,10 @@ export const PARALLEL_READ = {
   helpers: 3,
   /** A read with no chunk finished for this long fails (a helper that died holding a chunk). */
   stallMs: 60_000,
+  /** Whether chunks are read past the page cache where the file system allows it (O_DIRECT). */
+  direct: true,
+  /** The alignment of a direct read's file position, length and buffer (the largest logical block size of common disks). */
+  align: 4096,
 } as const;
 
 /** PARALLEL_READ's bounds for one reader (tests), and whether the calling thread reads chunks too (default true). */
@@ -27,6 +36,8 @@ export interface FileReaderOptions {
   chunk?: number;
   helpers?: number;
   callerReads?: boolean;
+  /** Whether chunks are read past the page cache where the file system allows it (default PARALLEL_READ.direct). */
+  direct?: boolean;
 }
 
 /** What one large read shares with its helpers. */
@@ -36,8 +47,18 @@ interface Job {
   length: number;
   position: number;
   chunk: number;
-  /** Int32Array over: [0] the next chunk to claim, [1] the chunks finished, [2] a failure (1: the file ends short, 2: another error) */
+  /** Int32Array over: [0] the next chunk to claim, [1] the chunks finished, [2] a failure (1: the file ends short, 2: another error), [3] the chunks read past the page cache */
   control: SharedArrayBuffer;
+}
+
+/** A thread's reads of the file: its descriptor through the page cache, and past it (-1: none) with an aligned buffer. */
+interface Reads {
+  fd: number;
+  direct: number;
+  align: number;
+  /** The buffer direct reads go to, and where in it a read may start (an address aligned to `align`). */
+  bounce?: Buffer;
+  at: number;
 }
 
 // the words of a job's control (claimChunks spells them as numbers: its source runs in the helpers)
@@ -45,10 +66,10 @@ const FINISHED = 1;
 const FAILED = 2;
 
 /**
- * Claims chunks of `job` until none is left, reading each whole from `fd`; counts each finished
- * (failed ones too, with the failure noted). Self-contained: the helpers run its source.
+ * Claims chunks of `job` until none is left, reading each whole; counts each finished (failed ones
+ * too, with the failure noted). Self-contained: the helpers run its source.
  */
-function claimChunks(files: typeof fs, fd: number, job: Job): void {
+function claimChunks(files: typeof fs, reads: Reads, job: Job): void {
   const control = new Int32Array(job.control);
   const chunks = Math.ceil(job.length / job.chunk);
   for (;;) {
@@ -57,19 +78,72 @@ function claimChunks(files: typeof fs, fd: number, job: Job): void {
     const from = i * job.chunk;
     const into = new Uint8Array(job.buffer, job.offset + from, Math.min(job.chunk, job.length - from));
     try {
-      for (let at = 0; at < into.length; ) {
-        const n = files.readSync(fd, into, at, into.length - at, job.position + from + at);
-        if (n === 0) {
-          Atomics.store(control, 2, 1);
-          break;
+      if (reads.direct >= 0 && readDirect(files, reads, into, job.position + from)) Atomics.add(control, 3, 1);
+      else
+        for (let at = 0; at < into.length; ) {
+          const n = files.readSync(reads.fd, into, at, into.length - at, job.position + from + at);
+          if (n === 0) throw Object.assign(new Error('short'), { short: true });
+          at += n;
         }
-        at += n;
-      }
-    } catch {
-      Atomics.compareExchange(control, 2, 0, 2);
+    } catch (err) {
+      Atomics.compareExchange(control, 2, 0, (err as { short?: boolean }).short ? 1 : 2);
     }
     Atomics.add(control, 1, 1);
     Atomics.notify(control, 1);
+  }
+}
+
+/**
+ * Reads `into` whole from `position` past the page cache; false when the system refuses (the
+ * descriptor is then closed, and the thread reads through the cache); throws when the file ends
+ * short. Self-contained, and declares no function (the helpers run its source).
+ */
+function readDirect(files: typeof fs, reads: Reads, into: Uint8Array, position: number): boolean {
+  const align = reads.align;
+  const from = position - (position % align);
+  const want = position + into.length - from;
+  const size = Math.ceil(want / align) * align;
+  try {
+    if (!reads.bounce || reads.bounce.length < size + 2 * align) {
+      reads.bounce = Buffer.allocUnsafeSlow(size + 2 * align);
+      // the first offset whose address the system takes for a direct read (an ArrayBuffer's
+      // address is not given to JavaScript)
+      reads.at = -1;
+      for (let at = 0; at < align && reads.at < 0; at += 16) {
+        try {
+          files.readSync(reads.direct, reads.bounce, at, align, 0);
+          reads.at = at;
+        } catch {}
+      }
+      if (reads.at < 0) throw new Error('no aligned address');
+    }
+    let got = 0;
+    while (got < want) {
+      const n = files.readSync(reads.direct, reads.bounce, reads.at + got, size - got, from + got);
+      got += n;
+      // a direct read ends short only at the end of the file
+      if (n === 0 || got % align !== 0) break;
+    }
+    if (got < want) throw Object.assign(new Error('short'), { short: true });
+    into.set(reads.bounce.subarray(reads.at + position - from, reads.at + want));
+    return true;
+  } catch (err) {
+    if ((err as { short?: boolean }).short) throw err;
+    files.closeSync(reads.direct);
+    reads.direct = -1;
+    reads.bounce = undefined;
+    return false;
+  }
+}
+
+/** A descriptor of `file` for reads past the page cache, or -1 where the system has none or refuses it. Self-contained. */
+function openDirect(files: typeof fs, file: string, wanted: boolean): number {
+  const flag = files.constants.O_DIRECT;
+  if (!wanted || !flag) return -1;
+  try {
+    return files.openSync(file, files.constants.O_RDONLY | flag);
+  } catch {
+    return -1;
   }
 }
 
@@ -77,13 +151,19 @@ const HELPER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const fs = require('node:fs');
 const claimChunks = ${claimChunks.toString()};
-const fd = fs.openSync(workerData.path, 'r');
-parentPort.on('message', (job) => claimChunks(fs, fd, job));
+const readDirect = ${readDirect.toString()};
+const openDirect = ${openDirect.toString()};
+const reads = { fd: fs.openSync(workerData.path, 'r'), direct: openDirect(fs, workerData.path, workerData.direct), align: workerData.align, at: 0 };
+parentPort.on('message', (job) => claimChunks(fs, reads, job));
 `;
 
 /** Reads of one open file at explicit positions; close() ends its helpers (not the file). */
 export class FileReader {
   private helpers: Worker[] = [];
+  /** Chunks read past the page cache so far, by every thread. */
+  directChunks = 0;
+  /** The calling thread's reads (its direct descriptor opened on the first large read). */
+  private reads?: Reads;
 
   constructor(
     private readonly path: string,
@@ -108,31 +188,44 @@ export class FileReader {
       length: into.length,
       position,
       chunk: this.opts.chunk ?? PARALLEL_READ.chunk,
-      control: new SharedArrayBuffer(12),
+      control: new SharedArrayBuffer(16),
     };
     for (const helper of this.started()) helper.postMessage(job);
-    if (this.opts.callerReads !== false) claimChunks(fs, this.fd, job);
+    if (this.opts.callerReads !== false) {
+      this.reads ??= { fd: this.fd, direct: openDirect(fs, this.path, this.direct), align: PARALLEL_READ.align, at: 0 };
+      claimChunks(fs, this.reads, job);
+    }
     const control = new Int32Array(job.control);
     const chunks = Math.ceil(job.length / job.chunk);
     for (let seen = Atomics.load(control, FINISHED); seen < chunks; seen = Atomics.load(control, FINISHED)) {
       if (Atomics.wait(control, FINISHED, seen, PARALLEL_READ.stallMs) === 'timed-out' && Atomics.load(control, FINISHED) === seen)
         throw new Error(`${this.path}: no read finished in ${PARALLEL_READ.stallMs} ms`);
     }
+    this.directChunks += Atomics.load(control, 3);
     const failed = Atomics.load(control, FAILED);
     if (failed === 1) throw short();
     if (failed !== 0) throw new Error(`${this.path}: a read failed`);
   }
 
-  /** Ends the helper threads. */
+  /** Ends the helper threads, and closes the calling thread's direct descriptor. */
   close(): void {
     for (const helper of this.helpers) void helper.terminate();
     this.helpers = [];
+    if (this.reads && this.reads.direct >= 0) fs.closeSync(this.reads.direct);
+    this.reads = undefined;
+  }
+
+  private get direct(): boolean {
+    return this.opts.direct ?? PARALLEL_READ.direct;
   }
 
   private started(): Worker[] {
     if (this.helpers.length === 0)
       for (let i = 0; i < (this.opts.helpers ?? PARALLEL_READ.helpers); i++) {
-        const helper = new Worker(HELPER_SOURCE, { eval: true, workerData: { path: this.path } });
+        const helper = new Worker(HELPER_SOURCE, {
+          eval: true,
+          workerData: { path: this.path, direct: this.direct, align: PARALLEL_READ.align },
+        });
         helper.unref();
         // a helper that fails leaves its chunks to the others; one that dies holding a chunk fails the read (stallMs)
         helper.on('error', () => {});
