@@ -71,16 +71,27 @@ for (const direct of [true, false])
     },
   );
 
-t.test('the helper threads read every chunk when the caller reads none', async (t) => {
+/** The descriptors this process has open (Linux), or undefined where that cannot be listed. */
+function openDescriptors(): number | undefined {
+  try {
+    return fs.readdirSync('/proc/self/fd').length;
+  } catch {
+    return undefined;
+  }
+}
+
+t.test('the helper threads read every chunk when the caller reads none, and close what they opened', async (t) => {
   const bytes = crypto.randomBytes(200_000);
   const { file, fd } = fileOf(t, bytes);
+  const before = openDescriptors();
   const reader = new FileReader(file, fd, { ...SMALL, callerReads: false });
-  t.teardown(() => reader.close());
   const shared = new Uint8Array(new SharedArrayBuffer(bytes.length));
   reader.read(shared, 0, short);
   t.ok(Buffer.from(shared).equals(bytes), 'as in the file');
   t.throws(() => reader.read(new Uint8Array(new SharedArrayBuffer(10_000)), 195_000, short), /short/, 'a helper finds the end of the file');
   if (directReadable(file)) t.ok(reader.directChunks > 0, 'the helpers read past the page cache');
+  await reader.close();
+  t.equal(openDescriptors(), before, 'every descriptor the helpers opened is closed once they end');
 });
 
 t.test('a file that ends inside the range throws; small or unshared reads are the caller’s alone', async (t) => {

@@ -36,7 +36,7 @@ class SnapshotReader {
   }
 
   close(): void {
-    this.file.close();
+    void this.file.close();
   }
 }
 

@@ -64,6 +64,7 @@ interface Reads {
 // the words of a job's control (claimChunks spells them as numbers: its source runs in the helpers)
 const FINISHED = 1;
 const FAILED = 2;
+const DIRECT_READS = 3;
 
 /**
  * Claims chunks of `job` until none is left, reading each whole; counts each finished (failed ones
@@ -154,10 +155,16 @@ const claimChunks = ${claimChunks.toString()};
 const readDirect = ${readDirect.toString()};
 const openDirect = ${openDirect.toString()};
 const reads = { fd: fs.openSync(workerData.path, 'r'), direct: openDirect(fs, workerData.path, workerData.direct), align: workerData.align, at: 0 };
-parentPort.on('message', (job) => claimChunks(fs, reads, job));
+parentPort.on('message', (job) => {
+  if (job !== 'close') return claimChunks(fs, reads, job);
+  // descriptors belong to the process, not the thread: closed before the helper ends
+  fs.closeSync(reads.fd);
+  if (reads.direct >= 0) fs.closeSync(reads.direct);
+  parentPort.close();
+});
 `;
 
-/** Reads of one open file at explicit positions; close() ends its helpers (not the file). */
+/** Reads of one open file at explicit positions; close() ends its helpers (not the file `fd`). */
 export class FileReader {
   private helpers: Worker[] = [];
   /** Chunks read past the page cache so far, by every thread. */
@@ -201,18 +208,29 @@ export class FileReader {
       if (Atomics.wait(control, FINISHED, seen, PARALLEL_READ.stallMs) === 'timed-out' && Atomics.load(control, FINISHED) === seen)
         throw new Error(`${this.path}: no read finished in ${PARALLEL_READ.stallMs} ms`);
     }
-    this.directChunks += Atomics.load(control, 3);
+    this.directChunks += Atomics.load(control, DIRECT_READS);
     const failed = Atomics.load(control, FAILED);
     if (failed === 1) throw short();
     if (failed !== 0) throw new Error(`${this.path}: a read failed`);
   }
 
-  /** Ends the helper threads, and closes the calling thread's direct descriptor. */
-  close(): void {
-    for (const helper of this.helpers) void helper.terminate();
+  /**
+   * Ends the helper threads, each once it has closed its descriptors (resolved when all have
+   * ended), and closes the calling thread's direct descriptor.
+   */
+  close(): Promise<void> {
+    const ended = this.helpers.map(
+      (helper) => new Promise<void>((resolve) => (helper.threadId < 0 ? resolve() : helper.once('exit', () => resolve()))),
+    );
+    for (const helper of this.helpers) {
+      // held until it ends (a few milliseconds), so that the promise is kept
+      helper.ref();
+      helper.postMessage('close');
+    }
     this.helpers = [];
     if (this.reads && this.reads.direct >= 0) fs.closeSync(this.reads.direct);
     this.reads = undefined;
+    return Promise.all(ended).then(() => undefined);
   }
 
   private get direct(): boolean {
