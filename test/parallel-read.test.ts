@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
 import { readIndexSnapshot, writeIndexSnapshot } from '../src/store/index.js';
-import { FileReader } from '../src/store/parallel-read.js';
+import { FileReader, mostlyCached, PARALLEL_READ } from '../src/store/parallel-read.js';
 import { tempDir } from './helpers/server.js';
 
 const SMALL = { from: 1000, chunk: 4099, helpers: 2 };
@@ -34,9 +34,9 @@ function directReadable(file: string): boolean {
   }
 }
 
-for (const direct of [true, false])
+for (const direct of ['always', 'never', 'uncached'] as const)
   t.test(
-    `a large read into shared memory (${direct ? 'past' : 'through'} the page cache): every byte from its own position, nothing outside the range`,
+    `a large read into shared memory (past the page cache: ${direct}): every byte from its own position, nothing outside the range`,
     async (t) => {
       const bytes = crypto.randomBytes(1_000_003);
       const { file, fd } = fileOf(t, bytes);
@@ -65,7 +65,9 @@ for (const direct of [true, false])
         /short/,
         'past the end of the file',
       );
-      if (!direct) t.equal(reader.directChunks, 0, 'no chunk read past the page cache');
+      if (direct === 'never') t.equal(reader.directChunks, 0, 'no chunk read past the page cache');
+      else if (direct === 'uncached')
+        t.pass(`${reader.directChunks} chunks read past the page cache (the file was just written: held or not, as the probes find)`);
       else if (directReadable(file)) t.ok(reader.directChunks > 0, `${reader.directChunks} chunks read past the page cache`);
       else t.equal(reader.directChunks, 0, 'a file system without direct reads: every chunk through the page cache');
     },
@@ -84,7 +86,7 @@ t.test('the helper threads read every chunk when the caller reads none, and clos
   const bytes = crypto.randomBytes(200_000);
   const { file, fd } = fileOf(t, bytes);
   const before = openDescriptors();
-  const reader = new FileReader(file, fd, { ...SMALL, callerReads: false });
+  const reader = new FileReader(file, fd, { ...SMALL, callerReads: false, direct: 'always' });
   const shared = new Uint8Array(new SharedArrayBuffer(bytes.length));
   reader.read(shared, 0, short);
   t.ok(Buffer.from(shared).equals(bytes), 'as in the file');
@@ -92,6 +94,15 @@ t.test('the helper threads read every chunk when the caller reads none, and clos
   if (directReadable(file)) t.ok(reader.directChunks > 0, 'the helpers read past the page cache');
   await reader.close();
   t.equal(openDescriptors(), before, 'every descriptor the helpers opened is closed once they end');
+});
+
+t.test('a range is held by the page cache when at least half of its timed pages answered within the bound', async (t) => {
+  const fast = PARALLEL_READ.cachedMicros;
+  const slow = PARALLEL_READ.cachedMicros + 1;
+  t.ok(mostlyCached([fast, fast, fast, fast]), 'every page at the bound');
+  t.ok(mostlyCached([fast, slow, fast, slow]), 'half');
+  t.notOk(mostlyCached([fast, slow, slow, slow]), 'a quarter');
+  t.notOk(mostlyCached([slow, slow]), 'none');
 });
 
 t.test('a file that ends inside the range throws; small or unshared reads are the caller’s alone', async (t) => {

@@ -2,11 +2,12 @@
 // once: a disk (a virtual disk, an SSD) gives several reads in flight more throughput than one
 // sequential reader, and an index snapshot of millions of passages is gigabytes. The calling
 // thread reads chunks too and blocks until every chunk is in; helper threads (worker_threads,
-// started on the first large read, ended by close()) claim chunks from a shared counter. Where the
-// file system allows it (Linux's O_DIRECT), a chunk is read past the page cache, into a buffer of
-// the thread's own at aligned positions, then copied into place: read once at open, a snapshot as
-// large as the machine's free memory passed through the page cache made the system evict and
-// compact memory for every page it gave the reader (bench/RESULTS.md).
+// started on the first large read, ended by close()) claim chunks from a shared counter. A range
+// the page cache does not hold (a few pages of it read and timed first) is read past the cache
+// where the file system allows it (Linux's O_DIRECT), into a buffer of each thread's own at aligned
+// positions, then copied into place: read once at open, a snapshot as large as the machine's free
+// memory passed through the page cache made the system evict and compact memory for every page it
+// gave the reader, while one the cache holds is read from it fastest (bench/RESULTS.md).
 // Invariants: each byte of a range is read once, from its own file position, into its own place;
 // read() returns only when every chunk is written, and throws when a read failed or the file ended
 // short; a helper that starts late or never leaves its chunks to the others (no read waits on a
@@ -24,11 +25,17 @@ export const PARALLEL_READ = {
   helpers: 3,
   /** A read with no chunk finished for this long fails (a helper that died holding a chunk). */
   stallMs: 60_000,
-  /** Whether chunks are read past the page cache where the file system allows it (O_DIRECT). */
-  direct: true,
+  /** Whether chunks are read past the page cache (O_DIRECT, where the file system allows it): always, never, or for a range it does not hold. */
+  direct: 'uncached' as DirectReads,
+  /** Pages of a range read through the cache and timed first, spread over it: the range is held when at least half answer within cachedMicros. */
+  probes: 16,
+  cachedMicros: 25,
   /** The alignment of a direct read's file position, length and buffer (the largest logical block size of common disks). */
   align: 4096,
 } as const;
+
+/** When a large range is read past the page cache (PARALLEL_READ.direct). */
+export type DirectReads = 'always' | 'uncached' | 'never';
 
 /** PARALLEL_READ's bounds for one reader (tests), and whether the calling thread reads chunks too (default true). */
 export interface FileReaderOptions {
@@ -36,8 +43,8 @@ export interface FileReaderOptions {
   chunk?: number;
   helpers?: number;
   callerReads?: boolean;
-  /** Whether chunks are read past the page cache where the file system allows it (default PARALLEL_READ.direct). */
-  direct?: boolean;
+  /** When chunks are read past the page cache (default PARALLEL_READ.direct). */
+  direct?: DirectReads;
 }
 
 /** What one large read shares with its helpers. */
@@ -47,6 +54,8 @@ interface Job {
   length: number;
   position: number;
   chunk: number;
+  /** Whether its chunks are read past the page cache (where the thread can) */
+  direct: boolean;
   /** Int32Array over: [0] the next chunk to claim, [1] the chunks finished, [2] a failure (1: the file ends short, 2: another error), [3] the chunks read past the page cache */
   control: SharedArrayBuffer;
 }
@@ -79,7 +88,7 @@ function claimChunks(files: typeof fs, reads: Reads, job: Job): void {
     const from = i * job.chunk;
     const into = new Uint8Array(job.buffer, job.offset + from, Math.min(job.chunk, job.length - from));
     try {
-      if (reads.direct >= 0 && readDirect(files, reads, into, job.position + from)) Atomics.add(control, 3, 1);
+      if (job.direct && reads.direct >= 0 && readDirect(files, reads, into, job.position + from)) Atomics.add(control, 3, 1);
       else
         for (let at = 0; at < into.length; ) {
           const n = files.readSync(reads.fd, into, at, into.length - at, job.position + from + at);
@@ -137,10 +146,10 @@ function readDirect(files: typeof fs, reads: Reads, into: Uint8Array, position: 
   }
 }
 
-/** A descriptor of `file` for reads past the page cache, or -1 where the system has none or refuses it. Self-contained. */
-function openDirect(files: typeof fs, file: string, wanted: boolean): number {
+/** A descriptor of `file` for reads past the page cache, or -1 where the system has none or refuses it (or `mode` is never). Self-contained. */
+function openDirect(files: typeof fs, file: string, mode: DirectReads): number {
   const flag = files.constants.O_DIRECT;
-  if (!wanted || !flag) return -1;
+  if (mode === 'never' || !flag) return -1;
   try {
     return files.openSync(file, files.constants.O_RDONLY | flag);
   } catch {
@@ -163,6 +172,11 @@ parentPort.on('message', (job) => {
   parentPort.close();
 });
 `;
+
+/** Whether timed reads of single pages say their range is held by the page cache: at least half answered within PARALLEL_READ.cachedMicros. */
+export function mostlyCached(micros: readonly number[]): boolean {
+  return 2 * micros.filter((m) => m <= PARALLEL_READ.cachedMicros).length >= micros.length;
+}
 
 /** Reads of one open file at explicit positions; close() ends its helpers (not the file `fd`). */
 export class FileReader {
@@ -195,6 +209,7 @@ export class FileReader {
       length: into.length,
       position,
       chunk: this.opts.chunk ?? PARALLEL_READ.chunk,
+      direct: this.direct === 'always' || (this.direct === 'uncached' && !this.cached(position, into.length)),
       control: new SharedArrayBuffer(16),
     };
     for (const helper of this.started()) helper.postMessage(job);
@@ -233,8 +248,21 @@ export class FileReader {
     return Promise.all(ended).then(() => undefined);
   }
 
-  private get direct(): boolean {
+  private get direct(): DirectReads {
     return this.opts.direct ?? PARALLEL_READ.direct;
+  }
+
+  /** Whether the page cache holds most of `length` bytes at `position`: PARALLEL_READ.probes pages spread over them, read and timed. */
+  private cached(position: number, length: number): boolean {
+    const page = Buffer.alloc(PARALLEL_READ.align);
+    const micros: number[] = [];
+    for (let k = 0; k < PARALLEL_READ.probes; k++) {
+      const at = position + Math.floor(((k + 0.5) * length) / PARALLEL_READ.probes);
+      const started = process.hrtime.bigint();
+      fs.readSync(this.fd, page, 0, page.length, at - (at % PARALLEL_READ.align));
+      micros.push(Number(process.hrtime.bigint() - started) / 1000);
+    }
+    return mostlyCached(micros);
   }
 
   private started(): Worker[] {
