@@ -88,15 +88,18 @@ function claimChunks(files: typeof fs, reads: Reads, job: Job): void {
     const from = i * job.chunk;
     const into = new Uint8Array(job.buffer, job.offset + from, Math.min(job.chunk, job.length - from));
     try {
-      if (job.direct && reads.direct >= 0 && readDirect(files, reads, into, job.position + from)) Atomics.add(control, 3, 1);
+      // the bytes of the chunk read: past the page cache (-1: not, or refused), else through it
+      let got = job.direct && reads.direct >= 0 ? readDirect(files, reads, into, job.position + from) : -1;
+      if (got >= 0) Atomics.add(control, 3, 1);
       else
-        for (let at = 0; at < into.length; ) {
-          const n = files.readSync(reads.fd, into, at, into.length - at, job.position + from + at);
-          if (n === 0) throw Object.assign(new Error('short'), { short: true });
-          at += n;
+        for (got = 0; got < into.length; ) {
+          const n = files.readSync(reads.fd, into, got, into.length - got, job.position + from + got);
+          if (n === 0) break;
+          got += n;
         }
-    } catch (err) {
-      Atomics.compareExchange(control, 2, 0, (err as { short?: boolean }).short ? 1 : 2);
+      if (got < into.length) Atomics.compareExchange(control, 2, 0, 1);
+    } catch {
+      Atomics.compareExchange(control, 2, 0, 2);
     }
     Atomics.add(control, 1, 1);
     Atomics.notify(control, 1);
@@ -104,18 +107,19 @@ function claimChunks(files: typeof fs, reads: Reads, job: Job): void {
 }
 
 /**
- * Reads `into` whole from `position` past the page cache; false when the system refuses (the
- * descriptor is then closed, and the thread reads through the cache); throws when the file ends
- * short. Self-contained, and declares no function (the helpers run its source).
+ * Reads `into` from `position` past the page cache: returns into.length, or fewer when the file ends
+ * first (nothing then written), or -1 when the system refuses (the descriptor is then closed, and
+ * the thread reads through the cache). Self-contained, and declares no function (the helpers run
+ * its source).
  */
-function readDirect(files: typeof fs, reads: Reads, into: Uint8Array, position: number): boolean {
+function readDirect(files: typeof fs, reads: Reads, into: Uint8Array, position: number): number {
   const align = reads.align;
   const from = position - (position % align);
   const want = position + into.length - from;
   const size = Math.ceil(want / align) * align;
   try {
-    if (!reads.bounce || reads.bounce.length < size + 2 * align) {
-      reads.bounce = Buffer.allocUnsafeSlow(size + 2 * align);
+    if (!reads.bounce || reads.bounce.length < size + align) {
+      reads.bounce = Buffer.allocUnsafeSlow(size + align);
       // the first offset whose address the system takes for a direct read (an ArrayBuffer's
       // address is not given to JavaScript)
       reads.at = -1;
@@ -134,15 +138,14 @@ function readDirect(files: typeof fs, reads: Reads, into: Uint8Array, position: 
       // a direct read ends short only at the end of the file
       if (n === 0 || got % align !== 0) break;
     }
-    if (got < want) throw Object.assign(new Error('short'), { short: true });
+    if (got < want) return Math.max(got - (position - from), 0);
     into.set(reads.bounce.subarray(reads.at + position - from, reads.at + want));
-    return true;
-  } catch (err) {
-    if ((err as { short?: boolean }).short) throw err;
+    return into.length;
+  } catch {
     files.closeSync(reads.direct);
     reads.direct = -1;
     reads.bounce = undefined;
-    return false;
+    return -1;
   }
 }
 
