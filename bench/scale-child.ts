@@ -2,18 +2,19 @@
 // gold documents of the evaluated queries first), either
 // - mode 'http': ingested into a real svc server in a child process (`svc serve`) over HTTP (1000
 //   per request, as users do) and searched over HTTP after 16 untimed searches (the first one
-//   reported alone): ingest time, latency percentiles, all-gold@10, index bytes and the engine's
-//   memory (from /metrics), data dir, the server's RSS, peak RSS and RSS by kind of mapping, right
-//   after the searches and again at rest (once no engine task has run for settleMs); with
-//   `reopen`, the server is then stopped and started again on its data dir: time to ready, the
-//   first search (which opens the store: stores open lazily), the time until the engine is quiet
-//   (the merges after the load), RSS, and the queries searched again (latency, all-gold@10); with
-//   `crash`, the server is instead killed (SIGKILL) a while after the searches and some writes,
-//   as a crash would leave it (the store then reopens from a background snapshot, if any, and the
-//   documents changed since); `build` serves another checkout (built) as a baseline; `keep` leaves
-//   the data dir, which a later run names as `dataDir` to search it again without the ingest (and,
-//   with `delete`, then to delete the store while the server's liveness is asked; with `coldCache`,
-//   its files dropped from the page cache first, as after a reboot);
+//   reported alone): ingest time, latency percentiles, all-gold@10, the index's bytes and segments
+//   and the engine's memory (from /metrics), data dir, the server's RSS, peak RSS and RSS by kind
+//   of mapping, right after the searches and again at rest (once no engine task has run for
+//   settleMs); with `reopen`, the server is then stopped and started again on its data dir: time
+//   to ready, the first search (which opens the store: stores open lazily), the time until the
+//   engine is quiet (the merges after the load), the segments then, RSS, and the queries searched
+//   again (latency, all-gold@10); with `crash`, the server is instead killed (SIGKILL) a while
+//   after the searches and some writes, as a crash would leave it (the store then reopens from a
+//   background snapshot, if any, and the documents changed since); `build` serves another checkout
+//   (built) as a baseline; `keep` leaves the data dir, which a later run names as `dataDir` to
+//   search it again without the ingest (and, with `delete`, then to delete the store while the
+//   server's liveness is asked; with `coldCache`, its files dropped from the page cache first, as
+//   after a reboot);
 // - mode 'engine': encoded and indexed in-process (no HTTP, no LMDB) and searched through the
 //   search op on this thread with profiled kernels: where a search's time and bytes go.
 // Prints one JSON report line. Args: { mode, size, queries (count per suite), threads?, settleMs? }.
@@ -160,9 +161,11 @@ async function reopen(dataDir: string): Promise<Record<string, unknown>> {
   const first = await searchOnce(server.base, queries[0].query);
   const rssOpenedBytes = rssMiB(pid) * 2 ** 20;
   const quietSeconds = await waitQuiet(server.base, args.settleMs);
+  const segments = (await scrape(server.base)).get(`svc_store_segments{project="default",store="${STORE}"}`);
   const { engine, roundTrip, allGold10, answersDigest, slowest } = await searchAll(server.base);
   const out = {
     answersDigest,
+    segments,
     slowest,
     readyMs: server.readyMs,
     firstSearchMs: first.ms,
@@ -285,6 +288,7 @@ if (args.mode === 'http' && args.dataDir) {
     roundTripP99: percentile(roundTrip, 99),
     passages: m.get(`svc_store_passages${label}`),
     indexBytes: m.get(`svc_store_index_bytes${label}`),
+    segments: m.get(`svc_store_segments${label}`),
     wasmBytes: m.get('svc_engine_memory_bytes{kind="reserved"}'),
     wasmWrittenBytes: m.get('svc_engine_memory_bytes{kind="written"}'),
     wasmUsedBytes: m.get('svc_engine_memory_bytes{kind="allocated"}'),

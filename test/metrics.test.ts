@@ -1,9 +1,12 @@
 // GET /metrics (Prometheus text format, prom-client) and GET /v1/livez on a real server: the
 // metrics' names, types and labels after real requests (routes as path templates, never ids;
 // statuses, 429s included), search and ingest figures, per-store gauges, process metrics; the
-// metrics key when SVC_METRICS_KEY is set; liveness apart from readiness.
+// metrics key when SVC_METRICS_KEY is set; liveness apart from readiness; every metric of svc documented
+// in docs/api.md.
+import fs from 'node:fs';
+import path from 'node:path';
 import t from 'tap';
-import { startTestServer } from './helpers/server.js';
+import { REPO, startTestServer } from './helpers/server.js';
 
 /** Samples of a metric: the text after its name and labels, by label string. */
 function samples(text: string, name: string): Map<string, number> {
@@ -60,6 +63,8 @@ t.test('metrics after real requests: names, types, labels', async (t) => {
   t.ok((samples(text, 'svc_store_passages').get('{project="default",store="wiki"}') ?? 0) >= 2);
   t.ok((samples(text, 'svc_store_bytes').get('{project="default",store="wiki"}') ?? 0) > 0);
   t.equal(samples(text, 'svc_stores_open').get(''), 1, 'stores open');
+  t.equal(typeOf(text, 'svc_store_segments'), 'gauge');
+  t.ok((samples(text, 'svc_store_segments').get('{project="default",store="wiki"}') ?? 0) >= 1, "an open store's index segments");
   const index = samples(text, 'svc_store_index_bytes').get('{project="default",store="wiki"}') ?? 0;
   t.ok(index > 0, "an open store's index bytes");
   t.equal(typeOf(text, 'svc_engine_memory_bytes'), 'gauge');
@@ -108,4 +113,16 @@ t.test('livez: alive, apart from readiness', async (t) => {
   t.equal((await api.raw('GET', '/health')).status, 503, 'not ready');
   t.same(await api.raw('GET', '/livez').then((r) => [r.status, r.body]), [200, { status: 'alive' }], 'but alive');
   server.services.state = 'ok';
+});
+
+t.test('every metric of svc is documented in docs/api.md', async (t) => {
+  const { api, server } = await startTestServer(t);
+  await api.post('/stores', { name: 'wiki' });
+  await api.post('/stores/wiki/documents', { documents: [{ id: 'a', text: 'Lisbon\nLisbon lies where the Tagus meets the sea.' }] });
+  await api.post('/stores/wiki/search', { query: 'Where does the Tagus meet the sea?' });
+  const text = await (await fetch(server.url.replace(/\/v1$/, '/metrics'))).text();
+  const names = [...text.matchAll(/^# TYPE (svc_\w+) \w+$/gm)].map((m) => m[1]);
+  t.ok(names.length >= 20, `${names.length} metrics of svc`);
+  const doc = fs.readFileSync(path.join(REPO, 'docs', 'api.md'), 'utf8');
+  for (const name of names) t.ok(doc.includes(`\`${name}\``), `${name} is documented`);
 });

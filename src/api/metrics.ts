@@ -146,6 +146,11 @@ export class ServerMetrics {
     );
     perStore('svc_store_passages', 'Live passages in an open store', (e) => e.open?.index.passageCount);
     perStore('svc_store_index_bytes', "Bytes an open store's index takes in the engine's memory", (e) => e.open?.index.memoryBytes);
+    perStore(
+      'svc_store_segments',
+      'Index segments of an open store: a search looks each of its terms and title phrases up in each, and the background merges keep them few',
+      (e) => e.open?.index.segmentCount,
+    );
     new Counter({
       name: 'svc_store_reopens_total',
       help: 'Stores reopened, once no request held them, to drop the pages of their data file they held mapped in',

@@ -128,6 +128,8 @@ export interface StoreIndex {
   readonly documentCount: number;
   /** Bytes of shared memory the index holds. */
   readonly memoryBytes: number;
+  /** Index segments: a search looks each term and title phrase up in each (the merges keep them few). */
+  readonly segmentCount: number;
   close(): void;
 }
 
