@@ -86,6 +86,8 @@ const serverEnv: Record<string, string> = {
   ...args.env,
 };
 const STORE = 'bench';
+/** The store's labels in /metrics. */
+const LABEL = `{project="default",store="${STORE}"}`;
 
 let docsDone = 0;
 
@@ -161,7 +163,7 @@ async function reopen(dataDir: string): Promise<Record<string, unknown>> {
   const first = await searchOnce(server.base, queries[0].query);
   const rssOpenedBytes = rssMiB(pid) * 2 ** 20;
   const quietSeconds = await waitQuiet(server.base, args.settleMs);
-  const segments = (await scrape(server.base)).get(`svc_store_segments{project="default",store="${STORE}"}`);
+  const segments = (await scrape(server.base)).get(`svc_store_segments${LABEL}`);
   const { engine, roundTrip, allGold10, answersDigest, slowest } = await searchAll(server.base);
   const out = {
     answersDigest,
@@ -279,16 +281,15 @@ if (args.mode === 'http' && args.dataDir) {
   report.storeGetMs = await timed(() => call(server.base, 'GET', store));
   report.metricsMs = await timed(() => scrape(server.base));
   const m = await scrape(server.base);
-  const label = `{project="default",store="${STORE}"}`;
   Object.assign(report, {
     allGold10,
     engineP50: percentile(engine, 50),
     engineP99: percentile(engine, 99),
     roundTripP50: percentile(roundTrip, 50),
     roundTripP99: percentile(roundTrip, 99),
-    passages: m.get(`svc_store_passages${label}`),
-    indexBytes: m.get(`svc_store_index_bytes${label}`),
-    segments: m.get(`svc_store_segments${label}`),
+    passages: m.get(`svc_store_passages${LABEL}`),
+    indexBytes: m.get(`svc_store_index_bytes${LABEL}`),
+    segments: m.get(`svc_store_segments${LABEL}`),
     wasmBytes: m.get('svc_engine_memory_bytes{kind="reserved"}'),
     wasmWrittenBytes: m.get('svc_engine_memory_bytes{kind="written"}'),
     wasmUsedBytes: m.get('svc_engine_memory_bytes{kind="allocated"}'),

@@ -63,7 +63,7 @@ interface Job {
 /** A thread's reads of the file: its descriptor through the page cache, and past it (-1: none) with an aligned buffer. */
 interface Reads {
   fd: number;
-  direct: number;
+  directFd: number;
   align: number;
   /** The buffer direct reads go to, and where in it a read may start (an address aligned to `align`). */
   bounce?: Buffer;
@@ -89,7 +89,7 @@ function claimChunks(files: typeof fs, reads: Reads, job: Job): void {
     const into = new Uint8Array(job.buffer, job.offset + from, Math.min(job.chunk, job.length - from));
     try {
       // the bytes of the chunk read: past the page cache (-1: not, or refused), else through it
-      let got = job.direct && reads.direct >= 0 ? readDirect(files, reads, into, job.position + from) : -1;
+      let got = job.direct && reads.directFd >= 0 ? readDirect(files, reads, into, job.position + from) : -1;
       if (got >= 0) Atomics.add(control, 3, 1);
       else
         for (got = 0; got < into.length; ) {
@@ -125,7 +125,7 @@ function readDirect(files: typeof fs, reads: Reads, into: Uint8Array, position: 
       reads.at = -1;
       for (let at = 0; at < align && reads.at < 0; at += 16) {
         try {
-          files.readSync(reads.direct, reads.bounce, at, align, 0);
+          files.readSync(reads.directFd, reads.bounce, at, align, 0);
           reads.at = at;
         } catch {}
       }
@@ -133,7 +133,7 @@ function readDirect(files: typeof fs, reads: Reads, into: Uint8Array, position: 
     }
     let got = 0;
     while (got < want) {
-      const n = files.readSync(reads.direct, reads.bounce, reads.at + got, size - got, from + got);
+      const n = files.readSync(reads.directFd, reads.bounce, reads.at + got, size - got, from + got);
       got += n;
       // a direct read ends short only at the end of the file
       if (n === 0 || got % align !== 0) break;
@@ -142,8 +142,8 @@ function readDirect(files: typeof fs, reads: Reads, into: Uint8Array, position: 
     into.set(reads.bounce.subarray(reads.at + position - from, reads.at + want));
     return into.length;
   } catch {
-    files.closeSync(reads.direct);
-    reads.direct = -1;
+    files.closeSync(reads.directFd);
+    reads.directFd = -1;
     reads.bounce = undefined;
     return -1;
   }
@@ -166,12 +166,12 @@ const fs = require('node:fs');
 const claimChunks = ${claimChunks.toString()};
 const readDirect = ${readDirect.toString()};
 const openDirect = ${openDirect.toString()};
-const reads = { fd: fs.openSync(workerData.path, 'r'), direct: openDirect(fs, workerData.path, workerData.direct), align: workerData.align, at: 0 };
+const reads = { fd: fs.openSync(workerData.path, 'r'), directFd: openDirect(fs, workerData.path, workerData.direct), align: workerData.align, at: 0 };
 parentPort.on('message', (job) => {
   if (job !== 'close') return claimChunks(fs, reads, job);
   // descriptors belong to the process, not the thread: closed before the helper ends
   fs.closeSync(reads.fd);
-  if (reads.direct >= 0) fs.closeSync(reads.direct);
+  if (reads.directFd >= 0) fs.closeSync(reads.directFd);
   parentPort.close();
 });
 `;
@@ -217,7 +217,7 @@ export class FileReader {
     };
     for (const helper of this.started()) helper.postMessage(job);
     if (this.opts.callerReads !== false) {
-      this.reads ??= { fd: this.fd, direct: openDirect(fs, this.path, this.direct), align: PARALLEL_READ.align, at: 0 };
+      this.reads ??= { fd: this.fd, directFd: openDirect(fs, this.path, this.direct), align: PARALLEL_READ.align, at: 0 };
       claimChunks(fs, this.reads, job);
     }
     const control = new Int32Array(job.control);
@@ -246,7 +246,7 @@ export class FileReader {
       helper.postMessage('close');
     }
     this.helpers = [];
-    if (this.reads && this.reads.direct >= 0) fs.closeSync(this.reads.direct);
+    if (this.reads && this.reads.directFd >= 0) fs.closeSync(this.reads.directFd);
     this.reads = undefined;
     return Promise.all(ended).then(() => undefined);
   }
