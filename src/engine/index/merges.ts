@@ -7,7 +7,8 @@
 // starts once the index is closed. A merge the worker pool has no room for (PoolBusyError) is tried
 // again from a timer, never from the failed task's callbacks: those run before any reply of the
 // pool's workers can come in, so a retry there fails again at once, forever, and the main thread
-// spins without ever serving a request (what a server whose queue was full did).
+// spins without ever serving a request (what a server whose queue was full did). A merge skipped
+// for room is logged once: the same plan, due again after every later write, is skipped quietly.
 import { MEMORY, SEGMENTS } from '../params.js';
 import { PoolBusyError } from '../runtime/index.js';
 import { type MergeSource, mergePlan, type PlacedSegment } from '../segment/index.js';
@@ -27,6 +28,8 @@ export class SegmentMerges {
   private idleTimer?: ReturnType<typeof setTimeout>;
   private idleDue = false;
   private retryTimer?: ReturnType<typeof setTimeout>;
+  /** The segments of the last merge skipped for room (their ids), so that it is logged once. */
+  private skipped?: string;
 
   /** `whenIdle: false`: no idle merge (training needs a fixed layout); the tiered ones still run. */
   constructor(
@@ -123,7 +126,7 @@ export class SegmentMerges {
     // memory's bound the segments stay as they are until writes or deletes change the plan
     const bytes = plan.reduce((a, seg) => a + (ctx.images.sizeOf(seg.base) ?? 0), 0);
     if (ctx.images.bytesAvailable - bytes < MEMORY.headroomBytes) {
-      ctx.log('segment merge skipped: the engine memory is nearly full', { bytes });
+      this.skip(plan, 'segment merge skipped: the engine memory is nearly full', { bytes });
       return;
     }
     // the merged image is written in place, in a block of its sources' size (never larger: merge
@@ -133,7 +136,7 @@ export class SegmentMerges {
     try {
       into = ctx.images.alloc(bytes);
     } catch (err) {
-      ctx.log('segment merge skipped: no block for its result', { bytes, err: String(err) });
+      this.skip(plan, 'segment merge skipped: no block for its result', { bytes, err: String(err) });
       return;
     }
     this.merging = true;
@@ -166,5 +169,15 @@ export class SegmentMerges {
         else if (outcome === 'busy' && kind === 'idle') this.armIdle();
         else if (outcome === 'busy') this.retryLater();
       });
+  }
+
+  /**
+   * Logs a merge skipped for room, unless it is the merge skipped last: a top tier whose merged
+   * image no block can hold is planned again after every write that fills no lower tier.
+   */
+  private skip(plan: Segment[], msg: string, fields: Record<string, unknown>): void {
+    const key = plan.map((seg) => seg.id).join(',');
+    if (key !== this.skipped) this.host.ctx.log(msg, { ...fields, segments: plan.length });
+    this.skipped = key;
   }
 }

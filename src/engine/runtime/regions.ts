@@ -84,10 +84,11 @@ export class ImageSpace {
     const room = this.maxBytes - this.reservedBytes;
     const size = Math.min(this.regionBytes, room);
     if (size < bytes + ALIGN) {
-      throw new WasmOutOfMemoryError(
-        `out of engine memory: an index image of ${bytes} B does not fit (${this.bytesInUse} B in use, limit ${this.maxBytes} B)`,
-        bytes,
-      );
+      const why =
+        this.regionBytes < bytes + ALIGN
+          ? `is larger than a region (${this.regionBytes} B)`
+          : `does not fit (${this.bytesInUse} B in use, limit ${this.maxBytes} B)`;
+      throw new WasmOutOfMemoryError(`out of engine memory: an index image of ${bytes} B ${why}`, bytes);
     }
     const heap = new WasmHeap(createSharedMemory(), {
       heapBase: ALIGN,
