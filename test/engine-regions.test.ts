@@ -24,7 +24,11 @@ t.test('images go to the main memory up to its share, then to regions, up to the
   space.write(c + 100, Uint8Array.from([7, 8, 9]));
   t.same([...space.u8At(c + 100, 3)], [7, 8, 9], 'an address reads and writes its own region');
   t.same([...new Uint8Array(space.memories[0].buffer, c - REGION_SPAN + 100, 3)], [7, 8, 9], 'at its offset there');
-  t.throws(() => space.alloc(9 * MiB), { name: WasmOutOfMemoryError.name, message: /larger than a region/ }, 'an image larger than a region does not fit');
+  t.throws(
+    () => space.alloc(9 * MiB),
+    { name: WasmOutOfMemoryError.name, message: /larger than a region/ },
+    'an image larger than a region does not fit',
+  );
   space.alloc(7 * MiB);
   t.throws(() => space.alloc(7 * MiB), { name: WasmOutOfMemoryError.name, message: /does not fit .* in use/ }, 'nor one past the bound');
   t.equal(space.heaps.length, 4, 'nothing was added for it');

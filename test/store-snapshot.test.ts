@@ -3,18 +3,22 @@
 // (the store's change log), answering exactly as before: after a clean stop, after a kill -9 (with
 // the snapshot a close left, or one written in the background once the store was quiet), and after
 // a compaction; a snapshot the change log no longer reaches (a copy put back), or one cut short,
-// is not read: the store is built from its documents as before and answers with every write.
+// is not read: the store is built from its documents as before and answers with every write; one
+// the engine memory has no room for is kept for a larger bound (SVC_ENGINE_MEMORY_MB).
 import fs from 'node:fs';
 import path from 'node:path';
 import { open } from 'lmdb';
 import t from 'tap';
-import { loadIndex } from '../src/api/store-snapshot.js';
-import { defaultModelUri } from '../src/config.js';
+import { Mutex } from '../src/api/mutex.js';
+import type { OpenStore } from '../src/api/store-entry.js';
+import { leaveSnapshot, loadIndex } from '../src/api/store-snapshot.js';
+import { defaultModelUri, ENGINE_MEMORY_MB } from '../src/config.js';
 import { loadEngine } from '../src/engine/index.js';
 import { readModelFolder } from '../src/engine/model/index.js';
+import { WasmOutOfMemoryError } from '../src/engine/runtime/index.js';
 import { hasIndexSnapshot, readIndexSnapshot, StoreDb, writeIndexSnapshot } from '../src/store/index.js';
 import { startChild } from './helpers/child-server.js';
-import { logCapture, startTestServer, tempDir } from './helpers/server.js';
+import { benchRecords, logCapture, startTestServer, tempDir } from './helpers/server.js';
 import { untimed } from './helpers/untimed.js';
 
 const docs = Array.from({ length: 40 }, (_, i) => ({
@@ -333,3 +337,87 @@ t.test('a snapshot the changes since cannot be applied to is left, and the index
   t.ok(fs.existsSync(path.join(dir, 'index.snap')), 'the snapshot is left');
   built.index.close();
 });
+
+t.test('a snapshot the engine memory has no room for is kept for a larger bound, and replaced by the index built instead', async (t) => {
+  const first = await startTestServer(t);
+  await first.api.post('/stores', { name: 's' });
+  await first.api.post('/stores/s/documents', { documents: docs });
+  const dir = first.server.services.registry.entry('default', 's').dir;
+  await first.close();
+  const snap = path.join(dir, 'index.snap');
+  const db = StoreDb.open(dir);
+  t.teardown(() => db.close());
+  const engine = await loadEngine({ model: readModelFolder(defaultModelUri()), threads: 1 });
+  t.teardown(() => engine.close());
+  const lines: Array<{ msg: string; fields?: Record<string, unknown> }> = [];
+  const log = (msg: string, fields?: Record<string, unknown>) => void lines.push({ msg, fields });
+
+  let made = 0;
+  const noRoomFirst = () => {
+    const index = engine.createIndex();
+    if (made++ === 0)
+      index.restore = () => {
+        throw new WasmOutOfMemoryError('out of engine memory: an index image of 1 B does not fit');
+      };
+    return index;
+  };
+  const built = await loadIndex(noRoomFirst, db, log);
+  t.match(built, { from: 'documents', replayed: 0, unread: true }, 'the index is built from the documents');
+  t.equal(built.index.documentCount, 40);
+  const said = lines.find((l) => l.msg.startsWith('a store index snapshot does not fit the engine memory'));
+  t.match(said?.fields, { fix: /SVC_ENGINE_MEMORY_MB/ }, 'the log says why, and what reads it');
+  t.ok(fs.existsSync(snap), 'the snapshot is kept');
+
+  const store: OpenStore = { db, index: built.index, lock: new Mutex(), closed: false, snapshotUnread: built.unread };
+  const written = () => lines.filter((l) => l.msg === 'store index snapshot written').length;
+  await leaveSnapshot(store, log);
+  t.equal(written(), 1, "the built index leaves its own, though the kept one's stamp is current");
+  t.equal(store.snapshotUnread, false);
+  await leaveSnapshot(store, log);
+  t.equal(written(), 1, 'and then, as a rule, none while nothing changed');
+  built.index.close();
+  const again = await loadIndex(() => engine.createIndex(), db, log);
+  t.match(again, { from: 'snapshot', replayed: 0 }, 'it is read at the next open');
+  again.index.close();
+});
+
+t.test(
+  'a store whose index outgrows a smaller SVC_ENGINE_MEMORY_MB does not open under it, and keeps its snapshot for a larger one',
+  async (t) => {
+    const pool = benchRecords<{ id: string; text: string }>('wiki-pool', 'corpus.jsonl');
+    const first = await startTestServer(t);
+    await first.api.post('/stores', { name: 's' });
+    for (let i = 0; i < pool.length; i += 1000) {
+      await first.api.post('/stores/s/documents', { documents: pool.slice(i, i + 1000).map((d) => ({ id: d.id, text: d.text })) });
+    }
+    const query = { query: pool[0].text.split('\n')[0], max_results: 5 };
+    const before = untimed(await first.api.post('/stores/s/search', query));
+    const dir = first.server.services.registry.entry('default', 's').dir;
+    await first.close();
+    const snap = path.join(dir, 'index.snap');
+    t.ok(fs.existsSync(snap), 'the store left its snapshot');
+
+    let log = logCapture();
+    const small = await startTestServer(t, {
+      dataDir: first.dataDir,
+      logger: log.logger,
+      env: { SVC_ENGINE_MEMORY_MB: String(ENGINE_MEMORY_MB.min) },
+    });
+    const refused = await small.api.raw('POST', '/stores/s/search', query);
+    t.equal(refused.status, 507, 'a search of it is refused');
+    t.equal(refused.body.error.type, 'engine_memory_full');
+    t.match(refused.body.error.fix, /SVC_ENGINE_MEMORY_MB/);
+    t.ok(
+      log.lines.some((l) => String(l.msg).startsWith('a store index snapshot does not fit the engine memory')),
+      'the log says the snapshot does not fit',
+    );
+    await small.close();
+    t.ok(fs.existsSync(snap), 'the snapshot is kept');
+
+    log = logCapture();
+    const large = await startTestServer(t, { dataDir: first.dataDir, logger: log.logger });
+    t.same(untimed(await large.api.post('/stores/s/search', query)), before, 'under the larger bound the store answers as before');
+    t.same(openedFrom(log.lines), ['snapshot'], 'from its snapshot');
+    await large.close();
+  },
+);

@@ -15,6 +15,11 @@ export interface OpenStore {
   snapshotQueued?: boolean;
   snapshotting?: Promise<void>;
   snapshotTried?: number;
+  /**
+   * the snapshot beside the database is not of this index: one that did not fit the engine memory
+   * when the store opened, kept for a larger bound; the next snapshot replaces it, stamp or not
+   */
+  snapshotUnread?: boolean;
 }
 
 /** A store of the catalog, open or not. */

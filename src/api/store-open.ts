@@ -57,14 +57,14 @@ export async function openStore(engine: Engine, project: string, entry: StoreEnt
     await db.close();
     throw err;
   }
-  const { index, from, replayed } = loaded;
+  const { index, from, replayed, unread } = loaded;
   try {
     if (from === 'documents' && !created) {
       // reading every encoding mapped the whole data file in; a fresh handle maps only what is read from now on
       await db.close();
       db = StoreDb.open(entry.dir);
     }
-    const store: OpenStore = { db, index, lock: new Mutex(), closed: false };
+    const store: OpenStore = { db, index, lock: new Mutex(), closed: false, snapshotUnread: unread };
     entry.meta = db.meta;
     entry.open = store;
     log('store opened', {

@@ -7,7 +7,9 @@
 // short, no room in the engine memory) only costs the build from the documents that would have run
 // anyway; what a snapshot holds is the index as of the change-log point in its stamp, taken under
 // the store's write mutex; a snapshot is of one store and one making of its encodings (encoder and
-// text analysis: a re-encode leaves it unread); the change log is trimmed only up to a snapshot on disk.
+// text analysis: a re-encode leaves it unread); the change log is trimmed only up to a snapshot on disk;
+// a snapshot that does not fit the engine memory is never removed for it (a larger bound reads it),
+// only replaced by the next snapshot of the index built instead.
 import type { StoreIndex } from '../engine/index.js';
 import {
   type Changed,
@@ -60,18 +62,22 @@ function changedSinceStamp(db: StoreDb, stamp: string): Changed[] | undefined {
  * documents applied. A snapshot brought up to date must hold as many documents as the database (a
  * check against a database put back from another time that its change log cannot tell): else it
  * is dropped and the index built; one the changes cannot be applied to (no room in the engine
- * memory for them beside the rows they replace) is left, and the index built. `maxReplayShare`:
- * SNAPSHOT's (another only for the bench that measures it, snapshot-replay).
+ * memory for them beside the rows they replace) is left, and the index built. One the engine
+ * memory has no room for is left too (`unread`: the open store's next snapshot must replace it,
+ * whatever its stamp), and the index built, which may fit where the snapshot's layout did not; if
+ * it does not either, the store does not open and its snapshot waits for a larger bound.
+ * `maxReplayShare`: SNAPSHOT's (another only for the bench that measures it, snapshot-replay).
  */
 export async function loadIndex(
   create: () => StoreIndex,
   db: StoreDb,
   log: Log,
   maxReplayShare: number = SNAPSHOT.maxReplayShare,
-): Promise<{ index: StoreIndex; from: 'snapshot' | 'documents'; replayed: number }> {
+): Promise<{ index: StoreIndex; from: 'snapshot' | 'documents'; replayed: number; unread?: boolean }> {
   let index = create();
   let changed: Changed[] | undefined;
   let unusable = false;
+  let unread = false;
   let restored = false;
   try {
     restored = readIndexSnapshot(db.dir, (stamp, read) => {
@@ -82,9 +88,17 @@ export async function loadIndex(
       return !unusable;
     });
   } catch (err) {
-    // restore left the index empty; the file goes (a close would find its stamp current and keep it)
-    log('a store index snapshot could not be read; building the index from the documents', { dir: db.dir, err: String(err) });
-    unusable = true;
+    // restore left the index empty; the file goes (a close would find its stamp current and keep
+    // it), unless only the engine memory's bound kept it out
+    unread = (err as { name?: string })?.name === 'WasmOutOfMemoryError';
+    if (unread)
+      log('a store index snapshot does not fit the engine memory; building the index from the documents', {
+        dir: db.dir,
+        err: String(err),
+        fix: 'a larger SVC_ENGINE_MEMORY_MB reads it; it is kept until this index leaves its own',
+      });
+    else log('a store index snapshot could not be read; building the index from the documents', { dir: db.dir, err: String(err) });
+    unusable = !unread;
   }
   if (restored && changed) {
     try {
@@ -120,7 +134,7 @@ export async function loadIndex(
     index.close();
     throw err;
   }
-  return { index, from: 'documents', replayed: 0 };
+  return { index, from: 'documents', replayed: 0, unread };
 }
 
 /**
@@ -147,7 +161,7 @@ function beginSnapshot(store: OpenStore, log: Log): { taken: Promise<unknown>; d
   const { index, db } = store;
   const point = db.changePoint();
   const stamp = stampOf(db, point);
-  if (index.passageCount === 0 || hasIndexSnapshot(db.dir, stamp)) return undefined;
+  if (index.passageCount === 0 || (!store.snapshotUnread && hasIndexSnapshot(db.dir, stamp))) return undefined;
   const started = performance.now();
   let onTaken!: () => void;
   const taken = new Promise<void>((resolve) => (onTaken = resolve));
@@ -162,6 +176,7 @@ function beginSnapshot(store: OpenStore, log: Log): { taken: Promise<unknown>; d
       log('store index snapshot not written; the next open reads the documents instead', { dir: db.dir, why: failed });
       return;
     }
+    store.snapshotUnread = false;
     log('store index snapshot written', { dir: db.dir, ms: Math.round(performance.now() - started), at: point.at });
     await db.trimChanges(point.at);
   })();
