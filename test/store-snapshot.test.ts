@@ -50,6 +50,27 @@ function restamp(file: string, change: (stamp: Record<string, unknown>) => Recor
 const openedFrom = (lines: Array<Record<string, unknown>>) =>
   lines.filter((l) => l.msg === 'store opened' && l.store === 's').map((l) => l.from);
 
+type Teardown = { teardown(fn: () => unknown): void };
+
+/** A server's data dir holding store s of `docs`, closed (its snapshot left); `dir`: the store's folder. */
+async function closedStore(t: Teardown): Promise<{ dataDir: string; dir: string }> {
+  const first = await startTestServer(t);
+  await first.api.post('/stores', { name: 's' });
+  await first.api.post('/stores/s/documents', { documents: docs });
+  const dir = first.server.services.registry.entry('default', 's').dir;
+  await first.close();
+  return { dataDir: first.dataDir, dir };
+}
+
+/** Store s's database (`dir`) and an engine, in this process, closed when the test ends. */
+async function inProcess(t: Teardown, dir: string) {
+  const db = StoreDb.open(dir);
+  t.teardown(() => db.close());
+  const engine = await loadEngine({ model: readModelFolder(defaultModelUri()), threads: 1 });
+  t.teardown(() => engine.close());
+  return { db, engine };
+}
+
 t.test('a store opens from the index it left when it closed, and answers as before', async (t) => {
   const first = await startTestServer(t);
   await first.api.post('/stores', { name: 's' });
@@ -257,11 +278,8 @@ t.test('a store quiet for SVC_SNAPSHOT_QUIET_S leaves its index in the backgroun
 t.test(
   'a snapshot of other encodings, or that does not hold the database documents after the changes since it, is dropped and the index built',
   async (t) => {
-    const first = await startTestServer(t);
-    await first.api.post('/stores', { name: 's' });
-    await first.api.post('/stores/s/documents', { documents: docs });
-    const dir = first.server.services.registry.entry('default', 's').dir;
-    await first.close();
+    const first = await closedStore(t);
+    const dir = first.dir;
     // a database from before the change log, with three documents fewer than the snapshot: the log cannot tell
     const snap = path.join(dir, 'index.snap');
     const kept = fs.readFileSync(snap);
@@ -300,17 +318,10 @@ t.test(
 );
 
 t.test('a snapshot the changes since cannot be applied to is left, and the index built from the documents', async (t) => {
-  const first = await startTestServer(t);
-  await first.api.post('/stores', { name: 's' });
-  await first.api.post('/stores/s/documents', { documents: docs });
-  const dir = first.server.services.registry.entry('default', 's').dir;
-  await first.close();
-  const db = StoreDb.open(dir);
-  t.teardown(() => db.close());
+  const { dir } = await closedStore(t);
+  const { db, engine } = await inProcess(t, dir);
   const encoding = db.getEncoding('v1')!;
   await db.writeDocs([{ id: 'v0', text: 'changed', metadata: {}, n_tokens: 1, encoding }]);
-  const engine = await loadEngine({ model: readModelFolder(defaultModelUri()), threads: 1 });
-  t.teardown(() => engine.close());
   const lines: string[] = [];
   const log = (msg: string) => void lines.push(msg);
 
@@ -339,16 +350,9 @@ t.test('a snapshot the changes since cannot be applied to is left, and the index
 });
 
 t.test('a snapshot the engine memory has no room for is kept for a larger bound, and replaced by the index built instead', async (t) => {
-  const first = await startTestServer(t);
-  await first.api.post('/stores', { name: 's' });
-  await first.api.post('/stores/s/documents', { documents: docs });
-  const dir = first.server.services.registry.entry('default', 's').dir;
-  await first.close();
+  const { dir } = await closedStore(t);
   const snap = path.join(dir, 'index.snap');
-  const db = StoreDb.open(dir);
-  t.teardown(() => db.close());
-  const engine = await loadEngine({ model: readModelFolder(defaultModelUri()), threads: 1 });
-  t.teardown(() => engine.close());
+  const { db, engine } = await inProcess(t, dir);
   const lines: Array<{ msg: string; fields?: Record<string, unknown> }> = [];
   const log = (msg: string, fields?: Record<string, unknown>) => void lines.push({ msg, fields });
 
