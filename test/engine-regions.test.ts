@@ -106,3 +106,40 @@ t.test('a store spread over regions answers as one in the kernels memory', async
   );
   t.same(await answers(back), await answers(a), 'the same answers from the snapshot');
 });
+
+t.test('a snapshot reads back into as few regions as its images pack into, whatever their order', async (t) => {
+  const KiB = 1024;
+  // two small images, then two large ones: in stream order the small ones share a region and each
+  // large one takes one more; the largest first, each large one has room beside a small one
+  const sizes = [70, 70, 120, 120];
+  const from = await loadEngine({ model, threads: 1 });
+  const into = await loadEngine({ model, threads: 1, mainImageBytes: 0, regionBytes: 256 * KiB });
+  t.teardown(() => Promise.all([from.close(), into.close()]));
+  const index = from.createIndex({ compactWhenIdle: false }) as MemoryStoreIndex;
+  t.teardown(() => index.close());
+  let at = 0;
+  for (const n of sizes) {
+    index.apply(await from.encode(docs.slice(at, at + n).map((d) => ({ ...d, metadata: {} }))));
+    at += n;
+  }
+  t.equal(index.segmentCount, sizes.length, 'one segment a batch');
+  const images = index.snapshot().segments.map((s) => s.nRows);
+  t.ok(images[0] < images[2], `segments of ${images.join(', ')} rows`);
+  const chunks: Uint8Array[] = [];
+  await index.persist(async (c) => {
+    chunks.push(c.slice());
+  });
+  const bytes = Buffer.concat(chunks);
+  let read = 0;
+  const back = into.createIndex() as MemoryStoreIndex;
+  t.teardown(() => back.close());
+  t.ok(
+    back.restore((buf) => {
+      buf.set(bytes.subarray(read, read + buf.length));
+      read += buf.length;
+    }),
+    'the snapshot reads back',
+  );
+  t.equal(into.memory.regions - 1, 2, 'into two regions past the kernels memory');
+  t.same(await answers(back), await answers(index), 'and answers as the store it was taken from');
+});

@@ -102,6 +102,23 @@ export async function writeIndex(
 }
 
 /**
+ * A block for each segment's image (`allocated` lists them as they are taken), taken before any is
+ * read and the largest first: a first fit in decreasing size packs the regions (runtime/regions.ts)
+ * as tightly as the sizes allow. In stream order, a store at the engine memory's bound could need a
+ * region more than the store the snapshot was taken from (two small images sharing one region,
+ * then two large ones a region each, where each large one had room beside a small one).
+ */
+function imageBlocks(images: BlockSpace['images'], segments: IndexHeader['segments'], allocated: number[]): number[] {
+  const order = segments.map((_, i) => i).sort((a, b) => segments[b].block - segments[a].block || a - b);
+  const bases = new Array<number>(segments.length);
+  for (const i of order) {
+    bases[i] = images.alloc(segments[i].block);
+    allocated.push(bases[i]);
+  }
+  return bases;
+}
+
+/**
  * Reads an index's state into newly allocated blocks of `space` (each segment's tie keys derived
  * from the document table's id hashes, not stored); undefined (nothing read past the
  * header, nothing allocated) when the stream is of another format or was built by another model.
@@ -124,16 +141,12 @@ export function readIndex(
     read(heap.views.u8At(ptr, bytes));
     return ptr;
   };
-  const image = (bytes: number) => {
-    const addr = images.alloc(bytes);
-    imagesAllocated.push(addr);
-    read(images.u8At(addr, bytes));
-    return addr;
-  };
   try {
-    const segments = header.segments.map(({ nRows, liveRows, block: bytes }): Segment => {
+    const bases = imageBlocks(images, header.segments, imagesAllocated);
+    const segments = header.segments.map(({ nRows, liveRows, block: bytes }, i): Segment => {
       const [deadBytes, keyBytes] = rowBlockBytes(nRows);
-      const base = image(bytes);
+      const base = bases[i];
+      read(images.u8At(base, bytes));
       const dead = block(deadBytes);
       // the tie keys are not written: derived below from the table's id hashes
       const keys = heap.alloc(keyBytes);
