@@ -107,7 +107,7 @@ t.test('a store spread over regions answers as one in the kernels memory', async
   t.same(await answers(back), await answers(a), 'the same answers from the snapshot');
 });
 
-t.test('a snapshot reads back into as few regions as its images pack into, whatever their order', async (t) => {
+t.test('a snapshot reads its images back largest first: two regions where the order they were made in needs three', async (t) => {
   const KiB = 1024;
   // two small images, then two large ones: in stream order the small ones share a region and each
   // large one takes one more; the largest first, each large one has room beside a small one

@@ -103,8 +103,8 @@ export async function writeIndex(
 
 /**
  * A block for each segment's image (`allocated` lists them as they are taken), taken before any is
- * read and the largest first: a first fit in decreasing size packs the regions (runtime/regions.ts)
- * as tightly as the sizes allow. In stream order, a store at the engine memory's bound could need a
+ * read and the largest first, a first fit in decreasing size over the regions (runtime/regions.ts).
+ * In stream order, a store at the engine memory's bound could need a
  * region more than the store the snapshot was taken from (two small images sharing one region,
  * then two large ones a region each, where each large one had room beside a small one).
  */
