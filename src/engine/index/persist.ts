@@ -104,9 +104,9 @@ export async function writeIndex(
 /**
  * A block for each segment's image (`allocated` lists them as they are taken), taken before any is
  * read and the largest first, a first fit in decreasing size over the regions (runtime/regions.ts).
- * In stream order, a store at the engine memory's bound could need a
- * region more than the store the snapshot was taken from (two small images sharing one region,
- * then two large ones a region each, where each large one had room beside a small one).
+ * In stream order, a store at the engine memory's bound could need a region more than the store
+ * the snapshot was taken from (two small images sharing one region, then two large ones a region
+ * each, where each large one had room beside a small one).
  */
 function imageBlocks(images: BlockSpace['images'], segments: IndexHeader['segments'], allocated: number[]): number[] {
   const order = segments.map((_, i) => i).sort((a, b) => segments[b].block - segments[a].block || a - b);
