@@ -410,7 +410,8 @@ t.test(
     const refused = await small.api.raw('POST', '/stores/s/search', query);
     t.equal(refused.status, 507, 'a search of it is refused');
     t.equal(refused.body.error.type, 'engine_memory_full');
-    t.match(refused.body.error.fix, /SVC_ENGINE_MEMORY_MB/);
+    t.match(refused.body.error.message, /cannot hold the index of store 's' to open it/);
+    t.match(refused.body.error.fix, /SVC_ENGINE_MEMORY_MB.*kept/);
     t.ok(
       log.lines.some((l) => String(l.msg).startsWith('a store index snapshot does not fit the engine memory')),
       'the log says the snapshot does not fit',

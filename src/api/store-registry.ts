@@ -111,7 +111,7 @@ export class StoreRegistry {
       store = entry.open ?? (await entry.opening!);
     } catch (err) {
       this.unlease(entry, epoch, touch);
-      throw err;
+      throw openFailure(err, entry.meta.name);
     }
     let held = true;
     return {
@@ -399,4 +399,16 @@ export class StoreRegistry {
     for (const entry of this.draining) await this.disposeRetired(entry);
     this.draining.clear();
   }
+}
+
+/** What a request gets when the store it names could not open: a store the engine memory cannot hold is a 507 that says so (its data is kept). */
+function openFailure(err: unknown, store: string): unknown {
+  if ((err as { name?: string })?.name !== 'WasmOutOfMemoryError') return err;
+  return new ApiError(
+    'engine_memory_full',
+    `the engine's memory (SVC_ENGINE_MEMORY_MB) cannot hold the index of store '${store}' to open it`,
+    {
+      fix: 'Raise SVC_ENGINE_MEMORY_MB on a server with the memory, or delete or close other stores (SVC_STORE_IDLE_S), then retry; the store, its documents and its index snapshot are kept.',
+    },
+  );
 }

@@ -62,7 +62,7 @@ export class ServiceUnavailableError extends errorClass('service_unavailable', 5
 /** The server's data dir is full (507) or cannot be written (503); nothing of the request was written. */
 export class StorageFullError extends errorClass('storage_full', 507) {}
 export class StorageUnavailableError extends errorClass('storage_unavailable', 503) {}
-/** The server's engine memory (SVC_ENGINE_MEMORY_MB) cannot hold the store's index with the request's documents; nothing was written. */
+/** The server's engine memory (SVC_ENGINE_MEMORY_MB) cannot hold the store's index with the request's documents (nothing was written), or cannot open the store. */
 export class EngineMemoryFullError extends errorClass('engine_memory_full', 507) {}
 /** A cluster (docs/cluster.md) could not take the request: no JetStream quorum, or no live node holds the store. */
 export class ClusterUnavailableError extends errorClass('cluster_unavailable', 503) {}
