@@ -89,7 +89,8 @@ export const ERRORS = {
   },
   engine_memory_full: {
     status: 507,
-    description: "The engine's memory (SVC_ENGINE_MEMORY_MB) cannot hold the open stores' indexes with this request's documents, or the index of the closed store it names",
+    description:
+      "The engine's memory (SVC_ENGINE_MEMORY_MB) cannot hold the open stores' indexes with this request's documents, or the index of the closed store it names",
     fix: 'Delete documents or stores that are no longer needed, raise SVC_ENGINE_MEMORY_MB on a server with the memory, or put stores on another server; nothing of this request was written.',
   },
   storage_unavailable: {
