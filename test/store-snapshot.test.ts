@@ -11,6 +11,7 @@ import { open } from 'lmdb';
 import t from 'tap';
 import { Mutex } from '../src/api/mutex.js';
 import type { OpenStore } from '../src/api/store-entry.js';
+import { StoreRegistry } from '../src/api/store-registry.js';
 import { leaveSnapshot, loadIndex } from '../src/api/store-snapshot.js';
 import { defaultModelUri, ENGINE_MEMORY_MB } from '../src/config.js';
 import { loadEngine } from '../src/engine/index.js';
@@ -394,6 +395,11 @@ t.test(
     for (let i = 0; i < pool.length; i += 1000) {
       await first.api.post('/stores/s/documents', { documents: pool.slice(i, i + 1000).map((d) => ({ id: d.id, text: d.text })) });
     }
+    await first.api.post('/stores', { name: 'other' });
+    // a store the small bound holds, whose index is more than OPEN.retryFreedBytes (store-registry.ts)
+    for (let i = 0; i < 20000; i += 1000) {
+      await first.api.post('/stores/other/documents', { documents: pool.slice(i, i + 1000).map((d) => ({ id: d.id, text: d.text })) });
+    }
     const query = { query: pool[0].text.split('\n')[0], max_results: 5 };
     const before = untimed(await first.api.post('/stores/s/search', query));
     const dir = first.server.services.registry.entry('default', 's').dir;
@@ -407,17 +413,40 @@ t.test(
       logger: log.logger,
       env: { SVC_ENGINE_MEMORY_MB: String(ENGINE_MEMORY_MB.min) },
     });
-    const refused = await small.api.raw('POST', '/stores/s/search', query);
-    t.equal(refused.status, 507, 'a search of it is refused');
-    t.equal(refused.body.error.type, 'engine_memory_full');
-    t.match(refused.body.error.message, /cannot hold the index of store 's' to open it/);
-    t.match(refused.body.error.fix, /SVC_ENGINE_MEMORY_MB.*kept/);
-    t.ok(
-      log.lines.some((l) => String(l.msg).startsWith('a store index snapshot does not fit the engine memory')),
-      'the log says the snapshot does not fit',
-    );
+    const tries = (lines: Array<{ msg?: unknown }>) =>
+      lines.filter((l) => String(l.msg).startsWith('a store index snapshot does not fit the engine memory')).length;
+    t.equal(tries(log.lines), 1, 'the warm-up tried to open the largest store, and the log says its snapshot does not fit');
+    for (const n of [1, 2]) {
+      const refused = await small.api.raw('POST', '/stores/s/search', query);
+      t.equal(refused.status, 507, `search ${n} of it is refused`);
+      t.equal(refused.body.error.type, 'engine_memory_full');
+      t.match(refused.body.error.message, /cannot hold the index of store 's' to open it/);
+      t.match(refused.body.error.fix, /SVC_ENGINE_MEMORY_MB.*kept/);
+    }
+    t.equal(tries(log.lines), 1, 'at once: the store is not opened again while the engine memory holds as much');
     await small.close();
     t.ok(fs.existsSync(snap), 'the snapshot is kept');
+
+    // in process, the same bound: tried again once the engine's memory holds less (a store closed)
+    const engine = await loadEngine({
+      model: readModelFolder(defaultModelUri()),
+      threads: 1,
+      memoryBytes: ENGINE_MEMORY_MB.min * 2 ** 20,
+    });
+    t.teardown(() => engine.close());
+    const lines: Array<{ msg: string }> = [];
+    const registry = new StoreRegistry(first.dataDir, engine, (msg) => void lines.push({ msg }));
+    await registry.loadAll();
+    const other = await registry.acquire('default', 'other');
+    const refusal = { name: 'ApiError', type: 'engine_memory_full' };
+    await t.rejects(registry.acquire('default', 's'), refusal);
+    await t.rejects(registry.acquire('default', 's'), refusal);
+    t.equal(tries(lines), 1, 'refused once opened, then at once');
+    other.release();
+    t.equal(await registry.closeIdle(0), 1, 'the other store closes');
+    await t.rejects(registry.acquire('default', 's'), refusal);
+    t.equal(tries(lines), 2, 'then tried again');
+    await registry.closeAll();
 
     log = logCapture();
     const large = await startTestServer(t, { dataDir: first.dataDir, logger: log.logger });

@@ -47,6 +47,8 @@ export interface StoreEntry {
   deleted: boolean;
   /** the bytes of its data file its database held mapped in when it was found to be too many: it is reopened once no lease holds it */
   remapDue?: number;
+  /** its last open failed for the engine memory: the bytes the engine held then, and the error (store-registry.ts acquire) */
+  openRefused?: { held: number; err: unknown };
 }
 
 /** A store held open for one request: release it when the request is done (its response written). */

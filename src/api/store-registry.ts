@@ -15,7 +15,9 @@
 // goes away, and the requests that held it then finish on it (the last one closes it and removes its
 // files); stores of one project are invisible to another (lookups are always by project); a store is
 // reachable only once its encodings were made by the loaded model's encoder and this version's text
-// analysis (store-open.ts re-encodes it at start otherwise, while the server answers 503 `starting`).
+// analysis (store-open.ts re-encodes it at start otherwise, while the server answers 503 `starting`);
+// a store the engine memory could not hold to open is refused at once (507) until the engine's
+// blocks held fell by OPEN.retryFreedBytes, not opened again by every request that names it.
 import type { Engine } from '../engine/index.js';
 import { ApiError } from '../errors.js';
 import {
@@ -35,6 +37,16 @@ import { StoreMaintenance } from './store-maintenance.js';
 import { openStore, readEntry, shutStore } from './store-open.js';
 
 export type { Lease, OpenStore, StoreEntry } from './store-entry.js';
+
+const OPEN = {
+  /**
+   * A store the engine memory could not hold to open is tried again once the engine holds this
+   * many bytes fewer than after the refusal (a store closed or deleted, say): a failed open of
+   * a large store reads its snapshot and builds its index before it fails, for minutes at ten
+   * million passages. Above the jitter of other stores' merges and searches' scratch.
+   */
+  retryFreedBytes: 16 * 2 ** 20,
+} as const;
 
 class ProjectStores {
   readonly byId = new Map<string, StoreEntry>();
@@ -104,9 +116,22 @@ export class StoreRegistry {
     let store: OpenStore;
     try {
       if (!entry.opening && !entry.open) {
-        entry.opening = openStore(this.engine, project, entry, this.log).finally(() => {
-          entry.opening = undefined;
-        });
+        const refused = entry.openRefused;
+        if (refused && this.heldBytes() > refused.held - OPEN.retryFreedBytes) throw refused.err;
+        entry.opening = openStore(this.engine, project, entry, this.log)
+          .then(
+            (store) => {
+              entry.openRefused = undefined;
+              return store;
+            },
+            (err) => {
+              if (isOutOfMemory(err)) entry.openRefused = { held: this.heldBytes(), err };
+              throw err;
+            },
+          )
+          .finally(() => {
+            entry.opening = undefined;
+          });
       }
       store = entry.open ?? (await entry.opening!);
     } catch (err) {
@@ -122,6 +147,12 @@ export class StoreRegistry {
         this.unlease(entry, epoch, touch);
       },
     };
+  }
+
+  /** The engine's blocks in use but those let go of (a failed open's, freed as its tasks in flight end). */
+  private heldBytes(): number {
+    const { allocated, retired } = this.engine.memory;
+    return allocated - retired;
   }
 
   private unlease(entry: StoreEntry, epoch: number, touch: boolean): void {
@@ -403,7 +434,7 @@ export class StoreRegistry {
 
 /** What a request gets when the store it names could not open: a store the engine memory cannot hold is a 507 that says so (its data is kept). */
 function openFailure(err: unknown, store: string): unknown {
-  if ((err as { name?: string })?.name !== 'WasmOutOfMemoryError') return err;
+  if (!isOutOfMemory(err)) return err;
   return new ApiError(
     'engine_memory_full',
     `the engine's memory (SVC_ENGINE_MEMORY_MB) cannot hold the index of store '${store}' to open it`,
@@ -411,4 +442,8 @@ function openFailure(err: unknown, store: string): unknown {
       fix: 'Raise SVC_ENGINE_MEMORY_MB on a server with the memory, or delete or close other stores (SVC_STORE_IDLE_S), then retry; the store, its documents and its index snapshot are kept.',
     },
   );
+}
+
+function isOutOfMemory(err: unknown): boolean {
+  return (err as { name?: string })?.name === 'WasmOutOfMemoryError';
 }

@@ -108,6 +108,7 @@ class SvcEngine implements Engine {
       reserved: sum((x) => x.s.capacity),
       written: sum((x) => x.idle + x.s.bytesInUse),
       allocated: sum((x) => x.s.bytesInUse),
+      retired: sum((x) => x.s.bytesRetired),
       limit: images.maxBytes,
       regions: images.heaps.length,
       relocations: pool.relocations,

@@ -145,6 +145,8 @@ export interface EngineMemory {
   written: number;
   /** live blocks: every open store's index, the model's tables and searches' scratch */
   allocated: number;
+  /** of `allocated`, blocks let go of (a closed index's, say) and freed once the tasks in flight that may read them end */
+  retired: number;
   /** the most they may span in all (SVC_ENGINE_MEMORY_MB, or REGIONS.defaultShare of the process's memory bound, at least 4 GiB) */
   limit: number;
   /** memories the engine holds: 1 (the kernels') until segment images spill past it (REGIONS) */
