@@ -71,6 +71,30 @@ async function answers(index: MemoryStoreIndex): Promise<unknown[]> {
   return out;
 }
 
+/** `index`'s snapshot read back into a new index of `engine` (closed when the test ends). */
+async function readBack(
+  t: { teardown(f: () => void): void; ok(v: unknown, m: string): void },
+  index: MemoryStoreIndex,
+  engine: Engine,
+): Promise<MemoryStoreIndex> {
+  const chunks: Uint8Array[] = [];
+  await index.persist(async (c) => {
+    chunks.push(c.slice());
+  });
+  const bytes = Buffer.concat(chunks);
+  let at = 0;
+  const back = engine.createIndex() as MemoryStoreIndex;
+  t.teardown(() => back.close());
+  t.ok(
+    back.restore((into) => {
+      into.set(bytes.subarray(at, at + into.length));
+      at += into.length;
+    }),
+    'the snapshot reads back',
+  );
+  return back;
+}
+
 const settled = async (index: MemoryStoreIndex) => {
   while (!index.settled) await new Promise((r) => setTimeout(r, 50));
 };
@@ -89,21 +113,7 @@ t.test('a store spread over regions answers as one in the kernels memory', async
   for (const index of [a, b]) for (const id of gone) index.remove(id);
   t.same(await answers(b), await answers(a), 'the same answers with a third deleted');
   // a snapshot written from the regions and read back into them
-  const chunks: Uint8Array[] = [];
-  await b.persist(async (c) => {
-    chunks.push(c.slice());
-  });
-  const bytes = Buffer.concat(chunks);
-  let at = 0;
-  const back = spread.createIndex() as MemoryStoreIndex;
-  t.teardown(() => back.close());
-  t.ok(
-    back.restore((into) => {
-      into.set(bytes.subarray(at, at + into.length));
-      at += into.length;
-    }),
-    'the snapshot reads back',
-  );
+  const back = await readBack(t, b, spread);
   t.same(await answers(back), await answers(a), 'the same answers from the snapshot');
 });
 
@@ -125,21 +135,7 @@ t.test('a snapshot reads its images back largest first: two regions where the or
   t.equal(index.segmentCount, sizes.length, 'one segment a batch');
   const images = index.snapshot().segments.map((s) => s.nRows);
   t.ok(images[0] < images[2], `segments of ${images.join(', ')} rows`);
-  const chunks: Uint8Array[] = [];
-  await index.persist(async (c) => {
-    chunks.push(c.slice());
-  });
-  const bytes = Buffer.concat(chunks);
-  let read = 0;
-  const back = into.createIndex() as MemoryStoreIndex;
-  t.teardown(() => back.close());
-  t.ok(
-    back.restore((buf) => {
-      buf.set(bytes.subarray(read, read + buf.length));
-      read += buf.length;
-    }),
-    'the snapshot reads back',
-  );
+  const back = await readBack(t, index, into);
   t.equal(into.memory.regions - 1, 2, 'into two regions past the kernels memory');
   t.same(await answers(back), await answers(index), 'and answers as the store it was taken from');
 });
