@@ -11,6 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
+import { isOutOfEngineMemory } from '../engine/index.js';
 import { ApiError } from '../errors.js';
 import { StorageError } from '../store/index.js';
 import { type AuthOptions, assertMetricsKey } from './auth.js';
@@ -47,7 +48,7 @@ function classify(err: unknown): ApiError | undefined {
         : `the data dir (SVC_DATA_DIR) cannot be written (${err.code})`;
     return new ApiError(err.fault === 'full' ? 'storage_full' : 'storage_unavailable', `${what}; nothing of this request was written`);
   }
-  if (e?.name === 'WasmOutOfMemoryError') {
+  if (isOutOfEngineMemory(err)) {
     return new ApiError('engine_memory_full', "the engine's memory cannot hold the store's index with this request's documents");
   }
   if (e?.name === 'PoolBusyError') {

@@ -18,7 +18,7 @@
 // analysis (store-open.ts re-encodes it at start otherwise, while the server answers 503 `starting`);
 // a store the engine memory could not hold to open is refused at once (507) until the engine's
 // blocks held fell by OPEN.retryFreedBytes, not opened again by every request that names it.
-import type { Engine } from '../engine/index.js';
+import { type Engine, isOutOfEngineMemory } from '../engine/index.js';
 import { ApiError } from '../errors.js';
 import {
   compactStore,
@@ -118,20 +118,9 @@ export class StoreRegistry {
       if (!entry.opening && !entry.open) {
         const refused = entry.openRefused;
         if (refused && this.heldBytes() > refused.held - OPEN.retryFreedBytes) throw refused.err;
-        entry.opening = openStore(this.engine, project, entry, this.log)
-          .then(
-            (store) => {
-              entry.openRefused = undefined;
-              return store;
-            },
-            (err) => {
-              if (isOutOfMemory(err)) entry.openRefused = { held: this.heldBytes(), err };
-              throw err;
-            },
-          )
-          .finally(() => {
-            entry.opening = undefined;
-          });
+        entry.opening = this.open(project, entry).finally(() => {
+          entry.opening = undefined;
+        });
       }
       store = entry.open ?? (await entry.opening!);
     } catch (err) {
@@ -147,6 +136,18 @@ export class StoreRegistry {
         this.unlease(entry, epoch, touch);
       },
     };
+  }
+
+  /** Opens a closed store, remembering a refusal for the engine memory (entry.openRefused) until an open succeeds. */
+  private async open(project: string, entry: StoreEntry): Promise<OpenStore> {
+    try {
+      const store = await openStore(this.engine, project, entry, this.log);
+      entry.openRefused = undefined;
+      return store;
+    } catch (err) {
+      if (isOutOfEngineMemory(err)) entry.openRefused = { held: this.heldBytes(), err };
+      throw err;
+    }
   }
 
   /** The engine's blocks in use but those let go of (a failed open's, freed as its tasks in flight end). */
@@ -434,7 +435,7 @@ export class StoreRegistry {
 
 /** What a request gets when the store it names could not open: a store the engine memory cannot hold is a 507 that says so (its data is kept). */
 function openFailure(err: unknown, store: string): unknown {
-  if (!isOutOfMemory(err)) return err;
+  if (!isOutOfEngineMemory(err)) return err;
   return new ApiError(
     'engine_memory_full',
     `the engine's memory (SVC_ENGINE_MEMORY_MB) cannot hold the index of store '${store}' to open it`,
@@ -442,8 +443,4 @@ function openFailure(err: unknown, store: string): unknown {
       fix: 'Raise SVC_ENGINE_MEMORY_MB on a server with the memory, or delete or close other stores (SVC_STORE_IDLE_S), then retry; the store, its documents and its index snapshot are kept.',
     },
   );
-}
-
-function isOutOfMemory(err: unknown): boolean {
-  return (err as { name?: string })?.name === 'WasmOutOfMemoryError';
 }

@@ -10,7 +10,7 @@
 // text analysis: a re-encode leaves it unread); the change log is trimmed only up to a snapshot on disk;
 // a snapshot that does not fit the engine memory is never removed for it (a larger bound reads it),
 // only replaced by the next snapshot of the index built instead.
-import type { StoreIndex } from '../engine/index.js';
+import { isOutOfEngineMemory, type StoreIndex } from '../engine/index.js';
 import {
   type Changed,
   type ChangePoint,
@@ -90,7 +90,7 @@ export async function loadIndex(
   } catch (err) {
     // restore left the index empty; the file goes (a close would find its stamp current and keep
     // it), unless only the engine memory's bound kept it out
-    unread = (err as { name?: string })?.name === 'WasmOutOfMemoryError';
+    unread = isOutOfEngineMemory(err);
     if (unread)
       log('a store index snapshot does not fit the engine memory; building the index from the documents', {
         dir: db.dir,

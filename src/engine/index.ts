@@ -54,8 +54,9 @@ export {
   thetaOf,
 } from './ranking/index.js';
 export type { EngineRuntime } from './runtime/index.js';
+// What the service tells apart among the engine's errors.
 // The runtime, for training's own kernels (the dense encoder's fitting) and benchmarks.
-export { createEngineRuntime } from './runtime/index.js';
+export { createEngineRuntime, isOutOfEngineMemory } from './runtime/index.js';
 // Text: the tokenizer and term ids shared by the index, the reader and training; a document's title.
 export {
   countScripts,

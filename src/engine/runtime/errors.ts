@@ -21,6 +21,11 @@ export class WasmOutOfMemoryError extends Error {
   }
 }
 
+/** Whether `err` says the engine's memory had no room (by name, so that any copy of the error counts). */
+export function isOutOfEngineMemory(err: unknown): boolean {
+  return (err as { name?: string } | undefined)?.name === 'WasmOutOfMemoryError';
+}
+
 export class InvalidPointerError extends Error {
   readonly code = 'ERR_INVALID_POINTER';
   override name = 'InvalidPointerError';
