@@ -155,7 +155,7 @@ async function searchAll(base: string) {
 
 /**
  * A server started again on `dataDir`: time to ready, the first search (it opens the store), how
- * long the engine then runs tasks (the load's merges), RSS, and the queries searched again.
+ * long the engine then runs tasks (the load's merges), its segments and memories, RSS, and the queries searched again.
  */
 async function reopen(dataDir: string): Promise<Record<string, unknown>> {
   const server = await serve(BUILD, dataDir, serverEnv, args.nodeArgs);
@@ -163,11 +163,14 @@ async function reopen(dataDir: string): Promise<Record<string, unknown>> {
   const first = await searchOnce(server.base, queries[0].query);
   const rssOpenedBytes = rssMiB(pid) * 2 ** 20;
   const quietSeconds = await waitQuiet(server.base, args.settleMs);
-  const segments = (await scrape(server.base)).get(`svc_store_segments${LABEL}`);
+  const metrics = await scrape(server.base);
+  const segments = metrics.get(`svc_store_segments${LABEL}`);
+  const regions = metrics.get('svc_engine_memory_regions');
   const { engine, roundTrip, allGold10, answersDigest, slowest } = await searchAll(server.base);
   const out = {
     answersDigest,
     segments,
+    regions,
     slowest,
     readyMs: server.readyMs,
     firstSearchMs: first.ms,

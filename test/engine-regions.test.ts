@@ -38,6 +38,21 @@ t.test('images go to the main memory up to its share, then to regions, up to the
   t.throws(() => space.free(9 * REGION_SPAN), /no region/, 'an address in no region');
 });
 
+t.test('an image that fits the share of the main memory goes there, whether or not regions were made', async (t) => {
+  const MiB = 2 ** 20;
+  const main = new WasmHeap(createSharedMemory(), { heapBase: 1024, maxBytes: 16 * MiB });
+  const space = new ImageSpace(main, { maxBytes: 40 * MiB, regionBytes: 8 * MiB, mainImageBytes: 8 * MiB });
+  const a = space.alloc(6 * MiB);
+  t.equal(regionOf(a), 0, 'the main memory takes the first image');
+  t.equal(regionOf(space.alloc(5 * MiB)), 1, 'one past its share goes to a region');
+  t.equal(space.bytesAvailable, (2 + 3 + 16) * MiB, 'room: the share left in the main memory, the region and the bound');
+  t.equal(regionOf(space.alloc(MiB)), 0, 'a smaller image after it still goes to the main memory');
+  t.equal(regionOf(space.alloc(2 * MiB)), 1, 'and one that does not fit the share left, to the region');
+  space.free(a);
+  t.equal(regionOf(space.alloc(6 * MiB)), 0, 'room a freed image left in the main memory is taken again');
+  t.equal(space.heaps.length, 2, 'no region more than needed');
+});
+
 t.test('a bound of one memory keeps every image in it', async (t) => {
   const MiB = 2 ** 20;
   const main = new WasmHeap(createSharedMemory(), { heapBase: 1024, maxBytes: 16 * MiB });

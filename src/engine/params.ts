@@ -352,10 +352,10 @@ export const MEMORY = {
 } as const;
 
 /**
- * Regions of memory past the kernels' own (runtime/regions.ts): segment images go to the main
- * memory while its images are under mainShare of its bound (the rest is the room of every task's
- * scratch, the dead flags and the tie keys), then to further memories of at most 4 GiB each,
- * created as needed. SVC_ENGINE_MEMORY_MB bounds them all
+ * Regions of memory past the kernels' own (runtime/regions.ts): a segment image goes to the main
+ * memory when the memory then holds at most mainShare of its bound in all (the rest is the room of
+ * every task's scratch), else to further memories of at most 4 GiB each, created as needed, and
+ * this whether or not regions were made before. SVC_ENGINE_MEMORY_MB bounds them all
  * together; by default they may span defaultShare of the process's memory bound
  * (src/memory-limit.ts), and never less than one memory's 4 GiB.
  */

@@ -1,6 +1,6 @@
 // Where segment images live (main thread): the engine's main memory (region 0: the kernels'
-// memory, with the model, every task's scratch, the dead flags and tie keys) and, once it holds its
-// share of images, further shared memories of at most 4 GiB each (regions 1, 2, ...), so that one
+// memory, with the model, every task's scratch, the dead flags and tie keys) up to its share of
+// images, and further shared memories of at most 4 GiB each (regions 1, 2, ...), so that one
 // store's index is not bounded by one WebAssembly memory. No kernel runs on a region past 0: the
 // ops read its images through typed views, and a search copies a term's postings into region 0 to
 // scan them there (ranking/corpus-scan.ts), beside the rows' lengths kept there (index
@@ -64,14 +64,23 @@ export class ImageSpace {
   }
 
   /**
-   * A block for an image: in the main memory until it holds mainImageBytes (or, where the bound
-   * leaves no room for another memory, as far as it goes), then in the first region with room, else
-   * in a new region; WasmOutOfMemoryError when the regions' bound leaves no room.
+   * A block for an image: in the main memory while it holds at most mainImageBytes with it (or,
+   * where the bound leaves no room for another memory, as far as it goes), whether or not regions
+   * were made; else in the first region with room, else in a new region; WasmOutOfMemoryError when
+   * the regions' bound leaves no room. So an image smaller than the last one placed may still go to
+   * the main memory (where the kernels read it without a copy), and room a freed image left there
+   * is taken again.
    */
   alloc(bytes: number): number {
     const main = this.main;
-    const roomForRegions = this.maxBytes > this.reservedBytes;
-    if (this.heaps.length === 1 && (!roomForRegions || main.bytesInUse + bytes <= this.mainImageBytes)) return main.alloc(bytes);
+    if (this.heaps.length === 1 && this.maxBytes <= this.reservedBytes) return main.alloc(bytes);
+    if (main.bytesInUse + bytes <= this.mainImageBytes) {
+      try {
+        return main.alloc(bytes);
+      } catch (err) {
+        if (!(err instanceof WasmOutOfMemoryError)) throw err;
+      }
+    }
     for (let r = 1; r < this.heaps.length; r++) {
       const heap = this.heaps[r];
       if (heap.bytesAvailable < bytes) continue;
@@ -151,7 +160,8 @@ export class ImageSpace {
   /** Bytes images may still take (as alloc() places them): room in the memories there are, and in those the bound leaves. */
   get bytesAvailable(): number {
     const spare = Math.max(0, this.maxBytes - this.reservedBytes);
-    if (this.heaps.length > 1) return this.heaps.slice(1).reduce((n, h) => n + h.bytesAvailable, 0) + spare;
-    return spare > 0 ? Math.max(0, this.mainImageBytes - this.main.bytesInUse) + spare : this.main.bytesAvailable;
+    if (this.heaps.length === 1 && spare === 0) return this.main.bytesAvailable;
+    const mainRoom = Math.min(Math.max(0, this.mainImageBytes - this.main.bytesInUse), this.main.bytesAvailable);
+    return mainRoom + this.heaps.slice(1).reduce((n, h) => n + h.bytesAvailable, 0) + spare;
   }
 }
