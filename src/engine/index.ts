@@ -54,8 +54,8 @@ export {
   thetaOf,
 } from './ranking/index.js';
 export type { EngineRuntime } from './runtime/index.js';
-// What the service tells apart among the engine's errors.
-// The runtime, for training's own kernels (the dense encoder's fitting) and benchmarks.
+// The runtime, for training's own kernels (the dense encoder's fitting) and benchmarks; and the
+// test the service tells the engine memory's refusal apart by.
 export { createEngineRuntime, isOutOfEngineMemory } from './runtime/index.js';
 // Text: the tokenizer and term ids shared by the index, the reader and training; a document's title.
 export {

@@ -73,8 +73,8 @@ export class ImageSpace {
    */
   alloc(bytes: number): number {
     const main = this.main;
-    if (this.heaps.length === 1 && this.maxBytes <= this.reservedBytes) return main.alloc(bytes);
-    if (main.bytesInUse + bytes <= this.mainImageBytes) {
+    if (this.oneMemoryOnly) return main.alloc(bytes);
+    if (bytes <= this.mainShareLeft) {
       try {
         return main.alloc(bytes);
       } catch (err) {
@@ -159,9 +159,19 @@ export class ImageSpace {
 
   /** Bytes images may still take (as alloc() places them): room in the memories there are, and in those the bound leaves. */
   get bytesAvailable(): number {
+    if (this.oneMemoryOnly) return this.main.bytesAvailable;
     const spare = Math.max(0, this.maxBytes - this.reservedBytes);
-    if (this.heaps.length === 1 && spare === 0) return this.main.bytesAvailable;
-    const mainRoom = Math.min(Math.max(0, this.mainImageBytes - this.main.bytesInUse), this.main.bytesAvailable);
+    const mainRoom = Math.min(this.mainShareLeft, this.main.bytesAvailable);
     return mainRoom + this.heaps.slice(1).reduce((n, h) => n + h.bytesAvailable, 0) + spare;
+  }
+
+  /** No region was made and the bound leaves room for none: every image goes to the main memory, as far as it goes. */
+  private get oneMemoryOnly(): boolean {
+    return this.heaps.length === 1 && this.maxBytes <= this.reservedBytes;
+  }
+
+  /** Bytes of images the main memory may still take under its share (mainImageBytes, counting all it holds). */
+  private get mainShareLeft(): number {
+    return Math.max(0, this.mainImageBytes - this.main.bytesInUse);
   }
 }
