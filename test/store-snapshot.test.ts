@@ -14,6 +14,7 @@ import type { OpenStore } from '../src/api/store-entry.js';
 import { StoreRegistry } from '../src/api/store-registry.js';
 import { leaveSnapshot, loadIndex } from '../src/api/store-snapshot.js';
 import { defaultModelUri, ENGINE_MEMORY_MB } from '../src/config.js';
+import type { MemoryStoreIndex } from '../src/engine/index/index.js';
 import { loadEngine } from '../src/engine/index.js';
 import { readModelFolder } from '../src/engine/model/index.js';
 import { WasmOutOfMemoryError } from '../src/engine/runtime/index.js';
@@ -350,6 +351,43 @@ t.test('a snapshot the changes since cannot be applied to is left, and the index
   built.index.close();
 });
 
+t.test('a store whose segments merged since its snapshot leaves a new one when it closes, though nothing was written', async (t) => {
+  // a server closed within a second of five writes: a snapshot of five segments, none merged yet
+  const first = await startTestServer(t);
+  await first.api.post('/stores', { name: 's' });
+  for (let i = 0; i < docs.length; i += 8) await first.api.post('/stores/s/documents', { documents: docs.slice(i, i + 8) });
+  const before = await answers(first.api);
+  const dir = first.server.services.registry.entry('default', 's').dir;
+  await first.close();
+  const { db, engine } = await inProcess(t, dir);
+  const lines: string[] = [];
+  const log = (msg: string) => void lines.push(msg);
+  const read = await loadIndex(() => engine.createIndex(), db, log);
+  t.match(read, { from: 'snapshot', replayed: 0 });
+  const unmerged = read.index.segmentCount;
+  t.ok(unmerged > 1, `the snapshot holds ${unmerged} segments`);
+  const store: OpenStore = { db, index: read.index, lock: new Mutex(), closed: false, snapshotSegments: unmerged };
+  await leaveSnapshot(store, log);
+  t.same(lines, [], 'no new snapshot while the segments are those it holds');
+  // the idle merge after the open
+  const merging = read.index as MemoryStoreIndex;
+  while (!merging.settled || merging.segmentCount === unmerged) await new Promise((r) => setTimeout(r, 50));
+  const merged = read.index.segmentCount;
+  await leaveSnapshot(store, log);
+  t.same(lines, ['store index snapshot written'], `merged into ${merged}: a new snapshot at the same point`);
+  t.equal(store.snapshotSegments, merged);
+  await leaveSnapshot(store, log);
+  t.equal(lines.length, 1, 'and none after it while nothing changes');
+  read.index.close();
+  const again = await loadIndex(() => engine.createIndex(), db, log);
+  t.match(again, { from: 'snapshot', replayed: 0 });
+  t.equal(again.index.segmentCount, merged, 'the next open reads the merged segments');
+  again.index.close();
+  await db.close();
+  const back = await startTestServer(t, { dataDir: first.dataDir });
+  t.same(await answers(back.api), before, 'and answers as before');
+});
+
 t.test('a snapshot the engine memory has no room for is kept for a larger bound, and replaced by the index built instead', async (t) => {
   const { dir } = await closedStore(t);
   const snap = path.join(dir, 'index.snap');
@@ -392,9 +430,12 @@ t.test(
     const pool = benchRecords<{ id: string; text: string }>('wiki-pool', 'corpus.jsonl');
     const first = await startTestServer(t);
     await first.api.post('/stores', { name: 's' });
-    for (let i = 0; i < pool.length; i += 1000) {
-      await first.api.post('/stores/s/documents', { documents: pool.slice(i, i + 1000).map((d) => ({ id: d.id, text: d.text })) });
-    }
+    // the pool twice over (a copy under ids of its own), an index past what the small bound holds
+    for (const copy of ['', '-again'])
+      for (let i = 0; i < pool.length; i += 1000) {
+        const documents = pool.slice(i, i + 1000).map((d) => ({ id: d.id + copy, text: d.text }));
+        await first.api.post('/stores/s/documents', { documents });
+      }
     await first.api.post('/stores', { name: 'other' });
     // a store the small bound holds, whose index is more than OPEN.retryFreedBytes (store-registry.ts)
     for (let i = 0; i < 20000; i += 1000) {

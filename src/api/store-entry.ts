@@ -20,6 +20,12 @@ export interface OpenStore {
    * when the store opened, kept for a larger bound; the next snapshot replaces it, stamp or not
    */
   snapshotUnread?: boolean;
+  /**
+   * the index's segments when the snapshot beside the database was read or taken: merges since (no
+   * write, so the same stamp) make the next close leave a new one, or every open would read the
+   * unmerged segments and merge them again
+   */
+  snapshotSegments?: number;
 }
 
 /** A store of the catalog, open or not. */

@@ -64,7 +64,8 @@ export async function openStore(engine: Engine, project: string, entry: StoreEnt
       await db.close();
       db = StoreDb.open(entry.dir);
     }
-    const store: OpenStore = { db, index, lock: new Mutex(), closed: false, snapshotUnread: unread };
+    const snapshotSegments = from === 'snapshot' ? index.segmentCount : undefined;
+    const store: OpenStore = { db, index, lock: new Mutex(), closed: false, snapshotUnread: unread, snapshotSegments };
     entry.meta = db.meta;
     entry.open = store;
     log('store opened', {

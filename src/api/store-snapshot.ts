@@ -9,7 +9,8 @@
 // the store's write mutex; a snapshot is of one store and one making of its encodings (encoder and
 // text analysis: a re-encode leaves it unread); the change log is trimmed only up to a snapshot on disk;
 // a snapshot that does not fit the engine memory is never removed for it (a larger bound reads it),
-// only replaced by the next snapshot of the index built instead.
+// only replaced by the next snapshot of the index built instead; a close leaves a new snapshot when
+// merges changed the index's segments since the last one was read or taken, writes or not.
 import { isOutOfEngineMemory, type StoreIndex } from '../engine/index.js';
 import {
   type Changed,
@@ -153,19 +154,22 @@ async function replay(index: StoreIndex, db: StoreDb, changed: Changed[]): Promi
 
 /**
  * Begins writing the snapshot of the store as it is now, unless it has no passage or the snapshot
- * on disk is of it as it is: `taken` resolves once the index's state is taken (persist's first
- * await; writes may go on from then), `done` once the file is on disk and the change log trimmed
- * up to it, or the failure logged.
+ * on disk is of it as it is (its stamp, and the segments it was read or taken with): `taken`
+ * resolves once the index's state is taken (persist's first await; writes may go on from then),
+ * `done` once the file is on disk and the change log trimmed up to it, or the failure logged.
  */
 function beginSnapshot(store: OpenStore, log: Log): { taken: Promise<unknown>; done: Promise<void> } | undefined {
   const { index, db } = store;
   const point = db.changePoint();
   const stamp = stampOf(db, point);
-  if (index.passageCount === 0 || (!store.snapshotUnread && hasIndexSnapshot(db.dir, stamp))) return undefined;
+  const same = !store.snapshotUnread && store.snapshotSegments === index.segmentCount && hasIndexSnapshot(db.dir, stamp);
+  if (index.passageCount === 0 || same) return undefined;
   const started = performance.now();
   let onTaken!: () => void;
   const taken = new Promise<void>((resolve) => (onTaken = resolve));
+  let segments = 0;
   const writing = writeIndexSnapshot(db.dir, stamp, index.memoryBytes, (sink) => {
+    segments = index.segmentCount;
     const persisted = index.persist(sink);
     onTaken();
     return persisted;
@@ -177,6 +181,7 @@ function beginSnapshot(store: OpenStore, log: Log): { taken: Promise<unknown>; d
       return;
     }
     store.snapshotUnread = false;
+    store.snapshotSegments = segments;
     log('store index snapshot written', { dir: db.dir, ms: Math.round(performance.now() - started), at: point.at });
     await db.trimChanges(point.at);
   })();
