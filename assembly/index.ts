@@ -10,6 +10,7 @@ export {
   bm25_accumulate,
   bm25_accumulate_marked,
   bm25_accumulate_rows,
+  bm25_accumulate_rows_coded,
   bm25_accumulate_touch,
   copy_rows_f32,
   copy_rows_u8,

@@ -1,5 +1,5 @@
 // Sparse scoring kernels: BM25 posting accumulation (all rows, marking and listing touched rows, or
-// marked rows only, from the postings or from the listed rows' sequences), gathers, and copies,
+// marked rows only, from the postings or from the listed rows' sequences, plain or coded), gathers, and copies,
 // sums, masks and zeroing of listed rows, and dead-row masking.
 // Invariants: a posting packs (row << 8) | tf with tf in 1..255 and postings
 // sorted by row; only rows < rowLimit are touched, so docLen and scores need
@@ -151,19 +151,59 @@ export function bm25_accumulate_rows(rows: usize, n: i32, lo: u32, hi: u32, seqS
     const to = <usize>min<u32>(load<u32>(seqStart + ((<usize>local + 1) << 2)), seqLength);
     const from = <usize>min<u32>(load<u32>(seqStart + (<usize>local << 2)), <u32>to);
     for (let p = from; p < to; p++) {
-      const t = load<u32>(seq + (p << 2));
-      for (let j: usize = 0; j < kk; j++) {
-        if (load<u32>(terms + (j << 2)) == t) {
-          const at = counts + (j << 2);
-          store<u32>(at, load<u32>(at) + 1);
-        }
+      count_term(terms, kk, counts, load<u32>(seq + (p << 2)));
+    }
+    add_counted(counts, weights, kk, local, docLen, c0, c1, kp1, scores);
+  }
+}
+
+// counts[j] += 1 for every j < kk with terms[j] == t.
+// @ts-ignore: decorator
+@inline function count_term(terms: usize, kk: usize, counts: usize, t: u32): void {
+  for (let j: usize = 0; j < kk; j++) {
+    if (load<u32>(terms + (j << 2)) == t) {
+      const at = counts + (j << 2);
+      store<u32>(at, load<u32>(at) + 1);
+    }
+  }
+}
+
+// Adds each counted term's BM25 (counts[j] occurrences, weights[j]) to the row's score, in term
+// order (the caller zeroes counts before each row).
+// @ts-ignore: decorator
+@inline function add_counted(counts: usize, weights: usize, kk: usize, row: u32, docLen: usize, c0: f32, c1: f32, kp1: f32, scores: usize): void {
+  for (let j: usize = 0; j < kk; j++) {
+    const tf = load<u32>(counts + (j << 2));
+    if (tf == 0) continue;
+    const num = load<f32>(weights + (j << 2)) * kp1;
+    bm25_add(scores, docLen, row, <f32>min<u32>(tf, 255), c0, c1, num);
+  }
+}
+
+// bm25_accumulate_rows over a segment's coded sequences (src/engine/segment/codes.ts): row r - lo's
+// terms are the LEB128 codes in codes[seqAt[r - lo] .. seqAt[r - lo + 1]) (never past codesLength),
+// each the rank of its term in keys[0..nKeys) (a rank past them is no term). The same sums as
+// bm25_accumulate_rows over the decoded sequences.
+export function bm25_accumulate_rows_coded(rows: usize, n: i32, lo: u32, hi: u32, seqAt: usize, codes: usize, codesLength: u32, keys: usize,
+  nKeys: u32, terms: usize, weights: usize, k: i32, counts: usize, docLen: usize, avgLen: f32, k1: f32, b: f32, scores: usize): void {
+  const c0 = k1 * (<f32>1 - b), c1 = k1 * b / avgLen, kp1 = k1 + 1;
+  const kk = <usize>k;
+  for (let i = 0; i < n; i++) {
+    const r = load<u32>(rows + (<usize>i << 2));
+    if (r < lo || r >= hi) continue;
+    const local = r - lo;
+    for (let j: usize = 0; j < kk; j++) store<u32>(counts + (j << 2), 0);
+    const to = <usize>min<u32>(load<u32>(seqAt + ((<usize>local + 1) << 2)), codesLength);
+    let p = <usize>min<u32>(load<u32>(seqAt + (<usize>local << 2)), <u32>to);
+    while (p < to) {
+      let byte = <u32>load<u8>(codes + p++);
+      let rank = byte & 0x7f;
+      for (let shift: u32 = 7; (byte & 0x80) != 0 && p < to && shift < 32; shift += 7) {
+        byte = <u32>load<u8>(codes + p++);
+        rank |= (byte & 0x7f) << shift;
       }
+      if (rank < nKeys) count_term(terms, kk, counts, load<u32>(keys + (<usize>rank << 2)));
     }
-    for (let j: usize = 0; j < kk; j++) {
-      const tf = load<u32>(counts + (j << 2));
-      if (tf == 0) continue;
-      const num = load<f32>(weights + (j << 2)) * kp1;
-      bm25_add(scores, docLen, local, <f32>min<u32>(tf, 255), c0, c1, num);
-    }
+    add_counted(counts, weights, kk, local, docLen, c0, c1, kp1, scores);
   }
 }

@@ -116,7 +116,7 @@ const settled = async (index: MemoryStoreIndex) => {
 
 t.test('a store spread over regions answers as one in the kernels memory', async (t) => {
   const one = await loadEngine({ model, threads: 2 });
-  const spread = await loadEngine({ model, threads: 2, mainImageBytes: 0, regionBytes: 4 * 2 ** 20 });
+  const spread = await loadEngine({ model, threads: 2, mainImageBytes: 0, regionBytes: 2 * 2 ** 20 });
   t.teardown(() => Promise.all([one.close(), spread.close()]));
   const [a, b] = [await storeOn(t, one), await storeOn(t, spread)];
   t.equal(one.memory.regions, 1, 'one memory holds the small store');

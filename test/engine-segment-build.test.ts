@@ -14,9 +14,12 @@ import { createEngineRuntime } from '../src/engine/runtime/index.js';
 import {
   type BuiltSegment,
   buildSegment,
+  codeLength,
   Dictionary,
+  decodeTerms,
   HEADER_WORDS,
   MAGIC,
+  putCode,
   SEC,
   SECTION_COUNT,
   type SegmentDoc,
@@ -74,7 +77,39 @@ t.test('header and section layout', async (t) => {
     at += Math.ceil(h[5 + 2 * s] / 16) * 16;
   }
   t.equal(at, built.image.byteLength, 'sections fill the image');
-  t.same([h[5 + 2 * SEC.vec], h[5 + 2 * SEC.seq], h[5 + 2 * SEC.flags], h[5 + 2 * SEC.seqStart]], [16, 32, 8, 20], 'section byte lengths');
+  t.same(
+    [SEC.vec, SEC.seq, SEC.flags, SEC.seqStart, SEC.seqAt, SEC.seqKeys].map((s) => h[5 + 2 * s]),
+    [16, 8, 8, 20, 20, 16],
+    'section byte lengths: a byte a term of the sequences (four distinct terms)',
+  );
+  t.same(words(built, SEC.seqKeys), [3, 7, 9, BIG], 'the body terms by how often they occur, ties to the smaller');
+  t.same(words(built, SEC.seqAt), [0, 4, 5, 8, 8], "where each row's codes start");
+});
+
+t.test('codes: LEB128 of a rank, 1 to 5 bytes, decoded within their bytes', async (t) => {
+  const ranks = [0, 1, 127, 128, 16383, 16384, 2 ** 21 - 1, 2 ** 21, 2 ** 28 - 1, 2 ** 28, 2 ** 32 - 1];
+  const bytes = new Uint8Array(5 * ranks.length);
+  let to = 0;
+  for (const rank of ranks) {
+    const from = to;
+    to = putCode(bytes, to, rank);
+    t.equal(to - from, codeLength(rank), `rank ${rank}: ${codeLength(rank)} bytes`);
+  }
+  t.same(ranks.map(codeLength), [1, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5]);
+  t.same(
+    [...bytes.subarray(to - 10, to)],
+    [0x80, 0x80, 0x80, 0x80, 0x01, 0xff, 0xff, 0xff, 0xff, 0x0f],
+    '2^28 and 2^32 - 1: five bytes, low bits first',
+  );
+  // keys standing for ranks (rank + 1) below 20,000; a rank past the keys decodes to 0
+  const table = Uint32Array.from({ length: 20_000 }, (_, rank) => rank + 1);
+  const out = new Uint32Array(ranks.length);
+  t.equal(decodeTerms(bytes, 0, to, table, 0, table.length, out), ranks.length, 'every code decoded');
+  t.same([...out], [1, 2, 128, 129, 16384, 16385, 0, 0, 0, 0, 0], 'each rank to its key');
+  t.equal(decodeTerms(bytes, 0, to, table, 0, table.length, out, 3), 3, 'no more than max');
+  // a code cut short at the end of its bytes is read no further
+  const cut = new Uint8Array(8).fill(0xff);
+  t.equal(decodeTerms(cut, 2, 5, table, 0, table.length, out), 1, 'one cut code');
 });
 
 t.test('rows keep input order with their spans, vectors, scales, lengths and sequences', async (t) => {
@@ -199,9 +234,47 @@ t.test('term frequency is capped at 255', async (t) => {
   free();
 });
 
+t.test('sequences of many distinct terms: codes of two and three bytes, read back as given', async (t) => {
+  const r = rng(7);
+  // 20,000 distinct terms over 40 rows, term i occurring about 20,000 / (i + 1) times overall
+  const rows = Array.from({ length: 40 }, () => Array.from({ length: 2_000 }, () => Math.floor(20_000 ** r()) - 1));
+  rows[0] = [...Array(20_000).keys()].map((i) => i * 7919 + 1);
+  const docs: SegmentDoc[] = [
+    {
+      title: u32(5),
+      baseLen: 0,
+      sections: [],
+      passages: rows.map((terms, i) =>
+        passage(
+          i,
+          i + 1,
+          1,
+          [0, 0, 0, 0],
+          terms,
+          terms.map((x) => x & 31),
+        ),
+      ),
+    },
+  ];
+  const built = buildSegment({ docs, dim: 4 });
+  const keys = words(built, SEC.seqKeys);
+  const rankOf = new Map(keys.map((k, rank) => [k, rank]));
+  const want = rows.flat().reduce((n, term) => n + codeLength(rankOf.get(term)!), 0);
+  t.equal(new Uint32Array(built.image, 0, HEADER_WORDS)[5 + 2 * SEC.seq], want, 'the codes take what their ranks say');
+  t.ok(keys.length > 16_384, `${keys.length} terms: some codes of three bytes`);
+  const { view, free } = place(built);
+  rows.forEach((terms, i) => {
+    const s = view.seq(i);
+    if (s.terms.length !== terms.length || s.terms.some((x, j) => x !== terms[j] || s.flags[j] !== (terms[j] & 31)))
+      t.fail(`row ${i} read back`);
+  });
+  t.pass('every row read back as given');
+  free();
+});
+
 t.test('empty builds and documents without passages', async (t) => {
   const empty = buildSegment({ docs: [], dim: 8 });
-  t.equal(empty.image.byteLength, HEADER_WORDS * 4 + 5 * 16, 'header plus five one-word start arrays');
+  t.equal(empty.image.byteLength, HEADER_WORDS * 4 + 6 * 16, 'header plus six one-word start arrays');
   t.same([empty.rowDoc.length, empty.rowStart.length, empty.blen.length], [0, 0, 0]);
   const e = place(empty);
   t.same([e.view.nRows, e.view.dim, e.view.totalBodyLength(), e.view.totalTitleLength()], [0, 8, 0, 0]);

@@ -4,6 +4,7 @@
 import t from 'tap';
 import { bm25 } from '../src/engine/ranking/index.js';
 import { createEngineRuntime, KernelBoundsError } from '../src/engine/runtime/index.js';
+import { putCode } from '../src/engine/segment/index.js';
 import { Arena, near, randF32, randI8, rng, throwsTyped } from './helpers/engine.js';
 
 const rt = await createEngineRuntime();
@@ -348,6 +349,37 @@ t.test('bm25_accumulate_rows gives bit for bit what bm25_accumulate_marked gives
       pGot,
     );
     t.same([...A.f32(pGot, nRows)], [...A.f32(pWant, nRows)], `${nRows} rows, ${k} terms`);
+    // the same sequences coded (segment/codes.ts): each term at a rank whose code takes 1 to 3 bytes,
+    // among keys that are no term of the vocabulary
+    const ranks = [0, 1, 127, 128, 300, 16383, 16384, 19999, 5, 77, 2000, 9000];
+    const keys = Uint32Array.from({ length: 20_000 }, (_, i) => 1_000_000 + i);
+    ranks.forEach((rank, term) => {
+      keys[rank] = term;
+    });
+    const codes = new Uint8Array(3 * seq.length);
+    const at = new Uint32Array(nRows + 1);
+    seqs.forEach((q, i) => {
+      at[i + 1] = q.reduce((to, term) => putCode(codes, to, ranks[term]), at[i]);
+    });
+    const pCoded = A.put(s0);
+    const coded = { at: A.put(at), codes: A.put(codes), bytes: at[nRows], keys: A.put(keys), nKeys: keys.length };
+    K.bm25AccumulateRowsCoded(
+      A.put(Uint32Array.from(listed)),
+      listed.length,
+      lo,
+      lo + nRows,
+      coded,
+      pTerms,
+      pW,
+      k,
+      counts,
+      pL,
+      avg,
+      1.2,
+      0.75,
+      pCoded,
+    );
+    t.same([...A.f32(pCoded, nRows)], [...A.f32(pWant, nRows)], `${nRows} rows, ${k} terms, coded`);
     A.freeAll();
   }
   const A = new Arena(rt);
@@ -698,6 +730,18 @@ t.test('wrappers reject out-of-bounds and malformed arguments', async (t) => {
     ['row scan sequences past the end', () => K.bm25AccumulateRows(f, 0, 0, 1, f, end - 8, 4, f, f, 1, f, f, 10, 1.2, 0.75, f)],
     ['row scan counts past the end', () => K.bm25AccumulateRows(f, 0, 0, 1, f, f, 0, f, f, 2, end - 4, f, 10, 1.2, 0.75, f)],
     ['row scan b outside [0, 1]', () => K.bm25AccumulateRows(f, 0, 0, 1, f, f, 0, f, f, 1, f, f, 10, 1.2, 2, f)],
+    [
+      'coded row scan codes past the end',
+      () => K.bm25AccumulateRowsCoded(f, 0, 0, 1, { at: f, codes: end - 2, bytes: 4, keys: f, nKeys: 0 }, f, f, 1, f, f, 10, 1.2, 0.75, f),
+    ],
+    [
+      'coded row scan keys past the end',
+      () => K.bm25AccumulateRowsCoded(f, 0, 0, 1, { at: f, codes: f, bytes: 0, keys: end - 4, nKeys: 2 }, f, f, 1, f, f, 10, 1.2, 0.75, f),
+    ],
+    [
+      'coded row scan starts past the end',
+      () => K.bm25AccumulateRowsCoded(f, 0, 0, 1, { at: end - 4, codes: f, bytes: 0, keys: f, nKeys: 0 }, f, f, 1, f, f, 10, 1.2, 0.75, f),
+    ],
     ['fill past the end', () => K.fillBytes(end - 2, 4)],
     ['fill value above a byte', () => K.fillBytes(f, 4, 256)],
     ['copy source past the end', () => K.copyBytes(f, end - 2, 4)],

@@ -12,7 +12,7 @@ import { type BlockSpace, lengthsBlock, rowBlockBytes, writeTieKeys } from './se
 import type { DocTableParts, IndexHeader, IndexSink, IndexSource, IndexState, Segment } from './types.js';
 
 const MAGIC = 0x58495653; // 'SVIX'
-const FORMAT = 1;
+const FORMAT = 2;
 
 /** The document table's arrays, in stream order, with their element types. */
 const TABLE_ARRAYS = [

@@ -1,7 +1,8 @@
 // The common terms of an approximate scan (scan-budget.ts) only add to the rows the rare ones
 // touched. Read from their postings (bm25_accumulate_marked), that costs every posting of every
 // common term, which grows with the store; read from the touched rows' own term sequences
-// (bm25_accumulate_rows), it costs their lengths, which the scan budget bounds. scanByRows takes
+// (bm25_accumulate_rows_coded for the body's coded sequences, bm25_accumulate_rows for the
+// titles'), it costs their lengths, which the scan budget bounds. scanByRows takes
 // the second way when it reads less (SCAN.rowScanCost) and the scan's marks give it scratch (hop 1's
 // scan does: question-scan.ts), one field at a time, all its terms at once (at most
 // SCAN.rowScanTerms per call). The sums are the same either way: a posting's tf is the
@@ -87,16 +88,7 @@ export function scanByRows(c: RowScanCorpus, t: ScanTarget, scan: ScanTerms, mar
     for (let si = 0; si < c.segs.length; si++) {
       const s = c.segs[si];
       const lo = c.rowBase[si];
-      kk.bm25AccumulateRows(
-        marks.list,
-        listed,
-        lo,
-        lo + s.nRows,
-        s.ptr(body ? SEC.seqStart : SEC.titleStart),
-        s.ptr(body ? SEC.seq : SEC.titleSeq),
-        body ? s.totalBodyLength() : s.totalTitleLength(),
-        marks.terms,
-        marks.terms + 4 * max,
+      const rest = [
         chunk.length,
         counts,
         s.ptr(body ? SEC.blen : SEC.tlen),
@@ -104,7 +96,12 @@ export function scanByRows(c: RowScanCorpus, t: ScanTarget, scan: ScanTerms, mar
         body ? k1 : k1Title,
         body ? b : bTitle,
         t.scores + 4 * lo,
-      );
+      ] as const;
+      if (body) kk.bm25AccumulateRowsCoded(marks.list, listed, lo, lo + s.nRows, s.codes(), marks.terms, marks.terms + 4 * max, ...rest);
+      else {
+        const seq = [s.ptr(SEC.titleStart), s.ptr(SEC.titleSeq), s.totalTitleLength()] as const;
+        kk.bm25AccumulateRows(marks.list, listed, lo, lo + s.nRows, ...seq, marks.terms, marks.terms + 4 * max, ...rest);
+      }
     }
   }
   return true;

@@ -363,20 +363,10 @@ export class WasmKernels {
     b: number,
     scores: number,
   ): void {
-    this.rowCopyArgs(rows, n, hi);
-    int('lo', lo, 0, hi);
-    int('k', k);
+    this.rowScanArgs(rows, n, lo, hi, terms, weights, k, counts, docLen, avgLen, k1, b, scores);
     int('seqLength', seqLength);
     this.span('seqStart', seqStart, hi - lo + 1, 4);
     this.span('seq', seq, seqLength, 4);
-    this.span('terms', terms, k, 4);
-    this.span('weights', weights, k, 4);
-    this.span('counts', counts, k, 4);
-    this.span('docLen', docLen, hi - lo, 4);
-    this.span('scores', scores, hi - lo, 4);
-    finite('avgLen', avgLen, 2 ** -126);
-    finite('k1', k1, 0);
-    finite('b', b, 0, 1);
     this.k.bm25_accumulate_rows(
       rows,
       n,
@@ -385,6 +375,84 @@ export class WasmKernels {
       seqStart,
       seq,
       seqLength >>> 0,
+      terms,
+      weights,
+      k,
+      counts,
+      docLen,
+      avgLen,
+      k1,
+      b,
+      scores,
+    );
+  }
+
+  /** The checks both row scans make of the rows, terms, scratch, lengths, scores and BM25 parameters. */
+  private rowScanArgs(
+    rows: number,
+    n: number,
+    lo: number,
+    hi: number,
+    terms: number,
+    weights: number,
+    k: number,
+    counts: number,
+    docLen: number,
+    avgLen: number,
+    k1: number,
+    b: number,
+    scores: number,
+  ): void {
+    this.rowCopyArgs(rows, n, hi);
+    int('lo', lo, 0, hi);
+    int('k', k);
+    this.span('terms', terms, k, 4);
+    this.span('weights', weights, k, 4);
+    this.span('counts', counts, k, 4);
+    this.span('docLen', docLen, hi - lo, 4);
+    this.span('scores', scores, hi - lo, 4);
+    finite('avgLen', avgLen, 2 ** -126);
+    finite('k1', k1, 0);
+    finite('b', b, 0, 1);
+  }
+
+  /**
+   * bm25AccumulateRows over a segment's coded sequences (segment/codes.ts): row r - lo's terms are
+   * the codes in codes[at[r - lo] .. at[r - lo + 1]) (read no further than `bytes`), each the rank
+   * of its term in keys[0..nKeys).
+   */
+  bm25AccumulateRowsCoded(
+    rows: number,
+    n: number,
+    lo: number,
+    hi: number,
+    seq: { at: number; codes: number; bytes: number; keys: number; nKeys: number },
+    terms: number,
+    weights: number,
+    k: number,
+    counts: number,
+    docLen: number,
+    avgLen: number,
+    k1: number,
+    b: number,
+    scores: number,
+  ): void {
+    this.rowScanArgs(rows, n, lo, hi, terms, weights, k, counts, docLen, avgLen, k1, b, scores);
+    int('codes length', seq.bytes);
+    int('keys', seq.nKeys);
+    this.span('seqAt', seq.at, hi - lo + 1, 4);
+    this.span('codes', seq.codes, seq.bytes, 1);
+    this.span('keys', seq.keys, seq.nKeys, 4);
+    this.k.bm25_accumulate_rows_coded(
+      rows,
+      n,
+      lo >>> 0,
+      hi >>> 0,
+      seq.at,
+      seq.codes,
+      seq.bytes >>> 0,
+      seq.keys,
+      seq.nKeys >>> 0,
       terms,
       weights,
       k,

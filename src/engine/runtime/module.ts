@@ -33,6 +33,7 @@ const KERNEL_NAMES: readonly (keyof KernelExports)[] = [
   'bm25_accumulate_touch',
   'bm25_accumulate_marked',
   'bm25_accumulate_rows',
+  'bm25_accumulate_rows_coded',
   'copy_rows_f32',
   'copy_rows_u8',
   'gather_f32',

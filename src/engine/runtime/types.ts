@@ -149,6 +149,26 @@ export interface KernelExports {
     b: number,
     scores: number,
   ): void;
+  bm25_accumulate_rows_coded(
+    rows: number,
+    n: number,
+    lo: number,
+    hi: number,
+    seqAt: number,
+    codes: number,
+    codesLength: number,
+    keys: number,
+    nKeys: number,
+    terms: number,
+    weights: number,
+    k: number,
+    counts: number,
+    docLen: number,
+    avgLen: number,
+    k1: number,
+    b: number,
+    scores: number,
+  ): void;
   copy_rows_f32(dst: number, src: number, rows: number, n: number, limit: number): void;
   copy_rows_u8(dst: number, src: number, rows: number, n: number, limit: number): void;
   gather_f32(src: number, srcLength: number, idx: number, n: number, dst: number): void;

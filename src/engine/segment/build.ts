@@ -1,9 +1,10 @@
 // Builds an immutable index segment image from encoded documents, on a buffer of its own or in a
 // block of shared memory given (a merge's): per-row dense vectors and lengths, every row's term
-// sequence and flags, its title terms (its document's, or in a long document its section's, with
-// the row its section starts at), and three sorted dictionaries (dictionary.ts): body terms ->
-// postings, title terms -> postings, title phrases -> rows. The image is sized first (the
-// dictionaries counted) and every section then written into it in place. The documents are read
+// sequence (as codes, codes.ts: each term's rank among the body terms) and flags, its title terms
+// (its document's, or in a long document its section's, with the row its section starts at), and
+// three sorted dictionaries (dictionary.ts): body terms -> postings, title terms -> postings,
+// title phrases -> rows. The image is sized first (the dictionaries counted and the body terms
+// ranked) and every section then written into it in place. The documents are read
 // twice, once per pass, and none is kept between them: a merge reads them from its sources as it
 // goes, so no object per row of the whole segment exists at once. Pure TypeScript on plain
 // buffers (runs in a worker or on the main thread); the layout is read by view.ts. Invariants: rows
@@ -133,8 +134,9 @@ export function buildSegment({ docs, dim }: SegmentInput, into?: Uint8Array): Bu
   bytes[SEC.vec] = nRows * dim;
   for (const s of [SEC.vscale, SEC.blen, SEC.tlen, SEC.baseLen, SEC.rowDoc, SEC.titleKey, SEC.rowStart, SEC.rowEnd, SEC.section])
     bytes[s] = 4 * nRows;
-  bytes[SEC.seqStart] = bytes[SEC.titleStart] = 4 * (nRows + 1);
-  bytes[SEC.seq] = 4 * nTokens;
+  bytes[SEC.seqStart] = bytes[SEC.titleStart] = bytes[SEC.seqAt] = 4 * (nRows + 1);
+  bytes[SEC.seq] = bodyDict.rankKeys();
+  bytes[SEC.seqKeys] = 4 * bodyDict.nKeys;
   bytes[SEC.flags] = nTokens;
   bytes[SEC.titleSeq] = 4 * nTitle;
   for (const [d, keys, start, postings] of [
@@ -166,7 +168,9 @@ export function buildSegment({ docs, dim }: SegmentInput, into?: Uint8Array): Bu
   const vec = new Int8Array(image, at + offsets[SEC.vec], bytes[SEC.vec]);
   const vscale = new Float32Array(image, at + offsets[SEC.vscale], nRows);
   const seqStart = u32(SEC.seqStart);
-  const seq = u32(SEC.seq);
+  const seq = new Uint8Array(image, at + offsets[SEC.seq], bytes[SEC.seq]);
+  const seqAt = u32(SEC.seqAt);
+  u32(SEC.seqKeys).set(bodyDict.keysByRank());
   const flags = new Uint8Array(image, at + offsets[SEC.flags], nTokens);
   const titleStart = u32(SEC.titleStart);
   const titleSeq = u32(SEC.titleSeq);
@@ -183,12 +187,11 @@ export function buildSegment({ docs, dim }: SegmentInput, into?: Uint8Array): Bu
       throw new RangeError('the documents read a second time differ from the first');
     vec.set(p.vec, row * dim);
     vscale[row] = p.scale;
-    seq.set(p.terms, seqStart[row]);
     flags.set(p.flags, seqStart[row]);
     seqStart[row + 1] = seqStart[row] + p.terms.length;
     titleSeq.set(title, titleStart[row]);
     titleStart[row + 1] = titleStart[row] + title.length;
-    bodyDict.place(row, p.terms);
+    seqAt[row + 1] = bodyDict.place(row, p.terms, p.terms.length, seq, seqAt[row]);
     titleDict.place(row, title);
     // the row's phrase keys, as titleKeys listed them: the full title's, then the base's, each when nonzero
     let n = 0;

@@ -9,7 +9,11 @@
 // Invariants: keys are written sorted ascending and unique; a key's postings are sorted by row,
 // packed `row << 8 | min(tf, 255)`, tf being how often the key occurs in the row (the same as a
 // stable sort of the occurrences by key would give); the result depends only on the rows' keys,
-// given in the same order to both passes.
+// given in the same order to both passes. Ranked (rankKeys), the keys are ordered by how often
+// they occur, the most first, ties to the smaller key: a term's rank is its code in the segment's
+// sequences (codes.ts).
+
+import { codeLength, putCode } from './codes.js';
 
 const EMPTY = 0;
 
@@ -24,6 +28,10 @@ export class Dictionary {
   private keyOf = new Uint32Array(512);
   private postingsOf = new Uint32Array(512);
   private lastRow = new Int32Array(512);
+  /** By distinct key: how often it occurs (every occurrence, a row's repeats too), then its rank once ranked. */
+  private occurrencesOf = new Uint32Array(512);
+  private rankOf = new Uint32Array(0);
+  private ranked = new Uint32Array(0);
   /** While writing (begin): where distinct key k's next posting goes, and the postings written. */
   private next = new Uint32Array(0);
   private postings: Uint32Array<ArrayBufferLike> = new Uint32Array(0);
@@ -36,6 +44,7 @@ export class Dictionary {
   count(r: number, keys: ArrayLike<number>, n = keys.length): void {
     for (let i = 0; i < n; i++) {
       const k = this.find(keys[i]);
+      this.occurrencesOf[k]++;
       if (this.lastRow[k] === r + 1) continue;
       this.lastRow[k] = r + 1;
       this.postingsOf[k]++;
@@ -64,8 +73,36 @@ export class Dictionary {
     this.postings = postings;
   }
 
-  /** Writes row r's postings (the first n of `keys`): every row counted, again, in the same order. */
-  place(r: number, keys: ArrayLike<number>, n = keys.length): void {
+  /**
+   * Once every row is counted: ranks the distinct keys by occurrences (the most first, ties to the
+   * smaller key) and returns the bytes all the occurrences' codes take (codes.ts).
+   */
+  rankKeys(): number {
+    const occ = this.occurrencesOf;
+    const keyOf = this.keyOf;
+    const order = Array.from({ length: this.nKeys }, (_, k) => k).sort((a, b) => occ[b] - occ[a] || keyOf[a] - keyOf[b]);
+    this.rankOf = new Uint32Array(this.nKeys);
+    this.ranked = new Uint32Array(this.nKeys);
+    let bytes = 0;
+    order.forEach((k, rank) => {
+      this.rankOf[k] = rank;
+      this.ranked[rank] = keyOf[k];
+      bytes += occ[k] * codeLength(rank);
+    });
+    return bytes;
+  }
+
+  /** Once ranked: the keys by rank (nKeys). */
+  keysByRank(): Uint32Array {
+    return this.ranked;
+  }
+
+  /**
+   * Writes row r's postings (the first n of `keys`): every row counted, again, in the same order.
+   * Once ranked, with `codes`, also writes each key's code there from `at` (codes.ts); returns where
+   * the next code goes.
+   */
+  place(r: number, keys: ArrayLike<number>, n = keys.length, codes?: Uint8Array, at = 0): number {
     const { next, postings } = this;
     for (let i = 0; i < n; i++) {
       const k = this.find(keys[i]);
@@ -74,7 +111,9 @@ export class Dictionary {
         this.lastRow[k] = r + 1;
         postings[next[k]++] = ((r << 8) | 1) >>> 0;
       } else if ((postings[next[k] - 1] & 255) < 255) postings[next[k] - 1]++;
+      if (codes) at = putCode(codes, at, this.rankOf[k]);
     }
+    return at;
   }
 
   /** The index of `key` among the distinct keys, added if new. */
@@ -93,6 +132,7 @@ export class Dictionary {
       this.keyOf = grown(this.keyOf, new Uint32Array(2 * k));
       this.postingsOf = grown(this.postingsOf, new Uint32Array(2 * k));
       this.lastRow = grown(this.lastRow, new Int32Array(2 * k));
+      this.occurrencesOf = grown(this.occurrencesOf, new Uint32Array(2 * k));
     }
     this.keyOf[k] = key;
     // at most half full: twice the slots, every key placed again

@@ -1,8 +1,9 @@
 // The engine's segment room: the byte layout of an immutable index segment, building one from
-// encoded documents, reading one in shared memory (SegmentView), the persisted encoding of a
-// document, when to merge segments, and the worker ops that encode documents and build and merge
-// segments.
+// encoded documents (its term sequences coded: codes.ts), reading one in shared memory
+// (SegmentView), the persisted encoding of a document, when to merge segments, and the worker ops
+// that encode documents and build and merge segments.
 export { buildSegment } from './build.js';
+export { codeLength, decodeTerms, putCode } from './codes.js';
 export { Dictionary } from './dictionary.js';
 export { assembleMoves, assembleOp, encodePieceOp, pieceMoves, readingOp } from './encode-large.js';
 export { encodeOp, stopSet } from './encode-op.js';

@@ -2,15 +2,15 @@
 // Header: HEADER_WORDS u32 words: magic, nRows, dim, total bytes, then (offset, byteLength) for each
 // section in SEC order. Sections start on 16-byte boundaries relative to the image start.
 
-export const MAGIC = 0x31474553; // 'SEG1'
+export const MAGIC = 0x32474553; // 'SEG2'
 
 export const SEC = {
   vec: 0, // i8[nRows*dim]
   vscale: 1, // f32[nRows]
   blen: 2, // f32[nRows]: body terms of the row
   tlen: 3, // f32[nRows]: title terms of the row (its document's, or its section's)
-  seqStart: 4, // u32[nRows+1]
-  seq: 5, // u32[]: term ids of every row, concatenated
+  seqStart: 4, // u32[nRows+1]: where each row's terms start, counted in terms (its flags' index)
+  seq: 5, // u8[]: every row's terms, concatenated, each the LEB128 code of its rank in seqKeys (codes.ts)
   flags: 6, // u8[]: flags of every term of `seq`
   titleStart: 7, // u32[nRows+1]
   titleSeq: 8, // u32[]: title term ids of every row (its document's, or its section's)
@@ -30,7 +30,9 @@ export const SEC = {
   rowStart: 22, // u32[nRows]: passage offsets in the document text (passages of a document may overlap)
   rowEnd: 23, // u32[nRows]
   section: 24, // u32[nRows]: 0 when the row takes its document's title, else 1 + the row its section starts at
+  seqAt: 25, // u32[nRows+1]: where each row's codes start in seq, in bytes
+  seqKeys: 26, // u32[nKeys]: the body terms by rank, the most frequent first (a code's term)
 } as const;
 
-export const SECTION_COUNT = 25;
+export const SECTION_COUNT = 27;
 export const HEADER_WORDS = 4 + 2 * SECTION_COUNT;

@@ -5,6 +5,7 @@
 // data, the dead flags, lives in a separate block owned by the store index.
 
 import type { MemoryViews } from '../runtime/index.js';
+import { decodeTerms } from './codes.js';
 import { HEADER_WORDS, MAGIC, SEC } from './layout.js';
 import type { PostingRange, SegmentDoc } from './types.js';
 
@@ -16,6 +17,8 @@ export class SegmentView {
   private readonly i8: Int8Array;
   private readonly f32: Float32Array;
   private readonly off: Uint32Array;
+  /** Scratch of titleLineLength's decoded title line. */
+  private head = new Uint32Array(16);
 
   constructor(
     views: MemoryViews,
@@ -113,20 +116,47 @@ export class SegmentView {
     const tAt = (this.ptr(SEC.titleSeq) >>> 2) + u[t];
     const tLen = u[t + 1] - u[t];
     const q = (this.ptr(SEC.seqStart) >>> 2) + row;
-    const qAt = (this.ptr(SEC.seq) >>> 2) + u[q];
     if (tLen === 0 || u[q + 1] - u[q] < tLen) return 0;
-    for (let i = 0; i < tLen; i++) if (u[qAt + i] !== u[tAt + i]) return 0;
+    if (this.head.length < tLen) this.head = new Uint32Array(tLen);
+    const head = this.head;
+    if (this.decode(row, head, tLen) < tLen) return 0;
+    for (let i = 0; i < tLen; i++) if (head[i] !== u[tAt + i]) return 0;
     return tLen;
   }
 
-  /** Term ids and flags of a row's passage (views: use at once). */
+  /** Term ids (decoded: a new array) and flags (a view: use at once) of a row's passage. */
   seq(row: number): { terms: Uint32Array; flags: Uint8Array } {
     const at = (this.ptr(SEC.seqStart) >>> 2) + row;
     const a = this.u32[at];
     const b = this.u32[at + 1];
-    const base = this.ptr(SEC.seq) >>> 2;
     const f = this.ptr(SEC.flags);
-    return { terms: this.u32.subarray(base + a, base + b), flags: this.u8.subarray(f + a, f + b) };
+    return { terms: this.terms(row, b - a), flags: this.u8.subarray(f + a, f + b) };
+  }
+
+  /** The row's term ids, decoded from its codes (a new array of `n`, the row's length). */
+  private terms(row: number, n: number): Uint32Array {
+    const out = new Uint32Array(n);
+    const got = this.decode(row, out, n);
+    return got === n ? out : out.subarray(0, got);
+  }
+
+  /** Decodes the first `max` term ids of a row's passage into `out`; returns how many. */
+  private decode(row: number, out: Uint32Array, max: number): number {
+    const at = (this.ptr(SEC.seqAt) >>> 2) + row;
+    const codes = this.ptr(SEC.seq);
+    const nKeys = this.off[5 + 2 * SEC.seqKeys] >>> 2;
+    return decodeTerms(this.u8, codes + this.u32[at], codes + this.u32[at + 1], this.u32, this.ptr(SEC.seqKeys) >>> 2, nKeys, out, max);
+  }
+
+  /** Where the kernels read the rows' codes (bm25_accumulate_rows_coded): their starts, the codes, their bytes, the keys by rank and how many. */
+  codes(): { at: number; codes: number; bytes: number; keys: number; nKeys: number } {
+    return {
+      at: this.ptr(SEC.seqAt),
+      codes: this.ptr(SEC.seq),
+      bytes: this.off[5 + 2 * SEC.seq],
+      keys: this.ptr(SEC.seqKeys),
+      nKeys: this.off[5 + 2 * SEC.seqKeys] >>> 2,
+    };
   }
 
   /** Title term ids of a row's document (a view). */
