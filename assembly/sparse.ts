@@ -1,6 +1,6 @@
 // Sparse scoring kernels: BM25 posting accumulation (all rows, marking and listing touched rows, or
-// marked rows only, from the postings or from the listed rows' sequences, plain or coded), gathers, and copies,
-// sums, masks and zeroing of listed rows, and dead-row masking.
+// marked rows only, from the postings or from the listed rows' sequences, term ids or codes),
+// gathers, and copies, sums, masks and zeroing of listed rows, and dead-row masking.
 // Invariants: a posting packs (row << 8) | tf with tf in 1..255 and postings
 // sorted by row; only rows < rowLimit are touched, so docLen and scores need
 // rowLimit entries. Float results only: nothing traps on any input.
