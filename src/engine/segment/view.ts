@@ -19,6 +19,7 @@ export class SegmentView {
   private readonly off: Uint32Array;
   /** Scratch of titleLineLength's decoded title line. */
   private head = new Uint32Array(16);
+  private coded?: ReturnType<SegmentView['codes']>;
 
   constructor(
     views: MemoryViews,
@@ -142,21 +143,24 @@ export class SegmentView {
 
   /** Decodes the first `max` term ids of a row's passage into `out`; returns how many. */
   private decode(row: number, out: Uint32Array, max: number): number {
-    const at = (this.ptr(SEC.seqAt) >>> 2) + row;
-    const codes = this.ptr(SEC.seq);
-    const nKeys = this.off[5 + 2 * SEC.seqKeys] >>> 2;
-    return decodeTerms(this.u8, codes + this.u32[at], codes + this.u32[at + 1], this.u32, this.ptr(SEC.seqKeys) >>> 2, nKeys, out, max);
+    const { at, codes, keys, nKeys } = this.codes();
+    const from = (at >>> 2) + row;
+    return decodeTerms(this.u8, codes + this.u32[from], codes + this.u32[from + 1], this.u32, keys >>> 2, nKeys, out, max);
   }
 
-  /** Where the kernels read the rows' codes (bm25_accumulate_rows_coded): their starts, the codes, their bytes, the keys by rank and how many. */
+  /**
+   * Where the rows' codes lie (read by decode and by bm25_accumulate_rows_coded): their starts, the
+   * codes, their bytes, the keys by rank and how many; worked out once per view.
+   */
   codes(): { at: number; codes: number; bytes: number; keys: number; nKeys: number } {
-    return {
+    this.coded ??= {
       at: this.ptr(SEC.seqAt),
       codes: this.ptr(SEC.seq),
       bytes: this.off[5 + 2 * SEC.seq],
       keys: this.ptr(SEC.seqKeys),
       nKeys: this.off[5 + 2 * SEC.seqKeys] >>> 2,
     };
+    return this.coded;
   }
 
   /** Title term ids of a row's document (a view). */
