@@ -57,14 +57,15 @@ export async function openStore(engine: Engine, project: string, entry: StoreEnt
     await db.close();
     throw err;
   }
-  const { index, from, replayed, unread } = loaded;
+  const { index, from, replayed, unread, upgraded } = loaded;
   try {
     if (from === 'documents' && !created) {
       // reading every encoding mapped the whole data file in; a fresh handle maps only what is read from now on
       await db.close();
       db = StoreDb.open(entry.dir);
     }
-    const snapshotSegments = from === 'snapshot' ? index.segmentCount : undefined;
+    // an upgraded snapshot counts no segments, so that the next one (at the close, or once the store is quiet) replaces it
+    const snapshotSegments = from === 'snapshot' && !upgraded ? index.segmentCount : undefined;
     const store: OpenStore = { db, index, lock: new Mutex(), closed: false, snapshotUnread: unread, snapshotSegments };
     entry.meta = db.meta;
     entry.open = store;
@@ -75,6 +76,7 @@ export async function openStore(engine: Engine, project: string, entry: StoreEnt
       passages: index.passageCount,
       from,
       replayed,
+      ...(upgraded && { upgraded }),
       ms: Math.round(performance.now() - started),
     });
     return store;

@@ -67,6 +67,8 @@ function changedSinceStamp(db: StoreDb, stamp: string): Changed[] | undefined {
  * memory has no room for is left too (`unread`: the open store's next snapshot must replace it,
  * whatever its stamp), and the index built, which may fit where the snapshot's layout did not; if
  * it does not either, the store does not open and its snapshot waits for a larger bound.
+ * `upgraded`: the snapshot was of the format before and was brought to this one as it was read
+ * (the open store's next snapshot must replace it, whatever its stamp).
  * `maxReplayShare`: SNAPSHOT's (another only for the bench that measures it, snapshot-replay).
  */
 export async function loadIndex(
@@ -74,18 +76,21 @@ export async function loadIndex(
   db: StoreDb,
   log: Log,
   maxReplayShare: number = SNAPSHOT.maxReplayShare,
-): Promise<{ index: StoreIndex; from: 'snapshot' | 'documents'; replayed: number; unread?: boolean }> {
+): Promise<{ index: StoreIndex; from: 'snapshot' | 'documents'; replayed: number; unread?: boolean; upgraded?: boolean }> {
   let index = create();
   let changed: Changed[] | undefined;
   let unusable = false;
   let unread = false;
   let restored = false;
+  let upgraded = false;
   try {
     restored = readIndexSnapshot(db.dir, (stamp, read) => {
       changed = changedSinceStamp(db, stamp);
       unusable = changed === undefined || changed.length > maxReplayShare * Math.max(db.nDocs, 1);
       if (unusable) return false;
-      unusable = !index.restore(read);
+      const outcome = index.restore(read);
+      upgraded = outcome === 'upgraded';
+      unusable = !outcome;
       return !unusable;
     });
   } catch (err) {
@@ -104,7 +109,7 @@ export async function loadIndex(
   if (restored && changed) {
     try {
       if (changed.length) await replay(index, db, changed);
-      if (index.documentCount === db.nDocs) return { index, from: 'snapshot', replayed: changed.length };
+      if (index.documentCount === db.nDocs) return { index, from: 'snapshot', replayed: changed.length, upgraded };
       log('a store index snapshot does not hold the documents of the database; building the index from them', {
         dir: db.dir,
         snapshot: index.documentCount,

@@ -89,6 +89,9 @@ export interface StoredDocument {
   encoding: Uint8Array;
 }
 
+/** What restore() did: read the state (true), read an earlier format's and upgraded it, or read nothing (false). */
+export type RestoreOutcome = boolean | 'upgraded';
+
 export interface StoreIndex {
   /**
    * Rebuilds the index of an opened store from its persisted documents (in ingest order); on an
@@ -103,10 +106,12 @@ export interface StoreIndex {
   persist(sink: (bytes: Uint8Array) => Promise<void>): Promise<void>;
   /**
    * Takes a state persist() wrote into this new, empty index: false, nothing changed, when another
-   * model or format wrote it (load() the documents instead); throws, the index left empty, on a
-   * short stream or when the engine memory has no room. `read` fills its argument whole.
+   * model or format wrote it (load() the documents instead); 'upgraded' when an earlier format
+   * wrote it that is read and brought to this one (its snapshot is then due to be written again);
+   * throws, the index left empty, on a short stream or when the engine memory has no room. `read`
+   * fills its argument whole.
    */
-  restore(read: (into: Uint8Array) => void): boolean;
+  restore(read: (into: Uint8Array) => void): RestoreOutcome;
   /**
    * Sets aside the engine memory the batch's segments will take, before the caller writes anything:
    * throws WasmOutOfMemoryError (name 'WasmOutOfMemoryError') when it is not there, holding nothing.

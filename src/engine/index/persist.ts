@@ -5,14 +5,18 @@
 // scalars), then the arrays in a fixed order: for each segment its image block, its dead flags and
 // its six per-row arrays; then the document table's arrays (TABLE_ARRAYS order). Invariants: what
 // writeIndex writes, readIndex reads back in the same order; a stream
-// of another magic or format reads as no header (the caller builds the index as before), and a
-// short one throws (the source's reader does).
+// of another magic or format reads as no header (the caller builds the index as before), but for
+// the format before segments coded their terms (FORMAT_UNCODED), whose images are upgraded as they
+// are read (segment/upgrade.ts); a short stream throws (the source's reader does).
 import { Buffer } from 'node:buffer';
+import { upgradeImage } from '../segment/index.js';
 import { type BlockSpace, lengthsBlock, rowBlockBytes, writeTieKeys } from './segment-blocks.js';
 import type { DocTableParts, IndexHeader, IndexSink, IndexSource, IndexState, Segment } from './types.js';
 
 const MAGIC = 0x58495653; // 'SVIX'
 const FORMAT = 2;
+/** The format whose segment images held a u32 per term (SEG1): read, each image upgraded. */
+const FORMAT_UNCODED = 1;
 
 /** The document table's arrays, in stream order, with their element types. */
 const TABLE_ARRAYS = [
@@ -50,13 +54,16 @@ async function writeHeader(sink: IndexSink, header: IndexHeader): Promise<void> 
   await sink(json);
 }
 
-/** The header, or undefined when the stream is of another magic or format. */
-function readHeader(read: IndexSource): IndexHeader | undefined {
+/** The header and the stream's format, or undefined when the stream is of another magic or of a format not read. */
+function readHeader(read: IndexSource): { header: IndexHeader; format: number } | undefined {
   const head = readArray(read, Uint32Array, 3);
-  if (head[0] !== MAGIC || head[1] !== FORMAT) return undefined;
+  if (head[0] !== MAGIC || (head[1] !== FORMAT && head[1] !== FORMAT_UNCODED)) return undefined;
   const json = new Uint8Array(head[2]);
   read(json);
-  return JSON.parse(Buffer.from(json.buffer, json.byteOffset, json.byteLength).toString('utf8')) as IndexHeader;
+  return {
+    header: JSON.parse(Buffer.from(json.buffer, json.byteOffset, json.byteLength).toString('utf8')) as IndexHeader,
+    format: head[1],
+  };
 }
 
 /** How many elements each table array has, from the table's scalars. */
@@ -119,19 +126,39 @@ function imageBlocks(images: BlockSpace['images'], segments: IndexHeader['segmen
 }
 
 /**
+ * Reads a segment image of FORMAT_UNCODED (`bytes`, its block) into a buffer of its own, and
+ * places it upgraded in a block of `images` (listed in `allocated`); returns the block.
+ */
+function readUpgraded(read: IndexSource, images: BlockSpace['images'], bytes: number, allocated: number[]): number {
+  const old = new Uint8Array(bytes);
+  read(old);
+  let base = -1;
+  upgradeImage(old, (size) => {
+    base = images.alloc(size);
+    allocated.push(base);
+    return images.u8At(base, size);
+  });
+  return base;
+}
+
+/**
  * Reads an index's state into newly allocated blocks of `space` (each segment's tie keys derived
  * from the document table's id hashes, not stored); undefined (nothing read past the
  * header, nothing allocated) when the stream is of another format or was built by another model.
- * On a failure (a short stream, no room) every block it allocated is freed and the error thrown.
+ * `upgraded`: the stream was of FORMAT_UNCODED, its images upgraded as read, each in a block taken
+ * as it came (not the largest first). On a failure (a short stream, no room, an image that does
+ * not upgrade) every block it allocated is freed and the error thrown.
  */
 export function readIndex(
   read: IndexSource,
   space: BlockSpace,
   model: number,
   newSegmentId: () => number,
-): { state: IndexState; table: DocTableParts } | undefined {
-  const header = readHeader(read);
-  if (!header || header.model !== model) return undefined;
+): { state: IndexState; table: DocTableParts; upgraded: boolean } | undefined {
+  const got = readHeader(read);
+  if (!got || got.header.model !== model) return undefined;
+  const { header } = got;
+  const upgraded = got.format === FORMAT_UNCODED;
   const { heap, images } = space;
   const allocated: number[] = [];
   const imagesAllocated: number[] = [];
@@ -142,11 +169,11 @@ export function readIndex(
     return ptr;
   };
   try {
-    const bases = imageBlocks(images, header.segments, imagesAllocated);
+    const bases = upgraded ? [] : imageBlocks(images, header.segments, imagesAllocated);
     const segments = header.segments.map(({ nRows, liveRows, block: bytes }, i): Segment => {
       const [deadBytes, keyBytes] = rowBlockBytes(nRows);
-      const base = bases[i];
-      read(images.u8At(base, bytes));
+      const base = upgraded ? readUpgraded(read, images, bytes, imagesAllocated) : bases[i];
+      if (!upgraded) read(images.u8At(base, bytes));
       const dead = block(deadBytes);
       // the tie keys are not written: derived below from the table's id hashes
       const keys = heap.alloc(keyBytes);
@@ -179,7 +206,7 @@ export function readIndex(
     ) as DocTableParts['arrays'];
     for (const seg of segments) writeTieKeys(heap, seg, (slot) => arrays.hash[slot]);
     const { nextVersion, liveRows, liveBody, liveTitle } = header;
-    return { state: { nextVersion, liveRows, liveBody, liveTitle, segments }, table: { scalars, arrays } };
+    return { state: { nextVersion, liveRows, liveBody, liveTitle, segments }, table: { scalars, arrays }, upgraded };
   } catch (err) {
     for (const ptr of allocated) heap.free(ptr);
     for (const addr of imagesAllocated) images.free(addr);

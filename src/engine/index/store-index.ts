@@ -26,7 +26,17 @@
 import { INDEX, SEGMENTS } from '../params.js';
 import type { CorpusStats } from '../ranking/index.js';
 import type { BuiltSegment, PlacedSegment } from '../segment/index.js';
-import type { EncodedBatch, Filter, Metadata, SearchOutcome, SearchParams, StoredDocument, StoreIndex, TextReader } from '../types.js';
+import type {
+  EncodedBatch,
+  Filter,
+  Metadata,
+  RestoreOutcome,
+  SearchOutcome,
+  SearchParams,
+  StoredDocument,
+  StoreIndex,
+  TextReader,
+} from '../types.js';
 import { runSearch } from './dispatch.js';
 import { DocFilters } from './doc-filters.js';
 import { DocTable } from './doc-table.js';
@@ -333,21 +343,22 @@ export class MemoryStoreIndex implements StoreIndex {
 
   /**
    * Takes the state persist() wrote into this empty index; false, with nothing changed, when it was
-   * written in another format or by another model. Throws (the index left empty) on a short
-   * stream or when the engine memory has no room.
+   * written in another format or by another model; 'upgraded' when read from the format before
+   * (persist.ts). Throws (the index left empty) on a short stream, when the engine memory has no
+   * room, or when an image does not upgrade.
    */
-  restore(read: IndexSource): boolean {
+  restore(read: IndexSource): RestoreOutcome {
     if (this.segments.length || this.table.size || this.closed) throw new Error('restore: the index is not new');
     const got = readIndex(read, this.ctx, this.ctx.model.fingerprint, () => nextSegmentId++);
     if (!got) return false;
-    const { state, table } = got;
+    const { state, table, upgraded } = got;
     this.table.restoreParts(table, state.segments);
     this.segments = state.segments;
     this.nextVersion = state.nextVersion;
     this.live.restore(state);
     this.filters.changed();
     this.merges.armIdle();
-    return true;
+    return upgraded ? 'upgraded' : true;
   }
 
   /** The live segments and statistics a search task reads (training searches in-process with it). */

@@ -12,7 +12,7 @@
 // keys are sorted ascending and unique; an image built in place is the same bytes as on its own.
 import { phraseKey } from '../text/index.js';
 import { Dictionary } from './dictionary.js';
-import { HEADER_WORDS, MAGIC, SEC, SECTION_COUNT } from './layout.js';
+import { HEADER_WORDS, SEC, sectionOffsets, writeHeader } from './layout.js';
 import type { BuiltSegment, EncodedPassage, PlacedSegment, SegmentDoc, SegmentDocReader, SegmentInput } from './types.js';
 
 /**
@@ -28,17 +28,6 @@ function titleKeys(
   const full = t.title.length ? phraseKey(t.title) : 0;
   const base = bl ? phraseKey(t.title, 0, bl) : 0;
   return { full, base, baseLen: bl, keys: Uint32Array.from([full, base].filter((k) => k !== 0)) };
-}
-
-/** Byte offsets of the sections, each on a 16-byte boundary after the header, and the image's size. */
-function layout(bytes: number[]): { offsets: number[]; size: number } {
-  let size = HEADER_WORDS * 4;
-  const offsets: number[] = [];
-  for (let s = 0; s < SECTION_COUNT; s++) {
-    offsets.push(size);
-    size += (bytes[s] + 15) & ~15;
-  }
-  return { offsets, size };
 }
 
 type TitleOf = { title: Uint32Array; baseLen: number };
@@ -149,20 +138,12 @@ export function buildSegment({ docs, dim }: SegmentInput, into?: Uint8Array): Bu
     bytes[postings] = 4 * d.nPostings;
   }
   bytes[SEC.prefixKeys] = 4 * prefixKeys.length;
-  const { offsets, size } = layout(bytes);
+  const { offsets, size } = sectionOffsets(bytes);
   if (into && into.length < size) throw new RangeError(`the segment's image takes ${size} B, more than the ${into.length} B given`);
   const target = into ? into.subarray(0, size).fill(0) : new Uint8Array(size);
   const image = target.buffer;
   const at = target.byteOffset;
-  const header = new Uint32Array(image, at, HEADER_WORDS);
-  header[0] = MAGIC;
-  header[1] = nRows;
-  header[2] = dim;
-  header[3] = size;
-  for (let s = 0; s < SECTION_COUNT; s++) {
-    header[4 + 2 * s] = offsets[s];
-    header[5 + 2 * s] = bytes[s];
-  }
+  writeHeader(new Uint32Array(image, at, HEADER_WORDS), nRows, dim, offsets, bytes, size);
   const u32 = (s: number) => new Uint32Array(image, at + offsets[s], bytes[s] / 4);
 
   const vec = new Int8Array(image, at + offsets[SEC.vec], bytes[SEC.vec]);

@@ -17,6 +17,14 @@ import { codeLength, putCode } from './codes.js';
 
 const EMPTY = 0;
 
+/**
+ * The first n keys' indices ranked by their occurrences (`occ`, by index), the most first, ties to
+ * the smaller key: a term's rank, its code in a segment's sequences.
+ */
+export function rankOrder(occ: ArrayLike<number>, keys: ArrayLike<number>, n: number): number[] {
+  return Array.from({ length: n }, (_, k) => k).sort((a, b) => occ[b] - occ[a] || keys[a] - keys[b]);
+}
+
 /** Fibonacci hashing of a 32-bit key into a table of 2^bits slots. */
 const slotOf = (key: number, shift: number): number => Math.imul(key, 0x9e3779b1) >>> shift;
 
@@ -80,7 +88,7 @@ export class Dictionary {
   rankKeys(): number {
     const occ = this.occurrencesOf;
     const keyOf = this.keyOf;
-    const order = Array.from({ length: this.nKeys }, (_, k) => k).sort((a, b) => occ[b] - occ[a] || keyOf[a] - keyOf[b]);
+    const order = rankOrder(occ, keyOf, this.nKeys);
     this.rankOf = new Uint32Array(this.nKeys);
     this.ranked = new Uint32Array(this.nKeys);
     let bytes = 0;

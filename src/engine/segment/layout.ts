@@ -1,6 +1,7 @@
 // The byte layout of an index segment image (built by build.ts, read by view.ts).
 // Header: HEADER_WORDS u32 words: magic, nRows, dim, total bytes, then (offset, byteLength) for each
-// section in SEC order. Sections start on 16-byte boundaries relative to the image start.
+// section in SEC order. The sections follow the header in SEC order, each padded with zeros to a
+// multiple of 16 bytes (so each starts as far past a 16-byte boundary as the header ends).
 
 export const MAGIC = 0x32474553; // 'SEG2'
 
@@ -36,3 +37,33 @@ export const SEC = {
 
 export const SECTION_COUNT = 27;
 export const HEADER_WORDS = 4 + 2 * SECTION_COUNT;
+
+/** Byte offsets of sections of `bytes` each (SEC order), each padded to a multiple of 16 bytes after the header, and the image's size. */
+export function sectionOffsets(bytes: readonly number[]): { offsets: number[]; size: number } {
+  let size = HEADER_WORDS * 4;
+  const offsets: number[] = [];
+  for (let s = 0; s < SECTION_COUNT; s++) {
+    offsets.push(size);
+    size += (bytes[s] + 15) & ~15;
+  }
+  return { offsets, size };
+}
+
+/** Writes the header of an image of nRows rows of `dim` dimensions, its sections at `offsets` taking `bytes` each. */
+export function writeHeader(
+  header: Uint32Array,
+  nRows: number,
+  dim: number,
+  offsets: readonly number[],
+  bytes: readonly number[],
+  size: number,
+): void {
+  header[0] = MAGIC;
+  header[1] = nRows;
+  header[2] = dim;
+  header[3] = size;
+  for (let s = 0; s < SECTION_COUNT; s++) {
+    header[4 + 2 * s] = offsets[s];
+    header[5 + 2 * s] = bytes[s];
+  }
+}
