@@ -101,7 +101,7 @@ async function readBack(
   const back = engine.createIndex() as MemoryStoreIndex;
   t.teardown(() => back.close());
   t.ok(
-    back.restore((into) => {
+    await back.restore((into) => {
       into.set(bytes.subarray(at, at + into.length));
       at += into.length;
     }),

@@ -134,9 +134,9 @@ t.test('an index snapshot reads its large blocks by several threads, in order', 
   );
   const got: Buffer[] = [];
   t.ok(
-    readIndexSnapshot(
+    await readIndexSnapshot(
       dir,
-      (stamp, read) => {
+      async (stamp, read) => {
         t.equal(stamp, 'x');
         for (const p of parts) {
           const into = new Uint8Array(new SharedArrayBuffer(p.length));
@@ -152,16 +152,15 @@ t.test('an index snapshot reads its large blocks by several threads, in order', 
     got.every((g, i) => g.equals(parts[i])),
     'each block as written',
   );
-  t.throws(
-    () =>
-      readIndexSnapshot(
-        dir,
-        (_, read) => {
-          read(new Uint8Array(new SharedArrayBuffer(1_400_000)));
-          return true;
-        },
-        SMALL,
-      ),
+  await t.rejects(
+    readIndexSnapshot(
+      dir,
+      async (_, read) => {
+        read(new Uint8Array(new SharedArrayBuffer(1_400_000)));
+        return true;
+      },
+      SMALL,
+    ),
     /short/,
     'a block past the end of the file throws',
   );

@@ -107,7 +107,7 @@ t.test('the same documents in any order, batches, rebuild or restore answer iden
   let at = 0;
   const restored = engine.createIndex() as MemoryStoreIndex;
   t.ok(
-    restored.restore((into) => {
+    await restored.restore((into) => {
       into.set(all.subarray(at, at + into.length));
       at += into.length;
     }),

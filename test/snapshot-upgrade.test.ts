@@ -133,7 +133,7 @@ t.test('a persisted index of the format before restores upgraded, answers the sa
   let at = 0;
   const restored = engine.createIndex({ compactWhenIdle: false }) as MemoryStoreIndex;
   t.equal(
-    restored.restore((into) => {
+    await restored.restore((into) => {
       if (at + into.length > old.length) throw new Error('short stream');
       into.set(old.subarray(at, at + into.length));
       at += into.length;

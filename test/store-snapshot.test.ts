@@ -152,7 +152,7 @@ t.test('a snapshot is written whole or not at all, never into the last free spac
   t.notOk(hasIndexSnapshot(dir, 'b'), 'not for another stamp');
   const got: number[][] = [];
   t.ok(
-    readIndexSnapshot(dir, (stamp, read) => {
+    await readIndexSnapshot(dir, async (stamp, read) => {
       t.equal(stamp, 'a', 'the stamp it was written for');
       for (const n of [1, 2]) {
         const b = new Uint8Array(n);
@@ -163,15 +163,16 @@ t.test('a snapshot is written whole or not at all, never into the last free spac
     }),
   );
   t.same(got, [[1], [2, 2]], 'read back in order');
-  t.notOk(
-    readIndexSnapshot(dir, () => false),
-    'restore declined: not read',
-  );
-  const pastTheEnd = (read: (into: Uint8Array) => void) => {
+  t.notOk(await readIndexSnapshot(dir, async () => false), 'restore declined: not read');
+  const pastTheEnd = async (read: (into: Uint8Array) => void) => {
     read(new Uint8Array(4));
     return true;
   };
-  t.throws(() => readIndexSnapshot(dir, (_, read) => pastTheEnd(read)), /short/, 'reading past its end throws');
+  await t.rejects(
+    readIndexSnapshot(dir, (_, read) => pastTheEnd(read)),
+    /short/,
+    'reading past its end throws',
+  );
   t.match(await writeIndexSnapshot(dir, 'c', 2 ** 52, sink([1])), /MiB free/, 'no room: not written, and says why');
   t.ok(hasIndexSnapshot(dir, 'a'), 'the one there is left');
   t.match(

@@ -84,11 +84,11 @@ export async function loadIndex(
   let restored = false;
   let upgraded = false;
   try {
-    restored = readIndexSnapshot(db.dir, (stamp, read) => {
+    restored = await readIndexSnapshot(db.dir, async (stamp, read) => {
       changed = changedSinceStamp(db, stamp);
       unusable = changed === undefined || changed.length > maxReplayShare * Math.max(db.nDocs, 1);
       if (unusable) return false;
-      const outcome = index.restore(read);
+      const outcome = await index.restore(read);
       upgraded = outcome === 'upgraded';
       unusable = !outcome;
       return !unusable;

@@ -109,9 +109,10 @@ export interface StoreIndex {
    * model or format wrote it (load() the documents instead); 'upgraded' when an earlier format
    * wrote it that is read and brought to this one (its snapshot is then due to be written again);
    * throws, the index left empty, on a short stream or when the engine memory has no room. `read`
-   * fills its argument whole.
+   * fills its argument whole. It yields to the event loop between the state's parts; nothing else
+   * may use the index until it settles.
    */
-  restore(read: (into: Uint8Array) => void): RestoreOutcome;
+  restore(read: (into: Uint8Array) => void): Promise<RestoreOutcome>;
   /**
    * Sets aside the engine memory the batch's segments will take, before the caller writes anything:
    * throws WasmOutOfMemoryError (name 'WasmOutOfMemoryError') when it is not there, holding nothing.

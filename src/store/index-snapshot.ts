@@ -25,8 +25,24 @@ class SnapshotReader {
   private at = 0;
   private readonly file: FileReader;
 
-  constructor(file: string, fd: number, opts?: FileReaderOptions) {
+  private constructor(
+    file: string,
+    private readonly fd: number,
+    opts?: FileReaderOptions,
+  ) {
     this.file = new FileReader(file, fd, opts);
+  }
+
+  /** A reader of the store's snapshot from its start, or undefined when its folder holds none. */
+  static open(dir: string, opts?: FileReaderOptions): SnapshotReader | undefined {
+    const file = path.join(dir, FILE);
+    let fd: number;
+    try {
+      fd = fs.openSync(file, 'r');
+    } catch {
+      return undefined;
+    }
+    return new SnapshotReader(file, fd, opts);
   }
 
   /** Fills `into` whole from where the last read ended, or throws at the end of the file. */
@@ -37,6 +53,7 @@ class SnapshotReader {
 
   close(): void {
     void this.file.close();
+    fs.closeSync(this.fd);
   }
 }
 
@@ -52,37 +69,36 @@ function readStamp(reader: SnapshotReader): string | undefined {
 
 /**
  * Gives `restore` the stamp of the store's snapshot and a reader of the rest, when it has one, and
- * returns what restore returned (false: not read, as when there is none). What restore throws is
- * thrown. `opts` sets when and how reads go to several threads (tests; PARALLEL_READ by default).
+ * resolves to what restore resolved to (false: not read, as when there is none). What restore
+ * throws is thrown. Each read fills its argument before it returns (restore may await between
+ * reads; the file stays open until it settles). `opts` sets when and how reads go to several
+ * threads (tests; PARALLEL_READ by default).
  */
-export function readIndexSnapshot(
+export async function readIndexSnapshot(
   dir: string,
-  restore: (stamp: string, read: (into: Uint8Array) => void) => boolean,
+  restore: (stamp: string, read: (into: Uint8Array) => void) => Promise<boolean>,
   opts?: FileReaderOptions,
-): boolean {
-  const file = path.join(dir, FILE);
-  let fd: number;
-  try {
-    fd = fs.openSync(file, 'r');
-  } catch {
-    return false;
-  }
-  const reader = new SnapshotReader(file, fd, opts);
+): Promise<boolean> {
+  const reader = SnapshotReader.open(dir, opts);
+  if (!reader) return false;
   try {
     const stamp = readStamp(reader);
-    return stamp !== undefined && restore(stamp, (into) => reader.read(into));
+    return stamp !== undefined && (await restore(stamp, (into) => reader.read(into)));
   } finally {
     reader.close();
-    fs.closeSync(fd);
   }
 }
 
 /** Whether the store's folder holds a snapshot written for `stamp` (one too short for its head holds none). */
 export function hasIndexSnapshot(dir: string, stamp: string): boolean {
+  const reader = SnapshotReader.open(dir);
+  if (!reader) return false;
   try {
-    return readIndexSnapshot(dir, (got) => got === stamp);
+    return readStamp(reader) === stamp;
   } catch {
     return false;
+  } finally {
+    reader.close();
   }
 }
 

@@ -75,6 +75,9 @@ function tableLength(name: (typeof TABLE_ARRAYS)[number][0], t: IndexHeader['tab
 
 const ROW_ARRAYS = ['rowSlot', 'rowVersion', 'rowStart', 'rowEnd', 'blen', 'tlen'] as const;
 
+/** A turn of the event loop for whatever waits on it (a read of a large store yields between its parts). */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /** Bytes of a segment image's block the stream carries at a time (a view of the memory, taken afresh for each). */
 const CHUNK = 8 * 2 ** 20;
 
@@ -147,14 +150,16 @@ function readUpgraded(read: IndexSource, images: BlockSpace['images'], bytes: nu
  * header, nothing allocated) when the stream is of another format or was built by another model.
  * `upgraded`: the stream was of FORMAT_UNCODED, its images upgraded as read, each in a block taken
  * as it came (not the largest first). On a failure (a short stream, no room, an image that does
- * not upgrade) every block it allocated is freed and the error thrown.
+ * not upgrade) every block it allocated is freed and the error thrown. It yields to the event loop
+ * after each segment and each table array (a large store's read takes seconds), and takes a fresh
+ * view of the memory for every read.
  */
-export function readIndex(
+export async function readIndex(
   read: IndexSource,
   space: BlockSpace,
   model: number,
   newSegmentId: () => number,
-): { state: IndexState; table: DocTableParts; upgraded: boolean } | undefined {
+): Promise<{ state: IndexState; table: DocTableParts; upgraded: boolean } | undefined> {
   const got = readHeader(read);
   if (!got || got.header.model !== model) return undefined;
   const { header } = got;
@@ -170,7 +175,9 @@ export function readIndex(
   };
   try {
     const bases = upgraded ? [] : imageBlocks(images, header.segments, imagesAllocated);
-    const segments = header.segments.map(({ nRows, liveRows, block: bytes }, i): Segment => {
+    const segments: Segment[] = [];
+    for (const [i, { nRows, liveRows, block: bytes }] of header.segments.entries()) {
+      await nextTurn();
       const [deadBytes, keyBytes] = rowBlockBytes(nRows);
       const base = upgraded ? readUpgraded(read, images, bytes, imagesAllocated) : bases[i];
       if (!upgraded) read(images.u8At(base, bytes));
@@ -183,7 +190,7 @@ export function readIndex(
       const [blen, tlen] = [readArray(read, Float32Array, nRows), readArray(read, Float32Array, nRows)];
       const lens = lengthsBlock(heap, base, blen, tlen);
       if (lens) allocated.push(lens);
-      return {
+      segments.push({
         id: newSegmentId(),
         base,
         dead,
@@ -198,15 +205,18 @@ export function readIndex(
         rowEnd,
         blen,
         tlen,
-      };
-    });
+      });
+    }
     const { buckets: _, ...scalars } = header.table;
-    const arrays = Object.fromEntries(
-      TABLE_ARRAYS.map(([name, type]) => [name, readArray(read, type as new (n: number) => TypedArray, tableLength(name, header.table))]),
-    ) as DocTableParts['arrays'];
-    for (const seg of segments) writeTieKeys(heap, seg, (slot) => arrays.hash[slot]);
+    const arrays: Record<string, TypedArray> = {};
+    for (const [name, type] of TABLE_ARRAYS) {
+      await nextTurn();
+      arrays[name] = readArray(read, type as new (n: number) => TypedArray, tableLength(name, header.table));
+    }
+    const table = { scalars, arrays: arrays as DocTableParts['arrays'] };
+    for (const seg of segments) writeTieKeys(heap, seg, (slot) => table.arrays.hash[slot]);
     const { nextVersion, liveRows, liveBody, liveTitle } = header;
-    return { state: { nextVersion, liveRows, liveBody, liveTitle, segments }, table: { scalars, arrays }, upgraded };
+    return { state: { nextVersion, liveRows, liveBody, liveTitle, segments }, table, upgraded };
   } catch (err) {
     for (const ptr of allocated) heap.free(ptr);
     for (const addr of imagesAllocated) images.free(addr);

@@ -347,9 +347,9 @@ export class MemoryStoreIndex implements StoreIndex {
    * (persist.ts). Throws (the index left empty) on a short stream, when the engine memory has no
    * room, or when an image does not upgrade.
    */
-  restore(read: IndexSource): RestoreOutcome {
+  async restore(read: IndexSource): Promise<RestoreOutcome> {
     if (this.segments.length || this.table.size || this.closed) throw new Error('restore: the index is not new');
-    const got = readIndex(read, this.ctx, this.ctx.model.fingerprint, () => nextSegmentId++);
+    const got = await readIndex(read, this.ctx, this.ctx.model.fingerprint, () => nextSegmentId++);
     if (!got) return false;
     const { state, table, upgraded } = got;
     this.table.restoreParts(table, state.segments);
