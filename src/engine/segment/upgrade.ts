@@ -16,11 +16,6 @@ import { HEADER_WORDS, SEC, SECTION_COUNT, sectionOffsets, writeHeader } from '.
 const SEG1_MAGIC = 0x31474553; // 'SEG1'
 const SEG1_SECTIONS = 25;
 const SEG1_HEADER_WORDS = 4 + 2 * SEG1_SECTIONS;
-/**
- * The most frequent terms, looked up first by a table of their own that stays in the cache (those
- * of codes of one or two bytes: most occurrences); the others in the table of every term.
- */
-const HOT_TERMS = 1 << 14;
 
 export class SegmentUpgradeError extends Error {
   constructor(message: string) {
@@ -30,10 +25,10 @@ export class SegmentUpgradeError extends Error {
 }
 
 /**
- * An open-addressing table of keys (distinct u32s; Fibonacci hashing, at most half full): a key's
- * slot from Math.imul(key, 0x9e3779b1) >>> shift on, the slots holding each key's index + 1 (0: free).
+ * The index of each key in `keys` (distinct u32s), -1 for a key not among them: an open-addressing
+ * table at most half full, Fibonacci hashing, each slot the key's index + 1 (0: free).
  */
-function keyTable(keys: Uint32Array): { slots: Int32Array; shift: number; mask: number } {
+function keyIndex(keys: Uint32Array): (key: number) => number {
   let bits = 1;
   while (1 << bits < 2 * keys.length) bits++;
   const shift = 32 - bits;
@@ -44,12 +39,6 @@ function keyTable(keys: Uint32Array): { slots: Int32Array; shift: number; mask: 
     while (slots[s] !== 0) s = (s + 1) & mask;
     slots[s] = k + 1;
   }
-  return { slots, shift, mask };
-}
-
-/** The index of each key in `keys`, -1 for a key not among them. */
-function keyIndex(keys: Uint32Array): (key: number) => number {
-  const { slots, shift, mask } = keyTable(keys);
   return (key) => {
     for (let s = Math.imul(key, 0x9e3779b1) >>> shift; ; s = (s + 1) & mask) {
       const k = slots[s];
@@ -133,24 +122,12 @@ export function upgradeImage(old: Uint8Array, place: (size: number) => Uint8Arra
   for (let s = 0; s < SEG1_SECTIONS; s++) if (s !== SEC.seq) target.set(sections[s], offsets[s]);
   const codes = new Uint8Array(image, at + offsets[SEC.seq], codeBytes);
   const seqAt = new Uint32Array(image, at + offsets[SEC.seqAt], nRows + 1);
-  const hot = keyTable(byRank.subarray(0, HOT_TERMS));
-  const { slots: hotSlots, shift: hotShift, mask: hotMask } = hot;
   let w = 0;
   for (let r = 0; r < nRows; r++) {
     for (let i = seqStart[r]; i < seqStart[r + 1]; i++) {
-      const id = ids[i];
-      let s = Math.imul(id, 0x9e3779b1) >>> hotShift;
-      let rank = hotSlots[s] - 1;
-      while (rank >= 0 && byRank[rank] !== id) {
-        s = (s + 1) & hotMask;
-        rank = hotSlots[s] - 1;
-      }
-      if (rank < 0) {
-        const k = indexOf(ids[i]);
-        if (k < 0) throw new SegmentUpgradeError(`term ${ids[i]} of row ${r} is not in the segment's dictionary`);
-        rank = rankOf[k];
-      }
-      w = putCode(codes, w, rank);
+      const k = indexOf(ids[i]);
+      if (k < 0) throw new SegmentUpgradeError(`term ${ids[i]} of row ${r} is not in the segment's dictionary`);
+      w = putCode(codes, w, rankOf[k]);
     }
     seqAt[r + 1] = w;
   }
