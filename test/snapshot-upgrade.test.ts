@@ -1,8 +1,10 @@
 // An index snapshot written before a segment's terms were coded (FORMAT 1, SEG1 images: a u32 per
 // term; test/helpers/seg1.ts writes it as that release did) is read and upgraded, not dropped for a
 // build from every document: each image upgraded is the same bytes as a build of the same rows
-// (random builds, 20,000 distinct terms, sections, empty rows); an image that is not a whole
-// earlier one is refused before any block is taken; a persisted index of that format restores
+// (random builds, 20,000 distinct terms, sections, empty rows, a tf past the postings' cap); an
+// image that is not a whole earlier one is refused (before any block is taken, where its sections
+// or its postings tell; a term missing from its dictionary, once the codes are being written); a
+// persisted index of that format restores
 // ('upgraded'), answers as the index it came from, and persists again as the same bytes; a
 // server opens a store from such a snapshot, answers as before, and its close leaves one of
 // today's format.
@@ -81,7 +83,7 @@ t.test('an image of the layout before is upgraded to the bytes a build of its ro
   t.pass('random builds upgrade to the same bytes');
 });
 
-t.test('an image that is not a whole earlier one is refused, before any block is taken where its sections tell', async (t) => {
+t.test('an image that is not a whole earlier one is refused', async (t) => {
   const built = new Uint8Array(
     buildSegment({ docs: [{ title: Uint32Array.from([1]), baseLen: 0, sections: [], passages: [passage(0, [4, 5, 4])] }], dim: 3 }).image,
   );
