@@ -18,15 +18,25 @@ import { codeLength, putCode } from './codes.js';
 const EMPTY = 0;
 
 /**
- * The first n keys' indices ranked by their occurrences (`occ`, by index), the most first, ties to
- * the smaller key: a term's rank, its code in a segment's sequences.
+ * The first n keys (`keys`, distinct, each occurring occ[i] times) ranked by their occurrences, the
+ * most first, ties to the smaller key: each key's rank (its code in a segment's sequences, by
+ * index), the keys by rank, and the bytes all the occurrences' codes take (codes.ts).
  */
-export function rankOrder(occ: ArrayLike<number>, keys: ArrayLike<number>, n: number): number[] {
-  return Array.from({ length: n }, (_, k) => k).sort((a, b) => occ[b] - occ[a] || keys[a] - keys[b]);
+export function rankByOccurrences(occ: ArrayLike<number>, keys: ArrayLike<number>, n: number) {
+  const order = Array.from({ length: n }, (_, k) => k).sort((a, b) => occ[b] - occ[a] || keys[a] - keys[b]);
+  const rankOf = new Uint32Array(n);
+  const byRank = new Uint32Array(n);
+  let bytes = 0;
+  order.forEach((k, rank) => {
+    rankOf[k] = rank;
+    byRank[rank] = keys[k];
+    bytes += occ[k] * codeLength(rank);
+  });
+  return { rankOf, byRank, bytes };
 }
 
-/** Fibonacci hashing of a 32-bit key into a table of 2^bits slots. */
-const slotOf = (key: number, shift: number): number => Math.imul(key, 0x9e3779b1) >>> shift;
+/** Fibonacci hashing of a 32-bit key into a table of 2^(32 - shift) slots. */
+export const slotOf = (key: number, shift: number): number => Math.imul(key, 0x9e3779b1) >>> shift;
 
 export class Dictionary {
   /** Slot -> the index of its distinct key + 1 (EMPTY: a free slot). */
@@ -86,17 +96,9 @@ export class Dictionary {
    * smaller key) and returns the bytes all the occurrences' codes take (codes.ts).
    */
   rankKeys(): number {
-    const occ = this.occurrencesOf;
-    const keyOf = this.keyOf;
-    const order = rankOrder(occ, keyOf, this.nKeys);
-    this.rankOf = new Uint32Array(this.nKeys);
-    this.ranked = new Uint32Array(this.nKeys);
-    let bytes = 0;
-    order.forEach((k, rank) => {
-      this.rankOf[k] = rank;
-      this.ranked[rank] = keyOf[k];
-      bytes += occ[k] * codeLength(rank);
-    });
+    const { rankOf, byRank, bytes } = rankByOccurrences(this.occurrencesOf, this.keyOf, this.nKeys);
+    this.rankOf = rankOf;
+    this.ranked = byRank;
     return bytes;
   }
 

@@ -2,14 +2,15 @@
 // term id per term) brought to today's layout (layout.ts), so that an index snapshot written by an
 // earlier release opens without its index being built again from every document. The image is
 // sized first (its terms' occurrences summed from its body postings, or counted from its
-// sequences where a posting's tf was capped, and ranked as a build ranks them: rankOrder), then
-// written into the block `place` gives for that size. Invariants: the result is the same bytes as
-// buildSegment writes from the same rows; every section but seq, seqAt and seqKeys is copied as it
-// was; an image of another magic, or whose sections do not hold together, throws a
-// SegmentUpgradeError (before `place` is called, but for a term missing from its dictionary, found
-// while the codes are written: the block placed is then the caller's to free).
-import { codeLength, putCode } from './codes.js';
-import { rankOrder } from './dictionary.js';
+// sequences where a posting's tf was capped, and ranked as a build ranks them:
+// rankByOccurrences), then written into the block `place` gives for that size. Invariants: the
+// result is the same bytes as buildSegment writes from the same rows; every section but seq,
+// seqAt and seqKeys is copied as it was; an image of another magic, or whose sections do not hold
+// together, throws a SegmentUpgradeError (before `place` is called, but for a term missing from
+// its dictionary, found while the codes are written: the block placed is then the caller's to
+// free).
+import { putCode } from './codes.js';
+import { rankByOccurrences, slotOf } from './dictionary.js';
 import { HEADER_WORDS, SEC, SECTION_COUNT, sectionOffsets, writeHeader } from './layout.js';
 
 /** The earlier layout: its magic and sections (today's SEC 0 to 24, in the same order). */
@@ -35,12 +36,12 @@ function keyIndex(keys: Uint32Array): (key: number) => number {
   const mask = (1 << bits) - 1;
   const slots = new Int32Array(1 << bits);
   for (let k = 0; k < keys.length; k++) {
-    let s = Math.imul(keys[k], 0x9e3779b1) >>> shift;
+    let s = slotOf(keys[k], shift);
     while (slots[s] !== 0) s = (s + 1) & mask;
     slots[s] = k + 1;
   }
   return (key) => {
-    for (let s = Math.imul(key, 0x9e3779b1) >>> shift; ; s = (s + 1) & mask) {
+    for (let s = slotOf(key, shift); ; s = (s + 1) & mask) {
       const k = slots[s];
       if (k === 0 || keys[k - 1] === key) return k - 1;
     }
@@ -95,17 +96,8 @@ export function upgradeImage(old: Uint8Array, place: (size: number) => Uint8Arra
       occ[k]++;
     }
   }
-  const order = rankOrder(occ, keys, keys.length);
-  const rankOf = new Uint32Array(keys.length);
-  const byRank = new Uint32Array(keys.length);
-  let codeBytes = 0;
-  let terms = 0;
-  order.forEach((k, rank) => {
-    rankOf[k] = rank;
-    byRank[rank] = keys[k];
-    codeBytes += occ[k] * codeLength(rank);
-    terms += occ[k];
-  });
+  const { rankOf, byRank, bytes: codeBytes } = rankByOccurrences(occ, keys, keys.length);
+  const terms = occ.reduce((n, o) => n + o, 0);
   if (terms !== ids.length) throw new SegmentUpgradeError(`the postings count ${terms} terms, the sequences ${ids.length}`);
   const bytes = Array.from({ length: SECTION_COUNT }, (_, s) => (s < SEG1_SECTIONS ? h[5 + 2 * s] : 0));
   bytes[SEC.seq] = codeBytes;
