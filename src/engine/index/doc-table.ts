@@ -248,30 +248,36 @@ export class DocTable {
     };
   }
 
-  /** Takes the state parts() gave (the table must be empty); a slot's segment is `segments[segIndex]`. */
+  /**
+   * Takes the state parts() gave (the table must be empty); a slot's segment is `segments[segIndex]`.
+   * The table keeps the parts' arrays as its own, uncopied (persist.ts reads them fresh; the caller
+   * gives them up): its byte buffer and columns grow past them at the first write that needs room.
+   */
   restoreParts({ scalars, arrays }: DocTableParts, segments: readonly Segment[]): void {
     if (this.high !== 0 || this.used !== 0) throw new Error('restoreParts: the table is not empty');
     const h = scalars.high;
     this.codec.restoreKeys(scalars.keys);
-    this.bytes = Buffer.alloc(Math.max(DOC_TABLE.initialBytes, Math.ceil(scalars.used * DOC_TABLE.slack)));
-    this.bytes.set(arrays.bytes);
+    this.bytes = Buffer.from(arrays.bytes.buffer, arrays.bytes.byteOffset, scalars.used);
     this.used = scalars.used;
     this.garbage = scalars.garbage;
     this.live = scalars.live;
-    this.buckets = Int32Array.from(arrays.buckets);
+    this.buckets = arrays.buckets;
     const n = Math.max(DOC_TABLE.initialSlots, h);
+    const own = <T extends Uint32Array | Uint8Array>(a: T): T => (a.length >= n ? a : grown(a, n));
     this.cols = {
-      alive: grown(arrays.alive, n),
-      hash: grown(arrays.hash, n),
-      at: grown(arrays.at, n),
-      idLen: grown(arrays.idLen, n),
-      metaLen: grown(arrays.metaLen, n),
-      version: grown(arrays.version, n),
-      first: grown(arrays.first, n),
-      count: grown(arrays.count, n),
+      alive: own(arrays.alive),
+      hash: own(arrays.hash),
+      at: own(arrays.at),
+      idLen: own(arrays.idLen),
+      metaLen: own(arrays.metaLen),
+      version: own(arrays.version),
+      first: own(arrays.first),
+      count: own(arrays.count),
     };
     this.high = h;
     this.freeSlots.push(...scalars.freeSlots);
+    // sized once: grown an element at a time, ten million slots took about a second
+    this.segs.length = h;
     for (let slot = 0; slot < h; slot++) this.segs[slot] = arrays.segIndex[slot] >= 0 ? segments[arrays.segIndex[slot]] : undefined;
   }
 
@@ -357,12 +363,19 @@ export class DocTable {
 
   /**
    * Copies the live slots' bytes into a new buffer with room for `extra` more, at least the live
-   * bytes times DOC_TABLE.slack (so that appends do not copy again soon).
+   * bytes times DOC_TABLE.slack (so that appends do not copy again soon); in one copy when no byte
+   * is garbage (a table only appended to, or just restored).
    */
   private compact(extra: number): void {
     const live = this.used - this.garbage;
     const size = Math.max(DOC_TABLE.initialBytes, Math.ceil((live + extra) * DOC_TABLE.slack));
     const next = Buffer.alloc(size);
+    if (this.garbage === 0) {
+      // every byte below `used` is a live slot's: copied as it lies, each slot's offset stays
+      this.bytes.copy(next, 0, 0, this.used);
+      this.bytes = next;
+      return;
+    }
     let pos = 0;
     for (const slot of this.liveSlots()) {
       const at = this.cols.at[slot];

@@ -81,8 +81,8 @@ export interface EngineContext {
 export interface DocTableParts {
   scalars: { used: number; garbage: number; live: number; high: number; keys: string[]; freeSlots: number[] };
   arrays: {
-    bytes: Uint8Array;
-    buckets: Int32Array;
+    bytes: Uint8Array<ArrayBuffer>;
+    buckets: Int32Array<ArrayBuffer>;
     alive: Uint8Array<ArrayBuffer>;
     hash: Uint32Array<ArrayBuffer>;
     at: Uint32Array<ArrayBuffer>;
