@@ -2,13 +2,17 @@
 // slots while they are live, freed slots are reused, the columns keep every slot's rows through
 // growth, and ids and metadata read back from the table's bytes exactly as they were given, through
 // any sequence of puts, frees and metadata changes (checked against a Map); a table restored from
-// its parts, which it keeps uncopied, reads and takes writes as the original.
+// its parts, which it keeps uncopied, reads and takes writes as the original; a slot's segment is a
+// counted id, and a segment no slot points at is let go.
 import { Buffer } from 'node:buffer';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import fc from 'fast-check';
 import t from 'tap';
 import { DocTable } from '../src/engine/index/doc-table.js';
 import type { Segment } from '../src/engine/index/index.js';
 import { ByteWriter, MetadataCodec } from '../src/engine/index/metadata-codec.js';
+import { SegmentRefs } from '../src/engine/index/segment-refs.js';
 import type { Metadata } from '../src/engine/types.js';
 
 const seg = (id: number) => ({ id }) as unknown as Segment;
@@ -28,7 +32,7 @@ t.test('slots: put, place, free and reuse, past the first columns', async (t) =>
   t.equal(table.size, n);
   const slot = table.slotOf('d4321')!;
   t.same(
-    [table.idOf(slot), table.metadataOf(slot), table.segs[slot], table.first(slot), table.count(slot), table.version(slot)],
+    [table.idOf(slot), table.metadataOf(slot), table.segOf(slot), table.first(slot), table.count(slot), table.version(slot)],
     ['d4321', { i: 4321 }, a, 12963, 2, 4421],
     'each column kept its value through the growth',
   );
@@ -189,7 +193,7 @@ const contents = (table: DocTable) =>
     slot,
     table.idOf(slot),
     table.metadataOf(slot),
-    table.segs[slot],
+    table.segOf(slot),
     table.first(slot),
     table.count(slot),
     table.version(slot),
@@ -230,4 +234,47 @@ t.test('a table restored from its parts reads and takes writes as the original',
     t.same(contents(restored), contents(table), `${name}: then 3,000 puts, metadata changes and frees alike`);
     t.equal(restored.size, table.size, `${name}: ${table.size} live documents`);
   }
+});
+
+t.test('a slot names its segment by a counted id: one no slot points at is let go, and ids round-trip', async (t) => {
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  const refs = new SegmentRefs(2);
+  const b = seg(2);
+  const c = seg(3);
+  const gone = await (async () => {
+    const a = seg(1);
+    refs.set(0, a);
+    refs.set(1, a);
+    refs.grow(5);
+    refs.set(4, b);
+    t.same(
+      [0, 1, 2, 3, 4].map((s) => refs.get(s)),
+      [a, a, undefined, undefined, b],
+      'each slot its segment, through growth',
+    );
+    t.same([...refs.indexes([b, a], 5)], [1, 1, -1, -1, 0], 'as indexes into a list of segments');
+    t.same([...refs.indexes([b], 5)], [-1, -1, -1, -1, 0], 'one not in the list: -1');
+    refs.set(0, b);
+    refs.set(1, undefined);
+    return new WeakRef(a);
+  })();
+  await new Promise((resolve) => setImmediate(resolve));
+  gc();
+  t.equal(gone.deref(), undefined, 'a segment no slot points at any more is not kept alive');
+  refs.set(2, c);
+  t.same(
+    [0, 1, 2, 3, 4].map((s) => refs.get(s)),
+    [b, undefined, c, undefined, b],
+    'its id serves another',
+  );
+  const restored = new SegmentRefs(1);
+  restored.restore(refs.indexes([c, b], 5), [c, b, seg(9)], 8);
+  t.same(
+    [0, 1, 2, 3, 4, 5, 7].map((s) => restored.get(s)),
+    [b, undefined, c, undefined, b, undefined, undefined],
+    'restored, with room for more',
+  );
+  restored.set(6, c);
+  t.equal(restored.get(6), c, 'and set past what it was given');
 });

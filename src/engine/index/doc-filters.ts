@@ -60,7 +60,7 @@ export class DocFilters {
     if (this.scratch.length < total) this.scratch = new Uint8Array(total);
     const rows = this.scratch.subarray(0, total).fill(1);
     for (const slot of this.matchSlots(filter)!) {
-      const seg = this.table.segs[slot];
+      const seg = this.table.segOf(slot);
       const b = seg && base.get(seg);
       if (b === undefined) continue;
       // a document has a passage or two: a loop, not a call to fill per document

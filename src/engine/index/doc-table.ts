@@ -13,6 +13,7 @@ import { Buffer } from 'node:buffer';
 import { DOC_TABLE } from '../params.js';
 import type { Metadata, MetadataValue } from '../types.js';
 import { ByteWriter, MetadataCodec } from './metadata-codec.js';
+import { SegmentRefs } from './segment-refs.js';
 import type { DocTableParts, Segment } from './types.js';
 
 /** FNV-1a over a string's UTF-16 code units, then mixed so that the low bits (the bucket) spread. */
@@ -54,8 +55,8 @@ export class DocTable {
   /** hash buckets: slot + 1, or 0 where empty; a power of two long */
   private buckets = new Int32Array(DOC_TABLE.initialSlots * 2);
   private live = 0;
-  /** the segment of each slot (undefined where the slot is free or not yet placed) */
-  readonly segs: Array<Segment | undefined> = [];
+  /** the segment of each slot (none where the slot is free or not yet placed) */
+  private readonly refs = new SegmentRefs(DOC_TABLE.initialSlots);
   /**
    * per slot: whether it is live, its id's hash, where its bytes start, its id's and its metadata's
    * byte lengths, the version its rows were written for, and its first row and row count in its segment
@@ -105,7 +106,7 @@ export class DocTable {
 
   /** Points a live slot at its rows: `count` rows from `first` of `seg`, written for `version`. */
   place(slot: number, seg: Segment, first: number, count: number, version: number): void {
-    this.segs[slot] = seg;
+    this.refs.set(slot, seg);
     this.cols.first[slot] = first;
     this.cols.count[slot] = count;
     this.cols.version[slot] = version;
@@ -116,7 +117,7 @@ export class DocTable {
     this.unlink(slot);
     this.cols.alive[slot] = 0;
     this.garbage += this.cols.idLen[slot] + this.cols.metaLen[slot];
-    this.segs[slot] = undefined;
+    this.refs.set(slot, undefined);
     this.freeSlots.push(slot);
     this.live--;
     this.maybeCompact();
@@ -167,9 +168,14 @@ export class DocTable {
     return this.cols.count[slot];
   }
 
+  /** The segment a slot's rows are in (undefined where the slot is free or not yet placed). */
+  segOf(slot: number): Segment | undefined {
+    return this.refs.get(slot);
+  }
+
   /** Whether `row` of `seg` is one of the live slot's rows. */
   holds(slot: number, seg: Segment, row: number): boolean {
-    return this.segs[slot] === seg && row >= this.cols.first[slot] && row < this.cols.first[slot] + this.cols.count[slot];
+    return this.refs.get(slot) === seg && row >= this.cols.first[slot] && row < this.cols.first[slot] + this.cols.count[slot];
   }
 
   /** Rows of a document as numbered over `segments` laid end to end ([] when it is in none of them). */
@@ -178,7 +184,7 @@ export class DocTable {
     if (slot === undefined) return [];
     let base = 0;
     for (const s of segments) {
-      if (s === this.segs[slot]) return Array.from({ length: this.count(slot) }, (_, i) => base + this.first(slot) + i);
+      if (s === this.refs.get(slot)) return Array.from({ length: this.count(slot) }, (_, i) => base + this.first(slot) + i);
       base += s.nRows;
     }
     return [];
@@ -215,12 +221,6 @@ export class DocTable {
    * as an index into `segments` (-1: none).
    */
   parts(segments: readonly Segment[]): DocTableParts {
-    const at = new Map(segments.map((s, i) => [s, i]));
-    const segIndex = new Int32Array(this.high);
-    for (let slot = 0; slot < this.high; slot++) {
-      const seg = this.segs[slot];
-      segIndex[slot] = seg === undefined ? -1 : (at.get(seg) ?? -1);
-    }
     const c = this.cols;
     const h = this.high;
     return {
@@ -243,7 +243,7 @@ export class DocTable {
         version: c.version.subarray(0, h),
         first: c.first.subarray(0, h),
         count: c.count.subarray(0, h),
-        segIndex,
+        segIndex: this.refs.indexes(segments, h),
       },
     };
   }
@@ -276,9 +276,7 @@ export class DocTable {
     };
     this.high = h;
     this.freeSlots.push(...scalars.freeSlots);
-    // sized once: grown an element at a time, ten million slots took about a second
-    this.segs.length = h;
-    for (let slot = 0; slot < h; slot++) this.segs[slot] = arrays.segIndex[slot] >= 0 ? segments[arrays.segIndex[slot]] : undefined;
+    this.refs.restore(arrays.segIndex, segments, n);
   }
 
   /** Empties the table, letting go of its memory. */
@@ -290,7 +288,7 @@ export class DocTable {
     this.garbage = 0;
     this.live = 0;
     this.high = 0;
-    this.segs.length = 0;
+    this.refs.clear(DOC_TABLE.initialSlots);
     this.freeSlots.length = 0;
   }
 
@@ -391,6 +389,7 @@ export class DocTable {
 
   private growColumns(min: number): void {
     const n = Math.max(min, this.cols.alive.length * 2);
+    this.refs.grow(n);
     const c = this.cols;
     this.cols = {
       alive: grown(c.alive, n),

@@ -243,7 +243,7 @@ export class MemoryStoreIndex implements StoreIndex {
       let slot: number;
       let version: number;
       if (from >= 0) {
-        const source = this.table.segs[from]!;
+        const source = this.table.segOf(from)!;
         const start = this.table.first(from);
         for (let row = start; row < start + this.table.count(from); row++) this.live.account(source, row, -1);
         if (source.liveRows === 0) this.dropSegment(source);
@@ -267,7 +267,7 @@ export class MemoryStoreIndex implements StoreIndex {
 
   /** Flags a slot's rows live. */
   private revive(slot: number): void {
-    const seg = this.table.segs[slot]!;
+    const seg = this.table.segOf(slot)!;
     const flags = this.ctx.heap.views.u8At(seg.dead, seg.nRows);
     for (let r = this.table.first(slot), end = r + this.table.count(slot); r < end; r++) {
       flags[r] = 0;
@@ -277,7 +277,7 @@ export class MemoryStoreIndex implements StoreIndex {
 
   /** Flags a slot's rows dead (dropping its segment when no live row is left there). */
   private kill(slot: number): void {
-    const seg = this.table.segs[slot]!;
+    const seg = this.table.segOf(slot)!;
     ownDeadFlags(this.ctx.heap, seg, this.ctx.log);
     const flags = this.ctx.heap.views.u8At(seg.dead, seg.nRows);
     for (let r = this.table.first(slot), end = r + this.table.count(slot); r < end; r++) {

@@ -91,7 +91,7 @@ export interface DocTableParts {
     version: Uint32Array<ArrayBuffer>;
     first: Uint32Array<ArrayBuffer>;
     count: Uint32Array<ArrayBuffer>;
-    segIndex: Int32Array;
+    segIndex: Int32Array<ArrayBuffer>;
   };
 }
 
