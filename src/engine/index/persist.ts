@@ -179,8 +179,12 @@ export async function readIndex(
     for (const [i, { nRows, liveRows, block: bytes }] of header.segments.entries()) {
       await nextTurn();
       const [deadBytes, keyBytes] = rowBlockBytes(nRows);
-      const base = upgraded ? readUpgraded(read, images, bytes, imagesAllocated) : bases[i];
-      if (!upgraded) read(images.u8At(base, bytes));
+      let base: number;
+      if (upgraded) base = readUpgraded(read, images, bytes, imagesAllocated);
+      else {
+        base = bases[i];
+        read(images.u8At(base, bytes));
+      }
       const dead = block(deadBytes);
       // the tie keys are not written: derived below from the table's id hashes
       const keys = heap.alloc(keyBytes);

@@ -63,19 +63,17 @@ export class SegmentRefs {
       this.uses.push(0);
       this.idOf.set(s, i);
     });
-    const uses = new Float64Array(segments.length);
     for (let slot = 0; slot < indexes.length; slot++) {
       const i = indexes[slot];
       if (i >= 0 && i < segments.length) {
         indexes[slot] = i + 1;
-        uses[i]++;
+        this.uses[i]++;
       } else indexes[slot] = 0;
     }
     this.ids = indexes;
     this.grow(slots);
     segments.forEach((_, i) => {
-      if (uses[i] > 0) this.uses[i] = uses[i];
-      else this.release(i, true);
+      if (this.uses[i] === 0) this.letGo(i);
     });
   }
 
@@ -100,9 +98,13 @@ export class SegmentRefs {
     return id;
   }
 
-  /** One slot fewer points at `id`'s segment (`unused`: none did); at none, the segment is let go. */
-  private release(id: number, unused = false): void {
-    if (!unused && --this.uses[id] > 0) return;
+  /** One slot fewer points at `id`'s segment; at none, the segment is let go. */
+  private release(id: number): void {
+    if (--this.uses[id] === 0) this.letGo(id);
+  }
+
+  /** Forgets `id`'s segment (no slot points at it) and keeps the id for the next one. */
+  private letGo(id: number): void {
     const seg = this.list[id];
     if (seg !== undefined) this.idOf.delete(seg);
     this.list[id] = undefined;
