@@ -67,6 +67,8 @@ interface Args {
   slowest?: boolean;
   /** with dataDir: drop its files from the page cache before the server starts (GNU dd's nocache), as a reboot leaves them */
   coldCache?: boolean;
+  /** with reopen or dataDir: after the searches, time the first writes to the reopened store (then delete what they wrote) */
+  writeAfter?: boolean;
 }
 
 const args = JSON.parse(process.argv[2]) as Args;
@@ -184,10 +186,36 @@ async function reopen(dataDir: string): Promise<Record<string, unknown>> {
     allGold10,
     rssBytes: rssMiB(pid) * 2 ** 20,
     maxRssBytes: procMaxRss(pid),
+    ...(args.writeAfter ? await firstWrites(server.base) : {}),
     ...(args.delete ? await deleteStore(server.base, pid) : {}),
   };
   await stop(server);
   return out;
+}
+
+/**
+ * The first writes to a reopened store, one document each, in ms (the first after a restart is the
+ * one that may find the document table without room); then both deleted, leaving the store's
+ * documents as they were.
+ */
+async function firstWrites(base: string): Promise<{ firstWritesMs: number[]; writesDeletedMs: number }> {
+  const ids = ['write-after-reopen-1', 'write-after-reopen-2'];
+  const ms = async (f: () => Promise<unknown>) => {
+    const t = performance.now();
+    await f();
+    return performance.now() - t;
+  };
+  const firstWritesMs: number[] = [];
+  for (const id of ids)
+    firstWritesMs.push(
+      await ms(() =>
+        call(base, 'POST', `/stores/${STORE}/documents`, {
+          documents: [{ id, text: `Probe ${id}\nA document written after the store reopened.` }],
+        }),
+      ),
+    );
+  const writesDeletedMs = await ms(() => call(base, 'POST', `/stores/${STORE}/documents/delete`, { ids }));
+  return { firstWritesMs, writesDeletedMs };
 }
 
 /**

@@ -201,9 +201,11 @@ const contents = (table: DocTable) =>
 
 t.test('a table restored from its parts reads and takes writes as the original', async (t) => {
   const segs = [seg(1), seg(2), seg(3)];
-  for (const [name, churn] of [
-    ['appended to only', false],
-    ['with freed slots and replaced metadata', true],
+  for (const [name, churn, room] of [
+    ['appended to only', false, false],
+    ['with freed slots and replaced metadata', true, false],
+    ['appended to only, read with room', false, true],
+    ['with freed slots, read with room', true, true],
   ] as const) {
     const table = new DocTable();
     for (let i = 0; i < 3000; i++) table.place(table.put(`d${i}`, { i, title: `title ${i}` }), segs[i % 3], i, 1 + (i % 4), i);
@@ -213,12 +215,26 @@ t.test('a table restored from its parts reads and takes writes as the original',
         table.setMetadata(table.slotOf(`d${i + 1}`)!, { i, changed: true });
       }
     const { scalars, arrays } = table.parts(segs);
-    // as a snapshot's read gives them: fresh arrays, each exactly as long as it was written
-    const fresh = Object.fromEntries(Object.entries(arrays).map(([k, a]) => [k, a.slice()])) as unknown as typeof arrays;
+    // as a snapshot's read gives them: fresh arrays, exactly as long as written or (persist.ts
+    // tableRoom) half again as long, zero past the content, the hash buckets exact
+    const copy = <A extends Uint8Array | Uint32Array | Int32Array>(k: string, a: A): A => {
+      const out = new (a.constructor as new (n: number) => A)(room && k !== 'buckets' ? Math.ceil(1.5 * a.length) : a.length);
+      out.set(a);
+      return out;
+    };
+    const fresh = Object.fromEntries(Object.entries(arrays).map(([k, a]) => [k, copy(k, a)])) as unknown as typeof arrays;
     const restored = new DocTable();
     restored.restoreParts({ scalars: structuredClone(scalars), arrays: fresh }, segs);
     t.same(contents(restored), contents(table), `${name}: every document as it was`);
     t.equal(restored.slotOf('d2998'), table.slotOf('d2998'), `${name}: ids find their slots`);
+    if (room) {
+      const slot = restored.put('written-after', { title: 'in place' });
+      table.put('written-after', { title: 'in place' });
+      t.ok(
+        Buffer.from(fresh.bytes.buffer).includes('written-after') && fresh.alive[slot] === 1,
+        `${name}: the first write lands in the arrays read, not in copies`,
+      );
+    }
     // the same writes on both: the bytes and columns grow past the restored arrays
     for (const x of [table, restored]) {
       for (let i = 3000; i < 6000; i++) x.place(x.put(`d${i}`, { i, title: 'w'.repeat(i % 50) }), segs[i % 3], i, 1, i);
@@ -269,7 +285,7 @@ t.test('a slot names its segment by a counted id: one no slot points at is let g
     'its id serves another',
   );
   const restored = new SegmentRefs(1);
-  restored.restore(refs.indexes([c, b], 5), [c, b, seg(9)], 8);
+  restored.restore(refs.indexes([c, b], 5), 5, [c, b, seg(9)], 8);
   t.same(
     [0, 1, 2, 3, 4, 5, 7].map((s) => restored.get(s)),
     [b, undefined, c, undefined, b, undefined, undefined],

@@ -251,13 +251,15 @@ export class DocTable {
   /**
    * Takes the state parts() gave (the table must be empty); a slot's segment is `segments[segIndex]`.
    * The table keeps the parts' arrays as its own, uncopied (persist.ts reads them fresh; the caller
-   * gives them up): its byte buffer and columns grow past them at the first write that needs room.
+   * gives them up). An array may be longer than its content (bytes past `used`, columns and segment
+   * ids past `high`, all zero): the table takes the rest as room, and grows past it at the first
+   * write that needs more.
    */
   restoreParts({ scalars, arrays }: DocTableParts, segments: readonly Segment[]): void {
     if (this.high !== 0 || this.used !== 0) throw new Error('restoreParts: the table is not empty');
     const h = scalars.high;
     this.codec.restoreKeys(scalars.keys);
-    this.bytes = Buffer.from(arrays.bytes.buffer, arrays.bytes.byteOffset, scalars.used);
+    this.bytes = Buffer.from(arrays.bytes.buffer, arrays.bytes.byteOffset, arrays.bytes.length);
     this.used = scalars.used;
     this.garbage = scalars.garbage;
     this.live = scalars.live;
@@ -276,7 +278,7 @@ export class DocTable {
     };
     this.high = h;
     this.freeSlots.push(...scalars.freeSlots);
-    this.refs.restore(arrays.segIndex, segments, n);
+    this.refs.restore(arrays.segIndex, h, segments, n);
   }
 
   /** Empties the table, letting go of its memory. */

@@ -7,8 +7,10 @@
 // writeIndex writes, readIndex reads back in the same order; a stream
 // of another magic or format reads as no header (the caller builds the index as before), but for
 // the format before segments coded their terms (FORMAT_UNCODED), whose images are upgraded as they
-// are read (segment/upgrade.ts); a short stream throws (the source's reader does).
+// are read (segment/upgrade.ts); a short stream throws (the source's reader does). The document
+// table's arrays are read with room to grow (tableRoom).
 import { Buffer } from 'node:buffer';
+import { DOC_TABLE } from '../params.js';
 import { upgradeImage } from '../segment/index.js';
 import { type BlockSpace, lengthsBlock, rowBlockBytes, writeTieKeys } from './segment-blocks.js';
 import type { DocTableParts, IndexHeader, IndexSink, IndexSource, IndexState, Segment } from './types.js';
@@ -40,10 +42,10 @@ function bytesOf(a: TypedArray): Uint8Array {
   return new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
 }
 
-/** Reads `n` elements of `type` from the stream into a new array. */
-function readArray<T extends TypedArray>(read: IndexSource, type: new (n: number) => T, n: number): T {
-  const a = new type(n);
-  read(bytesOf(a));
+/** Reads `n` elements of `type` from the stream into a new array of `length` (at least n; the rest zero). */
+function readArray<T extends TypedArray>(read: IndexSource, type: new (n: number) => T, n: number, length = n): T {
+  const a = new type(length);
+  read(bytesOf(a).subarray(0, n * a.BYTES_PER_ELEMENT));
   return a;
 }
 
@@ -71,6 +73,15 @@ function tableLength(name: (typeof TABLE_ARRAYS)[number][0], t: IndexHeader['tab
   if (name === 'bytes') return t.used;
   if (name === 'buckets') return t.buckets;
   return t.high;
+}
+
+/**
+ * How long an array is read into: the buffer and columns with room for DOC_TABLE.slack times their
+ * content, so that the table takes the writes after a restore in place (doc-table.ts restoreParts)
+ * rather than copying itself whole at the first; the room's pages take no memory until written.
+ */
+function tableRoom(name: (typeof TABLE_ARRAYS)[number][0], length: number): number {
+  return name === 'buckets' ? length : Math.ceil(length * DOC_TABLE.slack);
 }
 
 const ROW_ARRAYS = ['rowSlot', 'rowVersion', 'rowStart', 'rowEnd', 'blen', 'tlen'] as const;
@@ -215,7 +226,8 @@ export async function readIndex(
     const arrays: Record<string, TypedArray> = {};
     for (const [name, type] of TABLE_ARRAYS) {
       await nextTurn();
-      arrays[name] = readArray(read, type as new (n: number) => TypedArray, tableLength(name, header.table));
+      const length = tableLength(name, header.table);
+      arrays[name] = readArray(read, type as new (n: number) => TypedArray, length, tableRoom(name, length));
     }
     const table = { scalars, arrays: arrays as DocTableParts['arrays'] };
     for (const seg of segments) writeTieKeys(heap, seg, (slot) => table.arrays.hash[slot]);

@@ -53,17 +53,18 @@ export class SegmentRefs {
   }
 
   /**
-   * Takes what indexes() gave for `segments` (the refs must be empty), keeping the array as its
-   * column (rewritten in place; the caller gives it up), with room for `slots` slots.
+   * Takes what indexes() gave for `segments` in its first `high` entries (the refs must be empty;
+   * any past them zero), keeping the array as its column (rewritten in place; the caller gives it
+   * up), with room for `slots` slots.
    */
-  restore(indexes: Int32Array<ArrayBuffer>, segments: readonly Segment[], slots: number): void {
+  restore(indexes: Int32Array<ArrayBuffer>, high: number, segments: readonly Segment[], slots: number): void {
     if (this.list.length !== 0) throw new Error('SegmentRefs.restore: not empty');
     segments.forEach((s, i) => {
       this.list.push(s);
       this.uses.push(0);
       this.idOf.set(s, i);
     });
-    for (let slot = 0; slot < indexes.length; slot++) {
+    for (let slot = 0; slot < high; slot++) {
       const i = indexes[slot];
       if (i >= 0 && i < segments.length) {
         indexes[slot] = i + 1;

@@ -77,7 +77,11 @@ export interface EngineContext {
   withScratch<R>(op: string, bytes: number, args: Record<string, unknown>, lane?: LaneOptions, cleanTag?: string): Promise<R>;
 }
 
-/** A document table's state as plain parts (doc-table.ts parts / restoreParts; persist.ts writes them in this order). */
+/**
+ * A document table's state as plain parts (doc-table.ts parts / restoreParts; persist.ts writes them
+ * in this order). The arrays parts() gives hold their content exactly; those persist.ts reads back
+ * may be longer (zero past the content: room for the table to grow into).
+ */
 export interface DocTableParts {
   scalars: { used: number; garbage: number; live: number; high: number; keys: string[]; freeSlots: number[] };
   arrays: {
