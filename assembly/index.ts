@@ -17,6 +17,7 @@ export {
   gather_f32,
   mask_dead,
   mask_rows,
+  put_back_rows,
   sum_rows_f32,
   zero_rows,
 } from './sparse';

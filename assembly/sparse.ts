@@ -121,6 +121,26 @@ export function mask_rows(scores: usize, rows: usize, n: i32, lo: u32, hi: u32, 
   }
 }
 
+// Puts a later scan's rows back (r = rows[i], r < limit; the others skipped): for i in [0, kept),
+// scores[r] = was[i] where now[i] differs from it bit for bit (now: the scores gathered at
+// rows[0..kept), was: what they were before the scan), the others left unwritten; for i in [kept, n), scores[r] = 0
+// and marks[r] = 0. Reads its lists in order and writes only the rows the scan changed.
+export function put_back_rows(scores: usize, marks: usize, rows: usize, now: usize, was: usize, kept: i32, n: i32, limit: u32): void {
+  for (let i = 0; i < kept; i++) {
+    const o = <usize>i << 2;
+    const w = load<u32>(was + o);
+    if (load<u32>(now + o) == w) continue;
+    const r = load<u32>(rows + o);
+    if (r < limit) store<u32>(scores + (<usize>r << 2), w);
+  }
+  for (let i = kept; i < n; i++) {
+    const r = load<u32>(rows + (<usize>i << 2));
+    if (r >= limit) continue;
+    store<f32>(scores + (<usize>r << 2), 0);
+    store<u8>(marks + <usize>r, 0);
+  }
+}
+
 // dst[r] = 0 for every r = rows[i], i in [0, n), with r < limit; elements of `width` bytes (1 or 4):
 // hands a scan's rows back clean.
 export function zero_rows(dst: usize, rows: usize, n: i32, limit: u32, width: u32): void {

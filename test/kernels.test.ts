@@ -248,6 +248,46 @@ t.test('copy_rows_f32 and copy_rows_u8 copy the listed rows below the limit, not
     }
 });
 
+t.test('put_back_rows restores the kept rows that differ and zeroes the others listed, nothing else', async (t) => {
+  const r = rng(46);
+  for (const n of [0, 1, 17, 1029])
+    for (const [listed, kept] of [
+      [0, 0],
+      [1, 0],
+      [1, 1],
+      [5, 2],
+      [300, 120],
+    ]) {
+      const A = new Arena(rt);
+      const rows = Uint32Array.from({ length: listed }, () => Math.floor(r() * (n + 8)));
+      const scores = randF32(r, n),
+        marks = Uint8Array.from({ length: n }, () => 1 + Math.floor(r() * 255));
+      // now: what the rows read; was: the same but for about a third of them (a -0 against a 0 counts as different)
+      const now = Float32Array.from(rows.slice(0, kept), (row) => (row < n ? scores[row] : Number.NaN));
+      const was = Float32Array.from(now, (v, i) => (i % 3 === 0 ? (v === 0 ? -0 : v - 1) : v));
+      if (kept > 0) now[0] = 0;
+      if (kept > 0) was[0] = -0;
+      const pScores = A.put(scores),
+        pMarks = A.put(marks);
+      K.putBackRows(pScores, pMarks, A.put(rows), A.put(now), A.put(was), kept, listed, n);
+      const want = Array.from(scores),
+        want8 = Array.from(marks);
+      const bits = (v: number) => new Uint32Array(Float32Array.of(v).buffer)[0];
+      rows.forEach((row, i) => {
+        if (row >= n) return;
+        if (i < kept) {
+          if (bits(now[i]) !== bits(was[i])) want[row] = was[i];
+        } else {
+          want[row] = 0;
+          want8[row] = 0;
+        }
+      });
+      t.same([...A.f32(pScores, n)].map(bits), want.map(bits), `n ${n}, ${listed} rows, ${kept} kept: scores`);
+      t.same([...A.u8(pMarks, n)], want8, `n ${n}, ${listed} rows, ${kept} kept: marks`);
+      A.freeAll();
+    }
+});
+
 t.test('sum_rows_f32, mask_rows and zero_rows touch the listed rows in range, nothing else', async (t) => {
   const r = rng(44);
   for (const n of [0, 1, 17, 1029])

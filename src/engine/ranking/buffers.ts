@@ -4,7 +4,8 @@
 // fetched whole, hops.ts top), the rank histogram, the terms of a scan by rows (rows-scan.ts), the
 // stages of postings copied in from an image past the kernels' memory (corpus-scan.ts; one per lane
 // of a job spread over the workers, scan-segments.ts), a touching scan's counts (the rows each
-// term listed in each segment, scan-segments.ts touchSegments) and the dense
+// term listed in each segment, scan-segments.ts touchSegments), hop 1's scores at its rows
+// (question-scan.ts known; room for as many rows as a sparse reduction takes) and the dense
 // encoder's scratch. Serving (search-op.ts) and training (in-process.ts) lay it out the same way.
 // A block is clean for a layout (cleanTag) when its six per-row buffers that a scan adds to or
 // copies into (sBody, sTitle, s, s2, mark, mark2) are zero over their laid-out lengths: a search
@@ -40,6 +41,8 @@ export function hopBuffers(ptr: number, totalRows: number, k: number): HopBuffer
   const rowTerms = top + 8 * topK + 4 * SCAN.histBins;
   const stage = rowTerms + 12 * SCAN.rowScanTerms;
   const touchCounts = stage + 4 * SCAN.stagePostings * WORKERS.assist.lanes;
+  const known = touchCounts + 4 * SCAN.touchCounts;
+  const knownCap = Math.floor(Math.max(totalRows, 1) / SCAN.sparseShare);
   return {
     sBody: at(0),
     sTitle: at(1),
@@ -59,6 +62,8 @@ export function hopBuffers(ptr: number, totalRows: number, k: number): HopBuffer
     rowTerms,
     stage,
     touchCounts,
-    dense: touchCounts + 4 * SCAN.touchCounts,
+    known,
+    knownCap,
+    dense: known + align16(4 * knownCap),
   };
 }

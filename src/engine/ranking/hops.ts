@@ -29,7 +29,7 @@ import { answerKind } from './question.js';
 import { QuestionScan, type ScratchMode } from './question-scan.js';
 import { restrictedTerms } from './scan-budget.js';
 import { TouchedRows } from './touched-rows.js';
-import type { Candidates, Expansion, HopBuffers, HopNext, Query, TitleHit } from './types.js';
+import type { Candidates, Expansion, HopBuffers, HopNext, Query, RowSetBuffers, TitleHit } from './types.js';
 
 export class Searcher {
   constructor(
@@ -46,10 +46,13 @@ export class Searcher {
     scratch: ScratchMode = 'fill',
   ) {
     this.question = new QuestionScan(c, buf, scratch);
+    this.rowSet = { idx: buf.idx, g: buf.g, g2: buf.g2 };
   }
 
   /** Hop 1's scan of the question: the rows it marked (listed first in buf.idx), and the scratch's state. */
   private readonly question: QuestionScan;
+  /** The touched-row list and gather buffers, one object for every TouchedRows of the search (it records whose gather g holds). */
+  private readonly rowSet: RowSetBuffers;
 
   private readonly links = new Map<number, Map<number, TitleHit>>();
 
@@ -69,8 +72,7 @@ export class Searcher {
    * hop's (`later`) reads hop 1's s at hop 1's rows as gathered once (QuestionScan.known).
    */
   private touched(count: number, later = false): TouchedRows {
-    const { idx, g, g2 } = this.buf;
-    return new TouchedRows(this.c.kernels, this.c.totalRows, { idx, g, g2 }, count, later ? this.question.known() : undefined);
+    return new TouchedRows(this.c.kernels, this.c.totalRows, this.rowSet, count, later ? this.question.known() : undefined);
   }
 
   /** Hop 1's best rows (after query()), best first, at most k. */
@@ -334,10 +336,11 @@ export class Searcher {
       // s2 = s + e: the question's scores plus the scan of the read passage's terms (e = s2 - s); only
       // the listed rows differ from s and mark, and are put back (question-scan.ts)
       const listed = this.question.scanLater(exp.terms, exp.weights, restrictedTerms(this.c, exp.terms, this.scanBudget));
+      const touched = this.touched(listed, true);
       try {
-        for (const i of same) out[i] = this.nextCandidates(q, chains[i], beam, exp, this.touched(listed, true));
+        for (const i of same) out[i] = this.nextCandidates(q, chains[i], beam, exp, touched);
       } finally {
-        this.question.putBack(listed);
+        this.question.putBack(listed, touched.gatheredAt(this.buf.s2));
       }
     }
     return out;

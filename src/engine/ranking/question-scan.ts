@@ -104,16 +104,18 @@ export class QuestionScan {
   }
 
   /**
-   * s at the rows this scan listed, for a later hop's reductions (TouchedRows); gathered through g2,
-   * a gather's scratch. In the clean modes s is 0 at every row a later hop lists after them.
+   * s at the rows this scan listed, for a later hop's reductions (TouchedRows); gathered once, into
+   * `known` where they fit, else through g2 (a gather's scratch). In the clean modes s is 0 at
+   * every row a later hop lists after them.
    */
   known(): KnownScores {
     const b = this.buf;
-    const kk = this.c.kernels;
     const values = () => {
       if (!this.listedScores) {
-        kk.gatherF32(b.s, this.c.totalRows, b.idx, this.marked, b.g2);
-        this.listedScores = kk.views.readF32(b.g2, this.marked);
+        const kk = this.c.kernels;
+        const into = this.marked <= b.knownCap ? b.known : b.g2;
+        kk.gatherF32(b.s, this.c.totalRows, b.idx, this.marked, into);
+        this.listedScores = kk.views.readF32(into, this.marked);
       }
       return this.listedScores;
     };
@@ -123,18 +125,25 @@ export class QuestionScan {
   /**
    * Puts back the `listed` rows scanLater() returned: s2 / mark2 equal s / mark again. A later hop
    * may add to any listed row's score, but marks only the rows it listed after hop 1's (a mark is 1
-   * or 0), so only those are unmarked again.
+   * or 0), so only those are unmarked again. `s2At`, when given: s2 gathered at the listed rows in
+   * their order (TouchedRows.gatheredAt); in the clean modes it is compared with s at hop 1's rows
+   * (`known`), and only the rows the hop changed are written.
    */
-  putBack(listed: number): void {
+  putBack(listed: number, s2At?: number): void {
     const kk = this.c.kernels;
     const n = this.c.totalRows;
     const b = this.buf;
     const after = b.idx + 4 * this.marked;
     const fill = this.mode === 'fill';
-    // in the clean modes s is 0 at the rows listed after hop 1's (the invariant above): zeroed, s not read
-    kk.copyRowsF32(b.s2, b.s, b.idx, fill ? listed : this.marked, n);
-    if (!fill) kk.zeroRows(b.s2, after, listed - this.marked, n, 4);
-    kk.zeroRows(b.mark2, after, listed - this.marked, n, 1);
+    if (!fill && s2At !== undefined && this.marked <= b.knownCap) {
+      this.known().values();
+      kk.putBackRows(b.s2, b.mark2, b.idx, s2At, b.known, this.marked, listed, n);
+    } else {
+      // in the clean modes s is 0 at the rows listed after hop 1's (the invariant above): zeroed, s not read
+      kk.copyRowsF32(b.s2, b.s, b.idx, fill ? listed : this.marked, n);
+      if (!fill) kk.zeroRows(b.s2, after, listed - this.marked, n, 4);
+      kk.zeroRows(b.mark2, after, listed - this.marked, n, 1);
+    }
     this.later = false;
   }
 

@@ -41,16 +41,27 @@ export class TouchedRows {
     return this.totalRows - this.count;
   }
 
-  /** The scores of the touched rows, gathered in row order (once per ptr while it is the last gathered into g). */
+  /**
+   * Where `ptr`'s scores at the touched rows lie gathered in list order (g), if this set's last
+   * gather into g was of ptr and none has gathered into g since; else undefined.
+   */
+  gatheredAt(ptr: number): number | undefined {
+    return this.sparse && this.gathered === ptr && this.buf.gBy === this ? this.buf.g : undefined;
+  }
+
+  /** The scores of the touched rows, gathered in list order (once per ptr while it is the last gathered into g). */
   private gather(ptr: number, into = this.buf.g): number {
-    if (into !== this.buf.g || this.gathered !== ptr) {
+    if (into !== this.buf.g || this.gathered !== ptr || this.buf.gBy !== this) {
       const k = this.known && this.known.ptr === ptr && this.known.count <= this.count && this.known.count > 0 ? this.known : undefined;
       const from = k?.count ?? 0;
       const rest = this.count - from;
       if (k) this.kk.views.f32At(into, from).set(k.values());
       if (k?.zeroAfter) this.kk.fillBytes(into + 4 * from, 4 * rest);
       else this.kk.gatherF32(ptr, this.totalRows, this.buf.idx + 4 * from, rest, into + 4 * from);
-      if (into === this.buf.g) this.gathered = ptr;
+      if (into === this.buf.g) {
+        this.gathered = ptr;
+        this.buf.gBy = this;
+      }
     }
     return into;
   }

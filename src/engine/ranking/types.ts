@@ -281,6 +281,9 @@ export interface HopBuffers {
   stage: number;
   /** u32[SCAN.touchCounts]: a touching scan's counts (TouchScratch; its list is g2) */
   touchCounts: number;
+  /** f32[knownCap]: hop 1's scores at the rows it listed, gathered once a search where they fit (question-scan.ts known) */
+  known: number;
+  knownCap: number;
   /** denseScratchBytes(dim) for encoding the question (unused without an encoder) */
   dense: number;
 }
@@ -290,6 +293,8 @@ export interface RowSetBuffers {
   idx: number;
   g: number;
   g2: number;
+  /** whose gather g holds now (set by the TouchedRows that gathered into it last) */
+  gBy?: object;
 }
 
 /** What the `search` op receives (search-op.ts). */

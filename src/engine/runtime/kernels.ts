@@ -331,6 +331,21 @@ export class WasmKernels {
     this.k.copy_rows_f32(dst, src, rows, n, limit >>> 0);
   }
 
+  /**
+   * Puts a later scan's rows back (rows r below `limit`; the others skipped): for i < kept,
+   * scores[r] = was[i] where now[i] (the scores gathered at the rows) differs from it bit for bit;
+   * for kept <= i < n, scores[r] = 0 and marks[r] = 0 (scores f32, marks u8 per row; rows u32[n]; now, was f32[kept]).
+   */
+  putBackRows(scores: number, marks: number, rows: number, now: number, was: number, kept: number, n: number, limit: number): void {
+    this.rowCopyArgs(rows, n, limit);
+    int('kept', kept, 0, n);
+    this.span('scores', scores, limit, 4);
+    this.span('marks', marks, limit, 1);
+    this.span('now', now, kept, 4);
+    this.span('was', was, kept, 4);
+    this.k.put_back_rows(scores, marks, rows, now, was, kept, n, limit >>> 0);
+  }
+
   /** The same over u8 elements. */
   copyRowsU8(dst: number, src: number, rows: number, n: number, limit: number): void {
     this.rowCopyArgs(rows, n, limit);

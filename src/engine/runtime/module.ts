@@ -39,6 +39,7 @@ const KERNEL_NAMES: readonly (keyof KernelExports)[] = [
   'gather_f32',
   'mask_dead',
   'mask_rows',
+  'put_back_rows',
   'sum_rows_f32',
   'zero_rows',
 ];

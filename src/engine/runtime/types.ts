@@ -174,6 +174,7 @@ export interface KernelExports {
   gather_f32(src: number, srcLength: number, idx: number, n: number, dst: number): void;
   mask_dead(scores: number, n: number, flags: number): void;
   mask_rows(scores: number, rows: number, n: number, lo: number, hi: number, flags: number): void;
+  put_back_rows(scores: number, marks: number, rows: number, now: number, was: number, kept: number, n: number, limit: number): void;
   sum_rows_f32(dst: number, a: number, b: number, w: number, rows: number, n: number, limit: number): void;
   zero_rows(dst: number, rows: number, n: number, limit: number, width: number): void;
 }
