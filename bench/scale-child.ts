@@ -193,6 +193,13 @@ async function reopen(dataDir: string): Promise<Record<string, unknown>> {
   return out;
 }
 
+/** How long `f` took to settle, in ms. */
+async function elapsedMs(f: () => Promise<unknown>): Promise<number> {
+  const t = performance.now();
+  await f();
+  return performance.now() - t;
+}
+
 /**
  * The first writes to a reopened store, one document each, in ms (the first after a restart is the
  * one that may find the document table without room); then both deleted, leaving the store's
@@ -200,21 +207,16 @@ async function reopen(dataDir: string): Promise<Record<string, unknown>> {
  */
 async function firstWrites(base: string): Promise<{ firstWritesMs: number[]; writesDeletedMs: number }> {
   const ids = ['write-after-reopen-1', 'write-after-reopen-2'];
-  const ms = async (f: () => Promise<unknown>) => {
-    const t = performance.now();
-    await f();
-    return performance.now() - t;
-  };
   const firstWritesMs: number[] = [];
   for (const id of ids)
     firstWritesMs.push(
-      await ms(() =>
+      await elapsedMs(() =>
         call(base, 'POST', `/stores/${STORE}/documents`, {
           documents: [{ id, text: `Probe ${id}\nA document written after the store reopened.` }],
         }),
       ),
     );
-  const writesDeletedMs = await ms(() => call(base, 'POST', `/stores/${STORE}/documents/delete`, { ids }));
+  const writesDeletedMs = await elapsedMs(() => call(base, 'POST', `/stores/${STORE}/documents/delete`, { ids }));
   return { firstWritesMs, writesDeletedMs };
 }
 
@@ -233,9 +235,7 @@ async function deleteStore(base: string, pid: number): Promise<Record<string, nu
       await new Promise((r) => setTimeout(r, 10));
     }
   })();
-  const t = performance.now();
-  await call(base, 'DELETE', `/stores/${STORE}`);
-  const deleteMs = performance.now() - t;
+  const deleteMs = await elapsedMs(() => call(base, 'DELETE', `/stores/${STORE}`));
   await waitQuiet(base, args.settleMs);
   deleting = false;
   await pinger;
@@ -302,11 +302,7 @@ if (args.mode === 'http' && args.dataDir) {
   // what a store's description (its counts) and a metrics scrape cost at this size
   const timed = async (f: () => Promise<unknown>) => {
     const ms: number[] = [];
-    for (let i = 0; i < 5; i++) {
-      const t = performance.now();
-      await f();
-      ms.push(performance.now() - t);
-    }
+    for (let i = 0; i < 5; i++) ms.push(await elapsedMs(f));
     return percentile(ms, 50);
   };
   report.storeGetMs = await timed(() => call(server.base, 'GET', store));
@@ -355,10 +351,8 @@ if (args.mode === 'http' && args.dataDir) {
     report.crashWritesMs = performance.now() - writing;
     await stop(server, 'SIGKILL');
   } else {
-    const stopping = performance.now();
-    await stop(server);
     // a store left open at shutdown closes then, leaving its index for the next start (store-snapshot.ts)
-    report.stopMs = performance.now() - stopping;
+    report.stopMs = await elapsedMs(() => stop(server));
   }
   const project = path.join(dataDir, 'default');
   report.snapshotBeforeReopen = fs.readdirSync(project).some((d) => fs.existsSync(path.join(project, d, 'index.snap')));

@@ -51,7 +51,7 @@ export class Searcher {
 
   /** Hop 1's scan of the question: the rows it marked (listed first in buf.idx), and the scratch's state. */
   private readonly question: QuestionScan;
-  /** The touched-row list and gather buffers, one object for every TouchedRows of the search (it records whose gather g holds). */
+  /** The touched-row list and gather buffers, one object for every TouchedRows of the search (it records what g holds). */
   private readonly rowSet: RowSetBuffers;
 
   private readonly links = new Map<number, Map<number, TitleHit>>();

@@ -104,22 +104,24 @@ export class QuestionScan {
   }
 
   /**
-   * s at the rows this scan listed, for a later hop's reductions (TouchedRows); gathered once, into
-   * `known` where they fit, else through g2 (a gather's scratch). In the clean modes s is 0 at
-   * every row a later hop lists after them.
+   * s at the rows this scan listed, for a later hop's reductions (TouchedRows, which gathers only
+   * where the rows are few: at most knownCap). In the clean modes s is 0 at every row a later hop
+   * lists after them.
    */
   known(): KnownScores {
-    const b = this.buf;
-    const values = () => {
-      if (!this.listedScores) {
-        const kk = this.c.kernels;
-        const into = this.marked <= b.knownCap ? b.known : b.g2;
-        kk.gatherF32(b.s, this.c.totalRows, b.idx, this.marked, into);
-        this.listedScores = kk.views.readF32(into, this.marked);
-      }
-      return this.listedScores;
-    };
-    return { ptr: b.s, count: this.marked, values, zeroAfter: this.mode !== 'fill' };
+    return { ptr: this.buf.s, count: this.marked, values: () => this.knownValues(), zeroAfter: this.mode !== 'fill' };
+  }
+
+  /** s at the rows this scan listed, gathered into the block's `known` list once a scan. */
+  private knownValues(): Float32Array {
+    if (!this.listedScores) {
+      const b = this.buf;
+      const kk = this.c.kernels;
+      if (this.marked > b.knownCap) throw new RangeError(`hop 1 listed ${this.marked} rows, more than the known list's ${b.knownCap}`);
+      kk.gatherF32(b.s, this.c.totalRows, b.idx, this.marked, b.known);
+      this.listedScores = kk.views.readF32(b.known, this.marked);
+    }
+    return this.listedScores;
   }
 
   /**
@@ -135,8 +137,8 @@ export class QuestionScan {
     const b = this.buf;
     const after = b.idx + 4 * this.marked;
     const fill = this.mode === 'fill';
-    if (!fill && s2At !== undefined && this.marked <= b.knownCap) {
-      this.known().values();
+    if (!fill && s2At !== undefined) {
+      this.knownValues();
       kk.putBackRows(b.s2, b.mark2, b.idx, s2At, b.known, this.marked, listed, n);
     } else {
       // in the clean modes s is 0 at the rows listed after hop 1's (the invariant above): zeroed, s not read

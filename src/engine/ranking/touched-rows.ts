@@ -23,7 +23,6 @@ export interface KnownScores {
 
 export class TouchedRows {
   private readonly sparse: boolean;
-  private gathered = -1;
 
   /** `count`: how many rows are marked, all of them listed in idx[0..count). */
   constructor(
@@ -42,26 +41,28 @@ export class TouchedRows {
   }
 
   /**
-   * Where `ptr`'s scores at the touched rows lie gathered in list order (g), if this set's last
-   * gather into g was of ptr and none has gathered into g since; else undefined.
+   * Where `ptr`'s scores at the touched rows lie gathered in list order (g), if the last gather
+   * into g was this set's, of ptr; else undefined.
    */
   gatheredAt(ptr: number): number | undefined {
-    return this.sparse && this.gathered === ptr && this.buf.gBy === this ? this.buf.g : undefined;
+    return this.sparse && this.holdsG(ptr) ? this.buf.g : undefined;
+  }
+
+  private holdsG(ptr: number): boolean {
+    const held = this.buf.gHolds;
+    return held !== undefined && held.by === this && held.ptr === ptr;
   }
 
   /** The scores of the touched rows, gathered in list order (once per ptr while it is the last gathered into g). */
   private gather(ptr: number, into = this.buf.g): number {
-    if (into !== this.buf.g || this.gathered !== ptr || this.buf.gBy !== this) {
+    if (into !== this.buf.g || !this.holdsG(ptr)) {
       const k = this.known && this.known.ptr === ptr && this.known.count <= this.count && this.known.count > 0 ? this.known : undefined;
       const from = k?.count ?? 0;
       const rest = this.count - from;
       if (k) this.kk.views.f32At(into, from).set(k.values());
       if (k?.zeroAfter) this.kk.fillBytes(into + 4 * from, 4 * rest);
       else this.kk.gatherF32(ptr, this.totalRows, this.buf.idx + 4 * from, rest, into + 4 * from);
-      if (into === this.buf.g) {
-        this.gathered = ptr;
-        this.buf.gBy = this;
-      }
+      if (into === this.buf.g) this.buf.gHolds = { by: this, ptr };
     }
     return into;
   }

@@ -281,7 +281,7 @@ export interface HopBuffers {
   stage: number;
   /** u32[SCAN.touchCounts]: a touching scan's counts (TouchScratch; its list is g2) */
   touchCounts: number;
-  /** f32[knownCap]: hop 1's scores at the rows it listed, gathered once a search where they fit (question-scan.ts known) */
+  /** f32[knownCap]: hop 1's scores at the rows it listed, gathered once a search (question-scan.ts known) */
   known: number;
   knownCap: number;
   /** denseScratchBytes(dim) for encoding the question (unused without an encoder) */
@@ -293,8 +293,8 @@ export interface RowSetBuffers {
   idx: number;
   g: number;
   g2: number;
-  /** whose gather g holds now (set by the TouchedRows that gathered into it last) */
-  gBy?: object;
+  /** what g holds now: the scores of `ptr` as gathered by `by`, the TouchedRows that gathered into it last */
+  gHolds?: { by: object; ptr: number };
 }
 
 /** What the `search` op receives (search-op.ts). */
